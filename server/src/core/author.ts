@@ -1,0 +1,43 @@
+/**
+ * Building refs from positions: what authoring commands and quick fixes need. A boundary must lie
+ * inside the span it bounds (DESIGN section 2), so a boundary is acceptable only if the shortest
+ * unique string at that edge fits within the span.
+ */
+import { shortestUniqueEndingAt, shortestUniqueStartingAt } from "./occurrences";
+import type { SessionDocument } from "./session";
+import type { Position, Ref } from "./types";
+
+export type RefAttempt = { ok: true; ref: Ref } | { ok: false; message: string };
+
+/** The ref with shortest unique boundaries for the span [start, end) of a document (1-based lines). */
+export function refForSpan(document: SessionDocument, start: Position, end: Position): RefAttempt {
+    const lines = document.lines;
+    if (!lines.hasLine(start.line) || !lines.hasLine(end.line)) return { ok: false, message: "the selection is outside the document" };
+    const startText = lines.line(start.line);
+    const endText = lines.line(end.line);
+    const startLimit = start.line === end.line ? end.column : startText.length;
+    const endLimit = start.line === end.line ? start.column : 0;
+    if (start.line > end.line || (start.line === end.line && start.column >= end.column)) {
+        return { ok: false, message: "the selection is empty" };
+    }
+    if (start.column >= startText.length) return { ok: false, message: `the selection starts at the end of line ${start.line}: start it on a character` };
+    if (end.column <= 0) return { ok: false, message: `the selection ends at the start of line ${end.line}: end it after a character` };
+    const startStr = shortestUniqueStartingAt(startText, start.column);
+    if (startStr === undefined || start.column + startStr.length > startLimit) {
+        return {
+            ok: false,
+            message: `no string starting at line ${start.line}, column ${start.column} is unique on its line within the selection; widen the selection`,
+        };
+    }
+    const endStr = shortestUniqueEndingAt(endText, end.column);
+    if (endStr === undefined || end.column - endStr.length < endLimit) {
+        return {
+            ok: false,
+            message: `no string ending at line ${end.line}, column ${end.column} is unique on its line within the selection; widen the selection`,
+        };
+    }
+    return {
+        ok: true,
+        ref: { path: document.path, start: { line: start.line, str: startStr }, end: { line: end.line, str: endStr } },
+    };
+}

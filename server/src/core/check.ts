@@ -1,0 +1,243 @@
+/**
+ * Checking a whole input: schema, then resolution of every readable ref. Produces the JSON report of
+ * DESIGN section 5 and, beside it, the list of problems with the JSON pointer of the exact token each
+ * is about (what the CLI's text/SARIF output and the editor's diagnostics point at).
+ */
+import { type InputParts, readInput } from "./input";
+import { type RefResolution, resolveRef } from "./resolve";
+import { SchemaChecker } from "./schema";
+import { type DocumentLookup, Session, SessionDocument } from "./session";
+import {
+    type Annotation,
+    type BoundaryName,
+    type ErrorCode,
+    type Range,
+    type Ref,
+    type RefError,
+    type SchemaError,
+    isSchemaErrorCode,
+} from "./types";
+
+export interface ValidSpanEntry {
+    valid: true;
+    path: string;
+    text: string;
+    range: Range;
+}
+
+export interface InvalidSpanEntry {
+    valid: false;
+    path?: string;
+    error: RefError;
+}
+
+export type SpanEntry = ValidSpanEntry | InvalidSpanEntry;
+
+export type SourceEntry = SpanEntry & { polarity?: unknown; confidence?: unknown };
+
+export interface ReportEntry {
+    index: number;
+    valid: boolean;
+    claim: SpanEntry;
+    sources: SourceEntry[];
+}
+
+export interface Report {
+    ok: boolean;
+    exitCode: 0 | 1 | 2;
+    validCount: number;
+    invalidCount: number;
+    schemaErrors: SchemaError[];
+    entries: ReportEntry[];
+}
+
+/** One thing wrong, located by the JSON pointer of the token to mark. */
+export interface Problem {
+    code: ErrorCode;
+    message: string;
+    pointer: string;
+    /** Index of the annotation it belongs to, when it belongs to one. */
+    annotation?: number;
+    /** "claim" or the source index. */
+    role?: "claim" | number;
+    boundary?: BoundaryName;
+    /** For boundary-ambiguous: where every occurrence is. */
+    occurrences?: { path: string; line: number; columns: number[]; length: number };
+}
+
+/** Per annotation: the ref values and their resolutions, for features that need more than the report. */
+export interface CheckedAnnotation {
+    index: number;
+    pointer: string;
+    claim?: Ref;
+    claimResolution?: RefResolution;
+    sources: { pointer: string; ref?: Ref & { polarity?: unknown; confidence?: unknown }; resolution?: RefResolution }[];
+}
+
+export interface CheckResult {
+    report: Report;
+    problems: Problem[];
+    parts: InputParts;
+    annotations: CheckedAnnotation[];
+    /** What refs were resolved against: the embedded session, or the workspace given. */
+    lookup: DocumentLookup;
+}
+
+const NO_DOCUMENTS: DocumentLookup = { get: () => undefined };
+
+/**
+ * Check a parsed input of any shape. In workspace mode refs resolve through `workspace`; embedded
+ * sessions resolve against their own documents. `syntaxErrors` (from the parser) count as schema errors.
+ */
+export function checkInput(value: unknown, workspace?: DocumentLookup, syntaxErrors: SchemaError[] = []): CheckResult {
+    const checker = new SchemaChecker();
+    const parts = readInput(value, checker);
+    const lookup = parts.documents
+        ? new Session(parts.documents.map((d) => new SessionDocument(d.path, d.content)))
+        : (workspace ?? NO_DOCUMENTS);
+    return checkParts(parts, lookup, checker, syntaxErrors);
+}
+
+/** evidex-compatible: resolve and validate annotations against a session; returns the report. */
+export function validateAnnotations(session: DocumentLookup, annotations: readonly Annotation[] | unknown[]): Report {
+    const checker = new SchemaChecker();
+    const parts: InputParts = { shape: "workspace", annotations: [...annotations], annotationsPointer: "" };
+    return checkParts(parts, session, checker, []).report;
+}
+
+export function checkParts(
+    parts: InputParts,
+    lookup: DocumentLookup,
+    checker: SchemaChecker,
+    syntaxErrors: SchemaError[],
+): CheckResult {
+    const problems: Problem[] = [];
+    const entries: ReportEntry[] = [];
+    const checked: CheckedAnnotation[] = [];
+    let resolutionFailed = false;
+
+    parts.annotations.forEach((value, index) => {
+        const pointer = `${parts.annotationsPointer}/${index}`;
+        const mark = checker.errors.length;
+        const read = checker.annotation(value, pointer);
+        const ownSchemaErrors = checker.errors.slice(mark);
+        for (const error of ownSchemaErrors) problems.push({ ...error, annotation: index });
+        const item: CheckedAnnotation = { index, pointer, sources: [] };
+        checked.push(item);
+        if (!read.readable) return;
+
+        let claim: SpanEntry;
+        if (read.claim) {
+            item.claim = read.claim;
+            item.claimResolution = resolveRef(lookup, read.claim);
+            claim = spanEntry(item.claimResolution);
+            resolutionFailed =
+                report(item.claimResolution, read.claim, `${pointer}/claim`, index, "claim", problems) || resolutionFailed;
+        } else {
+            const error = read.claimErrors?.[0] ?? ownSchemaErrors[0];
+            claim = { valid: false, path: read.claimPath, error: schemaRefError(error) };
+        }
+
+        const sources: SourceEntry[] = read.sources.map((source, sourceIndex) => {
+            const meta = { polarity: source.raw.polarity, confidence: source.raw.confidence };
+            const rawPath = typeof source.raw.path === "string" ? source.raw.path : undefined;
+            if (!source.ref) {
+                // The spatial part may still resolve when only polarity/confidence are wrong.
+                item.sources.push({ pointer: source.pointer });
+                return { valid: false, path: rawPath, error: schemaRefError(source.errors[0]), ...meta };
+            }
+            const resolution = resolveRef(lookup, source.ref);
+            item.sources.push({ pointer: source.pointer, ref: source.ref, resolution });
+            resolutionFailed =
+                report(resolution, source.ref, source.pointer, index, sourceIndex, problems) || resolutionFailed;
+            return { ...spanEntry(resolution), ...meta };
+        });
+
+        const valid = ownSchemaErrors.length === 0 && claim.valid && sources.every((s) => s.valid);
+        entries.push({ index, valid, claim, sources });
+    });
+
+    const schemaErrors = [...syntaxErrors, ...checker.errors];
+    for (const error of checker.errors) {
+        if (!problems.some((p) => p.pointer === error.pointer && p.code === error.code)) problems.push({ ...error });
+    }
+    for (const error of syntaxErrors) problems.unshift({ ...error });
+    const validCount = entries.filter((e) => e.valid).length;
+    const exitCode = schemaErrors.length > 0 ? 2 : resolutionFailed ? 1 : 0;
+    return {
+        report: {
+            ok: exitCode === 0,
+            exitCode,
+            validCount,
+            invalidCount: parts.annotations.length - validCount,
+            schemaErrors,
+            entries,
+        },
+        problems,
+        parts,
+        annotations: checked,
+        lookup,
+    };
+}
+
+function spanEntry(resolution: RefResolution): SpanEntry {
+    if (resolution.valid) {
+        return { valid: true, path: resolution.path, text: resolution.text, range: resolution.range };
+    }
+    return { valid: false, path: resolution.path, error: resolution.errors[0] };
+}
+
+function schemaRefError(error: SchemaError | undefined): RefError {
+    return error
+        ? { code: error.code, message: error.message, pointer: error.pointer }
+        : { code: "schema", message: "not a valid ref" };
+}
+
+/** Record the problems of a failed resolution; true if it failed. */
+function report(
+    resolution: RefResolution,
+    ref: Ref,
+    refPointer: string,
+    annotation: number,
+    role: "claim" | number,
+    problems: Problem[],
+): boolean {
+    if (resolution.valid) return false;
+    for (const error of resolution.errors) {
+        problems.push({
+            code: error.code,
+            message: error.message,
+            pointer: tokenPointer(refPointer, error),
+            annotation,
+            role,
+            boundary: error.boundary,
+            occurrences:
+                error.occurrences && error.boundary
+                    ? {
+                          path: ref.path,
+                          line: ref[error.boundary].line,
+                          columns: error.occurrences,
+                          length: ref[error.boundary].str.length,
+                      }
+                    : undefined,
+        });
+    }
+    return true;
+}
+
+/** The token an error is about: the path, a boundary's line or str, or the whole ref for order errors. */
+export function tokenPointer(refPointer: string, error: RefError): string {
+    switch (error.code) {
+        case "unknown-path":
+        case "path-outside-root":
+        case "unreadable-document":
+            return `${refPointer}/path`;
+        case "line-out-of-range":
+            return `${refPointer}/${error.boundary}/line`;
+        case "boundary-not-found":
+        case "boundary-ambiguous":
+            return `${refPointer}/${error.boundary}/str`;
+        default:
+            return isSchemaErrorCode(error.code) && error.pointer ? error.pointer : refPointer;
+    }
+}

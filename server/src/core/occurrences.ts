@@ -1,0 +1,76 @@
+/**
+ * Counting boundary strings on a line (DESIGN section 2): every index counts, overlapping
+ * occurrences included, so "aa" occurs twice in "aaa".
+ */
+
+/** Every 0-based column where `needle` occurs in `line`, overlapping ones included. */
+export function occurrencesOf(line: string, needle: string, limit = Number.POSITIVE_INFINITY): number[] {
+    const found: number[] = [];
+    if (needle.length === 0) return found;
+    let at = line.indexOf(needle);
+    while (at !== -1 && found.length < limit) {
+        found.push(at);
+        at = line.indexOf(needle, at + 1);
+    }
+    return found;
+}
+
+/** True when `needle` occurs exactly once in `line`. Stops at the second hit. */
+export function occursOnce(line: string, needle: string): boolean {
+    const first = line.indexOf(needle);
+    return first !== -1 && line.indexOf(needle, first + 1) === -1;
+}
+
+function isHighSurrogate(code: number): boolean {
+    return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+    return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** A cut at `index` would split a surrogate pair. */
+export function splitsSurrogatePair(text: string, index: number): boolean {
+    return (
+        index > 0 &&
+        index < text.length &&
+        isHighSurrogate(text.charCodeAt(index - 1)) &&
+        isLowSurrogate(text.charCodeAt(index))
+    );
+}
+
+/**
+ * The shortest `line.slice(column, column + k)` that occurs once on the line, or undefined when
+ * even the whole rest of the line repeats. Uniqueness is monotonic in k (any occurrence of a longer
+ * candidate is an occurrence of the shorter one at the same index), so a binary search finds it.
+ */
+export function shortestUniqueStartingAt(line: string, column: number): string | undefined {
+    if (column < 0 || column >= line.length || splitsSurrogatePair(line, column)) return undefined;
+    let low = 1;
+    let high = line.length - column;
+    if (!occursOnce(line, line.slice(column))) return undefined;
+    while (low < high) {
+        const mid = (low + high) >> 1;
+        if (occursOnce(line, line.slice(column, column + mid))) high = mid;
+        else low = mid + 1;
+    }
+    let end = column + low;
+    if (splitsSurrogatePair(line, end)) end += 1;
+    return line.slice(column, end);
+}
+
+/** The shortest `line.slice(end - k, end)` that occurs once on the line, or undefined. */
+export function shortestUniqueEndingAt(line: string, end: number): string | undefined {
+    if (end <= 0 || end > line.length || splitsSurrogatePair(line, end)) return undefined;
+    let low = 1;
+    let high = end;
+    if (!occursOnce(line, line.slice(0, end))) return undefined;
+    while (low < high) {
+        const mid = (low + high) >> 1;
+        if (occursOnce(line, line.slice(end - mid, end))) high = mid;
+        else low = mid + 1;
+    }
+    let start = end - low;
+    if (splitsSurrogatePair(line, start)) start -= 1;
+    return line.slice(start, end);
+}

@@ -1,0 +1,95 @@
+/**
+ * Annotation files as text. JSON.parse is the fast path; jsonc-parser (the parser behind VS Code's
+ * JSON support) reports syntax errors with offsets, recovers a value so the rest still gets checked,
+ * and maps a JSON pointer back to the exact token.
+ */
+import { type Node, type ParseError, findNodeAtLocation, parse, parseTree, printParseErrorCode } from "jsonc-parser";
+import type { SchemaError } from "./types";
+
+export interface SyntaxProblem extends SchemaError {
+    offset: number;
+    length: number;
+}
+
+export interface ParsedText {
+    value: unknown;
+    syntaxErrors: SyntaxProblem[];
+}
+
+const STRICT = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false };
+
+export function parseJsonText(text: string): ParsedText {
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    try {
+        return { value: JSON.parse(body), syntaxErrors: [] };
+    } catch {
+        const errors: ParseError[] = [];
+        const value = parse(text, errors, STRICT);
+        return { value, syntaxErrors: errors.map(toSyntaxProblem) };
+    }
+}
+
+function toSyntaxProblem(error: ParseError): SyntaxProblem {
+    const what = printParseErrorCode(error.error)
+        .replace(/([a-z])([A-Z])/g, "$1 $2")
+        .toLowerCase();
+    return { code: "invalid-json", pointer: "", message: `invalid JSON: ${what}`, offset: error.offset, length: error.length };
+}
+
+/** Split an RFC 6901 pointer into segments; numeric segments become indices. */
+export function pointerSegments(pointer: string): (string | number)[] {
+    if (pointer === "") return [];
+    return pointer
+        .slice(1)
+        .split("/")
+        .map((raw) => {
+            const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+            return /^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment;
+        });
+}
+
+/**
+ * A tree of the text with offsets, for locating pointers. Built only when something must be
+ * located (errors to print, an editor feature), never on the fast path of a clean check.
+ */
+export class LocatedText {
+    readonly root: Node | undefined;
+
+    constructor(readonly text: string) {
+        this.root = parseTree(text, [], STRICT);
+    }
+
+    /** The node at a pointer, or its nearest existing ancestor (a missing field marks its owner). */
+    nodeAt(pointer: string): Node | undefined {
+        if (!this.root) return undefined;
+        const segments = pointerSegments(pointer);
+        for (let depth = segments.length; depth >= 0; depth--) {
+            const node = findNodeAtLocation(this.root, segments.slice(0, depth));
+            if (node) return propertyValueOrSelf(node);
+        }
+        return this.root;
+    }
+
+    /** Offset and length of the token a pointer names. */
+    spanOf(pointer: string): { offset: number; length: number } {
+        const node = this.nodeAt(pointer);
+        return node ? { offset: node.offset, length: node.length } : { offset: 0, length: 0 };
+    }
+}
+
+function propertyValueOrSelf(node: Node): Node {
+    return node.type === "property" && node.children?.[1] ? node.children[1] : node;
+}
+
+/** 1-based line and column of an offset in a text (for `file:line:col`). */
+export function lineColumnOf(text: string, offset: number): { line: number; column: number } {
+    let line = 1;
+    let lineStart = 0;
+    let at = text.indexOf("\n");
+    while (at !== -1 && at < offset) {
+        line++;
+        lineStart = at + 1;
+        at = text.indexOf("\n", lineStart);
+    }
+    return { line, column: offset - lineStart + 1 };
+}

@@ -1,0 +1,116 @@
+import { occurrencesOf } from "./occurrences";
+import { type DocumentLookup, type SessionDocument, isDocumentFailure } from "./session";
+import type { Boundary, BoundaryName, Range, Ref, RefError } from "./types";
+
+export interface ResolvedSpan {
+    valid: true;
+    path: string;
+    text: string;
+    range: Range;
+    /** Offsets into the document content, end exclusive. */
+    startOffset: number;
+    endOffset: number;
+}
+
+export interface FailedSpan {
+    valid: false;
+    path: string;
+    /** Every problem found, most fundamental first; `errors[0]` is the one a report shows. */
+    errors: RefError[];
+}
+
+export type RefResolution = ResolvedSpan | FailedSpan;
+
+const quote = JSON.stringify;
+
+/**
+ * Resolve a ref (DESIGN section 2). Never guesses: a missing or ambiguous boundary fails.
+ * Cost: a lookup plus O(length of the two lines touched) plus the span slice.
+ */
+export function resolveRef(lookup: DocumentLookup, ref: Ref): RefResolution {
+    const entry = lookup.get(ref.path);
+    if (entry === undefined) {
+        return failed(ref.path, { code: "unknown-path", message: `no document has the path ${quote(ref.path)}` });
+    }
+    if (isDocumentFailure(entry)) return failed(ref.path, { code: entry.code, message: entry.message });
+    return resolveInDocument(entry, ref);
+}
+
+export function resolveInDocument(document: SessionDocument, ref: Ref): RefResolution {
+    const lines = document.lines;
+    const errors: RefError[] = [];
+    for (const name of ["start", "end"] as const) {
+        const line = ref[name].line;
+        if (!lines.hasLine(line)) {
+            errors.push({
+                code: "line-out-of-range",
+                boundary: name,
+                message: `${name} line ${line} is out of range: ${quote(document.path)} has ${lines.lineCount} line${lines.lineCount === 1 ? "" : "s"}`,
+            });
+        }
+    }
+    if (ref.start.line > ref.end.line) {
+        errors.push({
+            code: "inverted-lines",
+            message: `start line ${ref.start.line} comes after end line ${ref.end.line}`,
+        });
+    }
+    const startColumn = lines.hasLine(ref.start.line) ? findBoundary(document, ref.start, "start", errors) : undefined;
+    const endColumn = lines.hasLine(ref.end.line) ? findBoundary(document, ref.end, "end", errors) : undefined;
+    if (errors.length > 0 || startColumn === undefined || endColumn === undefined) return failed(document.path, ...errors);
+
+    const endExclusive = endColumn + ref.end.str.length;
+    if (
+        ref.start.line === ref.end.line &&
+        (startColumn > endColumn || startColumn + ref.start.str.length > endExclusive)
+    ) {
+        return failed(document.path, {
+            code: "inverted-boundaries",
+            message: `on line ${ref.start.line} the start boundary ${quote(ref.start.str)} (column ${startColumn}) and the end boundary ${quote(ref.end.str)} (column ${endColumn}) do not enclose a span holding both`,
+        });
+    }
+    const startOffset = lines.offsetAt(ref.start.line, startColumn);
+    const endOffset = lines.offsetAt(ref.end.line, endExclusive);
+    return {
+        valid: true,
+        path: document.path,
+        text: document.content.slice(startOffset, endOffset),
+        range: {
+            start: { line: ref.start.line, column: startColumn },
+            end: { line: ref.end.line, column: endExclusive },
+        },
+        startOffset,
+        endOffset,
+    };
+}
+
+/** The column of the boundary's single occurrence on its line, or undefined after recording why not. */
+function findBoundary(
+    document: SessionDocument,
+    boundary: Boundary,
+    name: BoundaryName,
+    errors: RefError[],
+): number | undefined {
+    const text = document.lines.line(boundary.line);
+    const found = occurrencesOf(text, boundary.str);
+    if (found.length === 1) return found[0];
+    if (found.length === 0) {
+        errors.push({
+            code: "boundary-not-found",
+            boundary: name,
+            message: `${name} boundary ${quote(boundary.str)} does not occur on line ${boundary.line} of ${quote(document.path)}`,
+        });
+    } else {
+        errors.push({
+            code: "boundary-ambiguous",
+            boundary: name,
+            occurrences: found,
+            message: `${name} boundary ${quote(boundary.str)} occurs ${found.length} times on line ${boundary.line} of ${quote(document.path)} (columns ${found.join(", ")}); extend it until it is unique`,
+        });
+    }
+    return undefined;
+}
+
+function failed(path: string, ...errors: RefError[]): FailedSpan {
+    return { valid: false, path, errors };
+}

@@ -1,0 +1,174 @@
+/**
+ * Structural checks of plain JSON values (DESIGN section 3, code `schema` and friends), each error
+ * carrying the JSON pointer of the offending value. Values come from JSON.parse or jsonc-parser;
+ * locating a pointer in the file text is the caller's business.
+ */
+import { normalizeLineEndings } from "./lines";
+import type { Annotation, Boundary, Ref, SchemaError, SourceRef, SourceDocument } from "./types";
+
+type Json = unknown;
+
+function isObject(value: Json): value is Record<string, Json> {
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(value: Json): string {
+    if (value === null) return "null";
+    if (Array.isArray(value)) return "an array";
+    if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+    if (typeof value === "object") return "an object";
+    return `${typeof value} ${String(value)}`;
+}
+
+export class SchemaChecker {
+    readonly errors: SchemaError[] = [];
+
+    private fail(pointer: string, message: string, code: SchemaError["code"] = "schema"): undefined {
+        this.errors.push({ code, pointer, message });
+        return undefined;
+    }
+
+    private field(owner: Record<string, Json>, key: string, pointer: string, what: string): Json {
+        if (!(key in owner)) this.fail(pointer, `missing ${key}: ${what}`);
+        return owner[key];
+    }
+
+    boundary(value: Json, pointer: string, name: string): Boundary | undefined {
+        if (!isObject(value)) return this.fail(pointer, `${name} must be an object { line, str }, not ${describe(value)}`);
+        let ok = true;
+        const line = this.field(value, "line", `${pointer}/line`, "a 1-based line number");
+        if ("line" in value && !(typeof line === "number" && Number.isInteger(line) && line >= 1)) {
+            this.fail(`${pointer}/line`, `${name}.line must be an integer >= 1, not ${describe(line)}`);
+            ok = false;
+        }
+        const str = this.field(value, "str", `${pointer}/str`, "the boundary string");
+        if ("str" in value && !(typeof str === "string" && str.length > 0)) {
+            this.fail(`${pointer}/str`, `${name}.str must be a non-empty string, not ${describe(str)}`);
+            ok = false;
+        }
+        if (!("line" in value) || !("str" in value) || !ok) return undefined;
+        return { line: line as number, str: str as string };
+    }
+
+    ref(value: Json, pointer: string, what: string): Ref | undefined {
+        if (!isObject(value)) return this.fail(pointer, `${what} must be a ref object { path, start, end }, not ${describe(value)}`);
+        const before = this.errors.length;
+        const path = this.field(value, "path", `${pointer}/path`, "the path of a document");
+        if ("path" in value && !(typeof path === "string" && path.length > 0)) {
+            this.fail(`${pointer}/path`, `path must be a non-empty string, not ${describe(path)}`);
+        }
+        const start = "start" in value ? this.boundary(value.start, `${pointer}/start`, "start") : this.fail(`${pointer}/start`, "missing start: { line, str }");
+        const end = "end" in value ? this.boundary(value.end, `${pointer}/end`, "end") : this.fail(`${pointer}/end`, "missing end: { line, str }");
+        if (this.errors.length > before || !start || !end) return undefined;
+        return { path: path as string, start, end };
+    }
+
+    sourceRef(value: Json, pointer: string): SourceRef | undefined {
+        const ref = this.ref(value, pointer, "a source");
+        if (!isObject(value)) return undefined;
+        const before = this.errors.length;
+        const polarity = this.field(value, "polarity", `${pointer}/polarity`, '"supports" or "refutes"');
+        if ("polarity" in value && polarity !== "supports" && polarity !== "refutes") {
+            this.fail(`${pointer}/polarity`, `polarity must be "supports" or "refutes", not ${describe(polarity)}`);
+        }
+        const confidence = this.field(value, "confidence", `${pointer}/confidence`, "a number in [0, 1]");
+        if (
+            "confidence" in value &&
+            !(typeof confidence === "number" && Number.isFinite(confidence) && confidence >= 0 && confidence <= 1)
+        ) {
+            this.fail(`${pointer}/confidence`, `confidence must be a number in [0, 1], not ${describe(confidence)}`);
+        }
+        if (!ref || this.errors.length > before) return undefined;
+        return { ...ref, polarity: polarity as SourceRef["polarity"], confidence: confidence as number };
+    }
+
+    /** The parts of an annotation that could be read, for reporting; `annotation` only when all is well. */
+    annotation(value: Json, pointer: string): ReadAnnotation {
+        if (!isObject(value)) {
+            this.fail(pointer, `an annotation must be an object { claim, sources }, not ${describe(value)}`);
+            return { readable: false, sources: [] };
+        }
+        const before = this.errors.length;
+        const claimPath = isObject(value.claim) && typeof value.claim.path === "string" ? value.claim.path : undefined;
+        const claim = "claim" in value ? this.ref(value.claim, `${pointer}/claim`, "claim") : this.fail(`${pointer}/claim`, "missing claim: the ref of the annotated span");
+        const sources: ReadSource[] = [];
+        if (!("sources" in value)) {
+            this.fail(`${pointer}/sources`, "missing sources: a non-empty list of source refs");
+        } else if (!Array.isArray(value.sources)) {
+            this.fail(`${pointer}/sources`, `sources must be a non-empty array, not ${describe(value.sources)}`);
+        } else if (value.sources.length === 0) {
+            this.fail(`${pointer}/sources`, "sources must not be empty: to mark a region unsourced, do not annotate it");
+        } else {
+            value.sources.forEach((source, index) => {
+                const sourcePointer = `${pointer}/sources/${index}`;
+                const mark = this.errors.length;
+                const ref = this.sourceRef(source, sourcePointer);
+                sources.push({
+                    ref,
+                    raw: isObject(source) ? source : {},
+                    pointer: sourcePointer,
+                    errors: this.errors.slice(mark),
+                });
+            });
+        }
+        const result: ReadAnnotation = {
+            readable: true,
+            claim,
+            claimPath,
+            claimErrors: this.errors.slice(before).filter((e) => e.pointer.startsWith(`${pointer}/claim`)),
+            sources,
+        };
+        if (this.errors.length === before && claim) {
+            result.annotation = { claim, sources: sources.map((s) => s.ref as SourceRef) };
+        }
+        return result;
+    }
+
+    document(value: Json, pointer: string): SourceDocument | undefined {
+        if (!isObject(value)) return this.fail(pointer, `a document must be an object { path, content }, not ${describe(value)}`);
+        const before = this.errors.length;
+        const path = this.field(value, "path", `${pointer}/path`, "a unique path");
+        if ("path" in value && !(typeof path === "string" && path.length > 0)) {
+            this.fail(`${pointer}/path`, `path must be a non-empty string, not ${describe(path)}`);
+        }
+        const content = this.field(value, "content", `${pointer}/content`, "the document text");
+        if ("content" in value && typeof content !== "string") {
+            this.fail(`${pointer}/content`, `content must be a string, not ${describe(content)}`);
+        }
+        if (this.errors.length > before) return undefined;
+        if ((content as string).includes("\r")) {
+            // Reported, then resolved against the normalised text so the refs still get checked.
+            this.fail(
+                `${pointer}/content`,
+                `document ${JSON.stringify(path)} contains \\r: a session's content must use LF line endings (sourcecheck session normalises them)`,
+                "cr-in-content",
+            );
+            return { path: path as string, content: normalizeLineEndings(content as string) };
+        }
+        return { path: path as string, content: content as string };
+    }
+
+    duplicatePath(pointer: string, path: string, firstPointer: string): void {
+        this.fail(pointer, `two documents share the path ${JSON.stringify(path)} (first at ${firstPointer})`, "duplicate-path");
+    }
+
+    fileShape(pointer: string, message: string): void {
+        this.fail(pointer, message);
+    }
+}
+
+export interface ReadSource {
+    ref: SourceRef | undefined;
+    raw: Record<string, Json>;
+    pointer: string;
+    errors: SchemaError[];
+}
+
+export interface ReadAnnotation {
+    readable: boolean;
+    claim?: Ref;
+    claimPath?: string;
+    claimErrors?: SchemaError[];
+    sources: ReadSource[];
+    annotation?: Annotation;
+}

@@ -1,0 +1,91 @@
+import { LineIndex, normalizeLineEndings } from "./lines";
+import type { SourceDocument } from "./types";
+
+/** A document of a session: immutable content and its line index, built on first use. */
+export class SessionDocument {
+    private index: LineIndex | undefined;
+
+    constructor(
+        readonly path: string,
+        readonly content: string,
+    ) {}
+
+    get lines(): LineIndex {
+        if (!this.index) this.index = new LineIndex(this.content);
+        return this.index;
+    }
+}
+
+/** Why a document could not be had (the workspace layer says; the core only reports it). */
+export interface DocumentFailure {
+    code: "path-outside-root" | "unreadable-document";
+    message: string;
+}
+
+/** Where refs find their documents: a session, or the workspace (files, open buffers). */
+export interface DocumentLookup {
+    get(path: string): SessionDocument | DocumentFailure | undefined;
+}
+
+export function isDocumentFailure(entry: SessionDocument | DocumentFailure | undefined): entry is DocumentFailure {
+    return entry !== undefined && !(entry instanceof SessionDocument);
+}
+
+export class SourceCheckError extends Error {
+    constructor(
+        readonly code: string,
+        message: string,
+    ) {
+        super(message);
+        this.name = "SourceCheckError";
+    }
+}
+
+/** An immutable set of documents with unique paths. */
+export class Session implements DocumentLookup {
+    private readonly byPath = new Map<string, SessionDocument>();
+
+    constructor(documents: Iterable<SessionDocument>) {
+        for (const document of documents) {
+            if (this.byPath.has(document.path)) {
+                throw new SourceCheckError("duplicate-path", `two documents share the path ${JSON.stringify(document.path)}`);
+            }
+            this.byPath.set(document.path, document);
+        }
+    }
+
+    get(path: string): SessionDocument | undefined {
+        return this.byPath.get(path);
+    }
+
+    get documents(): SessionDocument[] {
+        return [...this.byPath.values()];
+    }
+
+    get paths(): string[] {
+        return [...this.byPath.keys()];
+    }
+}
+
+/**
+ * evidex-compatible: a session from `{ path, content }` documents. Throws a SourceCheckError with
+ * code `duplicate-path` or `cr-in-content`; use `normalizeLineEndings` on content first.
+ */
+export function buildSession(documents: readonly SourceDocument[]): Session {
+    return new Session(
+        documents.map((document) => {
+            if (document.content.includes("\r")) {
+                throw new SourceCheckError(
+                    "cr-in-content",
+                    `document ${JSON.stringify(document.path)} contains \\r: normalise line endings to LF first`,
+                );
+            }
+            return new SessionDocument(document.path, document.content);
+        }),
+    );
+}
+
+/** A session from documents in any line-ending convention (the CLI's `session` command). */
+export function buildNormalizedSession(documents: readonly SourceDocument[]): Session {
+    return buildSession(documents.map((d) => ({ path: d.path, content: normalizeLineEndings(d.content) })));
+}

@@ -1,0 +1,91 @@
+/** The SourceCheck data model (spec "Core model") and the report shapes of DESIGN.md section 5. */
+
+export interface SourceDocument {
+    path: string;
+    content: string;
+}
+
+export interface Boundary {
+    line: number;
+    str: string;
+}
+
+export interface Ref {
+    path: string;
+    start: Boundary;
+    end: Boundary;
+}
+
+export type Polarity = "supports" | "refutes";
+
+export interface SourceRef extends Ref {
+    polarity: Polarity;
+    confidence: number;
+}
+
+export interface Annotation {
+    claim: Ref;
+    sources: SourceRef[];
+}
+
+export type SchemaErrorCode = "invalid-json" | "schema" | "duplicate-path" | "cr-in-content";
+
+export type ResolutionErrorCode =
+    | "unknown-path"
+    | "line-out-of-range"
+    | "boundary-not-found"
+    | "boundary-ambiguous"
+    | "inverted-lines"
+    | "inverted-boundaries"
+    | "path-outside-root"
+    | "unreadable-document";
+
+export type ErrorCode = SchemaErrorCode | ResolutionErrorCode;
+
+export const SCHEMA_ERROR_CODES: readonly SchemaErrorCode[] = ["invalid-json", "schema", "duplicate-path", "cr-in-content"];
+export const RESOLUTION_ERROR_CODES: readonly ResolutionErrorCode[] = [
+    "unknown-path",
+    "line-out-of-range",
+    "boundary-not-found",
+    "boundary-ambiguous",
+    "inverted-lines",
+    "inverted-boundaries",
+    "path-outside-root",
+    "unreadable-document",
+];
+
+export function isSchemaErrorCode(code: ErrorCode): code is SchemaErrorCode {
+    return (SCHEMA_ERROR_CODES as readonly string[]).includes(code);
+}
+
+/** 1-based line, 0-based UTF-16 column. */
+export interface Position {
+    line: number;
+    column: number;
+}
+
+/** End exclusive. */
+export interface Range {
+    start: Position;
+    end: Position;
+}
+
+export interface SchemaError {
+    code: SchemaErrorCode;
+    /** JSON pointer (RFC 6901) into the checked input, e.g. `/annotations/2/sources/0/confidence`. */
+    pointer: string;
+    message: string;
+}
+
+export type BoundaryName = "start" | "end";
+
+export interface RefError {
+    code: ErrorCode;
+    message: string;
+    /** Which boundary the error is about, when it is about one. */
+    boundary?: BoundaryName;
+    /** For boundary-ambiguous: the 0-based UTF-16 column of every occurrence on the line. */
+    occurrences?: number[];
+    /** For schema errors inside a ref: where in the input. */
+    pointer?: string;
+}

@@ -1,0 +1,118 @@
+/**
+ * Documents read from disk under a root, for workspace mode (DESIGN section 4). Every refusal carries
+ * a stable code: `path-outside-root` (absolute, `..`, a symlink leading out) or `unreadable-document`
+ * (missing, a directory, a FIFO or device, binary, not UTF-8, over the size cap). Nothing outside the
+ * root is ever opened: the real path is checked before the file is.
+ */
+import * as nodeFs from "node:fs";
+import { normalizeLineEndings } from "../core/lines";
+import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
+import { isInside, resolveUnderRoot } from "./pathSafety";
+
+/** The file-system calls this module makes: small, so tests can spy on every path touched. */
+export interface FileSystem {
+    realpathSync(path: string): string;
+    statSync(path: string): nodeFs.Stats;
+    readFileSync(path: string): Buffer;
+}
+
+export const DEFAULT_MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+export interface DiskDocumentsOptions {
+    maxBytes?: number;
+    fs?: FileSystem;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+export type DiskRead = { ok: true; content: string } | { ok: false; failure: DocumentFailure };
+
+/** Read one document path under a root, with every safety check. Content comes back LF-normalised. */
+export function readDocumentUnderRoot(root: string, documentPath: string, options: DiskDocumentsOptions = {}): DiskRead {
+    const fs = options.fs ?? nodeFs;
+    const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+    const quoted = JSON.stringify(documentPath);
+    const unreadable = (message: string): DiskRead => ({ ok: false, failure: { code: "unreadable-document", message } });
+    const verdict = resolveUnderRoot(root, documentPath);
+    if (!verdict.ok) return { ok: false, failure: { code: "path-outside-root", message: verdict.message } };
+
+    let real: string;
+    let realRoot: string;
+    try {
+        realRoot = fs.realpathSync(root);
+        real = fs.realpathSync(verdict.absolute);
+    } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOENT" || code === "ENOTDIR") return unreadable(`no file ${quoted} under the document root`);
+        if (code === "ELOOP") return unreadable(`the path ${quoted} is a symlink loop`);
+        return unreadable(`cannot open ${quoted}: ${code ?? "error"}`);
+    }
+    if (!isInside(realRoot, real)) {
+        return { ok: false, failure: { code: "path-outside-root", message: `the path ${quoted} is a symlink leading outside the document root` } };
+    }
+    let stats: nodeFs.Stats;
+    try {
+        stats = fs.statSync(real);
+    } catch (error) {
+        return unreadable(`cannot open ${quoted}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+    }
+    if (stats.isDirectory()) return unreadable(`${quoted} is a directory, not a text file`);
+    if (!stats.isFile()) return unreadable(`${quoted} is not a regular file (a FIFO, socket or device)`);
+    if (stats.size > maxBytes) {
+        return unreadable(`${quoted} is ${formatBytes(stats.size)}, over the ${formatBytes(maxBytes)} size cap`);
+    }
+    let bytes: Buffer;
+    try {
+        bytes = fs.readFileSync(real);
+    } catch (error) {
+        return unreadable(`cannot read ${quoted}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+    }
+    if (bytes.length > maxBytes) return unreadable(`${quoted} grew over the ${formatBytes(maxBytes)} size cap while read`);
+    const decoded = decodeText(bytes);
+    if (!decoded.ok) return unreadable(`${quoted} ${decoded.message}`);
+    return { ok: true, content: normalizeLineEndings(decoded.text) };
+}
+
+/** Bytes as text: UTF-8 only, no NUL bytes (binary), a leading BOM dropped. */
+export function decodeText(bytes: Uint8Array): { ok: true; text: string } | { ok: false; message: string } {
+    if (bytes.indexOf(0) !== -1) return { ok: false, message: "is binary (it contains NUL bytes), not text" };
+    let text: string;
+    try {
+        text = utf8.decode(bytes);
+    } catch {
+        return { ok: false, message: "is not valid UTF-8 text" };
+    }
+    return { ok: true, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+}
+
+export function formatBytes(bytes: number): string {
+    if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+    if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+    return `${bytes} B`;
+}
+
+/** A DocumentLookup over files under a root; each path is read at most once. */
+export class DiskDocuments implements DocumentLookup {
+    private readonly cache = new Map<string, SessionDocument | DocumentFailure>();
+
+    constructor(
+        readonly root: string,
+        private readonly options: DiskDocumentsOptions = {},
+    ) {}
+
+    get(path: string): SessionDocument | DocumentFailure {
+        let entry = this.cache.get(path);
+        if (entry === undefined) {
+            const read = readDocumentUnderRoot(this.root, path, this.options);
+            entry = read.ok ? new SessionDocument(path, read.content) : read.failure;
+            this.cache.set(path, entry);
+        }
+        return entry;
+    }
+
+    /** Forget a path so it is read again (the file changed). */
+    invalidate(path?: string): void {
+        if (path === undefined) this.cache.clear();
+        else this.cache.delete(path);
+    }
+}

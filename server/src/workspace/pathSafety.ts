@@ -1,0 +1,33 @@
+/**
+ * Which relative document paths may be opened under a root (DESIGN section 3, `path-outside-root`):
+ * no absolute paths, no drive letters or URLs, no `~`, no `..` climbing out. Symlinks are checked
+ * later against the real path, once the file is known to exist.
+ */
+import * as nodePath from "node:path";
+
+export type PathVerdict = { ok: true; absolute: string } | { ok: false; message: string };
+
+export function resolveUnderRoot(root: string, documentPath: string): PathVerdict {
+    const quoted = JSON.stringify(documentPath);
+    if (documentPath.includes("\0")) return { ok: false, message: `the path ${quoted} contains a NUL character` };
+    if (nodePath.posix.isAbsolute(documentPath) || nodePath.win32.isAbsolute(documentPath)) {
+        return { ok: false, message: `the path ${quoted} is absolute: document paths are relative to the root` };
+    }
+    if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(documentPath)) {
+        return { ok: false, message: `the path ${quoted} looks like a URL or drive: document paths are relative to the root` };
+    }
+    if (documentPath === "~" || documentPath.startsWith("~/") || documentPath.startsWith("~\\")) {
+        return { ok: false, message: `the path ${quoted} starts with ~ (the home directory), outside the root` };
+    }
+    const absolute = nodePath.resolve(root, documentPath.replace(/\\/g, "/"));
+    if (!isInside(root, absolute)) {
+        return { ok: false, message: `the path ${quoted} leads outside the document root` };
+    }
+    return { ok: true, absolute };
+}
+
+/** True when `candidate` is `root` or below it (both absolute, normalised). */
+export function isInside(root: string, candidate: string): boolean {
+    const relative = nodePath.relative(root, candidate);
+    return relative === "" || (!relative.startsWith("..") && !nodePath.isAbsolute(relative));
+}
