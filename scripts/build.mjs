@@ -10,6 +10,8 @@ const common = {
     sourcemap: !production,
     minify: production,
     logLevel: "warning",
+    // jsonc-parser's UMD main uses dynamic requires esbuild cannot follow; its ESM build bundles cleanly.
+    mainFields: ["module", "main"],
 };
 
 await Promise.all([

@@ -30,7 +30,14 @@ for (const suite of suites) {
             ? run("node", ["scripts/e2e.mjs"], { SOURCECHECK_STATS: stats })
             : run(
                   "npx",
-                  ["mocha", "--reporter", "scripts/mocha-reporter.cjs", "--timeout", "20000", `out/test/${suite}/**/*.test.js`],
+                  [
+                      "mocha",
+                      "--reporter",
+                      "scripts/mocha-reporter.cjs",
+                      "--timeout",
+                      "20000",
+                      `out/test/${suite}/**/*.test.js`,
+                  ],
                   { SOURCECHECK_STATS: stats },
               );
     const counts = existsSync(stats) ? JSON.parse(readFileSync(stats, "utf8")) : { passed: 0, failed: 0 };

@@ -12,7 +12,8 @@ export type RefAttempt = { ok: true; ref: Ref } | { ok: false; message: string }
 /** The ref with shortest unique boundaries for the span [start, end) of a document (1-based lines). */
 export function refForSpan(document: SessionDocument, start: Position, end: Position): RefAttempt {
     const lines = document.lines;
-    if (!lines.hasLine(start.line) || !lines.hasLine(end.line)) return { ok: false, message: "the selection is outside the document" };
+    if (!lines.hasLine(start.line) || !lines.hasLine(end.line))
+        return { ok: false, message: "the selection is outside the document" };
     const startText = lines.line(start.line);
     const endText = lines.line(end.line);
     const startLimit = start.line === end.line ? end.column : startText.length;
@@ -20,8 +21,10 @@ export function refForSpan(document: SessionDocument, start: Position, end: Posi
     if (start.line > end.line || (start.line === end.line && start.column >= end.column)) {
         return { ok: false, message: "the selection is empty" };
     }
-    if (start.column >= startText.length) return { ok: false, message: `the selection starts at the end of line ${start.line}: start it on a character` };
-    if (end.column <= 0) return { ok: false, message: `the selection ends at the start of line ${end.line}: end it after a character` };
+    if (start.column >= startText.length)
+        return { ok: false, message: `the selection starts at the end of line ${start.line}: start it on a character` };
+    if (end.column <= 0)
+        return { ok: false, message: `the selection ends at the start of line ${end.line}: end it after a character` };
     const startStr = shortestUniqueStartingAt(startText, start.column);
     if (startStr === undefined || start.column + startStr.length > startLimit) {
         return {

@@ -11,11 +11,11 @@ import {
     type Annotation,
     type BoundaryName,
     type ErrorCode,
+    isSchemaErrorCode,
     type Range,
     type Ref,
     type RefError,
     type SchemaError,
-    isSchemaErrorCode,
 } from "./types";
 
 export interface ValidSpanEntry {
@@ -71,7 +71,11 @@ export interface CheckedAnnotation {
     pointer: string;
     claim?: Ref;
     claimResolution?: RefResolution;
-    sources: { pointer: string; ref?: Ref & { polarity?: unknown; confidence?: unknown }; resolution?: RefResolution }[];
+    sources: {
+        pointer: string;
+        ref?: Ref & { polarity?: unknown; confidence?: unknown };
+        resolution?: RefResolution;
+    }[];
 }
 
 export interface CheckResult {
@@ -132,7 +136,8 @@ export function checkParts(
             item.claimResolution = resolveRef(lookup, read.claim);
             claim = spanEntry(item.claimResolution);
             resolutionFailed =
-                report(item.claimResolution, read.claim, `${pointer}/claim`, index, "claim", problems) || resolutionFailed;
+                report(item.claimResolution, read.claim, `${pointer}/claim`, index, "claim", problems) ||
+                resolutionFailed;
         } else {
             const error = read.claimErrors?.[0] ?? ownSchemaErrors[0];
             claim = { valid: false, path: read.claimPath, error: schemaRefError(error) };

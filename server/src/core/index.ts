@@ -1,32 +1,46 @@
 /** The pure SourceCheck core: no file system, no LSP, no vscode. */
-export * from "./types";
-export { LineIndex, normalizeLineEndings } from "./lines";
-export { occurrencesOf, occursOnce, shortestUniqueStartingAt, shortestUniqueEndingAt, splitsSurrogatePair } from "./occurrences";
+
+export { type RefAttempt, refForSpan } from "./author";
 export {
-    Session,
-    SessionDocument,
-    SourceCheckError,
-    buildSession,
-    buildNormalizedSession,
-    isDocumentFailure,
-    type DocumentFailure,
-    type DocumentLookup,
-} from "./session";
-export { resolveRef, resolveInDocument, type RefResolution, type ResolvedSpan, type FailedSpan } from "./resolve";
-export { SchemaChecker } from "./schema";
-export { readInput, type InputParts, type InputShape } from "./input";
-export {
+    type CheckedAnnotation,
+    type CheckResult,
     checkInput,
     checkParts,
-    tokenPointer,
-    validateAnnotations,
-    type CheckResult,
-    type CheckedAnnotation,
     type Problem,
     type Report,
     type ReportEntry,
-    type SpanEntry,
     type SourceEntry,
+    type SpanEntry,
+    tokenPointer,
+    validateAnnotations,
 } from "./check";
-export { parseJsonText, pointerSegments, LocatedText, lineColumnOf, type ParsedText, type SyntaxProblem } from "./parse";
-export { refForSpan, type RefAttempt } from "./author";
+export { type InputParts, type InputShape, readInput } from "./input";
+export { LineIndex, normalizeLineEndings } from "./lines";
+export {
+    occurrencesOf,
+    occursOnce,
+    shortestUniqueEndingAt,
+    shortestUniqueStartingAt,
+    splitsSurrogatePair,
+} from "./occurrences";
+export {
+    LocatedText,
+    lineColumnOf,
+    type ParsedText,
+    parseJsonText,
+    pointerSegments,
+    type SyntaxProblem,
+} from "./parse";
+export { type FailedSpan, type RefResolution, type ResolvedSpan, resolveInDocument, resolveRef } from "./resolve";
+export { SchemaChecker } from "./schema";
+export {
+    buildNormalizedSession,
+    buildSession,
+    type DocumentFailure,
+    type DocumentLookup,
+    isDocumentFailure,
+    Session,
+    SessionDocument,
+    SourceCheckError,
+} from "./session";
+export * from "./types";

@@ -3,7 +3,7 @@
  *   1. { session: { documents }, annotations }   2. { documents, annotations }
  *   3. { annotations } or [ ...annotations ]      (workspace mode: documents are files)
  */
-import { SchemaChecker } from "./schema";
+import type { SchemaChecker } from "./schema";
 import type { SourceDocument } from "./types";
 
 export type InputShape = "batch" | "session" | "workspace";
@@ -28,7 +28,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function readInput(value: unknown, checker: SchemaChecker): InputParts {
     if (Array.isArray(value)) return { shape: "workspace", annotations: value, annotationsPointer: "" };
     if (!isObject(value)) {
-        checker.fileShape("", "expected an object with annotations (and optionally a session), or an array of annotations");
+        checker.fileShape(
+            "",
+            "expected an object with annotations (and optionally a session), or an array of annotations",
+        );
         return { shape: "workspace", annotations: [], annotationsPointer: "/annotations" };
     }
     let shape: InputShape = "workspace";

@@ -3,7 +3,7 @@
  * JSON support) reports syntax errors with offsets, recovers a value so the rest still gets checked,
  * and maps a JSON pointer back to the exact token.
  */
-import { type Node, type ParseError, findNodeAtLocation, parse, parseTree, printParseErrorCode } from "jsonc-parser";
+import { findNodeAtLocation, type Node, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
 import type { SchemaError } from "./types";
 
 export interface SyntaxProblem extends SchemaError {
@@ -33,7 +33,13 @@ function toSyntaxProblem(error: ParseError): SyntaxProblem {
     const what = printParseErrorCode(error.error)
         .replace(/([a-z])([A-Z])/g, "$1 $2")
         .toLowerCase();
-    return { code: "invalid-json", pointer: "", message: `invalid JSON: ${what}`, offset: error.offset, length: error.length };
+    return {
+        code: "invalid-json",
+        pointer: "",
+        message: `invalid JSON: ${what}`,
+        offset: error.offset,
+        length: error.length,
+    };
 }
 
 /** Split an RFC 6901 pointer into segments; numeric segments become indices. */

@@ -1,5 +1,5 @@
 import { occurrencesOf } from "./occurrences";
-import { type DocumentLookup, type SessionDocument, isDocumentFailure } from "./session";
+import { type DocumentLookup, isDocumentFailure, type SessionDocument } from "./session";
 import type { Boundary, BoundaryName, Range, Ref, RefError } from "./types";
 
 export interface ResolvedSpan {
@@ -57,7 +57,8 @@ export function resolveInDocument(document: SessionDocument, ref: Ref): RefResol
     }
     const startColumn = lines.hasLine(ref.start.line) ? findBoundary(document, ref.start, "start", errors) : undefined;
     const endColumn = lines.hasLine(ref.end.line) ? findBoundary(document, ref.end, "end", errors) : undefined;
-    if (errors.length > 0 || startColumn === undefined || endColumn === undefined) return failed(document.path, ...errors);
+    if (errors.length > 0 || startColumn === undefined || endColumn === undefined)
+        return failed(document.path, ...errors);
 
     const endExclusive = endColumn + ref.end.str.length;
     if (

@@ -4,7 +4,7 @@
  * locating a pointer in the file text is the caller's business.
  */
 import { normalizeLineEndings } from "./lines";
-import type { Annotation, Boundary, Ref, SchemaError, SourceRef, SourceDocument } from "./types";
+import type { Annotation, Boundary, Ref, SchemaError, SourceDocument, SourceRef } from "./types";
 
 type Json = unknown;
 
@@ -15,7 +15,8 @@ function isObject(value: Json): value is Record<string, Json> {
 function describe(value: Json): string {
     if (value === null) return "null";
     if (Array.isArray(value)) return "an array";
-    if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+    if (typeof value === "string")
+        return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
     if (typeof value === "object") return "an object";
     return `${typeof value} ${String(value)}`;
 }
@@ -34,7 +35,8 @@ export class SchemaChecker {
     }
 
     boundary(value: Json, pointer: string, name: string): Boundary | undefined {
-        if (!isObject(value)) return this.fail(pointer, `${name} must be an object { line, str }, not ${describe(value)}`);
+        if (!isObject(value))
+            return this.fail(pointer, `${name} must be an object { line, str }, not ${describe(value)}`);
         let ok = true;
         const line = this.field(value, "line", `${pointer}/line`, "a 1-based line number");
         if ("line" in value && !(typeof line === "number" && Number.isInteger(line) && line >= 1)) {
@@ -51,14 +53,21 @@ export class SchemaChecker {
     }
 
     ref(value: Json, pointer: string, what: string): Ref | undefined {
-        if (!isObject(value)) return this.fail(pointer, `${what} must be a ref object { path, start, end }, not ${describe(value)}`);
+        if (!isObject(value))
+            return this.fail(pointer, `${what} must be a ref object { path, start, end }, not ${describe(value)}`);
         const before = this.errors.length;
         const path = this.field(value, "path", `${pointer}/path`, "the path of a document");
         if ("path" in value && !(typeof path === "string" && path.length > 0)) {
             this.fail(`${pointer}/path`, `path must be a non-empty string, not ${describe(path)}`);
         }
-        const start = "start" in value ? this.boundary(value.start, `${pointer}/start`, "start") : this.fail(`${pointer}/start`, "missing start: { line, str }");
-        const end = "end" in value ? this.boundary(value.end, `${pointer}/end`, "end") : this.fail(`${pointer}/end`, "missing end: { line, str }");
+        const start =
+            "start" in value
+                ? this.boundary(value.start, `${pointer}/start`, "start")
+                : this.fail(`${pointer}/start`, "missing start: { line, str }");
+        const end =
+            "end" in value
+                ? this.boundary(value.end, `${pointer}/end`, "end")
+                : this.fail(`${pointer}/end`, "missing end: { line, str }");
         if (this.errors.length > before || !start || !end) return undefined;
         return { path: path as string, start, end };
     }
@@ -90,14 +99,20 @@ export class SchemaChecker {
         }
         const before = this.errors.length;
         const claimPath = isObject(value.claim) && typeof value.claim.path === "string" ? value.claim.path : undefined;
-        const claim = "claim" in value ? this.ref(value.claim, `${pointer}/claim`, "claim") : this.fail(`${pointer}/claim`, "missing claim: the ref of the annotated span");
+        const claim =
+            "claim" in value
+                ? this.ref(value.claim, `${pointer}/claim`, "claim")
+                : this.fail(`${pointer}/claim`, "missing claim: the ref of the annotated span");
         const sources: ReadSource[] = [];
         if (!("sources" in value)) {
             this.fail(`${pointer}/sources`, "missing sources: a non-empty list of source refs");
         } else if (!Array.isArray(value.sources)) {
             this.fail(`${pointer}/sources`, `sources must be a non-empty array, not ${describe(value.sources)}`);
         } else if (value.sources.length === 0) {
-            this.fail(`${pointer}/sources`, "sources must not be empty: to mark a region unsourced, do not annotate it");
+            this.fail(
+                `${pointer}/sources`,
+                "sources must not be empty: to mark a region unsourced, do not annotate it",
+            );
         } else {
             value.sources.forEach((source, index) => {
                 const sourcePointer = `${pointer}/sources/${index}`;
@@ -125,7 +140,8 @@ export class SchemaChecker {
     }
 
     document(value: Json, pointer: string): SourceDocument | undefined {
-        if (!isObject(value)) return this.fail(pointer, `a document must be an object { path, content }, not ${describe(value)}`);
+        if (!isObject(value))
+            return this.fail(pointer, `a document must be an object { path, content }, not ${describe(value)}`);
         const before = this.errors.length;
         const path = this.field(value, "path", `${pointer}/path`, "a unique path");
         if ("path" in value && !(typeof path === "string" && path.length > 0)) {
@@ -149,7 +165,11 @@ export class SchemaChecker {
     }
 
     duplicatePath(pointer: string, path: string, firstPointer: string): void {
-        this.fail(pointer, `two documents share the path ${JSON.stringify(path)} (first at ${firstPointer})`, "duplicate-path");
+        this.fail(
+            pointer,
+            `two documents share the path ${JSON.stringify(path)} (first at ${firstPointer})`,
+            "duplicate-path",
+        );
     }
 
     fileShape(pointer: string, message: string): void {

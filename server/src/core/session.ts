@@ -48,7 +48,10 @@ export class Session implements DocumentLookup {
     constructor(documents: Iterable<SessionDocument>) {
         for (const document of documents) {
             if (this.byPath.has(document.path)) {
-                throw new SourceCheckError("duplicate-path", `two documents share the path ${JSON.stringify(document.path)}`);
+                throw new SourceCheckError(
+                    "duplicate-path",
+                    `two documents share the path ${JSON.stringify(document.path)}`,
+                );
             }
             this.byPath.set(document.path, document);
         }

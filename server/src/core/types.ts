@@ -42,7 +42,12 @@ export type ResolutionErrorCode =
 
 export type ErrorCode = SchemaErrorCode | ResolutionErrorCode;
 
-export const SCHEMA_ERROR_CODES: readonly SchemaErrorCode[] = ["invalid-json", "schema", "duplicate-path", "cr-in-content"];
+export const SCHEMA_ERROR_CODES: readonly SchemaErrorCode[] = [
+    "invalid-json",
+    "schema",
+    "duplicate-path",
+    "cr-in-content",
+];
 export const RESOLUTION_ERROR_CODES: readonly ResolutionErrorCode[] = [
     "unknown-path",
     "line-out-of-range",

@@ -28,11 +28,18 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 export type DiskRead = { ok: true; content: string } | { ok: false; failure: DocumentFailure };
 
 /** Read one document path under a root, with every safety check. Content comes back LF-normalised. */
-export function readDocumentUnderRoot(root: string, documentPath: string, options: DiskDocumentsOptions = {}): DiskRead {
+export function readDocumentUnderRoot(
+    root: string,
+    documentPath: string,
+    options: DiskDocumentsOptions = {},
+): DiskRead {
     const fs = options.fs ?? nodeFs;
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
     const quoted = JSON.stringify(documentPath);
-    const unreadable = (message: string): DiskRead => ({ ok: false, failure: { code: "unreadable-document", message } });
+    const unreadable = (message: string): DiskRead => ({
+        ok: false,
+        failure: { code: "unreadable-document", message },
+    });
     const verdict = resolveUnderRoot(root, documentPath);
     if (!verdict.ok) return { ok: false, failure: { code: "path-outside-root", message: verdict.message } };
 
@@ -48,7 +55,13 @@ export function readDocumentUnderRoot(root: string, documentPath: string, option
         return unreadable(`cannot open ${quoted}: ${code ?? "error"}`);
     }
     if (!isInside(realRoot, real)) {
-        return { ok: false, failure: { code: "path-outside-root", message: `the path ${quoted} is a symlink leading outside the document root` } };
+        return {
+            ok: false,
+            failure: {
+                code: "path-outside-root",
+                message: `the path ${quoted} is a symlink leading outside the document root`,
+            },
+        };
     }
     let stats: nodeFs.Stats;
     try {
@@ -67,7 +80,8 @@ export function readDocumentUnderRoot(root: string, documentPath: string, option
     } catch (error) {
         return unreadable(`cannot read ${quoted}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
     }
-    if (bytes.length > maxBytes) return unreadable(`${quoted} grew over the ${formatBytes(maxBytes)} size cap while read`);
+    if (bytes.length > maxBytes)
+        return unreadable(`${quoted} grew over the ${formatBytes(maxBytes)} size cap while read`);
     const decoded = decodeText(bytes);
     if (!decoded.ok) return unreadable(`${quoted} ${decoded.message}`);
     return { ok: true, content: normalizeLineEndings(decoded.text) };

@@ -14,7 +14,10 @@ export function resolveUnderRoot(root: string, documentPath: string): PathVerdic
         return { ok: false, message: `the path ${quoted} is absolute: document paths are relative to the root` };
     }
     if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(documentPath)) {
-        return { ok: false, message: `the path ${quoted} looks like a URL or drive: document paths are relative to the root` };
+        return {
+            ok: false,
+            message: `the path ${quoted} looks like a URL or drive: document paths are relative to the root`,
+        };
     }
     if (documentPath === "~" || documentPath.startsWith("~/") || documentPath.startsWith("~\\")) {
         return { ok: false, message: `the path ${quoted} starts with ~ (the home directory), outside the root` };

@@ -1,0 +1,64 @@
+/** SARIF 2.1.0 output of `check`, for code-scanning tools: one result per problem, one rule per code. */
+import { RESOLUTION_ERROR_CODES, SCHEMA_ERROR_CODES } from "../core/types";
+import type { LocatedProblem } from "./text";
+
+const RULE_TEXT: Record<string, string> = {
+    "invalid-json": "The annotation file is not valid JSON.",
+    schema: "A field is missing or has the wrong type or value.",
+    "duplicate-path": "Two documents of a session share a path.",
+    "cr-in-content": "A document of an embedded session contains a carriage return.",
+    "unknown-path": "No document of the session has the ref's path.",
+    "line-out-of-range": "The ref's line does not exist in the document.",
+    "boundary-not-found": "The boundary string does not occur on its line.",
+    "boundary-ambiguous": "The boundary string occurs more than once on its line.",
+    "inverted-lines": "The ref's start line comes after its end line.",
+    "inverted-boundaries": "On one line, the span would not contain both boundary strings.",
+    "path-outside-root": "The document path leads outside the document root.",
+    "unreadable-document": "The document cannot be read as UTF-8 text within the size cap.",
+};
+
+export function formatSarif(problems: LocatedProblem[], version: string): string {
+    const codes = [...SCHEMA_ERROR_CODES, ...RESOLUTION_ERROR_CODES];
+    const sarif = {
+        $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+        version: "2.1.0",
+        runs: [
+            {
+                tool: {
+                    driver: {
+                        name: "sourcecheck",
+                        version,
+                        informationUri: "https://github.com/sourcecheck/sourcecheck-vscode",
+                        rules: codes.map((code) => ({
+                            id: code,
+                            shortDescription: { text: RULE_TEXT[code] },
+                            defaultConfiguration: { level: "error" },
+                        })),
+                    },
+                },
+                columnKind: "utf16CodeUnits",
+                results: problems.map((p) => ({
+                    ruleId: p.code,
+                    ruleIndex: codes.indexOf(p.code),
+                    level: "error",
+                    message: { text: p.message },
+                    locations: [
+                        {
+                            physicalLocation: {
+                                artifactLocation: { uri: p.file.replace(/\\/g, "/") },
+                                region: {
+                                    startLine: p.start.line,
+                                    startColumn: p.start.column,
+                                    endLine: p.end.line,
+                                    endColumn: p.end.column,
+                                },
+                            },
+                            logicalLocations: [{ fullyQualifiedName: p.pointer || "/", kind: "member" }],
+                        },
+                    ],
+                })),
+            },
+        ],
+    };
+    return `${JSON.stringify(sarif, null, 2)}\n`;
+}
