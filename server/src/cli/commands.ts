@@ -32,7 +32,7 @@ export function runCheck(options: CheckOptions, io: CliIo): number {
     const file = options.file ?? (io.stdinIsPiped ? "-" : undefined);
     if (file === undefined)
         throw new CliError("no input: give an annotation FILE, or pipe one into stdin (see --help)");
-    const text = readTextInput(resolveFile(io, file), io.readStdin);
+    const text = readTextInput(resolveFile(io, file), io.readStdin, file);
     const parsed = parseJsonText(text);
     const root = nodePath.resolve(io.cwd, options.root ?? ".");
     const workspace = new DiskDocuments(root, { maxBytes: options.maxBytes });
@@ -42,8 +42,8 @@ export function runCheck(options: CheckOptions, io: CliIo): number {
 }
 
 export function runValidate(sessionFile: string, annotationsFile: string, format: OutputFormat, io: CliIo): number {
-    const sessionText = readTextInput(resolveFile(io, sessionFile), io.readStdin);
-    const annotationsText = readTextInput(resolveFile(io, annotationsFile), io.readStdin);
+    const sessionText = readTextInput(resolveFile(io, sessionFile), io.readStdin, sessionFile);
+    const annotationsText = readTextInput(resolveFile(io, annotationsFile), io.readStdin, annotationsFile);
     const session = parseJsonText(sessionText);
     const annotations = parseJsonText(annotationsText);
     // Checked as one batch input; pointers under /session belong to the session file, the rest to the other.
@@ -93,7 +93,7 @@ export function runSession(files: string[], output: string | undefined, io: CliI
     const documents = files.map((file) => {
         if (seen.has(file)) throw new CliError(`session: ${file} is given twice (duplicate-path)`);
         seen.add(file);
-        const content = readTextInput(resolveFile(io, file), io.readStdin);
+        const content = readTextInput(resolveFile(io, file), io.readStdin, file);
         return { path: file, content: content.replace(/\r\n?/g, "\n") };
     });
     const json = `${JSON.stringify({ documents }, null, 2)}\n`;
@@ -106,7 +106,7 @@ export function runSession(files: string[], output: string | undefined, io: CliI
 export function runIndex(files: string[], io: CliIo): number {
     if (files.length === 0) throw new CliError("index: give at least one FILE");
     const parts = files.map((file) => {
-        const lines = readTextInput(resolveFile(io, file), io.readStdin).replace(/\r\n?/g, "\n").split("\n");
+        const lines = readTextInput(resolveFile(io, file), io.readStdin, file).replace(/\r\n?/g, "\n").split("\n");
         const width = String(lines.length).length;
         const numbered = lines.map((line, i) => `${String(i + 1).padStart(width)} | ${line}`).join("\n");
         return files.length > 1 ? `==> ${file} <==\n${numbered}` : numbered;

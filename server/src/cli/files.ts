@@ -12,8 +12,11 @@ export class CliError extends Error {
     }
 }
 
-/** Read a named input file (or "-" for stdin) as UTF-8 text; a clear CliError otherwise. */
-export function readTextInput(file: string, readStdin: () => Buffer): string {
+/**
+ * Read an input file (or "-" for stdin) as UTF-8 text; a clear CliError otherwise, naming the file
+ * as the user wrote it (`shown`), not as resolved.
+ */
+export function readTextInput(file: string, readStdin: () => Buffer, shown = file): string {
     let bytes: Buffer;
     if (file === "-") {
         bytes = readStdin();
@@ -24,19 +27,19 @@ export function readTextInput(file: string, readStdin: () => Buffer): string {
         } catch (error) {
             const code = (error as NodeJS.ErrnoException).code;
             throw new CliError(
-                code === "ENOENT" ? `cannot read ${file}: no such file` : `cannot read ${file}: ${code}`,
+                code === "ENOENT" ? `cannot read ${shown}: no such file` : `cannot read ${shown}: ${code}`,
             );
         }
-        if (stats.isDirectory()) throw new CliError(`cannot read ${file}: it is a directory`);
-        if (!stats.isFile()) throw new CliError(`cannot read ${file}: not a regular file`);
+        if (stats.isDirectory()) throw new CliError(`cannot read ${shown}: it is a directory`);
+        if (!stats.isFile()) throw new CliError(`cannot read ${shown}: not a regular file`);
         try {
             bytes = fs.readFileSync(file);
         } catch (error) {
-            throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+            throw new CliError(`cannot read ${shown}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
         }
     }
     const decoded = decodeText(bytes);
-    if (!decoded.ok) throw new CliError(`cannot read ${file === "-" ? "stdin" : file}: it ${decoded.message}`);
+    if (!decoded.ok) throw new CliError(`cannot read ${file === "-" ? "stdin" : shown}: it ${decoded.message}`);
     return decoded.text;
 }
 
