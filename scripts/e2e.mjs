@@ -1,0 +1,312 @@
+// End-to-end suite inside a real VS Code (issue 5). Runs out/test/e2e/index.js in an extension host
+// with the extension under development loaded and a fresh copy of examples/demo as the workspace.
+//
+// Routes (SOURCECHECK_E2E_ROUTE=auto|electron|web, default auto):
+//   electron  @vscode/test-electron with a desktop VS Code: VSCODE_EXECUTABLE, or a download when the
+//             update server answers quickly (and, on Linux, a display is available).
+//   web       offline: the VS Code server from the code-server npm package (installed on first use by
+//             scripts/e2e-install.mjs) plus Debian's Chromium driven by playwright-core; also takes
+//             the screenshots in test-results/screenshots/.
+//
+// Prints every test and a summary, writes {"passed":N,"failed":M} to $SOURCECHECK_STATS, exits
+// non-zero on any failure, including "no VS Code could be started". Whole run bounded by
+// SOURCECHECK_E2E_TIMEOUT_MS (default 8 minutes, the one-time install excluded).
+// SOURCECHECK_E2E_GREP runs a subset; SOURCECHECK_E2E_KEEP=1 keeps the temp workspace and logs.
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ensureOfflineVSCode, repoRoot, startVSCodeServer } from "./e2e-install.mjs";
+
+const timeoutMs = Number(process.env.SOURCECHECK_E2E_TIMEOUT_MS ?? 8 * 60_000);
+const route = process.env.SOURCECHECK_E2E_ROUTE ?? "auto";
+const keep = process.env.SOURCECHECK_E2E_KEEP === "1";
+const screenshotDir = join(repoRoot, "test-results", "screenshots");
+const extensionTestsPath = join(repoRoot, "out", "test", "e2e", "index.js");
+const log = (m) => console.log(`[e2e] ${m}`);
+const t0 = Date.now();
+const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+
+const cleanups = [];
+function cleanup() {
+    while (cleanups.length > 0) {
+        try {
+            cleanups.pop()();
+        } catch {}
+    }
+}
+
+function writeStats(passed, failed) {
+    if (process.env.SOURCECHECK_STATS) writeFileSync(process.env.SOURCECHECK_STATS, JSON.stringify({ passed, failed }));
+}
+
+function fail(message) {
+    console.error(`[e2e] FAILED: ${message}`);
+    writeStats(0, 1);
+    console.log("e2e: 0 passed, 1 failed");
+    cleanup();
+    process.exit(1);
+}
+
+for (const sig of ["SIGINT", "SIGTERM"]) {
+    process.on(sig, () => {
+        cleanup();
+        process.exit(130);
+    });
+}
+
+// 1. The compiled extension and tests (scripts/test.mjs builds them; build here when run alone).
+if (!existsSync(join(repoRoot, "dist", "extension.js")) || !existsSync(extensionTestsPath)) {
+    log("dist/ or out/ missing: building");
+    for (const [cmd, args] of [
+        ["node", ["scripts/build.mjs"]],
+        ["npx", ["tsc", "-p", "."]],
+    ]) {
+        const r = spawnSync(cmd, args, { cwd: repoRoot, stdio: "inherit" });
+        if (r.status !== 0) fail(`${cmd} ${args.join(" ")} failed`);
+    }
+}
+
+// 2. A fresh workspace (the suite edits files) and a control folder for results and screenshots.
+const workspace = mkdtempSync(join(tmpdir(), "sourcecheck-e2e-ws-"));
+cpSync(join(repoRoot, "examples", "demo"), workspace, { recursive: true });
+const control = mkdtempSync(join(tmpdir(), "sourcecheck-e2e-ctl-"));
+const resultsFile = join(control, "results.json");
+if (!keep) {
+    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
+    cleanups.push(() => rmSync(control, { recursive: true, force: true }));
+}
+
+async function chooseRoute() {
+    if (route === "web" || route === "electron") return route;
+    if (route !== "auto") fail(`SOURCECHECK_E2E_ROUTE must be auto, electron or web, not "${route}"`);
+    if (process.env.VSCODE_EXECUTABLE) return "electron";
+    if (process.platform === "linux" && !process.env.DISPLAY) {
+        log("no DISPLAY for a desktop VS Code: using the offline VS Code server + Chromium");
+        return "web";
+    }
+    try {
+        const r = await fetch("https://update.code.visualstudio.com/api/releases/stable", {
+            signal: AbortSignal.timeout(5000),
+        });
+        if (r.ok) return "electron";
+        log(`VS Code update server answered ${r.status}: using the offline route`);
+    } catch (e) {
+        log(`VS Code cannot be downloaded (${e.cause?.code ?? e.name}): using the offline route`);
+    }
+    return "web";
+}
+
+// Prints tests as they complete; returns the parsed results (or undefined before the host starts).
+let printed = 0;
+function readResults() {
+    if (!existsSync(resultsFile)) return undefined;
+    let results;
+    try {
+        results = JSON.parse(readFileSync(resultsFile, "utf8"));
+    } catch {
+        return undefined; // written atomically, but be lenient
+    }
+    for (; printed < results.tests.length; printed++) {
+        const t = results.tests[printed];
+        if (t.state === "passed") console.log(`  ok    ${t.title} (${t.durationMs} ms)`);
+        else console.log(`  FAIL  ${t.title}\n${indent(t.error ?? "")}`);
+    }
+    return results;
+}
+
+const indent = (s) =>
+    s
+        .split("\n")
+        .slice(0, 25)
+        .map((l) => `        ${l}`)
+        .join("\n");
+
+function finish(results, extraFailure) {
+    const passed = results?.passed ?? 0;
+    let failed = results?.failed ?? 0;
+    if (results?.fatal) console.log(`  FATAL in the test runner:\n${indent(results.fatal)}`);
+    if (extraFailure) {
+        console.error(`[e2e] FAILED: ${extraFailure}`);
+        failed = Math.max(failed, 0) + 1;
+    }
+    if (passed + failed === 0) {
+        console.error("[e2e] FAILED: the extension host ran no test");
+        failed = 1;
+    }
+    writeStats(passed, failed);
+    console.log(`e2e: ${passed} passed, ${failed} failed (${elapsed()})`);
+    cleanup();
+    process.exit(failed > 0 ? 1 : 0);
+}
+
+async function runWeb() {
+    const installStart = Date.now();
+    let vscode;
+    try {
+        vscode = await ensureOfflineVSCode({ log: (m) => console.log(`[e2e-install] ${m}`) });
+    } catch (e) {
+        fail(`could not install the offline VS Code (code-server + Chromium): ${e.message}`);
+    }
+    if (vscode.installed) log(`one-time install took ${((Date.now() - installStart) / 1000).toFixed(0)} s`);
+    const runStart = Date.now();
+    const deadline = runStart + timeoutMs;
+
+    writeFileSync(
+        join(control, "config.json"),
+        JSON.stringify({ resultsFile, screenshots: true, grep: process.env.SOURCECHECK_E2E_GREP }),
+    );
+    let server;
+    try {
+        server = await startVSCodeServer({
+            env: { ...process.env, SOURCECHECK_E2E_CONTROL: control },
+            extraArgs: ["--disable-workspace-trust", "--disable-telemetry", "--log", "warn"],
+            dataDir: join(control, "vscode-data"),
+            log,
+        });
+    } catch (e) {
+        fail(e.message);
+    }
+    cleanups.push(() => server.stop("SIGKILL"));
+    // Quiet first run: no welcome page, no gallery, no tips over the screenshots.
+    const settings = {
+        "workbench.startupEditor": "none",
+        "workbench.tips.enabled": false,
+        "workbench.enableExperiments": false,
+        "extensions.autoCheckUpdates": false,
+        "extensions.autoUpdate": false,
+        "telemetry.telemetryLevel": "off",
+        "update.mode": "none",
+        "security.workspace.trust.enabled": false,
+        "editor.minimap.enabled": false,
+        "window.commandCenter": false,
+        "chat.commandCenter.enabled": false,
+        "workbench.secondarySideBar.defaultVisibility": "hidden",
+    };
+    for (const dir of [
+        join(control, "vscode-data", "user", "User"),
+        join(control, "vscode-data", "server", "data", "User"),
+    ]) {
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, "settings.json"), JSON.stringify(settings, null, 2));
+    }
+
+    const { chromium } = await import("playwright-core");
+    let browser;
+    try {
+        browser = await chromium.launch({
+            executablePath: vscode.chromium,
+            headless: true,
+            args: [
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        });
+    } catch (e) {
+        fail(`could not start Chromium (${vscode.chromium}): ${e.message}`);
+    }
+    cleanups.push(() => browser.close().catch(() => {}));
+    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    const consoleLines = [];
+    page.on("console", (msg) => {
+        consoleLines.push(`[${msg.type()}] ${msg.text()}`);
+        if (consoleLines.length > 400) consoleLines.shift();
+    });
+    page.on("pageerror", (err) => consoleLines.push(`[pageerror] ${err.message}`));
+    const url = server.url({ folder: workspace, extensionDevelopmentPath: repoRoot, extensionTestsPath });
+    log(`VS Code server (code-server ${vscode.version}) up after ${elapsed()}; opening the workbench`);
+    await page.goto(url, { waitUntil: "domcontentloaded", timeout: 60_000 });
+
+    const diagnose = () =>
+        `\n--- last browser console lines ---\n${consoleLines.slice(-40).join("\n")}\n--- last server output ---\n${server
+            .output()
+            .slice(-3000)}`;
+    const shots = new Set();
+    const startDeadline = Date.now() + 90_000;
+    let results;
+    for (;;) {
+        results = readResults();
+        for (const f of readdirSync(control)) {
+            const m = f.match(/^shot-(.+)\.request$/);
+            if (!m || shots.has(m[1])) continue;
+            shots.add(m[1]);
+            mkdirSync(screenshotDir, { recursive: true });
+            try {
+                await page.mouse.move(1390, 850).catch(() => {}); // keep the pointer off hovers it did not ask for
+                await page.screenshot({ path: join(screenshotDir, `${m[1]}.png`) });
+                log(`screenshot test-results/screenshots/${m[1]}.png`);
+            } catch (e) {
+                log(`screenshot ${m[1]} failed: ${e.message}`);
+            }
+            writeFileSync(join(control, `shot-${m[1]}.done`), "");
+        }
+        if (results?.done) break;
+        if (!results && Date.now() > startDeadline) {
+            finish(
+                undefined,
+                `the extension host did not start the tests within 90 s (extension failed to load?)${diagnose()}`,
+            );
+        }
+        if (Date.now() > deadline) {
+            finish(results, `timed out after ${timeoutMs / 1000} s; the tests above completed${diagnose()}`);
+        }
+        if (server.process.exitCode !== null) finish(results, `the VS Code server exited${diagnose()}`);
+        await new Promise((r) => setTimeout(r, 250));
+    }
+    log(
+        `VS Code ${results.vscodeVersion} (${results.uiKind}, remote ${results.remoteName}); suite took ${((Date.now() - runStart) / 1000).toFixed(1)} s`,
+    );
+    if (keep) log(`kept workspace ${workspace} and control folder ${control}`);
+    finish(results, results.failed > 0 && process.env.SOURCECHECK_E2E_VERBOSE === "1" ? diagnose() : undefined);
+}
+
+async function runElectron() {
+    const { runTests, downloadAndUnzipVSCode } = await import("@vscode/test-electron");
+    writeFileSync(
+        join(control, "config.json"),
+        JSON.stringify({ resultsFile, screenshots: false, grep: process.env.SOURCECHECK_E2E_GREP }),
+    );
+    let vscodeExecutablePath = process.env.VSCODE_EXECUTABLE;
+    try {
+        if (!vscodeExecutablePath) {
+            const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
+            const version = (pkg.engines?.vscode ?? "stable").replace(/^\^/, "");
+            vscodeExecutablePath = await downloadAndUnzipVSCode({ version, timeout: 60_000 });
+        }
+    } catch (e) {
+        fail(`could not download VS Code for @vscode/test-electron: ${e.message}`);
+    }
+    let status = 0;
+    const poll = setInterval(readResults, 500);
+    const timer = setTimeout(() => finish(readResults(), `timed out after ${timeoutMs / 1000} s`), timeoutMs);
+    try {
+        status = await runTests({
+            vscodeExecutablePath,
+            extensionDevelopmentPath: repoRoot,
+            extensionTestsPath,
+            extensionTestsEnv: { SOURCECHECK_E2E_CONTROL: control },
+            launchArgs: [
+                workspace,
+                "--disable-workspace-trust",
+                "--disable-extensions",
+                "--skip-welcome",
+                "--skip-release-notes",
+            ],
+        });
+    } catch (e) {
+        status = 1;
+        console.error(`[e2e] VS Code exited with an error: ${e.message ?? e}`);
+    }
+    clearInterval(poll);
+    clearTimeout(timer);
+    const results = readResults();
+    finish(results, results?.done ? undefined : `VS Code exited (status ${status}) before the suite finished`);
+}
+
+const chosen = await chooseRoute();
+log(`route: ${chosen}`);
+await (chosen === "web" ? runWeb() : runElectron());

@@ -1,0 +1,110 @@
+// Shared by the in-host runner (index.ts) and the suites: where the driver (scripts/e2e.mjs) expects
+// results and screenshot requests, and small helpers for waiting on an asynchronous editor.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+
+export const repoRoot = path.resolve(__dirname, "..", "..", "..");
+
+export interface ControlConfig {
+    /** Where index.ts writes the mocha results (JSON, rewritten after every test). */
+    resultsFile: string;
+    /** True when a driver can take screenshots (the code-server route); false under test-electron. */
+    screenshots: boolean;
+    /** Mocha --grep, to run a subset. */
+    grep?: string;
+}
+
+export function controlDir(): string {
+    return process.env.SOURCECHECK_E2E_CONTROL ?? path.join(repoRoot, "test-results", "e2e-control");
+}
+
+export function readControl(): ControlConfig {
+    const file = path.join(controlDir(), "config.json");
+    if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8")) as ControlConfig;
+    return { resultsFile: path.join(controlDir(), "results.json"), screenshots: false };
+}
+
+export function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Polls `probe` until it returns a value that `accept` takes (default: anything but undefined),
+ * or fails with `what` and the last value seen. Editors are asynchronous: the language server
+ * answers later, so every assertion on its output polls.
+ */
+export async function waitFor<T>(
+    what: string,
+    probe: () => T | Promise<T>,
+    accept: (v: T) => boolean = (v) => v !== undefined && v !== null,
+    timeoutMs = 15_000,
+): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let last: T | undefined;
+    let lastError: unknown;
+    for (;;) {
+        try {
+            last = await probe();
+            lastError = undefined;
+            if (accept(last)) return last;
+        } catch (e) {
+            lastError = e;
+        }
+        if (Date.now() > deadline) {
+            const seen = lastError !== undefined ? `error ${String(lastError)}` : `last value ${describe(last)}`;
+            throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; ${seen}`);
+        }
+        await sleep(200);
+    }
+}
+
+function describe(v: unknown): string {
+    try {
+        const s = JSON.stringify(v);
+        return s === undefined ? String(v) : s.length > 1500 ? `${s.slice(0, 1500)}...` : s;
+    } catch {
+        return String(v);
+    }
+}
+
+/**
+ * Asks the driver for a screenshot of the workbench as it is now, and waits until it is taken
+ * (decorations die with the extension host, so the shot must happen while the suite is running).
+ * A no-op under test-electron. Never fails a test: a missing screenshot is reported by the driver.
+ */
+export async function screenshot(name: string, settleMs = 1500): Promise<void> {
+    const config = readControl();
+    if (!config.screenshots) return;
+    await sleep(settleMs);
+    const dir = controlDir();
+    const done = path.join(dir, `shot-${name}.done`);
+    fs.writeFileSync(path.join(dir, `shot-${name}.request`), new Date().toISOString());
+    const deadline = Date.now() + 20_000;
+    while (!fs.existsSync(done) && Date.now() < deadline) await sleep(100);
+}
+
+/** The demo workspace copy the driver opened. */
+export function workspaceRoot(): vscode.Uri {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) throw new Error("no workspace folder is open: the driver must open the demo copy");
+    return folder.uri;
+}
+
+export function wsUri(relative: string): vscode.Uri {
+    return vscode.Uri.joinPath(workspaceRoot(), ...relative.split("/"));
+}
+
+export function extensionId(): string {
+    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8"));
+    return `${pkg.publisher}.${pkg.name}`;
+}
+
+/** Activates the extension under test (as its activation events would) and returns it. */
+export async function activateExtension(): Promise<vscode.Extension<unknown>> {
+    const id = extensionId();
+    const ext = vscode.extensions.getExtension(id);
+    if (!ext) throw new Error(`extension ${id} is not loaded in this extension host`);
+    await ext.activate();
+    return ext;
+}

@@ -1,0 +1,95 @@
+// Entry point the extension host calls (extensionTestsPath): runs every out/test/e2e/*.test.js with
+// mocha and writes the results to the file the driver reads, after each test, because the extension
+// host's console does not reach the driver on the code-server route.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import Mocha from "mocha";
+import * as vscode from "vscode";
+import { readControl } from "./harness";
+
+interface TestResult {
+    title: string;
+    state: "passed" | "failed";
+    durationMs: number;
+    error?: string;
+}
+
+interface Results {
+    started: string;
+    vscodeVersion: string;
+    uiKind: string;
+    remoteName: string | undefined;
+    done: boolean;
+    tests: TestResult[];
+    passed: number;
+    failed: number;
+    fatal?: string;
+}
+
+export async function run(): Promise<void> {
+    const config = readControl();
+    const results: Results = {
+        started: new Date().toISOString(),
+        vscodeVersion: vscode.version,
+        uiKind: vscode.UIKind[vscode.env.uiKind],
+        remoteName: vscode.env.remoteName,
+        done: false,
+        tests: [],
+        passed: 0,
+        failed: 0,
+    };
+    const write = () => {
+        const tmp = `${config.resultsFile}.tmp`;
+        fs.mkdirSync(path.dirname(config.resultsFile), { recursive: true });
+        fs.writeFileSync(tmp, JSON.stringify(results, null, 2));
+        fs.renameSync(tmp, config.resultsFile);
+    };
+    write();
+
+    try {
+        const mocha = new Mocha({ ui: "bdd", timeout: 60_000, color: false, grep: config.grep });
+        // Silent base reporter: results travel through the file; console.log copies help when the
+        // console is visible (test-electron prints it, Chromium's devtools show it).
+        mocha.reporter(Mocha.reporters.Base);
+        const files = fs
+            .readdirSync(__dirname)
+            .filter((f) => f.endsWith(".test.js"))
+            .sort();
+        if (files.length === 0) throw new Error(`no *.test.js files in ${__dirname}`);
+        for (const f of files) mocha.addFile(path.join(__dirname, f));
+
+        await new Promise<void>((resolve) => {
+            const runner = mocha.run(() => resolve());
+            runner.on("pass", (test) => {
+                results.tests.push({ title: test.fullTitle(), state: "passed", durationMs: test.duration ?? 0 });
+                results.passed++;
+                console.log(`  ok   ${test.fullTitle()}`);
+                write();
+            });
+            runner.on("fail", (test, err: Error) => {
+                const error = `${err?.message ?? String(err)}${err?.stack ? `\n${err.stack}` : ""}`;
+                results.tests.push({ title: test.fullTitle(), state: "failed", durationMs: test.duration ?? 0, error });
+                results.failed++;
+                console.log(`  FAIL ${test.fullTitle()}\n${error}`);
+                write();
+            });
+            runner.on("pending", (test) => {
+                // The project allows no skipped tests: a pending test is a failure.
+                results.tests.push({
+                    title: test.fullTitle(),
+                    state: "failed",
+                    durationMs: 0,
+                    error: "test is pending/skipped; skipped tests are not allowed",
+                });
+                results.failed++;
+                write();
+            });
+        });
+    } catch (e) {
+        results.fatal = e instanceof Error ? `${e.message}\n${e.stack}` : String(e);
+        results.failed++;
+    }
+    results.done = true;
+    write();
+    if (results.failed > 0) throw new Error(`${results.failed} e2e test(s) failed`);
+}
