@@ -15,6 +15,13 @@ export function occurrencesOf(line: string, needle: string, limit = Number.POSIT
     return found;
 }
 
+/** The column of `needle`'s only occurrence in `line`, -1 if absent, -2 if it occurs more than once. */
+export function soleOccurrence(line: string, needle: string): number {
+    const first = line.indexOf(needle);
+    if (first === -1) return -1;
+    return line.indexOf(needle, first + 1) === -1 ? first : -2;
+}
+
 /** True when `needle` occurs exactly once in `line`. Stops at the second hit. */
 export function occursOnce(line: string, needle: string): boolean {
     const first = line.indexOf(needle);

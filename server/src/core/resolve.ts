@@ -1,4 +1,4 @@
-import { occurrencesOf } from "./occurrences";
+import { occurrencesOf, soleOccurrence } from "./occurrences";
 import { type DocumentLookup, isDocumentFailure, type SessionDocument } from "./session";
 import type { Boundary, BoundaryName, Range, Ref, RefError } from "./types";
 
@@ -93,15 +93,16 @@ function findBoundary(
     errors: RefError[],
 ): number | undefined {
     const text = document.lines.line(boundary.line);
-    const found = occurrencesOf(text, boundary.str);
-    if (found.length === 1) return found[0];
-    if (found.length === 0) {
+    const sole = soleOccurrence(text, boundary.str);
+    if (sole >= 0) return sole;
+    if (sole === -1) {
         errors.push({
             code: "boundary-not-found",
             boundary: name,
             message: `${name} boundary ${quote(boundary.str)} does not occur on line ${boundary.line} of ${quote(document.path)}`,
         });
     } else {
+        const found = occurrencesOf(text, boundary.str);
         errors.push({
             code: "boundary-ambiguous",
             boundary: name,

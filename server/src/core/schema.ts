@@ -21,6 +21,8 @@ function describe(value: Json): string {
     return `${typeof value} ${String(value)}`;
 }
 
+const NO_ERRORS: readonly SchemaError[] = Object.freeze([]);
+
 export class SchemaChecker {
     readonly errors: SchemaError[] = [];
 
@@ -29,23 +31,30 @@ export class SchemaChecker {
         return undefined;
     }
 
-    private field(owner: Record<string, Json>, key: string, pointer: string, what: string): Json {
-        if (!(key in owner)) this.fail(pointer, `missing ${key}: ${what}`);
+    /** owner[key], recording a missing field. `base` is the owner's pointer: strings are built only on failure. */
+    private field(owner: Record<string, Json>, key: string, base: string, what: string): Json {
+        if (!(key in owner)) this.fail(`${base}/${key}`, `missing ${key}: ${what}`);
         return owner[key];
     }
 
-    boundary(value: Json, pointer: string, name: string): Boundary | undefined {
+    /** The boundary `name` ("start" or "end") of the ref at `refPointer`. */
+    boundary(value: Json, refPointer: string, name: "start" | "end"): Boundary | undefined {
         if (!isObject(value))
-            return this.fail(pointer, `${name} must be an object { line, str }, not ${describe(value)}`);
+            return this.fail(
+                `${refPointer}/${name}`,
+                `${name} must be an object { line, str }, not ${describe(value)}`,
+            );
         let ok = true;
-        const line = this.field(value, "line", `${pointer}/line`, "a 1-based line number");
+        if (!("line" in value)) this.fail(`${refPointer}/${name}/line`, "missing line: a 1-based line number");
+        const line = value.line;
         if ("line" in value && !(typeof line === "number" && Number.isInteger(line) && line >= 1)) {
-            this.fail(`${pointer}/line`, `${name}.line must be an integer >= 1, not ${describe(line)}`);
+            this.fail(`${refPointer}/${name}/line`, `${name}.line must be an integer >= 1, not ${describe(line)}`);
             ok = false;
         }
-        const str = this.field(value, "str", `${pointer}/str`, "the boundary string");
+        if (!("str" in value)) this.fail(`${refPointer}/${name}/str`, "missing str: the boundary string");
+        const str = value.str;
         if ("str" in value && !(typeof str === "string" && str.length > 0)) {
-            this.fail(`${pointer}/str`, `${name}.str must be a non-empty string, not ${describe(str)}`);
+            this.fail(`${refPointer}/${name}/str`, `${name}.str must be a non-empty string, not ${describe(str)}`);
             ok = false;
         }
         if (!("line" in value) || !("str" in value) || !ok) return undefined;
@@ -56,17 +65,17 @@ export class SchemaChecker {
         if (!isObject(value))
             return this.fail(pointer, `${what} must be a ref object { path, start, end }, not ${describe(value)}`);
         const before = this.errors.length;
-        const path = this.field(value, "path", `${pointer}/path`, "the path of a document");
+        const path = this.field(value, "path", pointer, "the path of a document");
         if ("path" in value && !(typeof path === "string" && path.length > 0)) {
             this.fail(`${pointer}/path`, `path must be a non-empty string, not ${describe(path)}`);
         }
         const start =
             "start" in value
-                ? this.boundary(value.start, `${pointer}/start`, "start")
+                ? this.boundary(value.start, pointer, "start")
                 : this.fail(`${pointer}/start`, "missing start: { line, str }");
         const end =
             "end" in value
-                ? this.boundary(value.end, `${pointer}/end`, "end")
+                ? this.boundary(value.end, pointer, "end")
                 : this.fail(`${pointer}/end`, "missing end: { line, str }");
         if (this.errors.length > before || !start || !end) return undefined;
         return { path: path as string, start, end };
@@ -76,11 +85,11 @@ export class SchemaChecker {
         const ref = this.ref(value, pointer, "a source");
         if (!isObject(value)) return undefined;
         const before = this.errors.length;
-        const polarity = this.field(value, "polarity", `${pointer}/polarity`, '"supports" or "refutes"');
+        const polarity = this.field(value, "polarity", pointer, '"supports" or "refutes"');
         if ("polarity" in value && polarity !== "supports" && polarity !== "refutes") {
             this.fail(`${pointer}/polarity`, `polarity must be "supports" or "refutes", not ${describe(polarity)}`);
         }
-        const confidence = this.field(value, "confidence", `${pointer}/confidence`, "a number in [0, 1]");
+        const confidence = this.field(value, "confidence", pointer, "a number in [0, 1]");
         if (
             "confidence" in value &&
             !(typeof confidence === "number" && Number.isFinite(confidence) && confidence >= 0 && confidence <= 1)
@@ -122,7 +131,7 @@ export class SchemaChecker {
                     ref,
                     raw: isObject(source) ? source : {},
                     pointer: sourcePointer,
-                    errors: this.errors.slice(mark),
+                    errors: this.errors.length > mark ? this.errors.slice(mark) : NO_ERRORS,
                 });
             });
         }
@@ -130,7 +139,10 @@ export class SchemaChecker {
             readable: true,
             claim,
             claimPath,
-            claimErrors: this.errors.slice(before).filter((e) => e.pointer.startsWith(`${pointer}/claim`)),
+            claimErrors:
+                this.errors.length > before
+                    ? this.errors.slice(before).filter((e) => e.pointer.startsWith(`${pointer}/claim`))
+                    : NO_ERRORS,
             sources,
         };
         if (this.errors.length === before && claim) {
@@ -143,11 +155,11 @@ export class SchemaChecker {
         if (!isObject(value))
             return this.fail(pointer, `a document must be an object { path, content }, not ${describe(value)}`);
         const before = this.errors.length;
-        const path = this.field(value, "path", `${pointer}/path`, "a unique path");
+        const path = this.field(value, "path", pointer, "a unique path");
         if ("path" in value && !(typeof path === "string" && path.length > 0)) {
             this.fail(`${pointer}/path`, `path must be a non-empty string, not ${describe(path)}`);
         }
-        const content = this.field(value, "content", `${pointer}/content`, "the document text");
+        const content = this.field(value, "content", pointer, "the document text");
         if ("content" in value && typeof content !== "string") {
             this.fail(`${pointer}/content`, `content must be a string, not ${describe(content)}`);
         }
@@ -181,14 +193,14 @@ export interface ReadSource {
     ref: SourceRef | undefined;
     raw: Record<string, Json>;
     pointer: string;
-    errors: SchemaError[];
+    errors: readonly SchemaError[];
 }
 
 export interface ReadAnnotation {
     readable: boolean;
     claim?: Ref;
     claimPath?: string;
-    claimErrors?: SchemaError[];
+    claimErrors?: readonly SchemaError[];
     sources: ReadSource[];
     annotation?: Annotation;
 }

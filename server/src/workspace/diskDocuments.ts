@@ -4,6 +4,7 @@
  * (missing, a directory, a FIFO or device, binary, not UTF-8, over the size cap). Nothing outside the
  * root is ever opened: the real path is checked before the file is.
  */
+import { isUtf8 } from "node:buffer";
 import * as nodeFs from "node:fs";
 import { normalizeLineEndings } from "../core/lines";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
@@ -22,8 +23,6 @@ export interface DiskDocumentsOptions {
     maxBytes?: number;
     fs?: FileSystem;
 }
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export type DiskRead = { ok: true; content: string } | { ok: false; failure: DocumentFailure };
 
@@ -90,12 +89,9 @@ export function readDocumentUnderRoot(
 /** Bytes as text: UTF-8 only, no NUL bytes (binary), a leading BOM dropped. */
 export function decodeText(bytes: Uint8Array): { ok: true; text: string } | { ok: false; message: string } {
     if (bytes.indexOf(0) !== -1) return { ok: false, message: "is binary (it contains NUL bytes), not text" };
-    let text: string;
-    try {
-        text = utf8.decode(bytes);
-    } catch {
-        return { ok: false, message: "is not valid UTF-8 text" };
-    }
+    // isUtf8 validates natively; decoding after it is the plain (fast) path, never a replacement character.
+    if (!isUtf8(bytes)) return { ok: false, message: "is not valid UTF-8 text" };
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
     return { ok: true, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
 }
 
