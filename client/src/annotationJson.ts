@@ -1,0 +1,160 @@
+/**
+ * Edits of annotation-file JSON computed with jsonc-parser's `modify`, so the user's formatting,
+ * comments and key order survive and each change is the smallest text edit. Pure: text in, edits out.
+ *
+ * Shapes (DESIGN section 4): the annotation list is `/annotations` of an object (all three object
+ * shapes) or the root of a bare array.
+ */
+import {
+    type Edit,
+    type FormattingOptions,
+    findNodeAtLocation,
+    type JSONPath,
+    modify,
+    type Node,
+    type ParseError,
+    parseTree,
+} from "jsonc-parser";
+import type { Ref } from "./protocol";
+
+export interface NewSource extends Ref {
+    polarity: "supports" | "refutes";
+    confidence: number;
+}
+
+export type Located =
+    | { ok: true; root: Node | undefined; listPath: JSONPath; list: Node | undefined }
+    | { ok: false; message: string };
+
+export type EditResult =
+    | { ok: true; edits: Edit[]; annotationIndex: number; sourceIndex?: number }
+    | { ok: false; message: string };
+
+function parse(text: string, fileName: string): { ok: true; root: Node | undefined } | { ok: false; message: string } {
+    if (text.trim() === "") return { ok: true, root: undefined };
+    const errors: ParseError[] = [];
+    const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+    if (errors.length > 0 || root === undefined) {
+        const offset = errors[0]?.offset ?? 0;
+        const line = text.slice(0, offset).split("\n").length;
+        return {
+            ok: false,
+            message: `${fileName} is not valid JSON (first error on line ${line}); fix it before adding citations.`,
+        };
+    }
+    return { ok: true, root };
+}
+
+/** Where the annotation list is, or why it cannot be edited. */
+export function locateAnnotations(text: string, fileName: string): Located {
+    const parsed = parse(text, fileName);
+    if (!parsed.ok) return parsed;
+    const root = parsed.root;
+    if (root === undefined) return { ok: true, root, listPath: ["annotations"], list: undefined };
+    if (root.type === "array") return { ok: true, root, listPath: [], list: root };
+    if (root.type !== "object") {
+        return { ok: false, message: `${fileName} must hold an object with "annotations" or an array of annotations.` };
+    }
+    const list = findNodeAtLocation(root, ["annotations"]);
+    if (list !== undefined && list.type !== "array") {
+        return { ok: false, message: `"annotations" in ${fileName} is not an array; fix it before adding citations.` };
+    }
+    return { ok: true, root, listPath: ["annotations"], list };
+}
+
+/** The index of the annotation containing the offset, if any. */
+export function annotationIndexAt(text: string, offset: number): number | undefined {
+    const located = locateAnnotations(text, "the file");
+    if (!located.ok || !located.list?.children) return undefined;
+    const index = located.list.children.findIndex((n) => n.offset <= offset && offset <= n.offset + n.length);
+    return index >= 0 ? index : undefined;
+}
+
+export function annotationCount(text: string): number | undefined {
+    const located = locateAnnotations(text, "the file");
+    if (!located.ok) return undefined;
+    return located.list?.children?.length ?? 0;
+}
+
+/** The offset range of annotation `index`, for revealing it. */
+export function annotationSpan(text: string, index: number): { offset: number; length: number } | undefined {
+    const located = locateAnnotations(text, "the file");
+    const node = located.ok ? located.list?.children?.[index] : undefined;
+    return node ? { offset: node.offset, length: node.length } : undefined;
+}
+
+/**
+ * Appends `{ claim, sources: [] }`. The empty source list is deliberate: the spec requires at least one
+ * source, so the annotation stays flagged by the server until a source is added to it.
+ */
+export function appendClaim(text: string, fileName: string, claim: Ref, formatting: FormattingOptions): EditResult {
+    const located = locateAnnotations(text, fileName);
+    if (!located.ok) return located;
+    const annotation = { claim, sources: [] as NewSource[] };
+    const options = { formattingOptions: formatting };
+    if (located.root === undefined) {
+        return { ok: true, edits: modify(text, [], { annotations: [annotation] }, options), annotationIndex: 0 };
+    }
+    if (located.list === undefined) {
+        return { ok: true, edits: modify(text, ["annotations"], [annotation], options), annotationIndex: 0 };
+    }
+    const index = located.list.children?.length ?? 0;
+    const edits = modify(text, [...located.listPath, -1], annotation, { ...options, isArrayInsertion: true });
+    return { ok: true, edits, annotationIndex: index };
+}
+
+/** Appends a source to `sources` of annotation `index` (creating `sources` when it is missing). */
+export function appendSource(
+    text: string,
+    fileName: string,
+    index: number,
+    source: NewSource,
+    formatting: FormattingOptions,
+): EditResult {
+    const located = locateAnnotations(text, fileName);
+    if (!located.ok) return located;
+    const count = located.list?.children?.length ?? 0;
+    if (!Number.isInteger(index) || index < 0 || index >= count) {
+        return {
+            ok: false,
+            message:
+                count === 0
+                    ? `${fileName} has no annotations yet: cite a claim first.`
+                    : `${fileName} has no annotation ${index} (it has ${count}, numbered from 0).`,
+        };
+    }
+    const annotation = located.list!.children![index];
+    if (annotation.type !== "object") {
+        return { ok: false, message: `annotation ${index} in ${fileName} is not an object { claim, sources }.` };
+    }
+    const options = { formattingOptions: formatting };
+    const annotationPath = [...located.listPath, index];
+    const sources = findNodeAtLocation(annotation, ["sources"]);
+    if (sources === undefined) {
+        return {
+            ok: true,
+            edits: modify(text, [...annotationPath, "sources"], [source], options),
+            annotationIndex: index,
+            sourceIndex: 0,
+        };
+    }
+    if (sources.type !== "array") {
+        return { ok: false, message: `"sources" of annotation ${index} in ${fileName} is not an array; fix it first.` };
+    }
+    const sourceIndex = sources.children?.length ?? 0;
+    const edits = modify(text, [...annotationPath, "sources", -1], source, { ...options, isArrayInsertion: true });
+    return { ok: true, edits, annotationIndex: index, sourceIndex };
+}
+
+/** Indentation and line ending as the file already uses them. */
+export function detectFormatting(
+    text: string,
+    fallback: { tabSize: number; insertSpaces: boolean },
+): FormattingOptions {
+    const eol = text.includes("\r\n") ? "\r\n" : "\n";
+    const indented = /^([ \t]+)\S/m.exec(text);
+    if (!indented) return { ...fallback, eol };
+    const indent = indented[1];
+    if (indent.startsWith("\t")) return { tabSize: fallback.tabSize, insertSpaces: false, eol };
+    return { tabSize: Math.min(indent.length, 8), insertSpaces: true, eol };
+}

@@ -1,0 +1,276 @@
+/**
+ * Authoring commands: cite the selection as a claim, add it as a supporting or refuting source, copy
+ * its ref. Every write is one WorkspaceEdit (so undo works in the annotation file) of edits computed by
+ * jsonc-parser; nothing is written when the selection cannot be cited uniquely.
+ */
+import * as path from "node:path";
+import type { Edit } from "jsonc-parser";
+import * as vscode from "vscode";
+import { pickAnnotationFile, rememberAnnotationFile } from "./annotationFiles";
+import {
+    annotationCount,
+    annotationSpan,
+    appendClaim,
+    appendSource,
+    detectFormatting,
+    type EditResult,
+} from "./annotationJson";
+import { uriKey } from "./citedSpans";
+import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
+import type { SourceCheckClient } from "./languageClient";
+import type { Ref } from "./protocol";
+import { type Outcome, refFor, type SelectionArgs, selectionTarget } from "./selection";
+
+export const CONFIDENCE_BANDS = [
+    {
+        confidence: 0.95,
+        label: "0.95 — primary / authoritative",
+        detail: "official spec, peer-reviewed paper, primary data, the entity itself",
+    },
+    {
+        confidence: 0.7,
+        label: "0.7 — reputable secondary",
+        detail: "mainstream press, named-author technical post, third-party docs",
+    },
+    { confidence: 0.4, label: "0.4 — anecdotal / unverified", detail: "forum, social media, blog without attribution" },
+] as const;
+
+export interface CiteClaimArgs extends SelectionArgs {
+    /** URI string of the annotation file; default: ask. */
+    annotationFile?: string;
+}
+
+export interface AddSourceArgs extends SelectionArgs {
+    annotationFile?: string;
+    annotationIndex?: number;
+    confidence?: number;
+}
+
+export type CiteClaimResult = Outcome<{ annotationFile: string; annotationIndex: number; ref: Ref }>;
+export type AddSourceResult = Outcome<{
+    annotationFile: string;
+    annotationIndex: number;
+    sourceIndex: number;
+    ref: Ref;
+}>;
+export type CopyRefResult = Outcome<{ ref: Ref; text: string }>;
+
+export class Authoring {
+    constructor(
+        private readonly context: vscode.ExtensionContext,
+        private readonly sc: SourceCheckClient,
+        private readonly current: CurrentAnnotation,
+    ) {}
+
+    async citeSelectionAsClaim(args: CiteClaimArgs): Promise<CiteClaimResult> {
+        const selected = await selectionTarget(args);
+        if (!selected.ok) return selected;
+        const reffed = await refFor(this.sc, selected.target);
+        if (!reffed.ok) return reffed;
+        let fileUri: vscode.Uri | undefined;
+        if (args.annotationFile !== undefined) fileUri = parseUri(args.annotationFile);
+        else fileUri = await pickAnnotationFile(this.context, selected.target.document.uri);
+        if (!fileUri) return { ok: false, message: "No annotation file chosen.", cancelled: true };
+        const written = await editAnnotationFile(fileUri, (text, name, formatting) =>
+            appendClaim(text, name, reffed.ref, formatting),
+        );
+        if (!written.ok) return written;
+        const annotationFile = uriKey(fileUri);
+        this.current.set({ annotationFile, annotationIndex: written.annotationIndex });
+        rememberAnnotationFile(this.context, fileUri);
+        await revealAnnotation(written.document, written.annotationIndex);
+        vscode.window.setStatusBarMessage(
+            `$(check) SourceCheck: claim added as annotation ${written.annotationIndex} in ${fileName(fileUri)}; add a source next`,
+            5000,
+        );
+        return { ok: true, annotationFile, annotationIndex: written.annotationIndex, ref: reffed.ref };
+    }
+
+    async addSelectionAsSource(polarity: "supports" | "refutes", args: AddSourceArgs): Promise<AddSourceResult> {
+        const selected = await selectionTarget(args);
+        if (!selected.ok) return selected;
+        const reffed = await refFor(this.sc, selected.target);
+        if (!reffed.ok) return reffed;
+        const target = await this.sourceTarget(args);
+        if (!target.ok) return target;
+        let confidence = args.confidence;
+        if (confidence === undefined) confidence = await pickConfidence(polarity);
+        if (confidence === undefined) return { ok: false, message: "No confidence chosen.", cancelled: true };
+        if (typeof confidence !== "number" || !Number.isFinite(confidence) || confidence < 0 || confidence > 1) {
+            return { ok: false, message: `confidence must be a number in [0, 1], not ${JSON.stringify(confidence)}.` };
+        }
+        const fileUri = parseUri(target.annotationFile);
+        if (!fileUri) return { ok: false, message: `Not a URI: ${target.annotationFile}` };
+        const source = { ...reffed.ref, polarity, confidence };
+        const written = await editAnnotationFile(fileUri, (text, name, formatting) =>
+            appendSource(text, name, target.annotationIndex, source, formatting),
+        );
+        if (!written.ok) return written;
+        const annotationFile = uriKey(fileUri);
+        this.current.set({ annotationFile, annotationIndex: written.annotationIndex });
+        rememberAnnotationFile(this.context, fileUri);
+        await revealAnnotation(written.document, written.annotationIndex);
+        vscode.window.setStatusBarMessage(
+            `$(check) SourceCheck: ${polarity === "supports" ? "supporting" : "refuting"} source added to annotation ${written.annotationIndex}`,
+            5000,
+        );
+        return {
+            ok: true,
+            annotationFile,
+            annotationIndex: written.annotationIndex,
+            sourceIndex: written.sourceIndex ?? 0,
+            ref: reffed.ref,
+        };
+    }
+
+    async copyRefForSelection(args: SelectionArgs): Promise<CopyRefResult> {
+        const selected = await selectionTarget(args);
+        if (!selected.ok) return selected;
+        const reffed = await refFor(this.sc, selected.target);
+        if (!reffed.ok) return reffed;
+        const text = JSON.stringify(reffed.ref);
+        await vscode.env.clipboard.writeText(text);
+        vscode.window.setStatusBarMessage(`$(clippy) SourceCheck: copied ${text}`, 5000);
+        return { ok: true, ref: reffed.ref, text };
+    }
+
+    /** Explicit file/index, else the current annotation, else the last annotation of an explicit file. */
+    private async sourceTarget(args: AddSourceArgs): Promise<Outcome<AnnotationTarget>> {
+        if (args.annotationFile !== undefined) {
+            const uri = parseUri(args.annotationFile);
+            if (!uri) return { ok: false, message: `Not a URI: ${args.annotationFile}` };
+            if (args.annotationIndex !== undefined) {
+                return { ok: true, annotationFile: uriKey(uri), annotationIndex: args.annotationIndex };
+            }
+            const current = this.current.get();
+            if (current && current.annotationFile === uriKey(uri)) return { ok: true, ...current };
+            const document = await openDocument(uri);
+            if (!document.ok) return document;
+            const count = annotationCount(document.document.getText()) ?? 0;
+            if (count === 0)
+                return { ok: false, message: `${fileName(uri)} has no annotations yet: cite a claim first.` };
+            return { ok: true, annotationFile: uriKey(uri), annotationIndex: count - 1 };
+        }
+        const current = this.current.get();
+        if (!current) {
+            return {
+                ok: false,
+                message:
+                    "No annotation to add the source to: cite a claim first (SourceCheck: Cite Selection as Claim), or put the cursor inside an annotation in an annotation file.",
+            };
+        }
+        return { ok: true, ...current };
+    }
+}
+
+async function pickConfidence(polarity: "supports" | "refutes"): Promise<number | undefined> {
+    const picked = await vscode.window.showQuickPick(
+        CONFIDENCE_BANDS.map((band) => ({ ...band })),
+        {
+            title: `SourceCheck: how authoritative is this ${polarity === "supports" ? "supporting" : "refuting"} source for the claim?`,
+            placeHolder: "Confidence",
+        },
+    );
+    return picked?.confidence;
+}
+
+function parseUri(value: string): vscode.Uri | undefined {
+    try {
+        return vscode.Uri.parse(value, true);
+    } catch {
+        return undefined;
+    }
+}
+
+function fileName(uri: vscode.Uri): string {
+    return path.posix.basename(uri.path);
+}
+
+async function openDocument(uri: vscode.Uri): Promise<Outcome<{ document: vscode.TextDocument }>> {
+    try {
+        return { ok: true, document: await vscode.workspace.openTextDocument(uri) };
+    } catch (error) {
+        return {
+            ok: false,
+            message: `Cannot open ${uri.fsPath || uri.toString()}: ${error instanceof Error ? error.message : String(error)}`,
+        };
+    }
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+    if (vscode.workspace.textDocuments.some((d) => uriKey(d.uri) === uriKey(uri))) return true;
+    try {
+        await vscode.workspace.fs.stat(uri);
+        return true;
+    } catch {
+        return false;
+    }
+}
+
+type Editor = (text: string, name: string, formatting: ReturnType<typeof detectFormatting>) => EditResult;
+
+/**
+ * Applies the edits computed on the document's current text as one WorkspaceEdit. A missing file is
+ * created in the same edit, so one undo removes both.
+ */
+async function editAnnotationFile(
+    uri: vscode.Uri,
+    compute: Editor,
+): Promise<Outcome<{ document: vscode.TextDocument; annotationIndex: number; sourceIndex?: number }>> {
+    const name = fileName(uri);
+    const workspaceEdit = new vscode.WorkspaceEdit();
+    let text = "";
+    let document: vscode.TextDocument | undefined;
+    if (await exists(uri)) {
+        const opened = await openDocument(uri);
+        if (!opened.ok) return opened;
+        document = opened.document;
+        text = document.getText();
+    } else {
+        workspaceEdit.createFile(uri, { ignoreIfExists: true });
+    }
+    const editorOptions = vscode.window.visibleTextEditors.find((e) => uriKey(e.document.uri) === uriKey(uri))?.options;
+    const formatting = detectFormatting(text, {
+        tabSize: typeof editorOptions?.tabSize === "number" ? editorOptions.tabSize : 2,
+        insertSpaces: editorOptions?.insertSpaces !== false,
+    });
+    const result = compute(text, name, formatting);
+    if (!result.ok) return result;
+    for (const edit of result.edits) workspaceEdit.replace(uri, rangeOf(text, edit, document), edit.content);
+    if (!(await vscode.workspace.applyEdit(workspaceEdit))) {
+        return { ok: false, message: `Could not edit ${name} (is it read-only, or was it changed meanwhile?).` };
+    }
+    const after = await openDocument(uri);
+    if (!after.ok) return after;
+    return {
+        ok: true,
+        document: after.document,
+        annotationIndex: result.annotationIndex,
+        sourceIndex: result.sourceIndex,
+    };
+}
+
+function rangeOf(text: string, edit: Edit, document: vscode.TextDocument | undefined): vscode.Range {
+    if (document)
+        return new vscode.Range(document.positionAt(edit.offset), document.positionAt(edit.offset + edit.length));
+    // A file created in this edit is empty: every edit is an insertion at its start.
+    return new vscode.Range(0, 0, 0, text.length);
+}
+
+/** Shows the annotation without taking focus from the cited document, so selecting can go on. */
+async function revealAnnotation(document: vscode.TextDocument, index: number): Promise<void> {
+    const span = annotationSpan(document.getText(), index);
+    if (!span) return;
+    const range = new vscode.Range(document.positionAt(span.offset), document.positionAt(span.offset + span.length));
+    const visible = vscode.window.visibleTextEditors.find((e) => uriKey(e.document.uri) === uriKey(document.uri));
+    if (visible) {
+        visible.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+        return;
+    }
+    await vscode.window.showTextDocument(document, {
+        viewColumn: vscode.ViewColumn.Beside,
+        preserveFocus: true,
+        preview: true,
+        selection: new vscode.Range(range.start, range.start),
+    });
+}

@@ -1,0 +1,72 @@
+/**
+ * The cited spans of documents, asked of the server (`sourcecheck/citedSpans`) and cached per document
+ * version, shared by the decorations, the hovers and the language status so one edit costs one request.
+ */
+import * as vscode from "vscode";
+import type { SourceCheckClient } from "./languageClient";
+import { type CitedSpan, citedSpansChangedNotification, citedSpansRequest } from "./protocol";
+import { ask } from "./requests";
+
+interface Entry {
+    version: number;
+    spans: Promise<CitedSpan[]>;
+}
+
+/** The same spelling as the client library uses on the wire, so server URIs compare equal to ours. */
+export function uriKey(uri: vscode.Uri | string): string {
+    return typeof uri === "string" ? vscode.Uri.parse(uri).toString() : uri.toString();
+}
+
+export class CitedSpansStore implements vscode.Disposable {
+    private readonly cache = new Map<string, Entry>();
+    private readonly changed = new vscode.EventEmitter<string[] | undefined>();
+    private readonly disposables: vscode.Disposable[] = [this.changed];
+
+    /** Fires with the URIs whose spans may have changed, or undefined for "any document". */
+    readonly onDidChange = this.changed.event;
+
+    constructor(
+        private readonly sc: SourceCheckClient,
+        private readonly output: vscode.OutputChannel,
+    ) {
+        this.disposables.push(
+            sc.client.onNotification(citedSpansChangedNotification, (params) => {
+                const uris = Array.isArray(params?.uris) ? params.uris.map(uriKey) : undefined;
+                this.invalidate(uris);
+            }),
+            sc.onRunning(() => this.invalidate(undefined)),
+            vscode.workspace.onDidChangeTextDocument((event) => {
+                if (event.contentChanges.length > 0) this.invalidate([uriKey(event.document.uri)]);
+            }),
+            vscode.workspace.onDidCloseTextDocument((document) => this.cache.delete(uriKey(document.uri))),
+        );
+    }
+
+    invalidate(uris: string[] | undefined): void {
+        if (uris === undefined) this.cache.clear();
+        else for (const uri of uris) this.cache.delete(uri);
+        this.changed.fire(uris);
+    }
+
+    /** The spans of the document as it is now; [] when the server cannot say (the reason is logged). */
+    spansOf(document: vscode.TextDocument): Promise<CitedSpan[]> {
+        const key = uriKey(document.uri);
+        const cached = this.cache.get(key);
+        if (cached && cached.version === document.version) return cached.spans;
+        const spans = ask(this.sc, citedSpansRequest, { uri: key }).then(
+            (result) => (Array.isArray(result?.spans) ? result.spans : []),
+            (error: Error) => {
+                this.output.appendLine(`[client] cited spans of ${key}: ${error.message}`);
+                // Forget the failure so the next look retries.
+                if (this.cache.get(key)?.spans === spans) this.cache.delete(key);
+                return [];
+            },
+        );
+        this.cache.set(key, { version: document.version, spans });
+        return spans;
+    }
+
+    dispose(): void {
+        for (const d of this.disposables) d.dispose();
+    }
+}

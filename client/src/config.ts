@@ -1,0 +1,40 @@
+/** Settings and the annotation-file naming rule (DESIGN section 4), read in one place. */
+import * as vscode from "vscode";
+
+export const BUILTIN_ANNOTATION_GLOBS = ["**/*.sourcecheck.json", "**/*.annotations.json"];
+
+function section(scope?: vscode.ConfigurationScope): vscode.WorkspaceConfiguration {
+    return vscode.workspace.getConfiguration("sourcecheck", scope);
+}
+
+/** The built-in annotation file globs plus those of `sourcecheck.annotationFiles`. */
+export function annotationFileGlobs(): string[] {
+    const extra = section().get<unknown>("annotationFiles");
+    const globs = Array.isArray(extra) ? extra.filter((g): g is string => typeof g === "string" && g.length > 0) : [];
+    return [...new Set([...BUILTIN_ANNOTATION_GLOBS, ...globs])];
+}
+
+export function isAnnotationDocument(document: vscode.TextDocument): boolean {
+    if (document.languageId === "sourcecheck") return true;
+    if (document.uri.scheme !== "file") return false;
+    return annotationFileGlobs().some((pattern) => vscode.languages.match({ scheme: "file", pattern }, document) > 0);
+}
+
+export function decorationsEnabled(): boolean {
+    return section().get<boolean>("decorations.enabled", true);
+}
+
+/** Flips `sourcecheck.decorations.enabled` where it is effectively set, so the flip is not shadowed. */
+export async function toggleDecorationsSetting(): Promise<boolean> {
+    const config = section();
+    const next = !decorationsEnabled();
+    const inspected = config.inspect<boolean>("decorations.enabled");
+    const target =
+        inspected?.workspaceFolderValue !== undefined
+            ? vscode.ConfigurationTarget.WorkspaceFolder
+            : inspected?.workspaceValue !== undefined
+              ? vscode.ConfigurationTarget.Workspace
+              : vscode.ConfigurationTarget.Global;
+    await config.update("decorations.enabled", next, target);
+    return next;
+}

@@ -1,0 +1,127 @@
+/**
+ * Activation: the language client, decorations, hovers, language status and commands. Each piece
+ * lives in its own module; this file only wires them together and registers the commands (every
+ * command also takes explicit arguments, see client/E2E-HOOKS.md).
+ */
+import * as vscode from "vscode";
+import { type AddSourceArgs, Authoring, type CiteClaimArgs } from "./authoring";
+import { CitedSpansStore, uriKey } from "./citedSpans";
+import { toggleDecorationsSetting } from "./config";
+import { CurrentAnnotation } from "./currentAnnotation";
+import { CitedSpanDecorations, toRange } from "./decorations";
+import { CitedSpanHoverProvider, OPEN_REF_COMMAND } from "./hover";
+import { SourceCheckClient } from "./languageClient";
+import { LanguageStatus } from "./languageStatus";
+import { LINE_INDEX_SCHEME, LineIndexProvider, showLineIndex } from "./lineIndex";
+import type { LspRange } from "./protocol";
+import { messageOf } from "./requests";
+import { argsObject, type SelectionArgs } from "./selection";
+import { buildSessionFromOpenDocuments } from "./sessionBuilder";
+
+let sourceCheck: SourceCheckClient | undefined;
+
+type Result = { ok: boolean; message?: string; cancelled?: boolean };
+
+/** Runs a command body; failures become one error message (never a stack trace) and a result object. */
+async function reporting<T extends Result>(body: () => Promise<T>): Promise<T | { ok: false; message: string }> {
+    try {
+        const result = await body();
+        if (!result.ok && !result.cancelled && result.message)
+            void vscode.window.showErrorMessage(`SourceCheck: ${result.message}`);
+        return result;
+    } catch (error) {
+        const message = messageOf(error);
+        void vscode.window.showErrorMessage(`SourceCheck: ${message}`);
+        return { ok: false, message };
+    }
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+    const output = vscode.window.createOutputChannel("SourceCheck");
+    const sc = new SourceCheckClient(context, output);
+    sourceCheck = sc;
+    const store = new CitedSpansStore(sc, output);
+    const current = new CurrentAnnotation();
+    const decorations = new CitedSpanDecorations(context, store);
+    const status = new LanguageStatus(sc, store, current);
+    const lineIndex = new LineIndexProvider(sc);
+    const authoring = new Authoring(context, sc, current);
+    const documents: vscode.DocumentSelector = [{ scheme: "file" }, { scheme: "untitled" }];
+    context.subscriptions.push(output, sc, store, current, decorations, status, lineIndex);
+    context.subscriptions.push(
+        vscode.languages.registerHoverProvider(documents, new CitedSpanHoverProvider(store)),
+        vscode.workspace.registerTextDocumentContentProvider(LINE_INDEX_SCHEME, lineIndex),
+    );
+
+    const command = (id: string, handler: (...args: unknown[]) => unknown) =>
+        context.subscriptions.push(vscode.commands.registerCommand(id, handler));
+
+    command("sourcecheck.citeSelectionAsClaim", (arg) =>
+        reporting(() => authoring.citeSelectionAsClaim(argsObject<CiteClaimArgs>(arg))),
+    );
+    command("sourcecheck.addSelectionAsSupportingSource", (arg) =>
+        reporting(() => authoring.addSelectionAsSource("supports", argsObject<AddSourceArgs>(arg))),
+    );
+    command("sourcecheck.addSelectionAsRefutingSource", (arg) =>
+        reporting(() => authoring.addSelectionAsSource("refutes", argsObject<AddSourceArgs>(arg))),
+    );
+    command("sourcecheck.copyRefForSelection", (arg) =>
+        reporting(() => authoring.copyRefForSelection(argsObject<SelectionArgs>(arg))),
+    );
+    command("sourcecheck.showLineIndex", (arg) => reporting(() => showLineIndex(arg)));
+    command("sourcecheck.buildSessionFromOpenDocuments", () => reporting(() => buildSessionFromOpenDocuments()));
+    command("sourcecheck.toggleDecorations", () =>
+        reporting(async () => {
+            const enabled = await toggleDecorationsSetting();
+            vscode.window.setStatusBarMessage(`SourceCheck: decorations ${enabled ? "on" : "off"}`, 3000);
+            return { ok: true, enabled };
+        }),
+    );
+    command("sourcecheck.restartServer", () =>
+        reporting(async () => {
+            output.appendLine("[client] restarting the language server on request");
+            await sc.restart();
+            return { ok: true };
+        }),
+    );
+    command("sourcecheck.showOutput", () => output.show(true));
+    command(OPEN_REF_COMMAND, (arg) => reporting(() => openRef(arg)));
+
+    // Internal hooks for the e2e suite (not contributed, so not in the palette).
+    command("sourcecheck._decorationsForEditor", async (uri) => {
+        if (typeof uri !== "string") throw new Error("sourcecheck._decorationsForEditor takes a URI string");
+        await decorations.settled();
+        return decorations.appliedTo(uri);
+    });
+    command("sourcecheck._languageStatus", () => status.settled());
+    command("sourcecheck._currentAnnotation", () => current.get());
+
+    try {
+        await sc.start();
+        output.appendLine("[client] SourceCheck language server started");
+    } catch (error) {
+        // Commands stay registered: restarting after a rebuild must be possible without reloading.
+        const message = `SourceCheck: the language server did not start: ${messageOf(error)}`;
+        output.appendLine(`[client] ${message}`);
+        void vscode.window.showErrorMessage(message, "Show Output").then((choice) => {
+            if (choice) output.show(true);
+        });
+    }
+}
+
+/** Opens an annotation file at a citing ref (the target of hover links). */
+async function openRef(arg: unknown): Promise<{ ok: true } | { ok: false; message: string }> {
+    const { uri, range } = argsObject<{ uri: string; range: LspRange }>(arg);
+    if (typeof uri !== "string") return { ok: false, message: "openRef needs { uri, range }." };
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri, true));
+    const visible = vscode.window.visibleTextEditors.find((e) => uriKey(e.document.uri) === uriKey(document.uri));
+    const selection = range ? toRange(range) : undefined;
+    await vscode.window.showTextDocument(document, { viewColumn: visible?.viewColumn, selection, preview: true });
+    return { ok: true };
+}
+
+export async function deactivate(): Promise<void> {
+    const client = sourceCheck;
+    sourceCheck = undefined;
+    if (client?.client.needsStop()) await client.client.stop();
+}

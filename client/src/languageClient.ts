@@ -1,0 +1,118 @@
+/**
+ * The LanguageClient over IPC to dist/server.js, with a crash policy: restart after a crash, but
+ * stop retrying (and say so, with a Restart button) when the server keeps dying, so a broken server
+ * cannot spin forever.
+ */
+import * as vscode from "vscode";
+import {
+    CloseAction,
+    type CloseHandlerResult,
+    ErrorAction,
+    type ErrorHandler,
+    type ErrorHandlerResult,
+    LanguageClient,
+    type LanguageClientOptions,
+    type ServerOptions,
+    State,
+    TransportKind,
+} from "vscode-languageclient/node";
+import { annotationFileGlobs } from "./config";
+
+const CRASH_WINDOW_MS = 3 * 60 * 1000;
+const MAX_CRASHES_IN_WINDOW = 5;
+
+class RestartingErrorHandler implements ErrorHandler {
+    private crashes: number[] = [];
+
+    constructor(private readonly output: vscode.OutputChannel) {}
+
+    error(error: Error, _message: unknown, count: number | undefined): ErrorHandlerResult {
+        this.output.appendLine(`[client] connection error (${count ?? 1}): ${error.message}`);
+        // Transient read/write errors are usually followed by `closed`; only give up on a flood.
+        return { action: (count ?? 1) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true };
+    }
+
+    closed(): CloseHandlerResult {
+        const now = Date.now();
+        this.crashes = this.crashes.filter((at) => now - at < CRASH_WINDOW_MS);
+        this.crashes.push(now);
+        if (this.crashes.length > MAX_CRASHES_IN_WINDOW) {
+            this.output.appendLine(
+                `[client] the server stopped ${this.crashes.length} times in 3 minutes; not restarting`,
+            );
+            void vscode.window
+                .showErrorMessage(
+                    "The SourceCheck language server keeps stopping. See the SourceCheck output for details.",
+                    "Restart Server",
+                    "Show Output",
+                )
+                .then((choice) => {
+                    if (choice === "Restart Server") void vscode.commands.executeCommand("sourcecheck.restartServer");
+                    if (choice === "Show Output") this.output.show(true);
+                });
+            return { action: CloseAction.DoNotRestart, handled: true };
+        }
+        this.output.appendLine("[client] the server stopped; restarting it");
+        return { action: CloseAction.Restart, handled: true };
+    }
+
+    /** A deliberate restart starts the crash count afresh. */
+    reset(): void {
+        this.crashes = [];
+    }
+}
+
+export class SourceCheckClient implements vscode.Disposable {
+    readonly client: LanguageClient;
+    private readonly errorHandler: RestartingErrorHandler;
+
+    constructor(context: vscode.ExtensionContext, output: vscode.OutputChannel) {
+        const module = context.asAbsolutePath("dist/server.js");
+        const serverOptions: ServerOptions = {
+            run: { module, transport: TransportKind.ipc },
+            debug: { module, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6011"] } },
+        };
+        this.errorHandler = new RestartingErrorHandler(output);
+        const annotationPatterns = annotationFileGlobs().map((pattern) => ({ scheme: "file", pattern }));
+        const clientOptions: LanguageClientOptions = {
+            // Every file document syncs too: cited documents are resolved from their unsaved buffers.
+            documentSelector: [
+                { language: "sourcecheck" },
+                ...annotationPatterns,
+                { scheme: "file" },
+                { scheme: "untitled", language: "sourcecheck" },
+            ],
+            // The server registers its own file watchers and pulls `sourcecheck.*` settings; these are
+            // only its first view of them.
+            initializationOptions: () => JSON.parse(JSON.stringify(vscode.workspace.getConfiguration("sourcecheck"))),
+            outputChannel: output,
+            errorHandler: this.errorHandler,
+        };
+        // The id "sourcecheck" makes the client honour the `sourcecheck.trace.server` setting.
+        this.client = new LanguageClient("sourcecheck", "SourceCheck Language Server", serverOptions, clientOptions);
+    }
+
+    get isRunning(): boolean {
+        return this.client.state === State.Running;
+    }
+
+    start(): Promise<void> {
+        return this.client.start();
+    }
+
+    async restart(): Promise<void> {
+        this.errorHandler.reset();
+        if (this.client.state === State.Stopped) await this.client.start();
+        else await this.client.restart();
+    }
+
+    onRunning(listener: () => void): vscode.Disposable {
+        return this.client.onDidChangeState((event) => {
+            if (event.newState === State.Running) listener();
+        });
+    }
+
+    dispose(): void {
+        void this.client.dispose();
+    }
+}

@@ -1,0 +1,159 @@
+/**
+ * Language status items: for an annotation file, how many annotations are valid
+ * (`sourcecheck/fileSummary`); for a cited document, how much of it its claims cover
+ * (`sourcecheck/coverage`). Refreshed on editor switches, edits (throttled) and server notifications.
+ */
+import * as vscode from "vscode";
+import { type CitedSpansStore, uriKey } from "./citedSpans";
+import { isAnnotationDocument } from "./config";
+import type { CurrentAnnotation } from "./currentAnnotation";
+import type { SourceCheckClient } from "./languageClient";
+import { coverageRequest, fileSummaryRequest } from "./protocol";
+import { ask, messageOf } from "./requests";
+
+const THROTTLE_MS = 250;
+
+export interface StatusSnapshot {
+    kind: "summary" | "coverage" | "none";
+    uri?: string;
+    text?: string;
+    detail?: string;
+    severity?: "information" | "warning" | "error";
+}
+
+const SEVERITY_NAMES = new Map<vscode.LanguageStatusSeverity, StatusSnapshot["severity"]>([
+    [vscode.LanguageStatusSeverity.Information, "information"],
+    [vscode.LanguageStatusSeverity.Warning, "warning"],
+    [vscode.LanguageStatusSeverity.Error, "error"],
+]);
+
+/**
+ * Matches exactly one file, so the coverage item shows for cited documents only. VS Code compares a
+ * pattern equal to the file system path before globbing, so no escaping is needed.
+ */
+function exactly(uri: vscode.Uri): vscode.DocumentFilter {
+    return { scheme: uri.scheme, pattern: uri.fsPath };
+}
+
+export class LanguageStatus implements vscode.Disposable {
+    private readonly summary: vscode.LanguageStatusItem;
+    private coverage: vscode.LanguageStatusItem | undefined;
+    private timer: NodeJS.Timeout | undefined;
+    private snapshot: StatusSnapshot = { kind: "none" };
+    private running: Promise<void> = Promise.resolve();
+    private readonly disposables: vscode.Disposable[] = [];
+
+    constructor(
+        private readonly sc: SourceCheckClient,
+        private readonly store: CitedSpansStore,
+        private readonly current: CurrentAnnotation,
+    ) {
+        this.summary = vscode.languages.createLanguageStatusItem("sourcecheck.summary", { language: "sourcecheck" });
+        this.summary.name = "SourceCheck annotations";
+        this.summary.text = "$(loading~spin) SourceCheck";
+        this.summary.command = { title: "Problems", command: "workbench.actions.view.problems" };
+        this.disposables.push(
+            this.summary,
+            vscode.window.onDidChangeActiveTextEditor(() => this.schedule()),
+            vscode.workspace.onDidChangeTextDocument((event) => {
+                if (event.document === vscode.window.activeTextEditor?.document) this.schedule();
+            }),
+            store.onDidChange(() => this.schedule()),
+            current.onDidChange(() => this.schedule()),
+        );
+        this.schedule();
+    }
+
+    schedule(): void {
+        if (this.timer) return;
+        this.timer = setTimeout(() => {
+            this.timer = undefined;
+            this.running = this.running.then(() => this.update());
+        }, THROTTLE_MS);
+    }
+
+    /** The status of the active editor once queued updates are done (for the e2e hook). */
+    async settled(): Promise<StatusSnapshot> {
+        if (this.timer) await new Promise((resolve) => setTimeout(resolve, THROTTLE_MS + 20));
+        await this.running;
+        return this.snapshot;
+    }
+
+    private async update(): Promise<void> {
+        const document = vscode.window.activeTextEditor?.document;
+        if (!document) {
+            this.snapshot = { kind: "none" };
+            return;
+        }
+        if (isAnnotationDocument(document)) await this.showSummary(document);
+        else await this.showCoverage(document);
+    }
+
+    private async showSummary(document: vscode.TextDocument): Promise<void> {
+        const uri = uriKey(document.uri);
+        const item = this.summary;
+        try {
+            const s = await ask(this.sc, fileSummaryRequest, { uri });
+            const total = s.validCount + s.invalidCount;
+            item.text = `$(checklist) ${s.validCount}/${total} valid`;
+            const parts = [
+                `${s.validCount} valid, ${s.invalidCount} invalid annotation${s.invalidCount === 1 ? "" : "s"}`,
+            ];
+            if (s.schemaErrorCount > 0)
+                parts.push(`${s.schemaErrorCount} schema error${s.schemaErrorCount === 1 ? "" : "s"}`);
+            const current = this.current.get();
+            if (current?.annotationFile === uri)
+                parts.push(`next source goes to annotation ${current.annotationIndex}`);
+            item.detail = parts.join(" · ");
+            item.severity =
+                s.schemaErrorCount > 0
+                    ? vscode.LanguageStatusSeverity.Error
+                    : s.invalidCount > 0
+                      ? vscode.LanguageStatusSeverity.Warning
+                      : vscode.LanguageStatusSeverity.Information;
+        } catch (error) {
+            item.text = "$(warning) SourceCheck";
+            item.detail = messageOf(error);
+            item.severity = vscode.LanguageStatusSeverity.Warning;
+        }
+        item.busy = false;
+        this.snapshot = this.snapshotOf("summary", uri, item);
+    }
+
+    private async showCoverage(document: vscode.TextDocument): Promise<void> {
+        const uri = uriKey(document.uri);
+        const spans = await this.store.spansOf(document);
+        if (!spans.some((span) => span.kind === "claim")) {
+            this.coverage?.dispose();
+            this.coverage = undefined;
+            this.snapshot = { kind: "none", uri };
+            return;
+        }
+        this.coverage ??= vscode.languages.createLanguageStatusItem("sourcecheck.coverage", exactly(document.uri));
+        const item = this.coverage;
+        item.selector = exactly(document.uri);
+        item.name = "SourceCheck claim coverage";
+        try {
+            const c = await ask(this.sc, coverageRequest, { uri });
+            const percent = c.totalChars === 0 ? 0 : Math.round(c.ratio * 1000) / 10;
+            item.text = `$(quote) ${percent}% cited`;
+            item.detail = `claims cover ${c.coveredChars} of ${c.totalChars} characters`;
+            item.severity = vscode.LanguageStatusSeverity.Information;
+        } catch (error) {
+            item.text = "$(warning) SourceCheck";
+            item.detail = messageOf(error);
+            item.severity = vscode.LanguageStatusSeverity.Warning;
+        }
+        this.snapshot = this.snapshotOf("coverage", uri, item);
+    }
+
+    private snapshotOf(kind: StatusSnapshot["kind"], uri: string, item: vscode.LanguageStatusItem): StatusSnapshot {
+        return { kind, uri, text: item.text, detail: item.detail, severity: SEVERITY_NAMES.get(item.severity) };
+    }
+
+    dispose(): void {
+        if (this.timer) clearTimeout(this.timer);
+        this.coverage?.dispose();
+        for (const d of this.disposables) d.dispose();
+    }
+}

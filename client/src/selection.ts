@@ -1,0 +1,99 @@
+/**
+ * What a command acts on: an explicit `{ uri, range }` argument (for scripts and the e2e suite) or the
+ * active editor's selection. Turned into a ref only by the server (`sourcecheck/refForSelection`).
+ */
+import * as vscode from "vscode";
+import { uriKey } from "./citedSpans";
+import { isAnnotationDocument } from "./config";
+import type { SourceCheckClient } from "./languageClient";
+import { type LspRange, type Ref, refForSelectionRequest } from "./protocol";
+import { ask } from "./requests";
+
+export type Outcome<T> = ({ ok: true } & T) | { ok: false; message: string; cancelled?: boolean };
+
+export interface SelectionArgs {
+    /** The document to cite (URI string); default: the active editor's document. */
+    uri?: string;
+    /** 0-based LSP range; default: the active editor's selection. */
+    range?: LspRange;
+}
+
+export interface Target {
+    document: vscode.TextDocument;
+    range: vscode.Range;
+}
+
+/** Command arguments are plain objects; a menu passes a Uri instead, which means "the active editor". */
+export function argsObject<T extends object>(arg: unknown): Partial<T> {
+    if (arg === null || typeof arg !== "object" || arg instanceof vscode.Uri) return {};
+    return arg as Partial<T>;
+}
+
+function isPosition(value: unknown): value is { line: number; character: number } {
+    const p = value as { line?: unknown; character?: unknown } | undefined;
+    return (
+        typeof p?.line === "number" &&
+        typeof p.character === "number" &&
+        Number.isInteger(p.line) &&
+        Number.isInteger(p.character)
+    );
+}
+
+export async function selectionTarget(args: SelectionArgs): Promise<Outcome<{ target: Target }>> {
+    let document: vscode.TextDocument;
+    let range: vscode.Range;
+    if (args.uri !== undefined) {
+        try {
+            document = await vscode.workspace.openTextDocument(vscode.Uri.parse(args.uri, true));
+        } catch (error) {
+            return {
+                ok: false,
+                message: `Cannot open ${args.uri}: ${error instanceof Error ? error.message : String(error)}`,
+            };
+        }
+        const given = args.range;
+        if (given === undefined) {
+            const editor = vscode.window.visibleTextEditors.find(
+                (e) => uriKey(e.document.uri) === uriKey(document.uri),
+            );
+            if (!editor) return { ok: false, message: "Pass a range: the document is not shown in an editor." };
+            range = editor.selection;
+        } else {
+            if (!isPosition(given.start) || !isPosition(given.end)) {
+                return {
+                    ok: false,
+                    message: "range must be { start: { line, character }, end: { line, character } } (0-based).",
+                };
+            }
+            range = new vscode.Range(given.start.line, given.start.character, given.end.line, given.end.character);
+        }
+    } else {
+        const editor = vscode.window.activeTextEditor;
+        if (!editor) return { ok: false, message: "Select the text to cite in an editor first." };
+        document = editor.document;
+        range = editor.selection;
+    }
+    if (range.isEmpty) return { ok: false, message: "Select the text to cite first: the selection is empty." };
+    if (isAnnotationDocument(document)) {
+        return { ok: false, message: "Select the text to cite in the cited document, not in an annotation file." };
+    }
+    return { ok: true, target: { document, range } };
+}
+
+export function toLspRange(range: vscode.Range): LspRange {
+    return {
+        start: { line: range.start.line, character: range.start.character },
+        end: { line: range.end.line, character: range.end.character },
+    };
+}
+
+/** The server's ref for the target, or its reason why the selection cannot be cited uniquely. */
+export async function refFor(sc: SourceCheckClient, target: Target): Promise<Outcome<{ ref: Ref }>> {
+    const result = await ask(sc, refForSelectionRequest, {
+        uri: uriKey(target.document.uri),
+        range: toLspRange(target.range),
+    });
+    if (result?.ok === true && result.ref) return { ok: true, ref: result.ref };
+    const reason = result && result.ok === false && result.message ? result.message : "the server gave no ref";
+    return { ok: false, message: `Cannot cite this selection: ${reason}` };
+}
