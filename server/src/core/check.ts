@@ -208,6 +208,23 @@ function report(
     problems: Problem[],
 ): boolean {
     if (resolution.valid) return false;
+    problems.push(...resolutionProblems(resolution, ref, refPointer, annotation, role));
+    return true;
+}
+
+/**
+ * The problems of one ref's resolution (none when valid), each on its token. Exported so an editor
+ * can re-resolve only the refs into a document that changed and replace just their problems.
+ */
+export function resolutionProblems(
+    resolution: RefResolution,
+    ref: Ref,
+    refPointer: string,
+    annotation: number,
+    role: "claim" | number,
+): Problem[] {
+    if (resolution.valid) return [];
+    const problems: Problem[] = [];
     for (const error of resolution.errors) {
         problems.push({
             code: error.code,
@@ -227,7 +244,7 @@ function report(
                     : undefined,
         });
     }
-    return true;
+    return problems;
 }
 
 /** The token an error is about: the path, a boundary's line or str, or the whole ref for order errors. */

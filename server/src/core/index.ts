@@ -6,6 +6,7 @@ export {
     type CheckResult,
     checkInput,
     checkParts,
+    resolutionProblems,
     type Problem,
     type Report,
     type ReportEntry,
@@ -44,3 +45,5 @@ export {
     SourceCheckError,
 } from "./session";
 export * from "./types";
+export { rawOffsetInJsonString } from "./jsonString";
+export { numberedLines } from "./numberedLines";

@@ -1,0 +1,118 @@
+/**
+ * Keeping analyses current: annotation files are re-checked when edited, and their refs into a
+ * document re-resolved when that document changes (in an editor or on disk). Work is debounced and
+ * superseded work dropped; features ask `current(uri)`, which first finishes pending work for that
+ * file, so nothing is answered from an older version than the buffer.
+ */
+import type { TextDocument } from "vscode-languageserver-textdocument";
+import type { AnnotationFile } from "../workspace/annotationFile";
+import { pathToUri, uriToPath } from "../workspace/uris";
+import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+
+export interface OpenDocuments {
+    get(uri: string): TextDocument | undefined;
+}
+
+export interface AnalysisEvents {
+    /** Files whose problems changed, and cited documents whose spans may have changed. */
+    changed(files: AnnotationFile[], citedUris: string[]): void;
+    log(message: string): void;
+}
+
+export class Analysis {
+    private readonly pendingFiles = new Set<string>();
+    private readonly pendingCited = new Set<string>();
+    private timer: NodeJS.Timeout | undefined;
+
+    constructor(
+        readonly workspace: WorkspaceIndex,
+        private readonly documents: OpenDocuments,
+        private readonly events: AnalysisEvents,
+        private readonly delayMs = 120,
+    ) {}
+
+    /** The analysis of an annotation file at its latest version (open buffer, else disk). */
+    current(uri: string): AnnotationFile | undefined {
+        if (this.pendingFiles.size > 0 || this.pendingCited.size > 0) this.flush();
+        const open = this.documents.get(uri);
+        const known = this.workspace.get(uri);
+        if (!open) return known;
+        if (!this.workspace.isAnnotationFile(uri, open.languageId)) return undefined;
+        return known && known.version === open.version ? known : this.analyzeOpen(open);
+    }
+
+    /** An annotation file's buffer changed or opened: re-check it soon. */
+    fileChanged(uri: string): void {
+        this.pendingFiles.add(uri);
+        this.schedule();
+    }
+
+    /** A document changed; if annotation files cite it, re-resolve their refs into it soon. */
+    citedChanged(uri: string): void {
+        const path = uriToPath(uri);
+        if (path === undefined) return;
+        this.pendingCited.add(path);
+        this.schedule();
+    }
+
+    /** Run everything pending now (the debounce fired, or a request needs current results). */
+    flush(): void {
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = undefined;
+        const changed = new Map<string, AnnotationFile>();
+        const cited = new Set<string>();
+        for (const file of this.flushCited(cited)) changed.set(file.uri, file);
+        for (const uri of [...this.pendingFiles]) {
+            this.pendingFiles.delete(uri);
+            const previous = this.workspace.get(uri);
+            const open = this.documents.get(uri);
+            const file = open ? this.analyzeOpen(open) : this.workspace.analyzeFromDisk(uri);
+            if (!file) continue;
+            changed.set(uri, file);
+            // Spans cited before the edit may be gone, those cited now may be new: both changed.
+            for (const each of previous ? [previous, file] : [file]) {
+                for (const target of this.citedUris(each)) cited.add(target);
+            }
+        }
+        if (changed.size > 0 || cited.size > 0) this.events.changed([...changed.values()], [...cited]);
+    }
+
+    /** URIs of the workspace documents a file cites. */
+    citedUris(file: AnnotationFile): string[] {
+        const uris: string[] = [];
+        for (const path of file.citedPaths()) {
+            const uri = this.workspace.uriOf(file, path);
+            if (uri) uris.push(uri);
+        }
+        return uris;
+    }
+
+    private schedule(): void {
+        // Each change restarts the wait, so a burst of keystrokes costs one check.
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = setTimeout(() => {
+            this.timer = undefined;
+            try {
+                this.flush();
+            } catch (error) {
+                this.events.log(
+                    `sourcecheck: re-check failed: ${error instanceof Error ? error.stack : String(error)}`,
+                );
+            }
+        }, this.delayMs);
+    }
+
+    private flushCited(cited = new Set<string>()): AnnotationFile[] {
+        const changed: AnnotationFile[] = [];
+        for (const path of [...this.pendingCited]) {
+            this.pendingCited.delete(path);
+            changed.push(...this.workspace.documentChanged(path));
+            cited.add(pathToUri(path));
+        }
+        return changed;
+    }
+
+    private analyzeOpen(document: TextDocument): AnnotationFile {
+        return this.workspace.analyze(document.uri, document.version, document.getText());
+    }
+}

@@ -1,0 +1,110 @@
+/**
+ * Diagnostics: every problem of DESIGN section 3 on its exact JSON token, code = the error code,
+ * source "sourcecheck", severity Error; ambiguity lists every occurrence as relatedInformation.
+ * Served by pull (textDocument/diagnostic) when the client supports it, else pushed.
+ */
+import {
+    type Connection,
+    type Diagnostic,
+    type DiagnosticRelatedInformation,
+    DiagnosticSeverity,
+    type DocumentDiagnosticReport,
+    DocumentDiagnosticReportKind,
+} from "vscode-languageserver";
+import type { Problem } from "../core/check";
+import type { AnnotationFile } from "../workspace/annotationFile";
+import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import { locateSpan, rangeOfPointer, rangeOfSpan } from "./positions";
+
+/** What a diagnostic carries for code actions. */
+export interface DiagnosticData {
+    pointer: string;
+    annotation?: number;
+    role?: "claim" | number;
+    boundary?: "start" | "end";
+}
+
+const cache = new WeakMap<AnnotationFile, { stamp: number; diagnostics: Diagnostic[] }>();
+
+export function diagnosticsOf(workspace: WorkspaceIndex, file: AnnotationFile): Diagnostic[] {
+    const cached = cache.get(file);
+    if (cached && cached.stamp === file.stamp) return cached.diagnostics;
+    const syntaxAt = new Set<number>();
+    const diagnostics: Diagnostic[] = [];
+    for (const problem of file.problems) {
+        // The parser may report one bad token twice ("property name expected", "value expected"): keep the first.
+        const offset = (problem as { offset?: number }).offset;
+        if (problem.code === "invalid-json" && offset !== undefined) {
+            if (syntaxAt.has(offset)) continue;
+            syntaxAt.add(offset);
+        }
+        diagnostics.push(toDiagnostic(workspace, file, problem));
+    }
+    cache.set(file, { stamp: file.stamp, diagnostics });
+    return diagnostics;
+}
+
+function toDiagnostic(workspace: WorkspaceIndex, file: AnnotationFile, problem: Problem): Diagnostic {
+    const syntax = problem as Problem & { offset?: number; length?: number };
+    const range =
+        problem.code === "invalid-json" && syntax.offset !== undefined
+            ? rangeOfSpan(file, { offset: syntax.offset, length: syntax.length ?? 0 })
+            : rangeOfPointer(file, problem.pointer);
+    const data: DiagnosticData = {
+        pointer: problem.pointer,
+        annotation: problem.annotation,
+        role: problem.role,
+        boundary: problem.boundary,
+    };
+    const diagnostic: Diagnostic = {
+        range,
+        severity: DiagnosticSeverity.Error,
+        code: problem.code,
+        source: "sourcecheck",
+        message: problem.message,
+        data,
+    };
+    const occurrences = problem.occurrences;
+    if (occurrences) {
+        const related: DiagnosticRelatedInformation[] = [];
+        occurrences.columns.forEach((column, index) => {
+            const location = locateSpan(workspace, file, occurrences.path, {
+                start: { line: occurrences.line, column },
+                end: { line: occurrences.line, column: column + occurrences.length },
+            });
+            if (location) {
+                related.push({
+                    location,
+                    message: `occurrence ${index + 1} of ${occurrences.columns.length}: line ${occurrences.line}, column ${column + 1}`,
+                });
+            }
+        });
+        diagnostic.relatedInformation = related;
+    }
+    return diagnostic;
+}
+
+/** A full pull report; `unchanged` when the client already has this stamp. */
+export function pullReport(
+    workspace: WorkspaceIndex,
+    file: AnnotationFile | undefined,
+    previousResultId: string | undefined,
+): DocumentDiagnosticReport {
+    if (!file) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+    const resultId = String(file.stamp);
+    if (previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
+    return { kind: DocumentDiagnosticReportKind.Full, resultId, items: diagnosticsOf(workspace, file) };
+}
+
+export function publish(
+    connection: Connection,
+    workspace: WorkspaceIndex,
+    file: AnnotationFile,
+    version?: number,
+): void {
+    void connection.sendDiagnostics({ uri: file.uri, version, diagnostics: diagnosticsOf(workspace, file) });
+}
+
+export function clear(connection: Connection, uri: string): void {
+    void connection.sendDiagnostics({ uri, diagnostics: [] });
+}

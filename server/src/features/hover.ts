@@ -1,0 +1,63 @@
+/**
+ * Hover on any part of a ref: the resolved text in a code block, its location, and polarity and
+ * confidence for sources. On a claim: the whole annotation, the claim and every source.
+ */
+import { type Hover, MarkupKind, type Position } from "vscode-languageserver";
+import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
+import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import { codeBlock, describeRange, shorten } from "./format";
+import { locateSpan, offsetAt, rangeOfSpan } from "./positions";
+
+const MAX_HOVER_CHARS = 800;
+
+export function hover(workspace: WorkspaceIndex, file: AnnotationFile, position: Position): Hover | null {
+    const hit = file.hitAt(offsetAt(file, position));
+    if (!hit) return null;
+    const range = rangeOfSpan(file, file.spanOf(hit.refPointer));
+    if (!hit.site) {
+        const problems = file.problems.filter((p) => p.pointer.startsWith(hit.refPointer));
+        if (problems.length === 0) return null;
+        const lines = problems.map((p) => `- \`${p.code}\`: ${p.message}`);
+        return {
+            contents: { kind: MarkupKind.Markdown, value: `**This ref cannot be read**\n\n${lines.join("\n")}` },
+            range,
+        };
+    }
+    const site = hit.site;
+    const sections =
+        site.role === "claim"
+            ? [
+                  `**Annotation ${site.annotation}**`,
+                  ...file.sitesOf(site.annotation).map((s) => describeSite(workspace, file, s)),
+                  ...missingSources(file, site.annotation),
+              ]
+            : [describeSite(workspace, file, site)];
+    return { contents: { kind: MarkupKind.Markdown, value: sections.join("\n\n---\n\n") }, range };
+}
+
+function describeSite(workspace: WorkspaceIndex, file: AnnotationFile, site: RefSite): string {
+    const title =
+        site.role === "claim"
+            ? "**Claim**"
+            : `**Source ${site.role}** · ${site.polarity} · confidence ${site.confidence}`;
+    const resolution = site.resolution;
+    if (!resolution.valid) {
+        const errors = resolution.errors.map((e) => `- \`${e.code}\`: ${e.message}`).join("\n");
+        return `${title} · \`${site.ref.path}\` does not resolve\n\n${errors}`;
+    }
+    const where = describeRange(resolution.path, resolution.range);
+    const location = locateSpan(workspace, file, resolution.path, resolution.range);
+    const link = location
+        ? `[${where}](${location.uri}#L${location.range.start.line + 1},${location.range.start.character + 1})`
+        : `\`${where}\``;
+    const text = resolution.text.length === 0 ? "(empty span)" : shorten(resolution.text, MAX_HOVER_CHARS);
+    return `${title} · ${link}\n\n${codeBlock(text)}`;
+}
+
+/** Sources that failed the schema are not sites; say they exist rather than hiding them. */
+function missingSources(file: AnnotationFile, annotation: number): string[] {
+    const problems = file.problems.filter(
+        (p) => p.annotation === annotation && p.role === undefined && p.pointer.includes("/sources"),
+    );
+    return problems.map((p) => `\`${p.code}\` at \`${p.pointer}\`: ${p.message}`);
+}

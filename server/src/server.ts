@@ -1,0 +1,248 @@
+/**
+ * The SourceCheck language server: connection wiring only. Every feature lives in features/,
+ * documents and the index in workspace/, the format itself in core/.
+ * Start: `node dist/server.js --stdio` (or IPC from the VS Code client).
+ */
+import {
+    type ClientCapabilities,
+    createConnection,
+    DidChangeConfigurationNotification,
+    DidChangeWatchedFilesNotification,
+    FileChangeType,
+    type InitializeResult,
+    ProposedFeatures,
+    TextDocumentSyncKind,
+    TextDocuments,
+} from "vscode-languageserver/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { Analysis } from "./features/analysis";
+import { clear, publish, pullReport } from "./features/diagnostics";
+import { hover } from "./features/hover";
+import type { AnnotationFile } from "./workspace/annotationFile";
+import type { BufferStore } from "./workspace/documentSource";
+import { readSettings } from "./workspace/settings";
+import { pathToUri, uriToPath } from "./workspace/uris";
+import { WorkspaceIndex } from "./workspace/workspaceIndex";
+
+const connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+/** Open buffers by file-system path: a cited document's unsaved text wins over the disk. */
+const openPaths = new Map<string, string>();
+const buffers: BufferStore = {
+    get: (absolutePath) => {
+        const uri = openPaths.get(absolutePath);
+        return uri !== undefined ? documents.get(uri) : undefined;
+    },
+};
+const workspace = new WorkspaceIndex(buffers);
+let capabilities: ClientCapabilities = {};
+let pullDiagnostics = false;
+/** The stamp each open file's diagnostics were last pulled at, to know when to ask for a refresh. */
+const pulledStamps = new Map<string, number>();
+
+const analysis = new Analysis(workspace, documents, {
+    changed: (files, citedUris) => afterChange(files, citedUris),
+    log: (message) => connection.console.error(message),
+});
+
+/** Run a handler; bad input must never take the server down, so failures are logged and answered empty. */
+function safe<P extends unknown[], R>(name: string, fallback: R, handler: (...args: P) => R): (...args: P) => R {
+    return (...args: P) => {
+        try {
+            return handler(...args);
+        } catch (error) {
+            connection.console.error(
+                `sourcecheck: ${name} failed: ${error instanceof Error ? error.stack : String(error)}`,
+            );
+            return fallback;
+        }
+    };
+}
+
+function isOpen(uri: string): boolean {
+    return documents.get(uri) !== undefined;
+}
+
+function afterChange(files: AnnotationFile[], citedUris: string[]): void {
+    let refreshPull = false;
+    for (const file of files) {
+        const open = documents.get(file.uri);
+        if (open && open.version !== file.version) continue; // superseded: a newer check is pending
+        if (pullDiagnostics && open) {
+            if (pulledStamps.get(file.uri) !== file.stamp) refreshPull = true;
+        } else {
+            publish(connection, workspace, file, open?.version);
+        }
+    }
+    if (refreshPull && capabilities.workspace?.diagnostics?.refreshSupport) {
+        connection.languages.diagnostics.refresh();
+    }
+    if (files.length > 0 && capabilities.workspace?.inlayHint?.refreshSupport) {
+        connection.languages.inlayHint.refresh();
+    }
+    if (citedUris.length > 0) void connection.sendNotification("sourcecheck/citedSpansChanged", { uris: citedUris });
+}
+
+connection.onInitialize((params): InitializeResult => {
+    capabilities = params.capabilities;
+    pullDiagnostics = capabilities.textDocument?.diagnostic !== undefined;
+    const folders = params.workspaceFolders?.map((f) => uriToPath(f.uri)) ?? [
+        params.rootUri ? uriToPath(params.rootUri) : (params.rootPath ?? undefined),
+    ];
+    workspace.folders = folders.filter((f): f is string => typeof f === "string");
+    workspace.configure(readSettings(params.initializationOptions));
+    return {
+        capabilities: {
+            textDocumentSync: TextDocumentSyncKind.Incremental,
+            hoverProvider: true,
+            diagnosticProvider: pullDiagnostics
+                ? { identifier: "sourcecheck", interFileDependencies: true, workspaceDiagnostics: false }
+                : undefined,
+            workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+        },
+        serverInfo: { name: "sourcecheck" },
+    };
+});
+
+connection.onInitialized(async () => {
+    if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
+        void connection.client.register(DidChangeWatchedFilesNotification.type, {
+            watchers: [{ globPattern: "**/*" }],
+        });
+    }
+    if (capabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {
+        void connection.client.register(DidChangeConfigurationNotification.type, { section: "sourcecheck" });
+    }
+    await loadConfiguration();
+    await indexWorkspace();
+});
+
+async function loadConfiguration(): Promise<void> {
+    if (!capabilities.workspace?.configuration) return;
+    try {
+        const [section] = await connection.workspace.getConfiguration([{ section: "sourcecheck" }]);
+        if (section !== null && section !== undefined) workspace.configure(readSettings(section));
+    } catch (error) {
+        connection.console.error(`sourcecheck: reading settings failed: ${String(error)}`);
+    }
+}
+
+/** Find and check every annotation file of the workspace, with work-done progress. */
+async function indexWorkspace(): Promise<void> {
+    const progress = capabilities.window?.workDoneProgress
+        ? await connection.window.createWorkDoneProgress().catch(() => undefined)
+        : undefined;
+    try {
+        progress?.begin("SourceCheck: checking annotation files", 0, "finding annotation files", false);
+        const found = workspace.walk();
+        const files: AnnotationFile[] = [];
+        const cited = new Set<string>();
+        found.forEach((path, index) => {
+            const uri = pathToUri(path);
+            progress?.report(Math.round((index / Math.max(1, found.length)) * 100), path);
+            const file = isOpen(uri) ? analysis.current(uri) : workspace.analyzeFromDisk(uri);
+            if (!file) return;
+            files.push(file);
+            for (const target of analysis.citedUris(file)) cited.add(target);
+        });
+        afterChange(files, [...cited]);
+    } catch (error) {
+        connection.console.error(
+            `sourcecheck: indexing failed: ${error instanceof Error ? error.stack : String(error)}`,
+        );
+    } finally {
+        progress?.done();
+    }
+}
+
+/** Settings changed: re-read them and check everything again. */
+async function reconfigure(raw: unknown): Promise<void> {
+    const section = (raw as { sourcecheck?: unknown } | null)?.sourcecheck;
+    if (capabilities.workspace?.configuration) await loadConfiguration();
+    else if (section !== undefined) workspace.configure(readSettings(section));
+    for (const file of workspace.all()) if (!isOpen(file.uri)) workspace.remove(file.uri);
+    for (const document of documents.all())
+        if (workspace.isAnnotationFile(document.uri, document.languageId)) analysis.fileChanged(document.uri);
+    await indexWorkspace();
+}
+
+connection.onDidChangeConfiguration(safe("configuration", undefined, (params) => void reconfigure(params.settings)));
+
+documents.onDidOpen(
+    safe("open", undefined, ({ document }) => {
+        const path = uriToPath(document.uri);
+        if (path !== undefined) openPaths.set(path, document.uri);
+        if (workspace.isAnnotationFile(document.uri, document.languageId)) {
+            if (pullDiagnostics) clear(connection, document.uri); // pulled from now on: drop what was pushed
+            analysis.fileChanged(document.uri);
+        } else {
+            analysis.citedChanged(document.uri);
+        }
+    }),
+);
+
+documents.onDidChangeContent(
+    safe("change", undefined, ({ document }) => {
+        if (workspace.isAnnotationFile(document.uri, document.languageId)) analysis.fileChanged(document.uri);
+        else analysis.citedChanged(document.uri);
+    }),
+);
+
+documents.onDidClose(
+    safe("close", undefined, ({ document }) => {
+        const path = uriToPath(document.uri);
+        if (path !== undefined) openPaths.delete(path);
+        pulledStamps.delete(document.uri);
+        if (workspace.isAnnotationFile(document.uri, document.languageId)) {
+            // Unsaved edits are gone; the file on disk (if it is one) is what stands now.
+            if (path !== undefined && workspace.folderOf(path) !== undefined) {
+                analysis.fileChanged(document.uri);
+            } else {
+                workspace.remove(document.uri);
+                clear(connection, document.uri);
+            }
+        } else {
+            analysis.citedChanged(document.uri);
+        }
+    }),
+);
+
+connection.onDidChangeWatchedFiles(
+    safe("watched files", undefined, ({ changes }) => {
+        for (const change of changes) {
+            const path = uriToPath(change.uri);
+            if (path === undefined) continue;
+            if (change.type === FileChangeType.Deleted) workspace.noteFileDeleted(path);
+            else workspace.noteFileCreated(path);
+            if (isOpen(change.uri)) continue; // the buffer wins over the disk
+            if (workspace.isAnnotationFile(change.uri)) {
+                if (change.type === FileChangeType.Deleted) {
+                    workspace.remove(change.uri);
+                    clear(connection, change.uri);
+                } else {
+                    analysis.fileChanged(change.uri);
+                }
+            }
+            analysis.citedChanged(change.uri);
+        }
+    }),
+);
+
+connection.languages.diagnostics.on(
+    safe("diagnostics", { kind: "full" as const, items: [] }, (params) => {
+        const file = analysis.current(params.textDocument.uri);
+        const report = pullReport(workspace, file, params.previousResultId);
+        if (file) pulledStamps.set(file.uri, file.stamp);
+        return report;
+    }),
+);
+
+connection.onHover(
+    safe("hover", null, (params) => {
+        const file = analysis.current(params.textDocument.uri);
+        return file ? hover(workspace, file, params.position) : null;
+    }),
+);
+
+documents.listen(connection);
+connection.listen();

@@ -1,0 +1,253 @@
+/**
+ * One annotation file at one version: its text, the check result, and every ref in it ("sites")
+ * with its resolution. Built once per version and shared by every feature, so hover, completion
+ * and the rest never re-parse or re-check. When a cited document changes, only the refs into that
+ * document are resolved again (`refresh`).
+ */
+import { findNodeAtOffset, getNodePath, type Node } from "jsonc-parser";
+import { type CheckResult, checkInput, type Problem, resolutionProblems } from "../core/check";
+import { LocatedText, type ParsedText, parseJsonText } from "../core/parse";
+import { type RefResolution, resolveRef } from "../core/resolve";
+import type { DocumentLookup } from "../core/session";
+import { isSchemaErrorCode, type Polarity, type Ref } from "../core/types";
+
+/** A ref of the file: the claim or a source of one annotation. */
+export interface RefSite {
+    annotation: number;
+    role: "claim" | number;
+    /** JSON pointer of the ref object. */
+    pointer: string;
+    ref: Ref;
+    polarity?: Polarity;
+    confidence?: number;
+    resolution: RefResolution;
+}
+
+/** What the cursor is on inside a ref: the site and the JSON path below the ref object. */
+export interface SiteHit {
+    site?: RefSite;
+    /** Pointer of the ref object even when the ref is too broken to be a site. */
+    refPointer: string;
+    /** Segments below the ref, e.g. ["start", "str"]; [] on the ref object itself. */
+    field: (string | number)[];
+    node: Node;
+}
+
+export interface FileSummary {
+    validCount: number;
+    invalidCount: number;
+    schemaErrorCount: number;
+}
+
+/** Stamps tell results apart: a new version, or new resolutions after a cited document changed. */
+let nextStamp = 1;
+
+export class AnnotationFile {
+    /** Changes whenever the problems may have changed (pull diagnostics' resultId). */
+    stamp = nextStamp++;
+    readonly parsed: ParsedText;
+    readonly result: CheckResult;
+    readonly sites: RefSite[] = [];
+    /** Workspace mode: ref path -> sites citing it. */
+    readonly sitesByPath = new Map<string, RefSite[]>();
+    private readonly siteByPointer = new Map<string, RefSite>();
+    /** Problems not tied to one ref's resolution (schema, syntax, file shape). */
+    private readonly fixedProblems: Problem[] = [];
+    private readonly siteProblems = new Map<RefSite, Problem[]>();
+    private problemList: Problem[] | undefined;
+    private locatedText: LocatedText | undefined;
+
+    constructor(
+        readonly uri: string,
+        readonly version: number,
+        readonly text: string,
+        /** Document root for workspace-mode refs; undefined when there is none (no folder). */
+        readonly root: string | undefined,
+        private readonly workspace: DocumentLookup,
+    ) {
+        this.parsed = parseJsonText(text);
+        this.result = checkInput(this.parsed.value, workspace, this.parsed.syntaxErrors);
+        for (const checked of this.result.annotations) {
+            if (checked.claim && checked.claimResolution) {
+                this.addSite({
+                    annotation: checked.index,
+                    role: "claim",
+                    pointer: `${checked.pointer}/claim`,
+                    ref: checked.claim,
+                    resolution: checked.claimResolution,
+                });
+            }
+            checked.sources.forEach((source, index) => {
+                if (!source.ref || !source.resolution) return;
+                this.addSite({
+                    annotation: checked.index,
+                    role: index,
+                    pointer: source.pointer,
+                    ref: source.ref,
+                    polarity: source.ref.polarity as Polarity,
+                    confidence: source.ref.confidence as number,
+                    resolution: source.resolution,
+                });
+            });
+        }
+        for (const problem of this.result.problems) {
+            const site =
+                problem.role !== undefined && problem.annotation !== undefined
+                    ? this.siteByPointer.get(this.refPointer(problem.annotation, problem.role))
+                    : undefined;
+            if (site) this.siteProblems.get(site)?.push(problem) ?? this.siteProblems.set(site, [problem]);
+            else this.fixedProblems.push(problem);
+        }
+    }
+
+    /** Refs resolve against the file's own documents (input shapes 1 and 2). */
+    get embedded(): boolean {
+        return this.result.parts.documents !== undefined;
+    }
+
+    get lookup(): DocumentLookup {
+        return this.result.lookup;
+    }
+
+    get annotationCount(): number {
+        return this.result.parts.annotations.length;
+    }
+
+    /** The parse tree with offsets, built on first use (a clean file never needs it for diagnostics). */
+    get located(): LocatedText {
+        if (!this.locatedText) this.locatedText = new LocatedText(this.text);
+        return this.locatedText;
+    }
+
+    get problems(): Problem[] {
+        if (!this.problemList) {
+            this.problemList = [...this.fixedProblems];
+            for (const list of this.siteProblems.values()) this.problemList.push(...list);
+        }
+        return this.problemList;
+    }
+
+    refPointer(annotation: number, role: "claim" | number): string {
+        const base = `${this.result.parts.annotationsPointer}/${annotation}`;
+        return role === "claim" ? `${base}/claim` : `${base}/sources/${role}`;
+    }
+
+    site(annotation: number, role: "claim" | number): RefSite | undefined {
+        return this.siteByPointer.get(this.refPointer(annotation, role));
+    }
+
+    sitesOf(annotation: number): RefSite[] {
+        return this.sites.filter((s) => s.annotation === annotation);
+    }
+
+    /** Paths cited in workspace mode (embedded sessions depend on nothing outside the file). */
+    citedPaths(): string[] {
+        return this.embedded ? [] : [...this.sitesByPath.keys()];
+    }
+
+    /**
+     * Resolve again the refs citing these paths (their document changed). Work is proportional to
+     * those refs. Returns true when any resolution changed.
+     */
+    refresh(paths: Iterable<string>): boolean {
+        if (this.embedded) return false;
+        let changed = false;
+        for (const path of paths) {
+            for (const site of this.sitesByPath.get(path) ?? []) {
+                const resolution = resolveRef(this.workspace, site.ref);
+                if (sameResolution(site.resolution, resolution)) continue;
+                site.resolution = resolution;
+                this.siteProblems.set(
+                    site,
+                    resolutionProblems(resolution, site.ref, site.pointer, site.annotation, site.role),
+                );
+                changed = true;
+            }
+        }
+        if (changed) {
+            this.problemList = undefined;
+            this.stamp = nextStamp++;
+        }
+        return changed;
+    }
+
+    summary(): FileSummary {
+        const invalid = new Set<number>();
+        let schemaErrorCount = 0;
+        for (const problem of this.problems) {
+            if (problem.annotation !== undefined) invalid.add(problem.annotation);
+            if (isSchemaErrorCode(problem.code)) schemaErrorCount++;
+        }
+        return {
+            validCount: this.annotationCount - invalid.size,
+            invalidCount: invalid.size,
+            schemaErrorCount,
+        };
+    }
+
+    /** True when annotation i has no problem at all (schema or resolution). */
+    annotationValid(annotation: number): boolean {
+        return !this.problems.some((p) => p.annotation === annotation);
+    }
+
+    /** The ref (if any) under an offset of the file. */
+    hitAt(offset: number): SiteHit | undefined {
+        const root = this.located.root;
+        if (!root) return undefined;
+        const node = findNodeAtOffset(root, offset, true);
+        if (!node) return undefined;
+        const path = getNodePath(node);
+        const base = this.result.parts.annotationsPointer === "" ? 0 : 1;
+        if (base === 1 && path[0] !== "annotations") return undefined;
+        if (typeof path[base] !== "number") return undefined;
+        const annotation = path[base] as number;
+        let roleEnd: number;
+        let role: "claim" | number;
+        if (path[base + 1] === "claim") {
+            role = "claim";
+            roleEnd = base + 2;
+        } else if (path[base + 1] === "sources" && typeof path[base + 2] === "number") {
+            role = path[base + 2] as number;
+            roleEnd = base + 3;
+        } else {
+            return undefined;
+        }
+        if (path.length < roleEnd) return undefined;
+        const refPointer = this.refPointer(annotation, role);
+        return { site: this.siteByPointer.get(refPointer), refPointer, field: path.slice(roleEnd), node };
+    }
+
+    /** Offset and length of the token a pointer names. */
+    spanOf(pointer: string): { offset: number; length: number } {
+        return this.located.spanOf(pointer);
+    }
+
+    private addSite(site: RefSite): void {
+        this.sites.push(site);
+        this.siteByPointer.set(site.pointer, site);
+        if (!this.embedded) {
+            const list = this.sitesByPath.get(site.ref.path);
+            if (list) list.push(site);
+            else this.sitesByPath.set(site.ref.path, [site]);
+        }
+    }
+}
+
+function sameResolution(a: RefResolution, b: RefResolution): boolean {
+    if (a.valid && b.valid) {
+        return (
+            a.text === b.text &&
+            a.startOffset === b.startOffset &&
+            a.endOffset === b.endOffset &&
+            a.range.start.line === b.range.start.line &&
+            a.range.end.line === b.range.end.line
+        );
+    }
+    if (!a.valid && !b.valid) {
+        return (
+            a.errors.length === b.errors.length &&
+            a.errors.every((e, i) => e.code === b.errors[i].code && e.message === b.errors[i].message)
+        );
+    }
+    return false;
+}

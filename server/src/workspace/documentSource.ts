@@ -1,0 +1,147 @@
+/**
+ * Where cited documents come from in workspace mode (DESIGN section 4): the open buffer when the
+ * document is open in the editor (unsaved edits count), else the file on disk. Both go through the
+ * same path safety (nothing outside the document root, symlinks included) and the same size cap.
+ * Contents are LF-normalised; each version is split into lines once and cached.
+ */
+import * as nodeFs from "node:fs";
+import { normalizeLineEndings } from "../core/lines";
+import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
+import { formatBytes, readDocumentUnderRoot } from "./diskDocuments";
+import { isInside, resolveUnderRoot } from "./pathSafety";
+
+/** An open editor buffer, as the server sees it. */
+export interface OpenBuffer {
+    version: number;
+    getText(): string;
+}
+
+/** Open buffers by absolute file-system path. */
+export interface BufferStore {
+    get(absolutePath: string): OpenBuffer | undefined;
+}
+
+type Entry = SessionDocument | DocumentFailure;
+
+interface BufferEntry {
+    version: number;
+    entry: Entry;
+}
+
+/**
+ * The document cache shared by every root: disk reads by absolute path (dropped when the file
+ * changes) and normalised buffers by path and version.
+ */
+export class DocumentSource {
+    private readonly disk = new Map<string, Entry>();
+    private readonly buffers = new Map<string, BufferEntry>();
+    private readonly realRoots = new Map<string, string | undefined>();
+
+    constructor(
+        private readonly openBuffers: BufferStore,
+        public maxBytes: number,
+    ) {}
+
+    /** A lookup for refs of one annotation file, relative to its document root. */
+    lookupFor(root: string): RootLookup {
+        return new RootLookup(this, root);
+    }
+
+    /** The file changed on disk (or its buffer closed): read it again next time. */
+    invalidate(absolutePath: string): void {
+        this.disk.delete(absolutePath);
+        this.buffers.delete(absolutePath);
+    }
+
+    invalidateAll(): void {
+        this.disk.clear();
+        this.buffers.clear();
+        this.realRoots.clear();
+    }
+
+    /** Resolve a ref path under a root to the absolute path it names, or why it may not be opened. */
+    locate(root: string, documentPath: string): { ok: true; absolute: string } | { ok: false; message: string } {
+        return resolveUnderRoot(root, documentPath);
+    }
+
+    get(root: string, documentPath: string): Entry {
+        const verdict = resolveUnderRoot(root, documentPath);
+        if (!verdict.ok) return { code: "path-outside-root", message: verdict.message };
+        const buffer = this.openBuffers.get(verdict.absolute);
+        if (buffer) return this.fromBuffer(root, documentPath, verdict.absolute, buffer);
+        let entry = this.disk.get(verdict.absolute);
+        if (entry === undefined) {
+            const read = readDocumentUnderRoot(root, documentPath, { maxBytes: this.maxBytes });
+            entry = read.ok ? new SessionDocument(documentPath, read.content) : read.failure;
+            this.disk.set(verdict.absolute, entry);
+        }
+        // The same file may be cited under two spellings ("a.md", "./a.md"): keep the path asked for.
+        return entry instanceof SessionDocument && entry.path !== documentPath
+            ? new SessionDocument(documentPath, entry.content)
+            : entry;
+    }
+
+    private fromBuffer(root: string, documentPath: string, absolute: string, buffer: OpenBuffer): Entry {
+        const cached = this.buffers.get(absolute);
+        if (cached && cached.version === buffer.version && entryPath(cached.entry) === documentPath)
+            return cached.entry;
+        const entry = this.readBuffer(root, documentPath, absolute, buffer);
+        this.buffers.set(absolute, { version: buffer.version, entry });
+        return entry;
+    }
+
+    private readBuffer(root: string, documentPath: string, absolute: string, buffer: OpenBuffer): Entry {
+        const quoted = JSON.stringify(documentPath);
+        // A buffer of a symlink that leads out is refused like the file would be; an unsaved new
+        // file (nothing on disk yet) is fine.
+        const realRoot = this.realRoot(root);
+        let real: string | undefined;
+        try {
+            real = nodeFs.realpathSync(absolute);
+        } catch {
+            real = undefined;
+        }
+        if (real !== undefined && realRoot !== undefined && !isInside(realRoot, real)) {
+            return {
+                code: "path-outside-root",
+                message: `the path ${quoted} is a symlink leading outside the document root`,
+            };
+        }
+        const text = buffer.getText();
+        const bytes = Buffer.byteLength(text, "utf8");
+        if (bytes > this.maxBytes) {
+            return {
+                code: "unreadable-document",
+                message: `${quoted} is ${formatBytes(bytes)}, over the ${formatBytes(this.maxBytes)} size cap (setting sourcecheck.maxDocumentSize)`,
+            };
+        }
+        return new SessionDocument(documentPath, normalizeLineEndings(text));
+    }
+
+    private realRoot(root: string): string | undefined {
+        if (!this.realRoots.has(root)) {
+            try {
+                this.realRoots.set(root, nodeFs.realpathSync(root));
+            } catch {
+                this.realRoots.set(root, undefined);
+            }
+        }
+        return this.realRoots.get(root);
+    }
+}
+
+function entryPath(entry: Entry): string | undefined {
+    return entry instanceof SessionDocument ? entry.path : undefined;
+}
+
+/** The DocumentLookup core resolves against, for one document root; records what it was asked. */
+export class RootLookup implements DocumentLookup {
+    constructor(
+        private readonly source: DocumentSource,
+        readonly root: string,
+    ) {}
+
+    get(path: string): Entry {
+        return this.source.get(this.root, path);
+    }
+}

@@ -1,0 +1,49 @@
+/**
+ * The `sourcecheck.*` settings the server reads (from workspace/configuration, didChangeConfiguration
+ * or initializationOptions), validated once here so every other module can trust them.
+ */
+import { DEFAULT_MAX_DOCUMENT_BYTES } from "./diskDocuments";
+
+export interface Settings {
+    /** Extra globs recognising annotation files, beside `*.sourcecheck.json` and `*.annotations.json`. */
+    annotationFiles: string[];
+    /** Document root, relative to the workspace folder (or absolute); empty = the folder itself. */
+    documentRoot: string;
+    /** Size cap of a cited document, in bytes. */
+    maxDocumentSize: number;
+    inlayHintsEnabled: boolean;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+    annotationFiles: [],
+    documentRoot: "",
+    maxDocumentSize: DEFAULT_MAX_DOCUMENT_BYTES,
+    inlayHintsEnabled: true,
+};
+
+function isObject(value: unknown): value is Record<string, unknown> {
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Read settings from `{ annotationFiles, documentRoot, maxDocumentSize, inlayHints: { enabled } }`
+ * (the `sourcecheck` section) or the same under a `sourcecheck` key; anything malformed falls back
+ * to the default rather than breaking the server.
+ */
+export function readSettings(raw: unknown): Settings {
+    const section = isObject(raw) && isObject(raw.sourcecheck) ? raw.sourcecheck : raw;
+    if (!isObject(section)) return { ...DEFAULT_SETTINGS };
+    const globs = Array.isArray(section.annotationFiles)
+        ? section.annotationFiles.filter((g): g is string => typeof g === "string" && g.length > 0)
+        : [];
+    const root = typeof section.documentRoot === "string" ? section.documentRoot.trim() : "";
+    const size = section.maxDocumentSize;
+    const inlay = isObject(section.inlayHints) ? section.inlayHints.enabled : section["inlayHints.enabled"];
+    return {
+        annotationFiles: globs,
+        documentRoot: root,
+        maxDocumentSize:
+            typeof size === "number" && Number.isFinite(size) && size > 0 ? size : DEFAULT_SETTINGS.maxDocumentSize,
+        inlayHintsEnabled: typeof inlay === "boolean" ? inlay : true,
+    };
+}

@@ -1,0 +1,238 @@
+/**
+ * The workspace model: which files are annotation files, the document root of each, the checked
+ * state of every annotation file (open or found on disk), and the index "cited document -> the
+ * annotation files and refs citing it" that lets a change in one document re-check only its refs.
+ */
+import * as nodeFs from "node:fs";
+import * as nodePath from "node:path";
+import type { DocumentFailure, DocumentLookup } from "../core/session";
+import { AnnotationFile, type RefSite } from "./annotationFile";
+import { AnnotationFileMatcher } from "./annotationFiles";
+import { decodeText } from "./diskDocuments";
+import { type BufferStore, DocumentSource } from "./documentSource";
+import { isInside } from "./pathSafety";
+import { DEFAULT_SETTINGS, type Settings } from "./settings";
+import { pathToUri, uriToPath } from "./uris";
+
+export interface Citation {
+    file: AnnotationFile;
+    site: RefSite;
+}
+
+const NO_ROOT: DocumentLookup = {
+    get: (): DocumentFailure => ({
+        code: "unreadable-document",
+        message: "this annotation file has no document root: save it inside a workspace folder, or embed the documents",
+    }),
+};
+
+const SKIPPED_DIRECTORIES = new Set(["node_modules", ".git"]);
+
+export class WorkspaceIndex {
+    folders: string[] = [];
+    settings: Settings = { ...DEFAULT_SETTINGS };
+    readonly source: DocumentSource;
+    private matcher = new AnnotationFileMatcher();
+    private readonly files = new Map<string, AnnotationFile>();
+    /** Absolute cited path -> annotation file URIs citing it. */
+    private readonly dependents = new Map<string, Set<string>>();
+    /** Annotation file URI -> absolute cited path -> the ref paths naming it. */
+    private readonly dependencies = new Map<string, Map<string, string[]>>();
+    /** Every file found by the last walk (absolute), for path completion without touching the disk. */
+    private knownFiles = new Set<string>();
+
+    constructor(buffers: BufferStore) {
+        this.source = new DocumentSource(buffers, DEFAULT_SETTINGS.maxDocumentSize);
+    }
+
+    configure(settings: Settings): void {
+        this.settings = settings;
+        this.matcher = new AnnotationFileMatcher(settings.annotationFiles);
+        this.source.maxBytes = settings.maxDocumentSize;
+        this.source.invalidateAll();
+    }
+
+    isAnnotationFile(uri: string, languageId?: string): boolean {
+        if (languageId === "sourcecheck") return true;
+        const path = uriToPath(uri);
+        if (path === undefined) return false;
+        const folder = this.folderOf(path);
+        return this.matcher.matches(path, folder ? nodePath.relative(folder, path) : undefined);
+    }
+
+    folderOf(absolutePath: string): string | undefined {
+        let best: string | undefined;
+        for (const folder of this.folders) {
+            if (isInside(folder, absolutePath) && (!best || folder.length > best.length)) best = folder;
+        }
+        return best;
+    }
+
+    /** The document root of an annotation file: its folder (moved by `sourcecheck.documentRoot`), else its directory. */
+    rootFor(uri: string): string | undefined {
+        const path = uriToPath(uri);
+        const folder = path !== undefined ? this.folderOf(path) : this.folders[0];
+        const base = folder ?? (path !== undefined ? nodePath.dirname(path) : undefined);
+        if (base === undefined) return undefined;
+        return this.settings.documentRoot ? nodePath.resolve(base, this.settings.documentRoot) : base;
+    }
+
+    get(uri: string): AnnotationFile | undefined {
+        return this.files.get(uri);
+    }
+
+    all(): AnnotationFile[] {
+        return [...this.files.values()];
+    }
+
+    /** Check a version of an annotation file and make it the current one. */
+    analyze(uri: string, version: number, text: string): AnnotationFile {
+        const root = this.rootFor(uri);
+        const lookup = root !== undefined ? this.source.lookupFor(root) : NO_ROOT;
+        const file = new AnnotationFile(uri, version, text, root, lookup);
+        this.files.set(uri, file);
+        this.index(file);
+        return file;
+    }
+
+    /** Read and check an annotation file from disk; undefined when it cannot be read as text. */
+    analyzeFromDisk(uri: string, version = 0): AnnotationFile | undefined {
+        const path = uriToPath(uri);
+        if (path === undefined) return undefined;
+        let text: string;
+        try {
+            const decoded = decodeText(nodeFs.readFileSync(path));
+            if (!decoded.ok) return undefined;
+            text = decoded.text;
+        } catch {
+            return undefined;
+        }
+        return this.analyze(uri, version, text);
+    }
+
+    remove(uri: string): void {
+        this.files.delete(uri);
+        this.unindex(uri);
+    }
+
+    /** The annotation files whose refs cite this absolute path. */
+    dependentsOf(absolutePath: string): AnnotationFile[] {
+        const uris = this.dependents.get(absolutePath);
+        if (!uris) return [];
+        return [...uris].map((uri) => this.files.get(uri)).filter((f): f is AnnotationFile => f !== undefined);
+    }
+
+    /**
+     * A cited document changed (buffer edit or disk): re-resolve only the refs into it. Returns the
+     * annotation files whose results changed.
+     */
+    documentChanged(absolutePath: string): AnnotationFile[] {
+        this.source.invalidate(absolutePath);
+        const changed: AnnotationFile[] = [];
+        for (const file of this.dependentsOf(absolutePath)) {
+            const paths = this.dependencies.get(file.uri)?.get(absolutePath) ?? [];
+            if (file.refresh(paths)) changed.push(file);
+        }
+        return changed;
+    }
+
+    /** Every ref of every annotation file citing this absolute path (valid or not). */
+    citationsOf(absolutePath: string): Citation[] {
+        const citations: Citation[] = [];
+        for (const file of this.dependentsOf(absolutePath)) {
+            for (const refPath of this.dependencies.get(file.uri)?.get(absolutePath) ?? []) {
+                for (const site of file.sitesByPath.get(refPath) ?? []) citations.push({ file, site });
+            }
+        }
+        return citations;
+    }
+
+    /** The absolute path a workspace-mode ref of this file names, when it is under the root. */
+    absoluteOf(file: AnnotationFile, refPath: string): string | undefined {
+        if (file.embedded || file.root === undefined) return undefined;
+        const verdict = this.source.locate(file.root, refPath);
+        return verdict.ok ? verdict.absolute : undefined;
+    }
+
+    uriOf(file: AnnotationFile, refPath: string): string | undefined {
+        const absolute = this.absoluteOf(file, refPath);
+        return absolute !== undefined ? pathToUri(absolute) : undefined;
+    }
+
+    /** Files under a root, relative to it, from the last walk (no disk access). */
+    filesUnder(root: string): string[] {
+        const found: string[] = [];
+        for (const path of this.knownFiles) {
+            if (isInside(root, path)) found.push(nodePath.relative(root, path).split(nodePath.sep).join("/"));
+        }
+        return found.sort();
+    }
+
+    noteFileCreated(absolutePath: string): void {
+        this.knownFiles.add(absolutePath);
+    }
+
+    noteFileDeleted(absolutePath: string): void {
+        this.knownFiles.delete(absolutePath);
+    }
+
+    /**
+     * Walk every folder (skipping node_modules and .git, not following symlinked directories) and
+     * return the annotation files found; remembers every file for path completion.
+     */
+    walk(limit = 200_000): string[] {
+        const annotationFiles: string[] = [];
+        const known = new Set<string>();
+        const stack = [...this.folders];
+        while (stack.length > 0 && known.size < limit) {
+            const directory = stack.pop() as string;
+            let entries: nodeFs.Dirent[];
+            try {
+                entries = nodeFs.readdirSync(directory, { withFileTypes: true });
+            } catch {
+                continue;
+            }
+            for (const entry of entries) {
+                const full = nodePath.join(directory, entry.name);
+                if (entry.isDirectory()) {
+                    if (!SKIPPED_DIRECTORIES.has(entry.name)) stack.push(full);
+                } else if (entry.isFile() || entry.isSymbolicLink()) {
+                    known.add(full);
+                    if (this.isAnnotationFile(pathToUri(full))) annotationFiles.push(full);
+                }
+            }
+        }
+        this.knownFiles = known;
+        return annotationFiles.sort();
+    }
+
+    private index(file: AnnotationFile): void {
+        this.unindex(file.uri);
+        const byAbsolute = new Map<string, string[]>();
+        for (const refPath of file.citedPaths()) {
+            const absolute = this.absoluteOf(file, refPath);
+            if (absolute === undefined) continue;
+            const list = byAbsolute.get(absolute);
+            if (list) list.push(refPath);
+            else byAbsolute.set(absolute, [refPath]);
+            let set = this.dependents.get(absolute);
+            if (!set) {
+                set = new Set();
+                this.dependents.set(absolute, set);
+            }
+            set.add(file.uri);
+        }
+        this.dependencies.set(file.uri, byAbsolute);
+    }
+
+    private unindex(uri: string): void {
+        const previous = this.dependencies.get(uri);
+        if (!previous) return;
+        for (const absolute of previous.keys()) {
+            const set = this.dependents.get(absolute);
+            set?.delete(uri);
+            if (set && set.size === 0) this.dependents.delete(absolute);
+        }
+        this.dependencies.delete(uri);
+    }
+}
