@@ -1,0 +1,178 @@
+// `npm run bench`: speed and memory as ratios measured side by side in one run (see README, Benchmarks).
+// Writes bench/results.json and prints a table. `--smoke` runs tiny workloads only (part of npm test).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { lspCases } from "./lsp.mjs";
+import { round, sideBySide } from "./measure.mjs";
+import { makeWorkspace } from "./workload.mjs";
+
+const require = createRequire(import.meta.url);
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = dirname(here);
+const smoke = process.argv.includes("--smoke");
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7);
+const { main } = require("../dist/cli.js");
+
+const results = [];
+function record(name, measured, target, detail) {
+    const pass = target === undefined ? null : measured.ratio <= target;
+    results.push({ name, ratio: round(measured.ratio), target: target ?? null, pass, ...detail });
+    const mark = pass === null ? "    " : pass ? "PASS" : "FAIL";
+    console.log(
+        `${mark} ${name}: ratio ${round(measured.ratio)}${target === undefined ? "" : ` (target <= ${round(target)})`}`,
+    );
+}
+
+const scratch = mkdtempSync(join(tmpdir(), "sourcecheck-bench-"));
+process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
+
+const sizes = smoke
+    ? [
+          { annotations: 100, totalBytes: 200_000 },
+          { annotations: 1000, totalBytes: 2_000_000 },
+      ]
+    : [
+          { annotations: 1_000, totalBytes: 1_000_000 },
+          { annotations: 10_000, totalBytes: 5_000_000 },
+          { annotations: 100_000, totalBytes: 50_000_000 },
+      ];
+
+const silentIo = (cwd) => ({
+    cwd,
+    stdout() {},
+    stderr(text) {
+        process.stderr.write(text);
+    },
+    readStdin: () => Buffer.alloc(0),
+    stdinIsPiped: false,
+    version: "bench",
+});
+
+/** The unavoidable work for the same input: JSON.parse of it, and every document split into lines. */
+function floor(workspace) {
+    const value = JSON.parse(readFileSync(workspace.annotationFile, "utf8"));
+    let lines = 0;
+    for (const path of workspace.documents) lines += readFileSync(join(workspace.dir, path), "utf8").split("\n").length;
+    return value.annotations.length + lines;
+}
+
+function check(workspace) {
+    const status = main(["check", "--root", workspace.dir, workspace.annotationFile], silentIo(workspace.dir));
+    if (status !== 0) throw new Error(`check exited ${status} on a workload that should be clean`);
+}
+
+async function cliCases() {
+    const medians = [];
+    for (const size of sizes) {
+        const dir = join(scratch, `cli-${size.annotations}`);
+        const workspace = makeWorkspace(dir, { ...size, documents: 20, seed: size.annotations });
+        const measured = await sideBySide(
+            () => check(workspace),
+            () => floor(workspace),
+            { runs: 5, warmup: 1 },
+        );
+        const ratio = measured.ours.median / measured.baseline.median;
+        medians.push({ annotations: size.annotations, ms: measured.ours.median });
+        const largest = size === sizes.at(-1);
+        record(
+            `cli check vs floor, ${size.annotations} annotations over ${(workspace.documentBytes / 1e6).toFixed(0)} MB`,
+            { ratio },
+            largest ? 2.0 : undefined,
+            {
+                ours: measured.ours,
+                baseline: measured.baseline,
+                baselineName: "JSON.parse + split documents into lines",
+            },
+        );
+        if (largest) {
+            const rss = cliPeakRss(workspace);
+            results.push({
+                name: `cli check peak RSS, ${size.annotations} annotations`,
+                ratio: null,
+                target: null,
+                pass: null,
+                peakRssMB: rss,
+                inputMB: round((workspace.documentBytes + readFileSync(workspace.annotationFile).length) / 1e6, 1),
+            });
+            console.log(`     cli check peak RSS on ${size.annotations} annotations: ${rss} MB`);
+        }
+    }
+    const [small, large] = medians.slice(-2);
+    const slope = Math.log(large.ms / small.ms) / Math.log(large.annotations / small.annotations);
+    record(`cli scaling exponent ${small.annotations} -> ${large.annotations} (log-log slope)`, { ratio: slope }, 1.1, {
+        ours: { [`${small.annotations}`]: small.ms, [`${large.annotations}`]: large.ms },
+    });
+}
+
+function cliPeakRss(workspace) {
+    const script = `const { main } = require(${JSON.stringify(join(repo, "dist/cli.js"))});
+        const io = { cwd: process.cwd(), stdout() {}, stderr(t) { process.stderr.write(t); }, readStdin: () => Buffer.alloc(0), stdinIsPiped: false, version: "bench" };
+        main(["check", "--root", ${JSON.stringify(workspace.dir)}, ${JSON.stringify(workspace.annotationFile)}], io);
+        process.stdout.write(String(process.resourceUsage().maxRSS));`;
+    const run = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" });
+    return round(Number(run.stdout) / 1024, 1);
+}
+
+/** Our full check against VS Code's JSON language service validating the same file against our schema. */
+async function schemaCase() {
+    const { getLanguageService, TextDocument } = require("vscode-json-languageservice");
+    const schema = JSON.parse(readFileSync(join(repo, "schemas/sourcecheck.schema.json"), "utf8"));
+    const service = getLanguageService({});
+    service.configure({
+        validate: true,
+        schemas: [{ uri: "sourcecheck://schema", fileMatch: ["*.sourcecheck.json"], schema }],
+    });
+    const annotations = smoke ? 500 : 10_000;
+    const workspace = makeWorkspace(join(scratch, "schema"), {
+        annotations,
+        totalBytes: annotations * 500,
+        documents: 20,
+        seed: 7,
+    });
+    const text = readFileSync(workspace.annotationFile, "utf8");
+    const measured = await sideBySide(
+        () => check(workspace),
+        async () => {
+            const document = TextDocument.create("file:///bench/answer.sourcecheck.json", "json", 1, text);
+            const diagnostics = await service.doValidation(
+                document,
+                service.parseJSONDocument(document),
+                undefined,
+                schema,
+            );
+            if (diagnostics.length > 0) throw new Error(`schema rejects the workload: ${diagnostics[0].message}`);
+        },
+        { runs: 5, warmup: 1 },
+    );
+    record(
+        `full check vs vscode-json-languageservice schema validation, ${annotations} annotations`,
+        { ratio: measured.ours.median / measured.baseline.median },
+        1.0,
+        {
+            ours: measured.ours,
+            baseline: measured.baseline,
+            baselineName: "parseJSONDocument + doValidation (schema only)",
+        },
+    );
+}
+
+const started = Date.now();
+if (!only || only === "cli") await cliCases();
+if (!only || only === "schema") await schemaCase();
+if (!only || only === "lsp") await lspCases({ scratch, smoke, record, results });
+
+const output = {
+    machine: { node: process.version, cpus: (await import("node:os")).cpus().length, smoke },
+    seconds: round((Date.now() - started) / 1000, 1),
+    cases: results,
+};
+if (!smoke) writeFileSync(join(here, "results.json"), `${JSON.stringify(output, null, 2)}\n`);
+const failed = results.filter((r) => r.pass === false);
+console.log(
+    `\n${results.filter((r) => r.pass).length} targets met, ${failed.length} missed${smoke ? " (smoke run)" : ""}`,
+);
+process.exitCode = smoke ? 0 : failed.length > 0 ? 1 : 0;
