@@ -1,0 +1,82 @@
+// `npm start`: build, check the demo with the CLI, then open examples/demo in VS Code with the
+// extension loaded: the desktop `code` when it is on PATH, else the offline VS Code server of
+// scripts/e2e-install.mjs (a browser workbench; the URL is printed).
+//
+//   npm start [-- --port N] [-- --no-editor]
+//   --port N      port of the offline VS Code server (default: a free one; also SOURCECHECK_PORT)
+//   --no-editor   stop after the build and the CLI run
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repoRoot = resolve(fileURLToPath(import.meta.url), "..", "..");
+const demo = join(repoRoot, "examples", "demo");
+const args = process.argv.slice(2);
+const log = (message) => console.log(`[start] ${message}`);
+
+function option(name) {
+    const at = args.indexOf(name);
+    return at >= 0 ? args[at + 1] : undefined;
+}
+
+function run(command, commandArgs, what) {
+    const result = spawnSync(command, commandArgs, { cwd: repoRoot, stdio: "inherit" });
+    if (result.error) throw new Error(`${what}: ${result.error.message}`);
+    return result.status;
+}
+
+function onPath(command) {
+    return spawnSync("sh", ["-c", `command -v ${command}`], { encoding: "utf8" }).status === 0;
+}
+
+async function main() {
+    log("building (node scripts/build.mjs)");
+    if (run(process.execPath, ["scripts/build.mjs"], "build") !== 0) throw new Error("the build failed");
+
+    // The demo's annotations 4-7 are broken on purpose, so exit status 1 is the expected answer here.
+    log("node dist/cli.js check examples/demo/answer.sourcecheck.json --root examples/demo");
+    const status = run(
+        process.execPath,
+        ["dist/cli.js", "check", "examples/demo/answer.sourcecheck.json", "--root", "examples/demo"],
+        "CLI",
+    );
+    log(`CLI exit status ${status} (1 = resolution failures, as the demo intends)`);
+    if (args.includes("--no-editor")) return;
+
+    if (onPath("code")) {
+        log(`code --extensionDevelopmentPath=${repoRoot} ${demo}`);
+        spawn("code", [`--extensionDevelopmentPath=${repoRoot}`, demo], { stdio: "inherit", detached: true }).unref();
+        return;
+    }
+
+    log("no `code` on PATH: using the offline VS Code server (first run installs it, about 90 s)");
+    const { ensureOfflineVSCode, startVSCodeServer } = await import("./e2e-install.mjs");
+    await ensureOfflineVSCode({ log: (message) => log(message) });
+    const dataDir = join(repoRoot, ".vscode-test", "start");
+    mkdirSync(dataDir, { recursive: true });
+    const portOption = option("--port") ?? process.env.SOURCECHECK_PORT;
+    const server = await startVSCodeServer({
+        port: portOption ? Number(portOption) : undefined,
+        dataDir,
+        log: (message) => log(message),
+    });
+    const stop = () => {
+        server.stop();
+        process.exit(0);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    server.process.on("exit", (code) => {
+        log(`the VS Code server exited (${code}); its last output:\n${server.output().slice(-2000)}`);
+        process.exit(code ?? 1);
+    });
+    console.log(`\nOpen this URL in a browser (Chromium/Chrome/Firefox) to use the extension on the demo:\n`);
+    console.log(`  ${server.url({ folder: demo, extensionDevelopmentPath: repoRoot })}\n`);
+    console.log("The server listens on 127.0.0.1 only. Press Ctrl+C to stop it.");
+}
+
+main().catch((error) => {
+    console.error(`[start] ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+});
