@@ -23,6 +23,8 @@ export function parseJsonText(text: string): ParsedText {
     try {
         return { value: JSON.parse(body), syntaxErrors: [] };
     } catch {
+        const tooDeep = nestingBeyond(text, MAX_NESTING);
+        if (tooDeep !== -1) return { value: undefined, syntaxErrors: [tooDeepProblem(tooDeep)] };
         const errors: ParseError[] = [];
         const value = parse(text, errors, STRICT);
         return { value, syntaxErrors: errors.map(toSyntaxProblem) };
@@ -39,6 +41,39 @@ function toSyntaxProblem(error: ParseError): SyntaxProblem {
         message: `invalid JSON: ${what}`,
         offset: error.offset,
         length: error.length,
+    };
+}
+
+/** Deeper than any annotation file needs (they nest 6 levels), shallow enough for a recursive parser. */
+export const MAX_NESTING = 512;
+
+/**
+ * The offset of the first bracket nested deeper than `limit` (strings skipped), or -1. jsonc-parser
+ * recurses per level, so text is checked with this before it is handed to it.
+ */
+export function nestingBeyond(text: string, limit: number): number {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c) i++;
+            else if (c === 0x22) inString = false;
+        } else if (c === 0x22) inString = true;
+        else if (c === 0x5b || c === 0x7b) {
+            if (++depth > limit) return i;
+        } else if (c === 0x5d || c === 0x7d) depth--;
+    }
+    return -1;
+}
+
+function tooDeepProblem(offset: number): SyntaxProblem {
+    return {
+        code: "invalid-json",
+        pointer: "",
+        message: `invalid JSON: nested more than ${MAX_NESTING} levels deep`,
+        offset,
+        length: 1,
     };
 }
 
@@ -62,7 +97,8 @@ export class LocatedText {
     readonly root: Node | undefined;
 
     constructor(readonly text: string) {
-        this.root = parseTree(text, [], STRICT);
+        // jsonc-parser recurses per nesting level: absurd depth would overflow the stack.
+        this.root = nestingBeyond(text, MAX_NESTING) === -1 ? parseTree(text, [], STRICT) : undefined;
     }
 
     /** The node at a pointer, or its nearest existing ancestor (a missing field marks its owner). */

@@ -1,0 +1,311 @@
+import * as assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import fc from "fast-check";
+import { main } from "../../server/src/cli";
+import type { CliIo } from "../../server/src/cli/commands";
+import { checkInput, parseJsonText } from "../../server/src/core";
+import { DiskDocuments, type FileSystem, readDocumentUnderRoot } from "../../server/src/workspace/diskDocuments";
+
+const repo = path.resolve(__dirname, "../../..");
+const bin = path.join(repo, "bin/sourcecheck.js");
+const numRuns = Number(process.env.SOURCECHECK_FC_RUNS ?? 10_000);
+
+function tempDir(): string {
+    return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-hostile-")));
+}
+
+function silentIo(cwd: string, stdin?: string): CliIo & { out: string[]; err: string[] } {
+    const out: string[] = [];
+    const err: string[] = [];
+    return {
+        cwd,
+        out,
+        err,
+        stdout: (t) => out.push(t),
+        stderr: (t) => err.push(t),
+        readStdin: () => Buffer.from(stdin ?? ""),
+        stdinIsPiped: stdin !== undefined,
+        version: "test",
+    };
+}
+
+/** A file-system layer that records every path it is asked about. */
+function spyFs(): FileSystem & { touched: string[]; readCalled: boolean } {
+    const touched: string[] = [];
+    return {
+        touched,
+        readCalled: false,
+        realpathSync: (p) => {
+            touched.push(p);
+            return fs.realpathSync(p);
+        },
+        statSync: (p) => {
+            touched.push(p);
+            return fs.statSync(p);
+        },
+        readFileSync(p) {
+            touched.push(p);
+            this.readCalled = true;
+            return fs.readFileSync(p);
+        },
+    };
+}
+
+describe("hostile input: document paths", () => {
+    const root = tempDir();
+    const outside = tempDir();
+    fs.writeFileSync(path.join(outside, "secret.txt"), "secret");
+    fs.writeFileSync(path.join(root, "ok.txt"), "fine text\n");
+    fs.mkdirSync(path.join(root, "dir"));
+    fs.symlinkSync(path.join(outside, "secret.txt"), path.join(root, "link-out"));
+    fs.symlinkSync(outside, path.join(root, "dir-out"));
+    fs.symlinkSync("/dev/zero", path.join(root, "zero-link"));
+    fs.writeFileSync(path.join(root, "binary.dat"), Buffer.from([0x41, 0x00, 0x42]));
+    fs.writeFileSync(path.join(root, "latin1.txt"), Buffer.from("caf\xe9", "latin1"));
+    spawnSync("mkfifo", [path.join(root, "fifo")]);
+    spawnSync("mknod", [path.join(root, "zero"), "c", "1", "5"]);
+    const big = path.join(root, "big.txt");
+    fs.writeFileSync(big, "");
+    fs.truncateSync(big, 65 * 1024 * 1024); // sparse: over the 64 MiB default cap
+
+    const cases: [string, string, RegExp][] = [
+        ["/etc/passwd", "path-outside-root", /is absolute/],
+        ["../secret.txt", "path-outside-root", /leads outside the document root/],
+        ["dir/../../secret.txt", "path-outside-root", /leads outside/],
+        ["~/secret.txt", "path-outside-root", /home directory/],
+        ["file:///etc/passwd", "path-outside-root", /looks like a URL/],
+        ["https://example.com/a.txt", "path-outside-root", /looks like a URL/],
+        ["C:\\Windows\\win.ini", "path-outside-root", /absolute|URL or drive/],
+        ["link-out", "path-outside-root", /symlink leading outside/],
+        ["dir-out/secret.txt", "path-outside-root", /symlink leading outside/],
+        ["zero-link", "path-outside-root", /symlink leading outside/],
+        ["dir", "unreadable-document", /is a directory/],
+        ["fifo", "unreadable-document", /not a regular file/],
+        ["zero", "unreadable-document", /not a regular file/],
+        ["binary.dat", "unreadable-document", /is binary/],
+        ["latin1.txt", "unreadable-document", /not valid UTF-8/],
+        ["big.txt", "unreadable-document", /65\.0 MiB, over the 64\.0 MiB size cap/],
+        ["missing.txt", "unreadable-document", /no file "missing.txt"/],
+        ["a\u0000b", "path-outside-root", /NUL/],
+    ];
+    for (const [documentPath, code, message] of cases) {
+        it(`${JSON.stringify(documentPath)} -> ${code}, never opening anything outside the root`, () => {
+            const spy = spyFs();
+            const read = readDocumentUnderRoot(root, documentPath, { fs: spy });
+            assert.ok(!read.ok);
+            assert.equal(read.failure.code, code);
+            assert.match(read.failure.message, message);
+            for (const touched of spy.touched) {
+                assert.ok(touched === root || touched.startsWith(`${root}${path.sep}`), `touched ${touched}`);
+            }
+            // Only text checks (binary, UTF-8) need the bytes: nothing else refused is ever read.
+            const needsBytes = documentPath === "binary.dat" || documentPath === "latin1.txt";
+            assert.equal(spy.readCalled, needsBytes, "read only to inspect bytes");
+        });
+    }
+
+    it("honours a smaller size cap (the --max-size setting)", () => {
+        const read = readDocumentUnderRoot(root, "ok.txt", { maxBytes: 4 });
+        assert.ok(!read.ok);
+        assert.match(read.failure.message, /10 B, over the 4 B size cap/);
+        const run = silentIo(
+            root,
+            JSON.stringify([
+                { claim: ref("ok.txt"), sources: [{ ...ref("ok.txt"), polarity: "supports", confidence: 1 }] },
+            ]),
+        );
+        assert.equal(main(["--json", "--max-size", "4"], run), 1);
+        assert.equal(JSON.parse(run.out.join("")).entries[0].claim.error.code, "unreadable-document");
+    });
+
+    it("reports a document deleted while cited once the cache is told", () => {
+        fs.writeFileSync(path.join(root, "gone.txt"), "here today\n");
+        const documents = new DiskDocuments(root);
+        const first = documents.get("gone.txt");
+        assert.ok("content" in first);
+        fs.rmSync(path.join(root, "gone.txt"));
+        documents.invalidate("gone.txt");
+        const second = documents.get("gone.txt");
+        assert.ok(!("content" in second) && second.code === "unreadable-document");
+    });
+});
+
+function ref(p: string) {
+    return { path: p, start: { line: 1, str: "fine" }, end: { line: 1, str: "text" } };
+}
+
+describe("hostile input: scale and shape", function () {
+    this.timeout(180_000);
+
+    it("rejects absurdly nested JSON with invalid-json instead of overflowing the stack", () => {
+        for (const text of ["[".repeat(100_000), `{"annotations":${"[".repeat(50_000)}`]) {
+            const io = silentIo(repo, text);
+            assert.equal(main(["check", "-"], io), 2);
+            assert.match(io.out.join(""), /invalid-json: invalid JSON: nested more than 512 levels deep/);
+        }
+        const valid = "[".repeat(100_000) + "]".repeat(100_000);
+        const io = silentIo(repo, valid);
+        assert.equal(main(["check", "-"], io), 2, "valid but absurd JSON is still a schema error, not a crash");
+    });
+
+    it("checks a ref into a 5 MB single line", () => {
+        const line = "abc ".repeat(1_250_000);
+        const content = `${line}UNIQUE-START middle UNIQUE-END ${line}`;
+        const input = {
+            documents: [{ path: "long", content }],
+            annotations: [
+                {
+                    claim: {
+                        path: "long",
+                        start: { line: 1, str: "UNIQUE-START" },
+                        end: { line: 1, str: "UNIQUE-END" },
+                    },
+                    sources: [
+                        {
+                            path: "long",
+                            start: { line: 1, str: "abc" },
+                            end: { line: 1, str: "UNIQUE-END" },
+                            polarity: "supports",
+                            confidence: 1,
+                        },
+                    ],
+                },
+            ],
+        };
+        const { report } = checkInput(input);
+        assert.equal(report.entries[0].claim.valid && report.entries[0].claim.text, "UNIQUE-START middle UNIQUE-END");
+        const source = report.entries[0].sources[0];
+        assert.ok(!source.valid && source.error.code === "boundary-ambiguous");
+        assert.equal(source.error.occurrences?.length, 2_500_000);
+    });
+
+    it("checks a 100 MB document when the cap allows it, and refuses it by default", () => {
+        const root = tempDir();
+        const chunk = `${"lorem ipsum dolor sit amet ".repeat(3)}\n`;
+        const body = chunk.repeat(Math.ceil((100 * 1024 * 1024) / chunk.length));
+        fs.writeFileSync(path.join(root, "huge.txt"), `${body}the needle is here\n`);
+        const lines = body.split("\n").length;
+        const annotations = [
+            {
+                claim: { path: "huge.txt", start: { line: lines, str: "needle" }, end: { line: lines, str: "here" } },
+                sources: [
+                    {
+                        path: "huge.txt",
+                        start: { line: lines, str: "the" },
+                        end: { line: lines, str: "is" },
+                        polarity: "supports",
+                        confidence: 0.5,
+                    },
+                ],
+            },
+        ];
+        fs.writeFileSync(path.join(root, "a.json"), JSON.stringify(annotations));
+        const refused = silentIo(root);
+        assert.equal(main(["--json", "a.json"], refused), 1);
+        assert.match(JSON.parse(refused.out.join("")).entries[0].claim.error.message, /over the 64\.0 MiB size cap/);
+        const allowed = silentIo(root);
+        assert.equal(main(["--json", "--max-size", String(200 * 1024 * 1024), "a.json"], allowed), 0);
+        assert.equal(JSON.parse(allowed.out.join("")).entries[0].claim.text, "needle is here");
+    });
+
+    it("checks 1,000,000 annotations", () => {
+        const one = JSON.stringify({
+            claim: { path: "d", start: { line: 1, str: "a" }, end: { line: 1, str: "b" } },
+            sources: [
+                {
+                    path: "d",
+                    start: { line: 2, str: "c" },
+                    end: { line: 2, str: "d" },
+                    polarity: "supports",
+                    confidence: 1,
+                },
+            ],
+        });
+        const text = `{"documents":[{"path":"d","content":"a b\\nc d"}],"annotations":[${Array(1_000_000).fill(one).join(",")}]}`;
+        const io = silentIo(repo, text);
+        assert.equal(main(["check", "-"], io), 0);
+        assert.equal(io.out.join(""), "1000000 annotations: 1000000 valid, 0 invalid (exit 0)\n");
+    });
+});
+
+describe("hostile input: generated garbage (fast-check)", function () {
+    this.timeout(300_000);
+
+    it("never throws on arbitrary JSON values", () => {
+        fc.assert(
+            fc.property(fc.jsonValue(), (value) => {
+                const result = checkInput(value);
+                assert.ok([0, 1, 2].includes(result.report.exitCode));
+            }),
+            { numRuns },
+        );
+    });
+
+    it("never throws on annotation-shaped values with random leaves", () => {
+        const leaf = fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.integer(), fc.string(), fc.constant(undefined));
+        const boundary = fc.record({ line: leaf, str: leaf }, { requiredKeys: [] });
+        const refShape = fc.record(
+            { path: fc.oneof(fc.constant("d"), leaf), start: fc.oneof(boundary, leaf), end: fc.oneof(boundary, leaf) },
+            { requiredKeys: [] },
+        );
+        const source = fc.record(
+            {
+                path: fc.constant("d"),
+                start: boundary,
+                end: boundary,
+                polarity: fc.oneof(fc.constant("supports"), leaf),
+                confidence: leaf,
+            },
+            { requiredKeys: [] },
+        );
+        const annotation = fc.record(
+            { claim: fc.oneof(refShape, leaf), sources: fc.oneof(fc.array(source, { maxLength: 3 }), leaf) },
+            { requiredKeys: [] },
+        );
+        fc.assert(
+            fc.property(fc.array(annotation, { maxLength: 4 }), (annotations) => {
+                const result = checkInput(
+                    JSON.parse(JSON.stringify({ documents: [{ path: "d", content: "x y\nz" }], annotations })),
+                );
+                for (const entry of result.report.entries) assert.equal(typeof entry.valid, "boolean");
+            }),
+            { numRuns },
+        );
+    });
+
+    it("never crashes the CLI on arbitrary text, and always answers 0, 1 or 2", () => {
+        fc.assert(
+            fc.property(fc.oneof(fc.string(), fc.json(), fc.string({ unit: "binary" })), (text) => {
+                assert.doesNotThrow(() => parseJsonText(text));
+                const io = silentIo(repo, text);
+                const status = main(["check", "--json", "-"], io);
+                assert.ok([0, 1, 2].includes(status), `status ${status}: ${io.err.join("")}`);
+            }),
+            { numRuns },
+        );
+    });
+});
+
+describe("hostile input: interrupted writes", function () {
+    this.timeout(120_000);
+
+    it("session -o never leaves a partial file when killed mid-write", async () => {
+        const dir = tempDir();
+        const source = path.join(dir, "big.txt");
+        fs.writeFileSync(source, "x".repeat(40 * 1024 * 1024));
+        const target = path.join(dir, "session.json");
+        fs.writeFileSync(target, '{"documents":[]}\n');
+        for (const delay of [5, 20, 40, 60, 80, 120, 160, 200]) {
+            const child = spawn(process.execPath, [bin, "session", source, "-o", target]);
+            await new Promise((resolve) => setTimeout(resolve, delay));
+            child.kill("SIGKILL");
+            await new Promise((resolve) => child.on("close", resolve));
+            const text = fs.readFileSync(target, "utf8");
+            const parsed = JSON.parse(text); // whole: either the previous file or the complete new one
+            assert.ok(parsed.documents.length === 0 || parsed.documents[0].content.length === 40 * 1024 * 1024);
+        }
+    });
+});
