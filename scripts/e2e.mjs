@@ -140,6 +140,27 @@ function finish(results, extraFailure) {
     process.exit(failed > 0 ? 1 : 0);
 }
 
+/** The extension's output channels and the extension host's errors, from the server's log folder. */
+function extensionHostLogs(dataDir) {
+    const files = [];
+    const walk = (dir) => {
+        if (!existsSync(dir)) return;
+        for (const entry of readdirSync(dir, { withFileTypes: true })) {
+            const p = join(dir, entry.name);
+            if (entry.isDirectory()) walk(p);
+            else if (/sourcecheck.*\.log$/i.test(entry.name) || entry.name === "remoteexthost.log") files.push(p);
+        }
+    };
+    walk(join(dataDir, "user", "logs"));
+    return files
+        .map((f) => {
+            let lines = readFileSync(f, "utf8").split("\n");
+            if (f.endsWith("remoteexthost.log")) lines = lines.filter((l) => /\[error\]|\[warning\]/.test(l));
+            return `\n--- ${f.slice(dataDir.length + 1)} (last lines) ---\n${lines.slice(-30).join("\n")}`;
+        })
+        .join("");
+}
+
 async function runWeb() {
     const installStart = Date.now();
     let vscode;
@@ -224,7 +245,7 @@ async function runWeb() {
     const diagnose = () =>
         `\n--- last browser console lines ---\n${consoleLines.slice(-40).join("\n")}\n--- last server output ---\n${server
             .output()
-            .slice(-3000)}`;
+            .slice(-3000)}${extensionHostLogs(join(control, "vscode-data"))}`;
     const shots = new Set();
     const startDeadline = Date.now() + 90_000;
     let results;
@@ -261,7 +282,9 @@ async function runWeb() {
         `VS Code ${results.vscodeVersion} (${results.uiKind}, remote ${results.remoteName}); suite took ${((Date.now() - runStart) / 1000).toFixed(1)} s`,
     );
     if (keep) log(`kept workspace ${workspace} and control folder ${control}`);
-    finish(results, results.failed > 0 && process.env.SOURCECHECK_E2E_VERBOSE === "1" ? diagnose() : undefined);
+    if (results.failed > 0)
+        console.log(`[e2e] logs that may explain the failures:${extensionHostLogs(join(control, "vscode-data"))}`);
+    finish(results);
 }
 
 async function runElectron() {

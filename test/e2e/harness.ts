@@ -36,7 +36,7 @@ export function sleep(ms: number): Promise<void> {
  */
 export async function waitFor<T>(
     what: string,
-    probe: () => T | Promise<T>,
+    probe: () => T | PromiseLike<T>,
     accept: (v: T) => boolean = (v) => v !== undefined && v !== null,
     timeoutMs = 15_000,
 ): Promise<T> {

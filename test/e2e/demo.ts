@@ -1,0 +1,131 @@
+// Facts about the demo workspace (examples/demo), computed from its files, never copied into the
+// tests: where a JSON token sits in the annotation file, what a line of a cited document says.
+import * as assert from "node:assert/strict";
+import { findNodeAtLocation, parseTree } from "jsonc-parser";
+import * as vscode from "vscode";
+import { waitFor, wsUri } from "./harness";
+
+export const ANNOTATIONS = "answer.sourcecheck.json";
+
+export function annotationsUri(): vscode.Uri {
+    return wsUri(ANNOTATIONS);
+}
+
+export async function openAnnotations(): Promise<vscode.TextDocument> {
+    const doc = await vscode.workspace.openTextDocument(annotationsUri());
+    await vscode.window.showTextDocument(doc, { preview: false });
+    return doc;
+}
+
+export type JsonPath = (string | number)[];
+
+/** The pointer /a/b/0 of a JSON path. */
+export function pointer(path: JsonPath): string {
+    return `/${path.map((p) => String(p).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+}
+
+/** The range of the JSON token at `path` in `doc` (a string token includes its quotes). */
+export function tokenRange(doc: vscode.TextDocument, path: JsonPath): vscode.Range {
+    const root = parseTree(doc.getText());
+    assert.ok(root, `${doc.uri.path} is not JSON`);
+    const node = findNodeAtLocation(root, path);
+    assert.ok(node, `no ${pointer(path)} in ${doc.uri.path}`);
+    return new vscode.Range(doc.positionAt(node.offset), doc.positionAt(node.offset + node.length));
+}
+
+/** The parsed value at `path` of the annotation file. */
+export function valueAt<T = unknown>(doc: vscode.TextDocument, path: JsonPath): T {
+    let v: unknown = JSON.parse(doc.getText());
+    for (const p of path) v = (v as Record<string | number, unknown>)[p];
+    return v as T;
+}
+
+export interface Boundary {
+    line: number;
+    str: string;
+}
+export interface Ref {
+    path: string;
+    start: Boundary;
+    end: Boundary;
+}
+
+/** The text of 1-based `line` of a workspace file as SourceCheck sees it (CRLF normalised). */
+export async function lineOf(path: string, line: number): Promise<string> {
+    const doc = await vscode.workspace.openTextDocument(wsUri(path));
+    return doc.getText().replace(/\r\n?/g, "\n").split("\n")[line - 1];
+}
+
+/** Every index where `needle` occurs in `hay`, overlapping ones included. */
+export function occurrences(hay: string, needle: string): number[] {
+    const found: number[] = [];
+    for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + 1)) found.push(i);
+    return found;
+}
+
+/**
+ * Resolves a ref the demo's valid annotations use (one line, boundaries unique on it) to its range
+ * and text, independently of the server, so the server's answers can be checked against it.
+ */
+export async function resolveSimpleRef(ref: Ref): Promise<{ uri: vscode.Uri; range: vscode.Range; text: string }> {
+    assert.equal(ref.start.line, ref.end.line, "resolveSimpleRef handles one-line refs only");
+    const text = await lineOf(ref.path, ref.start.line);
+    const s = occurrences(text, ref.start.str);
+    const e = occurrences(text, ref.end.str);
+    assert.equal(s.length, 1, `start boundary ${ref.start.str} is not unique in the demo`);
+    assert.equal(e.length, 1, `end boundary ${ref.end.str} is not unique in the demo`);
+    const end = e[0] + ref.end.str.length;
+    return {
+        uri: wsUri(ref.path),
+        range: new vscode.Range(ref.start.line - 1, s[0], ref.end.line - 1, end),
+        text: text.slice(s[0], end),
+    };
+}
+
+export function sourcecheckDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+    return vscode.languages.getDiagnostics(uri).filter((d) => d.source === "sourcecheck");
+}
+
+export function codeOf(d: vscode.Diagnostic): string {
+    return typeof d.code === "object" && d.code !== null ? String(d.code.value) : String(d.code);
+}
+
+export function showRange(r: vscode.Range): string {
+    return `${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}`;
+}
+
+/** "code@range" of every sourcecheck diagnostic, sorted: comparable as a whole. */
+export function diagnosticKeys(uri: vscode.Uri): string[] {
+    return sourcecheckDiagnostics(uri)
+        .map((d) => `${codeOf(d)}@${showRange(d.range)}`)
+        .sort();
+}
+
+/** Waits until the server has published (or answered a pull) for the annotation file. */
+export async function waitForDiagnostics(
+    uri: vscode.Uri,
+    accept: (ds: vscode.Diagnostic[]) => boolean,
+    what: string,
+    timeoutMs = 20_000,
+): Promise<vscode.Diagnostic[]> {
+    return waitFor(what, () => sourcecheckDiagnostics(uri), accept, timeoutMs);
+}
+
+/** Puts the document's text back to `text` and saves it, so a test leaves the workspace as it found it. */
+export async function restoreText(doc: vscode.TextDocument, text: string): Promise<void> {
+    if (doc.getText() !== text) {
+        const edit = new vscode.WorkspaceEdit();
+        edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
+        assert.ok(await vscode.workspace.applyEdit(edit), `could not restore ${doc.uri.path}`);
+    }
+    if (doc.isDirty) await doc.save();
+}
+
+/** Plain text of hover contents (markdown or strings), with markdown escapes removed. */
+export function hoverText(hovers: vscode.Hover[]): string {
+    return hovers
+        .flatMap((h) => h.contents)
+        .map((c) => (typeof c === "string" ? c : c.value))
+        .join("\n")
+        .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, "$1");
+}
