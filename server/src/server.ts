@@ -8,16 +8,35 @@ import {
     createConnection,
     DidChangeConfigurationNotification,
     DidChangeWatchedFilesNotification,
+    ErrorCodes,
     FileChangeType,
     type InitializeResult,
     ProposedFeatures,
+    type Range,
+    ResponseError,
     TextDocumentSyncKind,
     TextDocuments,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { Analysis } from "./features/analysis";
+import { CODE_ACTION_KINDS, codeActions } from "./features/codeActions";
+import { completion } from "./features/completion";
 import { clear, publish, pullReport } from "./features/diagnostics";
 import { hover } from "./features/hover";
+import { inlayHints } from "./features/inlayHints";
+import { definition, documentLinks, references } from "./features/navigation";
+import {
+    CITED_SPANS,
+    CITED_SPANS_CHANGED,
+    COVERAGE,
+    citedSpans,
+    coverage,
+    FILE_SUMMARY,
+    LINE_INDEX,
+    lineIndex,
+    REF_FOR_SELECTION,
+    refForSelection,
+} from "./features/protocol";
 import type { AnnotationFile } from "./workspace/annotationFile";
 import type { BufferStore } from "./workspace/documentSource";
 import { readSettings } from "./workspace/settings";
@@ -80,7 +99,7 @@ function afterChange(files: AnnotationFile[], citedUris: string[]): void {
     if (files.length > 0 && capabilities.workspace?.inlayHint?.refreshSupport) {
         connection.languages.inlayHint.refresh();
     }
-    if (citedUris.length > 0) void connection.sendNotification("sourcecheck/citedSpansChanged", { uris: citedUris });
+    if (citedUris.length > 0) void connection.sendNotification(CITED_SPANS_CHANGED, { uris: citedUris });
 }
 
 connection.onInitialize((params): InitializeResult => {
@@ -95,6 +114,12 @@ connection.onInitialize((params): InitializeResult => {
         capabilities: {
             textDocumentSync: TextDocumentSyncKind.Incremental,
             hoverProvider: true,
+            codeActionProvider: { codeActionKinds: CODE_ACTION_KINDS, resolveProvider: false },
+            completionProvider: { triggerCharacters: ['"'], resolveProvider: false },
+            definitionProvider: true,
+            referencesProvider: true,
+            inlayHintProvider: true,
+            documentLinkProvider: { resolveProvider: false },
             diagnosticProvider: pullDiagnostics
                 ? { identifier: "sourcecheck", interFileDependencies: true, workspaceDiagnostics: false }
                 : undefined,
@@ -243,6 +268,88 @@ connection.onHover(
         return file ? hover(workspace, file, params.position) : null;
     }),
 );
+
+connection.onCodeAction(
+    safe("code actions", [], (params) => {
+        const file = analysis.current(params.textDocument.uri);
+        return file ? codeActions(workspace, file, params) : [];
+    }),
+);
+
+connection.onCompletion(
+    safe("completion", [], (params) => {
+        const file = analysis.current(params.textDocument.uri);
+        return file ? completion(workspace, file, params.position) : [];
+    }),
+);
+
+connection.onDefinition(
+    safe("definition", null, (params) => {
+        const file = analysis.current(params.textDocument.uri);
+        const linkSupport = capabilities.textDocument?.definition?.linkSupport === true;
+        return file ? definition(workspace, file, params.position, linkSupport) : null;
+    }),
+);
+
+connection.onReferences(
+    safe("references", [], (params) => {
+        const file = analysis.current(params.textDocument.uri);
+        return references(workspace, params.textDocument.uri, params.position, file);
+    }),
+);
+
+connection.languages.inlayHint.on(
+    safe("inlay hints", [], (params) => {
+        if (!workspace.settings.inlayHintsEnabled) return [];
+        const file = analysis.current(params.textDocument.uri);
+        return file ? inlayHints(file, params.range) : [];
+    }),
+);
+
+connection.onDocumentLinks(
+    safe("document links", [], (params) => {
+        const file = analysis.current(params.textDocument.uri);
+        return file ? documentLinks(workspace, file) : [];
+    }),
+);
+
+// Custom protocol (README "Language server protocol extensions").
+connection.onRequest(
+    CITED_SPANS,
+    safe("citedSpans", { uri: "", spans: [] }, (params: { uri: string }) => {
+        analysis.settle();
+        return citedSpans(workspace, params.uri);
+    }),
+);
+
+connection.onRequest(
+    REF_FOR_SELECTION,
+    safe(
+        "refForSelection",
+        { ok: false as const, message: "the server could not compute a ref" },
+        (params: { uri: string; range: Range }) =>
+            refForSelection(workspace, analysis.current(params.uri), params.uri, params.range),
+    ),
+);
+
+connection.onRequest(FILE_SUMMARY, (params: { uri: string }) => {
+    const file = safe("fileSummary", undefined, () => analysis.current(params.uri))();
+    if (!file) return new ResponseError(ErrorCodes.InvalidParams, `${params.uri} is not an annotation file`);
+    return file.summary();
+});
+
+connection.onRequest(
+    COVERAGE,
+    safe("coverage", { coveredChars: 0, totalChars: 0, ratio: 0 }, (params: { uri: string }) => {
+        analysis.settle();
+        return coverage(workspace, params.uri);
+    }),
+);
+
+connection.onRequest(LINE_INDEX, (params: { uri: string }) => {
+    const result = safe("lineIndex", undefined, () => lineIndex(workspace, params.uri))();
+    return result ?? new ResponseError(ErrorCodes.InvalidParams, `cannot read ${params.uri}`);
+});
 
 documents.listen(connection);
 connection.listen();

@@ -244,3 +244,23 @@ export function positionOf(text: string, offset: number) {
     const line = before.split("\n").length - 1;
     return { line, character: offset - (before.lastIndexOf("\n") + 1) };
 }
+
+export interface Edit {
+    range: { start: { line: number; character: number }; end: { line: number; character: number } };
+    newText: string;
+}
+
+/** Apply non-overlapping LSP text edits to a text. */
+export function applyEdits(text: string, edits: Edit[]): string {
+    const offsetOf = (p: { line: number; character: number }) => {
+        let offset = 0;
+        for (let line = 0; line < p.line; line++) offset = text.indexOf("\n", offset) + 1;
+        return offset + p.character;
+    };
+    const sorted = edits
+        .map((e) => ({ start: offsetOf(e.range.start), end: offsetOf(e.range.end), text: e.newText }))
+        .sort((a, b) => b.start - a.start);
+    let result = text;
+    for (const e of sorted) result = result.slice(0, e.start) + e.text + result.slice(e.end);
+    return result;
+}

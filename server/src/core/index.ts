@@ -45,5 +45,14 @@ export {
     SourceCheckError,
 } from "./session";
 export * from "./types";
-export { rawOffsetInJsonString } from "./jsonString";
+export { decodedOffsetInJsonString, rawOffsetInJsonString } from "./jsonString";
 export { numberedLines } from "./numberedLines";
+export { approximateMatches, closestStrings, levenshtein, type ApproximateMatch } from "./editDistance";
+export {
+    ambiguityFixes,
+    moveFixes,
+    nearMatchFixes,
+    relocationFixes,
+    shortenedRef,
+    type BoundaryFix,
+} from "./fixes";

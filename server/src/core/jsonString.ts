@@ -15,3 +15,16 @@ export function rawOffsetInJsonString(raw: string, decoded: number): number {
     }
     return rawAt;
 }
+
+/** The inverse: the decoded offset at raw offset `rawOffset` of the token (inside an escape: its start). */
+export function decodedOffsetInJsonString(raw: string, rawOffset: number): number {
+    let rawAt = raw.startsWith('"') ? 1 : 0;
+    let decodedAt = 0;
+    while (rawAt < rawOffset && rawAt < raw.length - 1) {
+        const step = raw[rawAt] === "\\" ? (raw[rawAt + 1] === "u" ? 6 : 2) : 1;
+        if (rawAt + step > rawOffset) break;
+        rawAt += step;
+        decodedAt += 1;
+    }
+    return decodedAt;
+}

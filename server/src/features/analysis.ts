@@ -33,12 +33,17 @@ export class Analysis {
 
     /** The analysis of an annotation file at its latest version (open buffer, else disk). */
     current(uri: string): AnnotationFile | undefined {
-        if (this.pendingFiles.size > 0 || this.pendingCited.size > 0) this.flush();
+        this.settle();
         const open = this.documents.get(uri);
         const known = this.workspace.get(uri);
         if (!open) return known;
         if (!this.workspace.isAnnotationFile(uri, open.languageId)) return undefined;
         return known && known.version === open.version ? known : this.analyzeOpen(open);
+    }
+
+    /** Finish pending work (before answering from the index as a whole). */
+    settle(): void {
+        if (this.pendingFiles.size > 0 || this.pendingCited.size > 0) this.flush();
     }
 
     /** An annotation file's buffer changed or opened: re-check it soon. */

@@ -24,13 +24,19 @@ export interface DiagnosticData {
     boundary?: "start" | "end";
 }
 
-const cache = new WeakMap<AnnotationFile, { stamp: number; diagnostics: Diagnostic[] }>();
+export interface ProblemDiagnostic {
+    problem: Problem;
+    diagnostic: Diagnostic;
+}
 
-export function diagnosticsOf(workspace: WorkspaceIndex, file: AnnotationFile): Diagnostic[] {
+const cache = new WeakMap<AnnotationFile, { stamp: number; entries: ProblemDiagnostic[] }>();
+
+/** Each problem of the file with its diagnostic, cached per stamp (code actions need both). */
+export function problemDiagnostics(workspace: WorkspaceIndex, file: AnnotationFile): ProblemDiagnostic[] {
     const cached = cache.get(file);
-    if (cached && cached.stamp === file.stamp) return cached.diagnostics;
+    if (cached && cached.stamp === file.stamp) return cached.entries;
     const syntaxAt = new Set<number>();
-    const diagnostics: Diagnostic[] = [];
+    const entries: ProblemDiagnostic[] = [];
     for (const problem of file.problems) {
         // The parser may report one bad token twice ("property name expected", "value expected"): keep the first.
         const offset = (problem as { offset?: number }).offset;
@@ -38,10 +44,14 @@ export function diagnosticsOf(workspace: WorkspaceIndex, file: AnnotationFile): 
             if (syntaxAt.has(offset)) continue;
             syntaxAt.add(offset);
         }
-        diagnostics.push(toDiagnostic(workspace, file, problem));
+        entries.push({ problem, diagnostic: toDiagnostic(workspace, file, problem) });
     }
-    cache.set(file, { stamp: file.stamp, diagnostics });
-    return diagnostics;
+    cache.set(file, { stamp: file.stamp, entries });
+    return entries;
+}
+
+export function diagnosticsOf(workspace: WorkspaceIndex, file: AnnotationFile): Diagnostic[] {
+    return problemDiagnostics(workspace, file).map((e) => e.diagnostic);
 }
 
 function toDiagnostic(workspace: WorkspaceIndex, file: AnnotationFile, problem: Problem): Diagnostic {

@@ -56,6 +56,7 @@ export class AnnotationFile {
     private readonly siteProblems = new Map<RefSite, Problem[]>();
     private problemList: Problem[] | undefined;
     private locatedText: LocatedText | undefined;
+    private invalidCache: { stamp: number; invalid: Set<number> } | undefined;
 
     constructor(
         readonly uri: string,
@@ -171,23 +172,23 @@ export class AnnotationFile {
         return changed;
     }
 
-    summary(): FileSummary {
-        const invalid = new Set<number>();
-        let schemaErrorCount = 0;
-        for (const problem of this.problems) {
-            if (problem.annotation !== undefined) invalid.add(problem.annotation);
-            if (isSchemaErrorCode(problem.code)) schemaErrorCount++;
+    /** Indices of annotations with any problem (schema or resolution), cached per stamp. */
+    invalidAnnotations(): Set<number> {
+        if (!this.invalidCache || this.invalidCache.stamp !== this.stamp) {
+            const invalid = new Set<number>();
+            for (const problem of this.problems) if (problem.annotation !== undefined) invalid.add(problem.annotation);
+            this.invalidCache = { stamp: this.stamp, invalid };
         }
+        return this.invalidCache.invalid;
+    }
+
+    summary(): FileSummary {
+        const invalid = this.invalidAnnotations();
         return {
             validCount: this.annotationCount - invalid.size,
             invalidCount: invalid.size,
-            schemaErrorCount,
+            schemaErrorCount: this.problems.filter((p) => isSchemaErrorCode(p.code)).length,
         };
-    }
-
-    /** True when annotation i has no problem at all (schema or resolution). */
-    annotationValid(annotation: number): boolean {
-        return !this.problems.some((p) => p.annotation === annotation);
     }
 
     /** The ref (if any) under an offset of the file. */

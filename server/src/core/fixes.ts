@@ -1,0 +1,154 @@
+/**
+ * Repairs for broken refs, computed from the cited document alone (no editor types): the quick
+ * fixes of the language server and anything else that wants to suggest a working ref. Every fix
+ * changes one token of one boundary (its `str` or its `line`) and says what the ref becomes.
+ */
+import { approximateMatches } from "./editDistance";
+import { occurrencesOf, occursOnce, shortestUniqueEndingAt, shortestUniqueStartingAt } from "./occurrences";
+import { type RefResolution, resolveInDocument } from "./resolve";
+import type { SessionDocument } from "./session";
+import type { BoundaryName, Ref } from "./types";
+
+export interface BoundaryFix {
+    /** extend: a longer unique str at one occurrence; move: another line; replace: a near match. */
+    kind: "extend" | "move" | "replace";
+    boundary: BoundaryName;
+    /** The new `str` (extend, replace) or `line` (move) of that boundary. */
+    str?: string;
+    line?: number;
+    /** The ref after the fix, and what it resolves to. */
+    ref: Ref;
+    resolution: RefResolution;
+    /** The one fix worth applying without asking. */
+    preferred: boolean;
+}
+
+/** How far from the written line "move to line N" looks. */
+export const MOVE_DISTANCE = 20;
+const MAX_MOVES = 3;
+/** Lines and boundaries longer than this get no near-match search (it is O(line · str)). */
+const MAX_NEAR_LINE = 4000;
+const MAX_NEAR_STR = 200;
+
+function withBoundary(ref: Ref, boundary: BoundaryName, line: number, str: string): Ref {
+    return { ...ref, [boundary]: { line, str } } as Ref;
+}
+
+/**
+ * boundary-ambiguous: one fix per occurrence, the shortest unique string starting (start boundary)
+ * or ending (end boundary) there. Preferred when exactly one of them gives a valid span.
+ */
+export function ambiguityFixes(document: SessionDocument, ref: Ref, boundary: BoundaryName): BoundaryFix[] {
+    const { line, str } = ref[boundary];
+    if (!document.lines.hasLine(line)) return [];
+    const text = document.lines.line(line);
+    const fixes: BoundaryFix[] = [];
+    for (const column of occurrencesOf(text, str)) {
+        const unique =
+            boundary === "start"
+                ? shortestUniqueStartingAt(text, column)
+                : shortestUniqueEndingAt(text, column + str.length);
+        // Any string as short as str starting (ending) here occurs at the other occurrences too, so
+        // the unique one is always longer and contains this occurrence of str whole.
+        if (unique === undefined) continue;
+        const fixed = withBoundary(ref, boundary, line, unique);
+        fixes.push({
+            kind: "extend",
+            boundary,
+            str: unique,
+            ref: fixed,
+            resolution: resolveInDocument(document, fixed),
+            preferred: false,
+        });
+    }
+    markPreferred(fixes);
+    return fixes;
+}
+
+/**
+ * boundary-not-found or line-out-of-range: "move to line N" for each nearby line where str occurs
+ * exactly once (nearest first), and "replace with" for near matches on the written line.
+ */
+export function relocationFixes(document: SessionDocument, ref: Ref, boundary: BoundaryName): BoundaryFix[] {
+    return [...moveFixes(document, ref, boundary), ...nearMatchFixes(document, ref, boundary)];
+}
+
+export function moveFixes(document: SessionDocument, ref: Ref, boundary: BoundaryName): BoundaryFix[] {
+    const { line, str } = ref[boundary];
+    const lines = document.lines;
+    const anchor = Math.min(Math.max(line, 1), lines.lineCount);
+    const fixes: BoundaryFix[] = [];
+    for (let distance = 0; distance <= MOVE_DISTANCE && fixes.length < MAX_MOVES; distance++) {
+        for (const candidate of distance === 0 ? [anchor] : [anchor - distance, anchor + distance]) {
+            if (candidate === line || !lines.hasLine(candidate) || !occursOnce(lines.line(candidate), str)) continue;
+            const fixed = withBoundary(ref, boundary, candidate, str);
+            fixes.push({
+                kind: "move",
+                boundary,
+                line: candidate,
+                ref: fixed,
+                resolution: resolveInDocument(document, fixed),
+                preferred: false,
+            });
+        }
+    }
+    markPreferred(fixes);
+    return fixes.slice(0, MAX_MOVES);
+}
+
+export function nearMatchFixes(document: SessionDocument, ref: Ref, boundary: BoundaryName): BoundaryFix[] {
+    const { line, str } = ref[boundary];
+    if (!document.lines.hasLine(line) || str.length > MAX_NEAR_STR) return [];
+    const text = document.lines.line(line);
+    if (text.length > MAX_NEAR_LINE) return [];
+    const maxDistance = Math.max(1, Math.floor(str.length / 4));
+    const fixes: BoundaryFix[] = [];
+    for (const match of approximateMatches(text, str, maxDistance)) {
+        const value = text.slice(match.start, match.end);
+        if (value === str || !occursOnce(text, value) || value.trim().length === 0) continue;
+        const fixed = withBoundary(ref, boundary, line, value);
+        fixes.push({
+            kind: "replace",
+            boundary,
+            str: value,
+            ref: fixed,
+            resolution: resolveInDocument(document, fixed),
+            preferred: false,
+        });
+    }
+    markPreferred(fixes);
+    return fixes;
+}
+
+/**
+ * The one fix worth applying without asking: the only one whose own boundary then resolves (the
+ * other boundary may still be broken, and have a fix of its own).
+ */
+function markPreferred(fixes: BoundaryFix[]): void {
+    const working = fixes.filter(
+        (f) =>
+            f.resolution.valid ||
+            f.resolution.errors.every((e) => e.boundary !== undefined && e.boundary !== f.boundary),
+    );
+    if (working.length === 1) working[0].preferred = true;
+}
+
+/**
+ * The same span with the shortest unique boundaries, or undefined when they already are.
+ * Only for refs that resolve.
+ */
+export function shortenedRef(document: SessionDocument, ref: Ref): { ref: Ref; resolution: RefResolution } | undefined {
+    const resolution = resolveInDocument(document, ref);
+    if (!resolution.valid) return undefined;
+    const { start, end } = resolution.range;
+    const startStr = shortestUniqueStartingAt(document.lines.line(start.line), start.column);
+    const endStr = shortestUniqueEndingAt(document.lines.line(end.line), end.column);
+    if (startStr === undefined || endStr === undefined) return undefined;
+    if (startStr === ref.start.str && endStr === ref.end.str) return undefined;
+    const shortened: Ref = { ...ref, start: { line: start.line, str: startStr }, end: { line: end.line, str: endStr } };
+    const after = resolveInDocument(document, shortened);
+    // Shorter boundaries must give the very same span; on one line they might not enclose both.
+    if (!after.valid || after.startOffset !== resolution.startOffset || after.endOffset !== resolution.endOffset)
+        return undefined;
+    return { ref: shortened, resolution: after };
+}

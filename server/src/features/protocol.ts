@@ -1,0 +1,192 @@
+/**
+ * The custom protocol the VS Code client codes against (README "Language server protocol
+ * extensions"). Names and shapes are a contract: change them only together with the client.
+ */
+
+import * as nodePath from "node:path";
+import type { Range as LspRange } from "vscode-languageserver";
+import { refForSpan } from "../core/author";
+import { decodedOffsetInJsonString } from "../core/jsonString";
+import { numberedLines } from "../core/numberedLines";
+import { isDocumentFailure, SessionDocument } from "../core/session";
+import type { Ref } from "../core/types";
+import type { AnnotationFile } from "../workspace/annotationFile";
+import { uriToPath } from "../workspace/uris";
+import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import { offsetAt, rangeOfPointer, toLspRange } from "./positions";
+
+export const CITED_SPANS = "sourcecheck/citedSpans";
+export const CITED_SPANS_CHANGED = "sourcecheck/citedSpansChanged";
+export const REF_FOR_SELECTION = "sourcecheck/refForSelection";
+export const FILE_SUMMARY = "sourcecheck/fileSummary";
+export const COVERAGE = "sourcecheck/coverage";
+export const LINE_INDEX = "sourcecheck/lineIndex";
+
+export type SpanKind = "claim" | "supports" | "refutes";
+
+export interface Citation {
+    annotationUri: string;
+    annotationIndex: number;
+    role: "claim" | number;
+    polarity?: string;
+    confidence?: number;
+    claimText?: string;
+    refRange: LspRange;
+}
+
+export interface CitedSpan {
+    range: LspRange;
+    kind: SpanKind;
+    citations: Citation[];
+}
+
+export interface CitedSpansResult {
+    uri: string;
+    spans: CitedSpan[];
+}
+
+export type RefForSelectionResult = { ok: true; ref: Ref } | { ok: false; message: string };
+
+export interface CoverageResult {
+    coveredChars: number;
+    totalChars: number;
+    ratio: number;
+}
+
+const MAX_CLAIM_TEXT = 500;
+
+/** The valid resolved spans inside a document, each with who cites it and how. */
+export function citedSpans(workspace: WorkspaceIndex, uri: string): CitedSpansResult {
+    const path = uriToPath(uri);
+    if (path === undefined) return { uri, spans: [] };
+    const byKey = new Map<string, CitedSpan>();
+    for (const { file, site } of workspace.citationsOf(path)) {
+        if (!site.resolution.valid) continue;
+        const kind: SpanKind = site.role === "claim" ? "claim" : (site.polarity ?? "supports");
+        const range = toLspRange(site.resolution.range);
+        const key = `${kind}:${range.start.line}:${range.start.character}:${range.end.line}:${range.end.character}`;
+        let span = byKey.get(key);
+        if (!span) {
+            span = { range, kind, citations: [] };
+            byKey.set(key, span);
+        }
+        const claim = file.site(site.annotation, "claim");
+        const citation: Citation = {
+            annotationUri: file.uri,
+            annotationIndex: site.annotation,
+            role: site.role,
+            refRange: rangeOfPointer(file, site.pointer),
+        };
+        if (site.role !== "claim") {
+            citation.polarity = site.polarity;
+            citation.confidence = site.confidence;
+        }
+        if (claim?.resolution.valid) citation.claimText = claim.resolution.text.slice(0, MAX_CLAIM_TEXT);
+        span.citations.push(citation);
+    }
+    const spans = [...byKey.values()].sort(
+        (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+    );
+    return { uri, spans };
+}
+
+/**
+ * A ref for a selection: in a workspace document (path relative to its document root), or inside
+ * an embedded document's `content` of a session file (that document's path).
+ */
+export function refForSelection(
+    workspace: WorkspaceIndex,
+    annotationFile: AnnotationFile | undefined,
+    uri: string,
+    range: LspRange,
+): RefForSelectionResult {
+    if (annotationFile?.embedded) return refInEmbedded(annotationFile, range);
+    const path = uriToPath(uri);
+    const root = workspace.rootFor(uri);
+    if (path === undefined || root === undefined)
+        return { ok: false, message: "only files can be cited: save the document first" };
+    const relative = nodePath.relative(root, path).split(nodePath.sep).join("/");
+    if (relative.startsWith("..") || nodePath.isAbsolute(relative)) {
+        return { ok: false, message: `the document is outside the document root ${root}` };
+    }
+    const document = workspace.source.get(root, relative);
+    if (isDocumentFailure(document)) return { ok: false, message: document.message };
+    return refForSpan(
+        document,
+        { line: range.start.line + 1, column: range.start.character },
+        { line: range.end.line + 1, column: range.end.character },
+    );
+}
+
+function refInEmbedded(file: AnnotationFile, range: LspRange): RefForSelectionResult {
+    const start = offsetAt(file, range.start);
+    const end = offsetAt(file, range.end);
+    for (const embedded of file.result.parts.documents ?? []) {
+        const token = file.spanOf(`${embedded.pointer}/content`);
+        if (start <= token.offset || end >= token.offset + token.length) continue;
+        const document = file.lookup.get(embedded.path);
+        if (!(document instanceof SessionDocument)) continue;
+        const raw = file.text.slice(token.offset, token.offset + token.length);
+        const from = document.lines.positionAt(decodedOffsetInJsonString(raw, start - token.offset));
+        const to = document.lines.positionAt(decodedOffsetInJsonString(raw, end - token.offset));
+        return refForSpan(document, from, to);
+    }
+    return { ok: false, message: "select text inside a document's content to cite it" };
+}
+
+/** Share of the document's non-blank characters inside claims of valid annotations. */
+export function coverage(workspace: WorkspaceIndex, uri: string): CoverageResult {
+    const content = documentText(workspace, uri);
+    const path = uriToPath(uri);
+    if (content === undefined || path === undefined) return { coveredChars: 0, totalChars: 0, ratio: 0 };
+    const spans: [number, number][] = [];
+    for (const { file, site } of workspace.citationsOf(path)) {
+        if (site.role !== "claim" || !site.resolution.valid || file.invalidAnnotations().has(site.annotation)) continue;
+        spans.push([site.resolution.startOffset, site.resolution.endOffset]);
+    }
+    spans.sort((a, b) => a[0] - b[0]);
+    let covered = 0;
+    let reached = 0;
+    for (const [from, to] of spans) {
+        for (let i = Math.max(from, reached); i < to; i++) if (!isBlank(content.charCodeAt(i))) covered++;
+        reached = Math.max(reached, to);
+    }
+    let total = 0;
+    for (let i = 0; i < content.length; i++) if (!isBlank(content.charCodeAt(i))) total++;
+    return { coveredChars: covered, totalChars: total, ratio: total === 0 ? 0 : covered / total };
+}
+
+function isBlank(code: number): boolean {
+    return (
+        code === 32 ||
+        code === 9 ||
+        code === 10 ||
+        code === 13 ||
+        code === 11 ||
+        code === 12 ||
+        code === 0xa0 ||
+        code === 0x3000
+    );
+}
+
+/** The text of a document as refs see it: the buffer when open, else the file (LF-normalised). */
+export function documentText(workspace: WorkspaceIndex, uri: string): string | undefined {
+    const path = uriToPath(uri);
+    if (path === undefined) return undefined;
+    const root = workspace.rootFor(uri) ?? nodePath.dirname(path);
+    const relative = nodePath.relative(root, path).split(nodePath.sep).join("/");
+    const entry = relative.startsWith("..")
+        ? workspace.source.get(nodePath.dirname(path), nodePath.basename(path))
+        : workspace.source.get(root, relative);
+    return isDocumentFailure(entry) ? undefined : entry.content;
+}
+
+/** Each line prefixed with its 1-based number, like `evidex index`. */
+export function lineIndex(workspace: WorkspaceIndex, uri: string): { text: string } | undefined {
+    const content = documentText(workspace, uri);
+    return content === undefined ? undefined : { text: numberedLines(content) };
+}
+
+export function fileSummary(file: AnnotationFile) {
+    return file.summary();
+}

@@ -1,0 +1,107 @@
+import * as assert from "node:assert/strict";
+import type { Hover, MarkupContent } from "vscode-languageserver-protocol";
+import { rangeOf, startClient, type TestClient } from "./harness";
+
+function markdown(hover: Hover | null): string {
+    assert.ok(hover, "expected a hover");
+    return (hover.contents as MarkupContent).value;
+}
+
+describe("hover", () => {
+    let client: TestClient;
+    let uri: string;
+    let text: string;
+    before(async () => {
+        client = await startClient({ pull: false });
+        uri = await client.open("answer.sourcecheck.json", "sourcecheck");
+        text = client.text(uri);
+    });
+    after(async () => {
+        await client.stop();
+    });
+
+    const hoverAt = (needle: string, occurrence = 0, shift = 1) => {
+        const range = rangeOf(text, needle, occurrence);
+        return client.request<Hover | null>("textDocument/hover", {
+            textDocument: { uri },
+            position: { line: range.start.line, character: range.start.character + shift },
+        });
+    };
+
+    it("on a claim shows the whole annotation: claim and every source, with locations", async () => {
+        const value = markdown(await hoverAt('"37%"'));
+        assert.ok(value.startsWith("**Annotation 0**"), value);
+        assert.ok(value.includes("**Claim** · [answer.md:3:42-3:45]("), value);
+        assert.ok(value.includes("```text\n37%\n```"), value);
+        // The CRLF benchmark file: the span is shown without its \r.
+        assert.ok(
+            value.includes("**Source 0** · supports · confidence 0.95 · [sources/benchmark.txt:4:1-4:12]("),
+            value,
+        );
+        assert.ok(value.includes("```text\ndelta: -37%\n```"), value);
+    });
+
+    it("on any part of a source ref shows that source only, its polarity and confidence", async () => {
+        for (const needle of ['"path": "sources/release-notes.md", "start": { "line": 11', '"low-priority jobs"']) {
+            const value = markdown(await hoverAt(needle));
+            assert.ok(
+                value.startsWith("**Source 0** · refutes · confidence 0.9 · [sources/release-notes.md:11:3-11:70]("),
+                value,
+            );
+            assert.ok(
+                value.includes("```text\nUnder sustained heavy load the scheduler may drop low-priority jobs\n```"),
+                value,
+            );
+            assert.ok(!value.includes("**Claim**"), value);
+        }
+    });
+
+    it("the hover range is the whole ref object", async () => {
+        const hover = await hoverAt('"delta"');
+        const ref =
+            '{ "path": "sources/benchmark.txt", "start": { "line": 4, "str": "delta" }, "end": { "line": 4, "str": "-37%" }, "polarity": "supports", "confidence": 0.95 }';
+        assert.deepEqual(hover?.range, rangeOf(text, ref));
+    });
+
+    it("on a broken ref says why it does not resolve", async () => {
+        const value = markdown(await hoverAt('"planned for 2.6."'));
+        assert.ok(value.includes("does not resolve"), value);
+        assert.ok(value.includes("`boundary-not-found`"), value);
+    });
+
+    it("outside refs there is no hover", async () => {
+        assert.equal(await hoverAt('"annotations"'), null);
+    });
+
+    it("shortens long spans with a count of what was cut, and keeps whitespace", async () => {
+        const long = `start ${"x".repeat(3000)}\tend`;
+        const session = JSON.stringify({
+            documents: [{ path: "doc", content: `${long}\n  indented  line  ` }],
+            annotations: [
+                {
+                    claim: { path: "doc", start: { line: 1, str: "start" }, end: { line: 1, str: "end" } },
+                    sources: [
+                        {
+                            path: "doc",
+                            start: { line: 2, str: "  indented" },
+                            end: { line: 2, str: "line  " },
+                            polarity: "supports",
+                            confidence: 1,
+                        },
+                    ],
+                },
+            ],
+        });
+        const sessionUri = await client.open("long.sourcecheck.json", "sourcecheck", session);
+        const at = rangeOf(session, '"start"', 1).start;
+        const value = markdown(
+            await client.request<Hover>("textDocument/hover", {
+                textDocument: { uri: sessionUri },
+                position: { line: at.line, character: at.character + 2 },
+            }),
+        );
+        assert.match(value, /⋯ 2210 characters cut ⋯/);
+        assert.ok(value.includes("```text\n  indented  line  \n```"), value);
+        assert.ok(value.includes("doc:1:1-1:3011"), value);
+    });
+});
