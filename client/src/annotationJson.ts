@@ -90,17 +90,17 @@ export function annotationSpan(text: string, index: number): { offset: number; l
 export function appendClaim(text: string, fileName: string, claim: Ref, formatting: FormattingOptions): EditResult {
     const located = locateAnnotations(text, fileName);
     if (!located.ok) return located;
-    const annotation = { claim, sources: [] as NewSource[] };
-    const options = { formattingOptions: formatting };
+    const layout = new Layout(text, formatting);
+    const render = (indent: string) => layout.annotation(claim, indent);
     if (located.root === undefined) {
-        return { ok: true, edits: modify(text, [], { annotations: [annotation] }, options), annotationIndex: 0 };
+        const content = `{${layout.eol}${layout.unit}"annotations": ${layout.array(layout.unit, render)}${layout.eol}}${layout.eol}`;
+        return { ok: true, edits: [{ offset: 0, length: text.length, content }], annotationIndex: 0 };
     }
     if (located.list === undefined) {
-        return { ok: true, edits: modify(text, ["annotations"], [annotation], options), annotationIndex: 0 };
+        return { ok: true, edits: layout.addProperty(located.root, ["annotations"], render), annotationIndex: 0 };
     }
     const index = located.list.children?.length ?? 0;
-    const edits = modify(text, [...located.listPath, -1], annotation, { ...options, isArrayInsertion: true });
-    return { ok: true, edits, annotationIndex: index };
+    return { ok: true, edits: layout.appendToArray(located.list, located.listPath, render), annotationIndex: index };
 }
 
 /** Appends a source to `sources` of annotation `index` (creating `sources` when it is missing). */
@@ -127,23 +127,113 @@ export function appendSource(
     if (annotation.type !== "object") {
         return { ok: false, message: `annotation ${index} in ${fileName} is not an object { claim, sources }.` };
     }
-    const options = { formattingOptions: formatting };
+    const layout = new Layout(text, formatting);
+    const render = () => inline(source);
     const annotationPath = [...located.listPath, index];
     const sources = findNodeAtLocation(annotation, ["sources"]);
     if (sources === undefined) {
-        return {
-            ok: true,
-            edits: modify(text, [...annotationPath, "sources"], [source], options),
-            annotationIndex: index,
-            sourceIndex: 0,
-        };
+        const edits = layout.addProperty(annotation, [...annotationPath, "sources"], render);
+        return { ok: true, edits, annotationIndex: index, sourceIndex: 0 };
     }
     if (sources.type !== "array") {
         return { ok: false, message: `"sources" of annotation ${index} in ${fileName} is not an array; fix it first.` };
     }
     const sourceIndex = sources.children?.length ?? 0;
-    const edits = modify(text, [...annotationPath, "sources", -1], source, { ...options, isArrayInsertion: true });
+    const edits = layout.appendToArray(sources, [...annotationPath, "sources"], render);
     return { ok: true, edits, annotationIndex: index, sourceIndex };
+}
+
+/**
+ * Lays inserted values out in the file's own indentation. `modify` (without its formatter, which would
+ * also re-flow the neighbouring one-line refs) decides where the insertion goes and whether it needs a
+ * comma; the inserted value is written in the spec's compact style, one ref per line.
+ */
+class Layout {
+    readonly unit: string;
+    readonly eol: string;
+
+    constructor(
+        private readonly text: string,
+        formatting: FormattingOptions,
+    ) {
+        this.unit = formatting.insertSpaces === false ? "\t" : " ".repeat(formatting.tabSize ?? 2);
+        this.eol = formatting.eol ?? "\n";
+    }
+
+    /** The indentation of the line holding `offset`. */
+    indentAt(offset: number): string {
+        const lineStart = this.text.lastIndexOf("\n", offset - 1) + 1;
+        return /^[ \t]*/.exec(this.text.slice(lineStart, offset))![0];
+    }
+
+    private sameLine(a: number, b: number): boolean {
+        return !this.text.slice(Math.min(a, b), Math.max(a, b)).includes("\n");
+    }
+
+    /** Indentation for a new member of a container: that of its last member, or one level deeper. */
+    private memberIndent(container: Node): string {
+        const last = container.children?.at(-1);
+        if (last && !this.sameLine(container.offset, last.offset)) return this.indentAt(last.offset);
+        return this.indentAt(container.offset) + this.unit;
+    }
+
+    annotation(claim: Ref, indent: string): string {
+        const inner = indent + this.unit;
+        return `{${this.eol}${inner}"claim": ${inline(claim)},${this.eol}${inner}"sources": []${this.eol}${indent}}`;
+    }
+
+    /** `[` + one element + `]` laid out below `indent`. */
+    array(indent: string, render: (indent: string) => string): string {
+        const inner = indent + this.unit;
+        return `[${this.eol}${inner}${render(inner)}${this.eol}${indent}]`;
+    }
+
+    appendToArray(array: Node, path: JSONPath, render: (indent: string) => string): Edit[] {
+        if (!array.children || array.children.length === 0) {
+            // Replace `[]` (or `[ ]` spread over lines) as a whole, so no stray blank line remains.
+            return [
+                {
+                    offset: array.offset,
+                    length: array.length,
+                    content: this.array(this.indentAt(array.offset), render),
+                },
+            ];
+        }
+        const indent = this.memberIndent(array);
+        return this.placed(modify(this.text, [...path, -1], PLACEHOLDER, { isArrayInsertion: true }), (comma) => {
+            return `${comma}${this.eol}${indent}${render(indent)}`;
+        });
+    }
+
+    addProperty(object: Node, path: JSONPath, render: (indent: string) => string): Edit[] {
+        const key = path.at(-1) as string;
+        const indent = this.memberIndent(object);
+        const empty = !object.children || object.children.length === 0;
+        const closing = empty ? `${this.eol}${this.indentAt(object.offset)}` : "";
+        return this.placed(modify(this.text, path, [PLACEHOLDER], {}), (comma) => {
+            return `${comma}${this.eol}${indent}${JSON.stringify(key)}: ${this.array(indent, render)}${closing}`;
+        });
+    }
+
+    /** Keeps modify's offset and comma decision, and swaps its compact content for ours. */
+    private placed(edits: Edit[], content: (comma: string) => string): Edit[] {
+        return edits.map((edit) => {
+            if (!edit.content.includes(JSON.stringify(PLACEHOLDER))) return edit;
+            return { ...edit, content: content(edit.content.startsWith(",") ? "," : "") };
+        });
+    }
+}
+
+const PLACEHOLDER = "__sourcecheck_value_placeholder__";
+
+/** JSON on one line with a space inside braces and after colons and commas, as the spec writes refs. */
+export function inline(value: unknown): string {
+    if (Array.isArray(value)) return value.length === 0 ? "[]" : `[${value.map(inline).join(", ")}]`;
+    if (value !== null && typeof value === "object") {
+        const members = Object.entries(value).map(([key, v]) => `${JSON.stringify(key)}: ${inline(v)}`);
+        return members.length === 0 ? "{}" : `{ ${members.join(", ")} }`;
+    }
+    return JSON.stringify(value);
 }
 
 /** Indentation and line ending as the file already uses them. */
