@@ -40,6 +40,7 @@ export class WorkspaceIndex {
     private readonly dependencies = new Map<string, Map<string, string[]>>();
     /** Every file found by the last walk (absolute), for path completion without touching the disk. */
     private knownFiles = new Set<string>();
+    private walked = false;
 
     constructor(buffers: BufferStore) {
         this.source = new DocumentSource(buffers, DEFAULT_SETTINGS.maxDocumentSize);
@@ -161,6 +162,7 @@ export class WorkspaceIndex {
 
     /** Files under a root, relative to it, from the last walk (no disk access). */
     filesUnder(root: string): string[] {
+        if (!this.walked) this.walk(); // asked before the start-up walk finished
         const found: string[] = [];
         for (const path of this.knownFiles) {
             if (isInside(root, path)) found.push(nodePath.relative(root, path).split(nodePath.sep).join("/"));
@@ -203,6 +205,7 @@ export class WorkspaceIndex {
             }
         }
         this.knownFiles = known;
+        this.walked = true;
         return annotationFiles.sort();
     }
 

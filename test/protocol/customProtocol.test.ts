@@ -1,0 +1,201 @@
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { rangeOf, startClient, type TestClient } from "./harness";
+
+interface CitedSpans {
+    uri: string;
+    spans: {
+        range: ReturnType<typeof rangeOf>;
+        kind: string;
+        citations: {
+            annotationUri: string;
+            annotationIndex: number;
+            role: "claim" | number;
+            polarity?: string;
+            confidence?: number;
+            claimText?: string;
+            refRange: ReturnType<typeof rangeOf>;
+        }[];
+    }[];
+}
+
+const line = (l: number, from: number, to: number) => ({
+    start: { line: l, character: from },
+    end: { line: l, character: to },
+});
+
+describe("custom protocol", () => {
+    let client: TestClient;
+    let uri: string;
+    let text: string;
+    let root: string;
+    beforeEach(async () => {
+        client = await startClient({ pull: true });
+        root = client.options.root;
+        uri = await client.open("answer.sourcecheck.json", "sourcecheck");
+        text = client.text(uri);
+    });
+    afterEach(async () => {
+        await client.stop();
+    });
+
+    it("sourcecheck/citedSpans: the valid claim spans of the answer, with who cites them", async () => {
+        const result = await client.request<CitedSpans>("sourcecheck/citedSpans", { uri: client.uri("answer.md") });
+        assert.equal(result.uri, client.uri("answer.md"));
+        // Valid claims: annotations 0-3 and 5-7 (annotation 4's claim is ambiguous), sorted by position.
+        assert.deepEqual(
+            result.spans.map((s) => [s.kind, s.range, s.citations.map((c) => c.annotationIndex)]),
+            [
+                ["claim", line(2, 10, 37), [6]],
+                ["claim", line(2, 41, 44), [0]],
+                ["claim", line(2, 55, 89), [7]],
+                ["claim", line(3, 17, 49), [1]],
+                ["claim", line(4, 36, 66), [2]],
+                ["claim", line(5, 18, 58), [3]],
+                ["claim", line(7, 13, 52), [5]],
+            ],
+        );
+        assert.deepEqual(result.spans[1].citations[0], {
+            annotationUri: uri,
+            annotationIndex: 0,
+            role: "claim",
+            claimText: "37%",
+            refRange: rangeOf(
+                text,
+                '{ "path": "answer.md", "start": { "line": 3, "str": "37%" }, "end": { "line": 3, "str": "37%" } }',
+            ),
+        });
+    });
+
+    it("sourcecheck/citedSpans: sources carry their polarity, confidence and the claim they bear on", async () => {
+        const bench = await client.request<CitedSpans>("sourcecheck/citedSpans", {
+            uri: client.uri("sources/benchmark.txt"),
+        });
+        assert.equal(bench.spans.length, 1);
+        assert.deepEqual(bench.spans[0].range, line(3, 0, 11));
+        assert.equal(bench.spans[0].kind, "supports");
+        const citation = bench.spans[0].citations[0];
+        assert.deepEqual(
+            {
+                role: citation.role,
+                polarity: citation.polarity,
+                confidence: citation.confidence,
+                claimText: citation.claimText,
+            },
+            { role: 0, polarity: "supports", confidence: 0.95, claimText: "37%" },
+        );
+        const notes = await client.request<CitedSpans>("sourcecheck/citedSpans", {
+            uri: client.uri("sources/release-notes.md"),
+        });
+        assert.deepEqual(
+            notes.spans.map((s) => [s.kind, s.range.start.line]),
+            [
+                ["supports", 4],
+                ["refutes", 10],
+                ["refutes", 11],
+            ],
+        );
+    });
+
+    it("sourcecheck/citedSpansChanged names the documents whose spans changed", async () => {
+        await client.waitFor(() => client.citedSpansChanged.length > 0, "the first citedSpansChanged");
+        client.citedSpansChanged.length = 0;
+        await client.change(uri, text.replace('"planned for 2.6."', '"planned for 2.5."'));
+        await client.waitFor(
+            () => client.citedSpansChanged.some((uris) => uris.includes(client.uri("sources/release-notes.md"))),
+            "citedSpansChanged for release-notes.md",
+        );
+        const notes = await client.request<CitedSpans>("sourcecheck/citedSpans", {
+            uri: client.uri("sources/release-notes.md"),
+        });
+        assert.deepEqual(notes.spans.at(-1)?.range, line(15, 0, 72));
+    });
+
+    it("sourcecheck/refForSelection: the ref with shortest unique boundaries, or why not", async () => {
+        const ok = await client.request("sourcecheck/refForSelection", {
+            uri: client.uri("answer.md"),
+            range: line(2, 41, 44),
+        });
+        assert.deepEqual(ok, {
+            ok: true,
+            ref: { path: "answer.md", start: { line: 3, str: "37" }, end: { line: 3, str: "%" } },
+        });
+        const nested = await client.request("sourcecheck/refForSelection", {
+            uri: client.uri("sources/survey-zh.md"),
+            range: line(3, 0, 4),
+        });
+        assert.deepEqual(nested, {
+            ok: true,
+            ref: { path: "sources/survey-zh.md", start: { line: 4, str: "多" }, end: { line: 4, str: "队" } },
+        });
+        const empty = (await client.request("sourcecheck/refForSelection", {
+            uri: client.uri("answer.md"),
+            range: line(2, 5, 5),
+        })) as { ok: boolean; message: string };
+        assert.equal(empty.ok, false);
+        assert.match(empty.message, /empty/);
+    });
+
+    it("sourcecheck/refForSelection inside an embedded session's content gives that document's path", async () => {
+        const session = JSON.stringify({
+            documents: [{ path: "article", content: 'alpha beta\ngamma "delta" gamma' }],
+            annotations: [],
+        });
+        const sessionUri = await client.open("embedded.sourcecheck.json", "sourcecheck", session);
+        const at = rangeOf(session, "delta");
+        const result = await client.request("sourcecheck/refForSelection", { uri: sessionUri, range: at });
+        assert.deepEqual(result, {
+            ok: true,
+            ref: { path: "article", start: { line: 2, str: "d" }, end: { line: 2, str: "ta" } },
+        });
+    });
+
+    it("sourcecheck/fileSummary counts valid and invalid annotations and schema errors", async () => {
+        assert.deepEqual(await client.request("sourcecheck/fileSummary", { uri }), {
+            validCount: 4,
+            invalidCount: 4,
+            schemaErrorCount: 0,
+        });
+        await client.change(uri, text.replace('"confidence": 0.6', '"confidence": "high"'));
+        assert.deepEqual(await client.request("sourcecheck/fileSummary", { uri }), {
+            validCount: 3,
+            invalidCount: 5,
+            schemaErrorCount: 1,
+        });
+    });
+
+    it("sourcecheck/coverage: share of the non-blank characters covered by claims of valid annotations", async () => {
+        const answer = fs.readFileSync(path.join(root, "answer.md"), "utf8");
+        const nonBlank = (s: string) => s.replace(/\s/g, "").length;
+        const covered = [
+            "37%",
+            "offline sync for mobile clients.",
+            "setup takes under ten minutes.",
+            "never drops jobs, even under heavy load.",
+        ]
+            .map(nonBlank)
+            .reduce((a, b) => a + b, 0);
+        const result = await client.request<{ coveredChars: number; totalChars: number; ratio: number }>(
+            "sourcecheck/coverage",
+            {
+                uri: client.uri("answer.md"),
+            },
+        );
+        assert.deepEqual(result, {
+            coveredChars: covered,
+            totalChars: nonBlank(answer),
+            ratio: covered / nonBlank(answer),
+        });
+    });
+
+    it("sourcecheck/lineIndex numbers each line (CRLF normalised), and follows unsaved edits", async () => {
+        const bench = await client.request("sourcecheck/lineIndex", { uri: client.uri("sources/benchmark.txt") });
+        assert.deepEqual(bench, {
+            text: "1 | Cold start, median of 50 runs\n2 | 2.3.0: 820ms\n3 | 2.4.0: 517ms\n4 | delta: -37%\n5 | ",
+        });
+        const answer = await client.open("answer.md");
+        await client.change(answer, "one\ntwo");
+        assert.deepEqual(await client.request("sourcecheck/lineIndex", { uri: answer }), { text: "1 | one\n2 | two" });
+    });
+});

@@ -1,0 +1,140 @@
+import * as assert from "node:assert/strict";
+import type { DocumentLink, InlayHint, Location, LocationLink } from "vscode-languageserver-protocol";
+import { rangeOf, startClient, type TestClient } from "./harness";
+
+const CLAIM_0 = '{ "path": "answer.md", "start": { "line": 3, "str": "37%" }, "end": { "line": 3, "str": "37%" } }';
+const SOURCE_0 =
+    '{ "path": "sources/benchmark.txt", "start": { "line": 4, "str": "delta" }, "end": { "line": 4, "str": "-37%" }, "polarity": "supports", "confidence": 0.95 }';
+
+describe("definition, references, inlay hints, document links", () => {
+    let client: TestClient;
+    let uri: string;
+    let text: string;
+    before(async () => {
+        client = await startClient({ pull: false });
+        uri = await client.open("answer.sourcecheck.json", "sourcecheck");
+        text = client.text(uri);
+    });
+    after(async () => {
+        await client.stop();
+    });
+
+    it("go to definition leads from a ref to its exact span (LocationLink)", async () => {
+        const at = rangeOf(text, '"delta"').start;
+        const links = await client.request<LocationLink[]>("textDocument/definition", {
+            textDocument: { uri },
+            position: { line: at.line, character: at.character + 2 },
+        });
+        const span = { start: { line: 3, character: 0 }, end: { line: 3, character: 11 } };
+        assert.deepEqual(links, [
+            {
+                originSelectionRange: rangeOf(text, SOURCE_0),
+                targetUri: client.uri("sources/benchmark.txt"),
+                targetRange: span,
+                targetSelectionRange: span,
+            },
+        ]);
+    });
+
+    it("find references from a position in a cited document lists every ref covering it", async () => {
+        // answer.md line 3, inside "37%": only annotation 0's claim covers it.
+        const fromAnswer = await client.request<Location[]>("textDocument/references", {
+            textDocument: { uri: client.uri("answer.md") },
+            position: { line: 2, character: 42 },
+            context: { includeDeclaration: true },
+        });
+        assert.deepEqual(fromAnswer, [{ uri, range: rangeOf(text, CLAIM_0) }]);
+        // Inside "cold-start latency": annotation 6's claim.
+        const fromLatency = await client.request<Location[]>("textDocument/references", {
+            textDocument: { uri: client.uri("answer.md") },
+            position: { line: 2, character: 30 },
+            context: { includeDeclaration: true },
+        });
+        assert.equal(fromLatency.length, 1);
+        assert.deepEqual(
+            fromLatency[0].range,
+            rangeOf(
+                text,
+                '{ "path": "answer.md", "start": { "line": 3, "str": "improves cold-start" }, "end": { "line": 3, "str": "latency" } }',
+            ),
+        );
+        // Outside every cited span: nothing.
+        const none = await client.request<Location[]>("textDocument/references", {
+            textDocument: { uri: client.uri("answer.md") },
+            position: { line: 0, character: 3 },
+            context: { includeDeclaration: true },
+        });
+        assert.deepEqual(none, []);
+    });
+
+    it("find references across annotation files", async () => {
+        const other = JSON.stringify({
+            annotations: [
+                {
+                    claim: { path: "answer.md", start: { line: 3, str: "by 37%" }, end: { line: 3, str: "over" } },
+                    sources: [
+                        {
+                            path: "sources/benchmark.txt",
+                            start: { line: 4, str: "-37" },
+                            end: { line: 4, str: "%" },
+                            polarity: "supports",
+                            confidence: 1,
+                        },
+                    ],
+                },
+            ],
+        });
+        const otherUri = await client.open("second.annotations.json", "json", other);
+        const locations = await client.request<Location[]>("textDocument/references", {
+            textDocument: { uri: client.uri("sources/benchmark.txt") },
+            position: { line: 3, character: 9 },
+            context: { includeDeclaration: true },
+        });
+        assert.deepEqual(locations.map((l) => l.uri).sort(), [uri, otherUri].sort());
+        await client.close(otherUri);
+    });
+
+    it("inlay hints show each valid ref's resolved text after it", async () => {
+        const hints = await client.request<InlayHint[]>("textDocument/inlayHint", {
+            textDocument: { uri },
+            range: { start: { line: 0, character: 0 }, end: { line: 200, character: 0 } },
+        });
+        // 17 refs, 5 of them broken (annotations 4 claim, 5-7 sources).
+        assert.equal(hints.length, 12);
+        assert.deepEqual(hints[0].position, rangeOf(text, CLAIM_0).end);
+        assert.equal(hints[0].label, '⇒ "37%"');
+        assert.equal(hints[1].label, '⇒ "delta: -37%"');
+    });
+
+    it("document links on path values lead to the cited files", async () => {
+        const links = await client.request<DocumentLink[]>("textDocument/documentLink", { textDocument: { uri } });
+        // Every ref path but the misspelt sources/benchmarks.txt.
+        assert.equal(links.length, 16);
+        const first = rangeOf(text, '"answer.md"');
+        assert.deepEqual(links[0], {
+            range: {
+                start: { line: first.start.line, character: first.start.character + 1 },
+                end: { line: first.end.line, character: first.end.character - 1 },
+            },
+            target: client.uri("answer.md"),
+            tooltip: "Open answer.md",
+        });
+        assert.ok(!links.some((l) => l.target?.endsWith("benchmarks.txt")));
+    });
+});
+
+describe("inlay hints setting", () => {
+    it("sourcecheck.inlayHints.enabled = false turns them off", async () => {
+        const client = await startClient({ pull: false, settings: { inlayHints: { enabled: false } } });
+        try {
+            const uri = await client.open("answer.sourcecheck.json", "sourcecheck");
+            const hints = await client.request<InlayHint[]>("textDocument/inlayHint", {
+                textDocument: { uri },
+                range: { start: { line: 0, character: 0 }, end: { line: 200, character: 0 } },
+            });
+            assert.deepEqual(hints, []);
+        } finally {
+            await client.stop();
+        }
+    });
+});
