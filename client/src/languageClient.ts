@@ -28,8 +28,9 @@ class RestartingErrorHandler implements ErrorHandler {
 
     error(error: Error, _message: unknown, count: number | undefined): ErrorHandlerResult {
         this.output.appendLine(`[client] connection error (${count ?? 1}): ${error.message}`);
-        // Transient read/write errors are usually followed by `closed`; only give up on a flood.
-        return { action: (count ?? 1) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true };
+        // A dying server produces a burst of write errors (EPIPE, "Channel closed") before `closed`;
+        // shutting down on them would pre-empt the restart, so the crash budget lives in `closed` only.
+        return { action: ErrorAction.Continue, handled: true };
     }
 
     closed(): CloseHandlerResult {

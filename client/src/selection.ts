@@ -4,7 +4,6 @@
  */
 import * as vscode from "vscode";
 import { uriKey } from "./citedSpans";
-import { isAnnotationDocument } from "./config";
 import type { SourceCheckClient } from "./languageClient";
 import { type LspRange, type Ref, refForSelectionRequest } from "./protocol";
 import { ask } from "./requests";
@@ -74,9 +73,6 @@ export async function selectionTarget(args: SelectionArgs): Promise<Outcome<{ ta
         range = editor.selection;
     }
     if (range.isEmpty) return { ok: false, message: "Select the text to cite first: the selection is empty." };
-    if (isAnnotationDocument(document)) {
-        return { ok: false, message: "Select the text to cite in the cited document, not in an annotation file." };
-    }
     return { ok: true, target: { document, range } };
 }
 
