@@ -21,7 +21,10 @@ export const installDir = join(repoRoot, ".vscode-test", "code-server");
 const codeServerDir = join(installDir, "node_modules", "code-server");
 export const serverMain = join(codeServerDir, "lib", "vscode", "out", "server-main.js");
 const marker = join(installDir, ".installed");
-const APT_PACKAGES = ["libkrb5-dev", "ripgrep", "chromium"];
+// libkrb5-dev: kerberos compiles against GSSAPI during the install; ripgrep: seeds @vscode/ripgrep;
+// chromium: runs the workbench; fonts-wqy-microhei (1.6 MB): CJK glyphs in the screenshots (the demo
+// cites a Chinese survey).
+const APT_PACKAGES = ["libkrb5-dev", "ripgrep", "chromium", "fonts-wqy-microhei"];
 
 const chromiumCandidates = [
     process.env.SOURCECHECK_CHROMIUM,

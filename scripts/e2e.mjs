@@ -257,7 +257,6 @@ async function runWeb() {
             shots.add(m[1]);
             mkdirSync(screenshotDir, { recursive: true });
             try {
-                await page.mouse.move(1390, 850).catch(() => {}); // keep the pointer off hovers it did not ask for
                 await page.screenshot({ path: join(screenshotDir, `${m[1]}.png`) });
                 log(`screenshot test-results/screenshots/${m[1]}.png`);
             } catch (e) {

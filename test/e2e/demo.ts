@@ -3,7 +3,7 @@
 import * as assert from "node:assert/strict";
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import * as vscode from "vscode";
-import { waitFor, wsUri } from "./harness";
+import { activateExtension, waitFor, wsUri } from "./harness";
 
 export const ANNOTATIONS = "answer.sourcecheck.json";
 
@@ -63,23 +63,73 @@ export function occurrences(hay: string, needle: string): number[] {
     return found;
 }
 
+export interface Resolved {
+    uri: vscode.Uri;
+    range: vscode.Range;
+    text: string;
+}
+
 /**
- * Resolves a ref the demo's valid annotations use (one line, boundaries unique on it) to its range
- * and text, independently of the server, so the server's answers can be checked against it.
+ * Resolves a ref by DESIGN section 2, independently of the server, so the server's and the client's
+ * answers can be checked against it. Undefined when it does not resolve.
  */
-export async function resolveSimpleRef(ref: Ref): Promise<{ uri: vscode.Uri; range: vscode.Range; text: string }> {
-    assert.equal(ref.start.line, ref.end.line, "resolveSimpleRef handles one-line refs only");
-    const text = await lineOf(ref.path, ref.start.line);
-    const s = occurrences(text, ref.start.str);
-    const e = occurrences(text, ref.end.str);
-    assert.equal(s.length, 1, `start boundary ${ref.start.str} is not unique in the demo`);
-    assert.equal(e.length, 1, `end boundary ${ref.end.str} is not unique in the demo`);
+export async function resolveRef(ref: Ref): Promise<Resolved | undefined> {
+    let doc: vscode.TextDocument;
+    try {
+        doc = await vscode.workspace.openTextDocument(wsUri(ref.path));
+    } catch {
+        return undefined;
+    }
+    const lines = doc.getText().replace(/\r\n?/g, "\n").split("\n");
+    if (ref.start.line < 1 || ref.end.line > lines.length || ref.start.line > ref.end.line) return undefined;
+    const s = occurrences(lines[ref.start.line - 1], ref.start.str);
+    const e = occurrences(lines[ref.end.line - 1], ref.end.str);
+    if (s.length !== 1 || e.length !== 1) return undefined;
     const end = e[0] + ref.end.str.length;
-    return {
-        uri: wsUri(ref.path),
-        range: new vscode.Range(ref.start.line - 1, s[0], ref.end.line - 1, end),
-        text: text.slice(s[0], end),
-    };
+    if (ref.start.line === ref.end.line && (s[0] > e[0] || s[0] + ref.start.str.length > end)) return undefined;
+    const range = new vscode.Range(ref.start.line - 1, s[0], ref.end.line - 1, end);
+    const text = lines.slice(ref.start.line - 1, ref.end.line).join("\n");
+    const startOffset = s[0];
+    const endOffset = text.length - (lines[ref.end.line - 1].length - end);
+    return { uri: wsUri(ref.path), range, text: text.slice(startOffset, endOffset) };
+}
+
+/** resolveRef for refs the demo's valid annotations use: failing to resolve is a broken fixture. */
+export async function resolveSimpleRef(ref: Ref): Promise<Resolved> {
+    const resolved = await resolveRef(ref);
+    assert.ok(resolved, `the demo ref ${JSON.stringify(ref)} should resolve`);
+    return resolved;
+}
+
+/** DESIGN section 2: the shortest line.slice(s, s + k) that occurs once on the line. */
+export function shortestUniqueStartingAt(line: string, s: number): string | undefined {
+    for (let k = 1; s + k <= line.length; k++) {
+        const candidate = line.slice(s, s + k);
+        if (occurrences(line, candidate).length === 1) return candidate;
+    }
+    return undefined;
+}
+
+/** DESIGN section 2: the shortest line.slice(e - k, e) that occurs once on the line. */
+export function shortestUniqueEndingAt(line: string, e: number): string | undefined {
+    for (let k = 1; k <= e; k++) {
+        const candidate = line.slice(e - k, e);
+        if (occurrences(line, candidate).length === 1) return candidate;
+    }
+    return undefined;
+}
+
+/** Closes every editor and panel so screenshots and focus start clean; unsaved buffers are reverted. */
+export async function cleanSlate(): Promise<void> {
+    for (const doc of vscode.workspace.textDocuments) {
+        if (doc.isDirty && doc.uri.scheme === "file") {
+            await vscode.window.showTextDocument(doc);
+            await vscode.commands.executeCommand("workbench.action.files.revert");
+        }
+    }
+    await vscode.commands.executeCommand("workbench.action.closeAllGroups");
+    await vscode.commands.executeCommand("workbench.action.closePanel");
+    await vscode.commands.executeCommand("notifications.clearAll");
 }
 
 export function sourcecheckDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
@@ -128,4 +178,10 @@ export function hoverText(hovers: vscode.Hover[]): string {
         .map((c) => (typeof c === "string" ? c : c.value))
         .join("\n")
         .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, "$1");
+}
+
+/** Every suite's `before`: the extension is active and the window holds no editor. */
+export async function prepare(): Promise<void> {
+    await activateExtension();
+    await cleanSlate();
 }

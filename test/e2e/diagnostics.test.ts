@@ -2,18 +2,20 @@ import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import {
     annotationsUri,
+    cleanSlate,
     codeOf,
     type JsonPath,
     lineOf,
     occurrences,
     openAnnotations,
     pointer,
+    prepare,
     showRange,
     tokenRange,
     valueAt,
     waitForDiagnostics,
 } from "./demo";
-import { activateExtension, screenshot, wsUri } from "./harness";
+import { screenshot, wsUri } from "./harness";
 
 // The demo's README documents what is broken on purpose in annotations 4-7; 0-3 are valid. Every
 // offending boundary is reported, so a ref wrong at both ends has two diagnostics.
@@ -28,7 +30,8 @@ const EXPECTED: { path: JsonPath; code: string }[] = [
 ];
 
 describe("diagnostics", () => {
-    before(activateExtension);
+    before(prepare);
+    after(cleanSlate);
 
     it("reports exactly the demo's broken refs, each on its offending JSON token", async () => {
         const doc = await openAnnotations();

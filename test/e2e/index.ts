@@ -26,6 +26,17 @@ interface Results {
     fatal?: string;
 }
 
+const ORDER = [
+    "activation",
+    "diagnostics",
+    "navigation",
+    "decorations",
+    "completion",
+    "quickfix",
+    "liveEdits",
+    "authoring",
+];
+
 export async function run(): Promise<void> {
     const config = readControl();
     const results: Results = {
@@ -51,10 +62,16 @@ export async function run(): Promise<void> {
         // Silent base reporter: results travel through the file; console.log copies help when the
         // console is visible (test-electron prints it, Chromium's devtools show it).
         mocha.reporter(Mocha.reporters.Base);
+        // Read-only suites first (their screenshots show a pristine window), editing ones last; a suite
+        // not listed runs after these, alphabetically.
+        const rank = (f: string) => {
+            const i = ORDER.indexOf(f.replace(/\.test\.js$/, ""));
+            return i === -1 ? ORDER.length : i;
+        };
         const files = fs
             .readdirSync(__dirname)
             .filter((f) => f.endsWith(".test.js"))
-            .sort();
+            .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
         if (files.length === 0) throw new Error(`no *.test.js files in ${__dirname}`);
         for (const f of files) mocha.addFile(path.join(__dirname, f));
 

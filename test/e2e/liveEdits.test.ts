@@ -3,17 +3,19 @@ import * as fs from "node:fs";
 import * as vscode from "vscode";
 import {
     annotationsUri,
+    cleanSlate,
     codeOf,
     diagnosticKeys,
     occurrences,
     openAnnotations,
+    prepare,
     type Ref,
     showRange,
     tokenRange,
     valueAt,
     waitForDiagnostics,
 } from "./demo";
-import { activateExtension, waitFor, wsUri } from "./harness";
+import { waitFor, wsUri } from "./harness";
 
 /** Replaces the `nth` occurrence of `from` on 1-based `line` of the open editor, without saving. */
 async function editLine(editor: vscode.TextEditor, line: number, from: string, to: string, nth = 0): Promise<void> {
@@ -36,7 +38,8 @@ async function revert(editor: vscode.TextEditor): Promise<void> {
 }
 
 describe("unsaved edits to a cited document", () => {
-    before(activateExtension);
+    before(prepare);
+    afterEach(cleanSlate);
 
     async function setup() {
         const annotations = await openAnnotations();

@@ -2,15 +2,17 @@ import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import {
     annotationsUri,
+    cleanSlate,
     hoverText,
     openAnnotations,
+    prepare,
     type Ref,
     resolveSimpleRef,
     showRange,
     tokenRange,
     valueAt,
 } from "./demo";
-import { activateExtension, screenshot, waitFor } from "./harness";
+import { screenshot, waitFor } from "./harness";
 
 // Refs of the valid annotations 0-2: a source in a CRLF file, one in Markdown, one in Chinese.
 const SOURCE_REFS = [
@@ -38,7 +40,8 @@ async function hoverAt(uri: vscode.Uri, position: vscode.Position, want: string)
 }
 
 describe("hover and go to definition", () => {
-    before(activateExtension);
+    before(prepare);
+    after(cleanSlate);
 
     for (const refPath of SOURCE_REFS) {
         it(`hover on ${refPath.join("/")} shows the text it resolves to`, async () => {

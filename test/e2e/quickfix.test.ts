@@ -2,29 +2,23 @@ import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import {
     annotationsUri,
+    cleanSlate,
     codeOf,
     type JsonPath,
     lineOf,
     occurrences,
     openAnnotations,
+    prepare,
     type Ref,
     restoreText,
+    shortestUniqueEndingAt,
     tokenRange,
     valueAt,
     waitForDiagnostics,
 } from "./demo";
-import { activateExtension, waitFor } from "./harness";
+import { waitFor } from "./harness";
 
 const END_STR: JsonPath = ["annotations", 4, "claim", "end", "str"];
-
-/** DESIGN section 2: for a span ending at column e, the shortest line.slice(e - k, e) unique on the line. */
-function shortestUniqueEnding(line: string, e: number): string | undefined {
-    for (let k = 1; k <= e; k++) {
-        const candidate = line.slice(e - k, e);
-        if (occurrences(line, candidate).length === 1) return candidate;
-    }
-    return undefined;
-}
 
 /** The value a code action writes into the token at `token`, or undefined if it does not edit it. */
 function writtenValue(action: vscode.CodeAction, uri: vscode.Uri, token: vscode.Range): string | undefined {
@@ -37,7 +31,8 @@ function writtenValue(action: vscode.CodeAction, uri: vscode.Uri, token: vscode.
 }
 
 describe("quick fix for an ambiguous boundary", () => {
-    before(activateExtension);
+    before(prepare);
+    after(cleanSlate);
 
     it("offers the shortest unique end boundary for annotation 4, and applying it clears the diagnostic", async () => {
         const doc = await openAnnotations();
@@ -55,7 +50,7 @@ describe("quick fix for an ambiguous boundary", () => {
             const claim = valueAt<Ref>(doc, ["annotations", 4, "claim"]);
             const line = await lineOf(claim.path, claim.end.line);
             const expected = occurrences(line, claim.end.str)
-                .map((c) => shortestUniqueEnding(line, c + claim.end.str.length))
+                .map((c) => shortestUniqueEndingAt(line, c + claim.end.str.length))
                 .filter((s): s is string => s !== undefined);
             assert.ok(expected.length > 0, "the demo line should allow a unique end boundary");
 

@@ -1,0 +1,187 @@
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import {
+    annotationsUri,
+    cleanSlate,
+    type JsonPath,
+    lineOf,
+    openAnnotations,
+    pointer,
+    prepare,
+    type Ref,
+    resolveRef,
+    restoreText,
+    shortestUniqueEndingAt,
+    shortestUniqueStartingAt,
+    sourcecheckDiagnostics,
+    tokenRange,
+    valueAt,
+} from "./demo";
+import { waitFor, wsUri } from "./harness";
+
+// The command ids and argument shapes are the client's contract in client/E2E-HOOKS.md.
+type Result<T> = ({ ok: true } & T) | { ok: false; message: string; cancelled?: boolean };
+interface LspRange {
+    start: { line: number; character: number };
+    end: { line: number; character: number };
+}
+
+/** The LSP range of `text` on 1-based `line` of a workspace file (it must occur there once). */
+async function selectionOf(
+    path: string,
+    line: number,
+    text: string,
+    endLine = line,
+    endText = text,
+): Promise<LspRange> {
+    const first = await lineOf(path, line);
+    const last = await lineOf(path, endLine);
+    const s = first.indexOf(text);
+    const e = last.indexOf(endText);
+    assert.ok(s >= 0 && e >= 0, `${JSON.stringify(text)} not on line ${line} of ${path}`);
+    return { start: { line: line - 1, character: s }, end: { line: endLine - 1, character: e + endText.length } };
+}
+
+/**
+ * A correct ref for a selection: it resolves to exactly the selected span, and its boundaries are the
+ * shortest unique strings at the selection's ends (DESIGN section 2).
+ */
+async function assertRefFor(ref: Ref, path: string, selection: LspRange): Promise<void> {
+    assert.equal(ref.path, path);
+    assert.equal(ref.start.line, selection.start.line + 1);
+    assert.equal(ref.end.line, selection.end.line + 1);
+    const resolved = await resolveRef(ref);
+    assert.ok(resolved, `the inserted ref ${JSON.stringify(ref)} does not resolve`);
+    const r = resolved.range;
+    assert.deepEqual(
+        [r.start.line, r.start.character, r.end.line, r.end.character],
+        [selection.start.line, selection.start.character, selection.end.line, selection.end.character],
+        `the ref ${JSON.stringify(ref)} resolves to ${JSON.stringify(resolved.text)}, not the selection`,
+    );
+    const startLine = await lineOf(path, ref.start.line);
+    const endLine = await lineOf(path, ref.end.line);
+    assert.equal(
+        ref.start.str,
+        shortestUniqueStartingAt(startLine, selection.start.character),
+        "start is not the shortest unique",
+    );
+    assert.equal(
+        ref.end.str,
+        shortestUniqueEndingAt(endLine, selection.end.character),
+        "end is not the shortest unique",
+    );
+}
+
+function run<T>(command: string, args: unknown): Promise<Result<T>> {
+    return Promise.resolve(vscode.commands.executeCommand<Result<T>>(command, args));
+}
+
+function ok<T>(result: Result<T> | undefined, what: string): asserts result is { ok: true } & T {
+    assert.ok(result, `${what} returned nothing`);
+    assert.ok(result.ok, `${what} failed: ${result.ok ? "" : result.message}`);
+}
+
+describe("authoring commands", () => {
+    let original = "";
+    let doc: vscode.TextDocument;
+    before(async () => {
+        await prepare();
+        doc = await openAnnotations();
+        original = doc.getText();
+    });
+    afterEach(async () => {
+        await restoreText(doc, original);
+        await cleanSlate();
+    });
+
+    it("cite claim, add supporting and refuting sources: each inserts a correct ref, and the new annotation is valid", async () => {
+        const count = valueAt<unknown[]>(doc, ["annotations"]).length;
+        const claimSel = await selectionOf("answer.md", 8, "available for Linux, macOS and Windows");
+        const claim = await run<{ annotationFile: string; annotationIndex: number; ref: Ref }>(
+            "sourcecheck.citeSelectionAsClaim",
+            { annotationFile: annotationsUri().toString(), uri: wsUri("answer.md").toString(), range: claimSel },
+        );
+        ok(claim, "sourcecheck.citeSelectionAsClaim");
+        assert.equal(claim.annotationIndex, count);
+        await assertRefFor(claim.ref, "answer.md", claimSel);
+        assert.deepEqual(valueAt(doc, ["annotations", count]), { claim: claim.ref, sources: [] });
+
+        const supportSel = await selectionOf("sources/release-notes.md", 16, "Orbit 2.4 ships for Linux and macOS.");
+        const supports = await run<{ annotationIndex: number; sourceIndex: number; ref: Ref }>(
+            "sourcecheck.addSelectionAsSupportingSource",
+            {
+                annotationFile: annotationsUri().toString(),
+                annotationIndex: count,
+                confidence: 0.95,
+                uri: wsUri("sources/release-notes.md").toString(),
+                range: supportSel,
+            },
+        );
+        ok(supports, "sourcecheck.addSelectionAsSupportingSource");
+        assert.deepEqual([supports.annotationIndex, supports.sourceIndex], [count, 0]);
+        await assertRefFor(supports.ref, "sources/release-notes.md", supportSel);
+
+        const refuteSel = await selectionOf("sources/release-notes.md", 16, "Windows support is planned");
+        const refutes = await run<{ annotationIndex: number; sourceIndex: number; ref: Ref }>(
+            "sourcecheck.addSelectionAsRefutingSource",
+            {
+                annotationFile: annotationsUri().toString(),
+                annotationIndex: count,
+                confidence: 0.7,
+                uri: wsUri("sources/release-notes.md").toString(),
+                range: refuteSel,
+            },
+        );
+        ok(refutes, "sourcecheck.addSelectionAsRefutingSource");
+        assert.deepEqual([refutes.annotationIndex, refutes.sourceIndex], [count, 1]);
+        await assertRefFor(refutes.ref, "sources/release-notes.md", refuteSel);
+
+        assert.deepEqual(valueAt(doc, ["annotations", count]), {
+            claim: claim.ref,
+            sources: [
+                { ...supports.ref, polarity: "supports", confidence: 0.95 },
+                { ...refutes.ref, polarity: "refutes", confidence: 0.7 },
+            ],
+        });
+        assert.ok(doc.isDirty, "the annotation file is edited in its buffer, not saved");
+        // The server agrees: nothing is reported inside the new annotation.
+        const path: JsonPath = ["annotations", count];
+        const inNew = () =>
+            sourcecheckDiagnostics(annotationsUri()).filter((d) => tokenRange(doc, path).contains(d.range));
+        await waitFor(
+            `no diagnostics inside ${pointer(path)}`,
+            () => ({ inNew: inNew(), all: sourcecheckDiagnostics(annotationsUri()).length }),
+            (s) => s.inNew.length === 0 && s.all > 0,
+        );
+        // The existing annotations are untouched.
+        for (let i = 0; i < count; i++) {
+            assert.deepEqual(
+                valueAt(doc, ["annotations", i]),
+                (JSON.parse(original) as { annotations: unknown[] }).annotations[i],
+            );
+        }
+    });
+
+    it("copy ref for a multi-line selection returns a correct ref as JSON", async () => {
+        const sel = await selectionOf("answer.md", 5, "report that", 6, "even under");
+        const result = await run<{ ref: Ref; text: string }>("sourcecheck.copyRefForSelection", {
+            uri: wsUri("answer.md").toString(),
+            range: sel,
+        });
+        ok(result, "sourcecheck.copyRefForSelection");
+        await assertRefFor(result.ref, "answer.md", sel);
+        assert.deepEqual(JSON.parse(result.text), result.ref);
+        assert.equal(doc.getText(), original, "copying a ref must not edit the annotation file");
+    });
+
+    it("refuses an empty selection and writes nothing", async () => {
+        const result = await run("sourcecheck.citeSelectionAsClaim", {
+            annotationFile: annotationsUri().toString(),
+            uri: wsUri("answer.md").toString(),
+            range: { start: { line: 2, character: 5 }, end: { line: 2, character: 5 } },
+        });
+        assert.ok(result && !result.ok, `an empty selection was cited: ${JSON.stringify(result)}`);
+        assert.ok(result.message.length > 0);
+        assert.equal(doc.getText(), original);
+    });
+});
