@@ -96,6 +96,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     command("sourcecheck._languageStatus", () => status.settled());
     command("sourcecheck._currentAnnotation", () => current.get());
 
+    // VS Code's JSON support validates and completes annotation files against our schema (contributed
+    // through jsonValidation + jsonLanguageParticipants), but it only activates on json/jsonc by itself.
+    void vscode.extensions
+        .getExtension("vscode.json-language-features")
+        ?.activate()
+        .then(undefined, (error: unknown) => output.appendLine(`[client] JSON language features: ${messageOf(error)}`));
+
     try {
         await sc.start();
         output.appendLine("[client] SourceCheck language server started");
