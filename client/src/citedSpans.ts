@@ -7,6 +7,8 @@ import type { SourceCheckClient } from "./languageClient";
 import { type CitedSpan, citedSpansChangedNotification, citedSpansRequest } from "./protocol";
 import { ask } from "./requests";
 
+const CITABLE_SCHEMES = new Set(["file", "untitled"]);
+
 interface Entry {
     version: number;
     spans: Promise<CitedSpan[]>;
@@ -36,7 +38,10 @@ export class CitedSpansStore implements vscode.Disposable {
             }),
             sc.onRunning(() => this.invalidate(undefined)),
             vscode.workspace.onDidChangeTextDocument((event) => {
-                if (event.contentChanges.length > 0) this.invalidate([uriKey(event.document.uri)]);
+                // Output channels are documents too and change with every log line (including our trace).
+                if (event.contentChanges.length > 0 && CITABLE_SCHEMES.has(event.document.uri.scheme)) {
+                    this.invalidate([uriKey(event.document.uri)]);
+                }
             }),
             vscode.workspace.onDidCloseTextDocument((document) => this.cache.delete(uriKey(document.uri))),
         );

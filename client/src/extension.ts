@@ -10,6 +10,7 @@ import { toggleDecorationsSetting } from "./config";
 import { CurrentAnnotation } from "./currentAnnotation";
 import { CitedSpanDecorations, toRange } from "./decorations";
 import { CitedSpanHoverProvider, OPEN_REF_COMMAND } from "./hover";
+import { associateAnnotationFiles } from "./languageAssociation";
 import { SourceCheckClient } from "./languageClient";
 import { LanguageStatus } from "./languageStatus";
 import { LINE_INDEX_SCHEME, LineIndexProvider, showLineIndex } from "./lineIndex";
@@ -47,7 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const lineIndex = new LineIndexProvider(sc);
     const authoring = new Authoring(context, sc, current);
     const documents: vscode.DocumentSelector = [{ scheme: "file" }, { scheme: "untitled" }];
-    context.subscriptions.push(output, sc, store, current, decorations, status, lineIndex);
+    context.subscriptions.push(output, sc, store, current, decorations, status, lineIndex, associateAnnotationFiles());
     context.subscriptions.push(
         vscode.languages.registerHoverProvider(documents, new CitedSpanHoverProvider(store)),
         vscode.workspace.registerTextDocumentContentProvider(LINE_INDEX_SCHEME, lineIndex),

@@ -58,7 +58,15 @@ export class LanguageStatus implements vscode.Disposable {
             vscode.workspace.onDidChangeTextDocument((event) => {
                 if (event.document === vscode.window.activeTextEditor?.document) this.schedule();
             }),
-            store.onDidChange(() => this.schedule()),
+            store.onDidChange((uris) => {
+                // An annotation file's counts change when the server re-analyses it, which it announces
+                // only through the documents it cites.
+                const active = vscode.window.activeTextEditor?.document;
+                if (!active) return;
+                if (uris === undefined || uris.includes(uriKey(active.uri)) || isAnnotationDocument(active)) {
+                    this.schedule();
+                }
+            }),
             current.onDidChange(() => this.schedule()),
         );
         this.schedule();
