@@ -62,6 +62,24 @@ export function locateAnnotations(text: string, fileName: string): Located {
     return { ok: true, root, listPath: ["annotations"], list };
 }
 
+/** The document paths of an embedded session (shapes 1 and 2); undefined in workspace mode. */
+export function embeddedPaths(text: string): string[] | undefined {
+    const located = locateAnnotations(text, "the file");
+    if (!located.ok || located.root?.type !== "object") return undefined;
+    // As the server reads the shapes: a `session` key wins over a top-level `documents`.
+    const hasSession = findNodeAtLocation(located.root, ["session"]) !== undefined;
+    const documents = hasSession
+        ? findNodeAtLocation(located.root, ["session", "documents"])
+        : findNodeAtLocation(located.root, ["documents"]);
+    if (!hasSession && documents === undefined) return undefined;
+    const paths: string[] = [];
+    for (const document of documents?.children ?? []) {
+        const path = findNodeAtLocation(document, ["path"]);
+        if (typeof path?.value === "string") paths.push(path.value);
+    }
+    return paths;
+}
+
 /** The index of the annotation containing the offset, if any. */
 export function annotationIndexAt(text: string, offset: number): number | undefined {
     const located = locateAnnotations(text, "the file");

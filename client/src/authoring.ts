@@ -14,6 +14,7 @@ import {
     appendSource,
     detectFormatting,
     type EditResult,
+    embeddedPaths,
 } from "./annotationJson";
 import { uriKey } from "./citedSpans";
 import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
@@ -68,11 +69,17 @@ export class Authoring {
         const reffed = await refFor(this.sc, selected.target);
         if (!reffed.ok) return reffed;
         let fileUri: vscode.Uri | undefined;
-        if (args.annotationFile !== undefined) fileUri = parseUri(args.annotationFile);
-        else fileUri = await pickAnnotationFile(this.context, selected.target.document.uri);
-        if (!fileUri) return { ok: false, message: "No annotation file chosen.", cancelled: true };
-        const written = await editAnnotationFile(fileUri, (text, name, formatting) =>
-            appendClaim(text, name, reffed.ref, formatting),
+        if (args.annotationFile !== undefined) {
+            fileUri = parseUri(args.annotationFile);
+            if (!fileUri) return { ok: false, message: `annotationFile is not a URI: ${args.annotationFile}` };
+        } else {
+            fileUri = await pickAnnotationFile(this.context, selected.target.document.uri);
+            if (!fileUri) return { ok: false, message: "No annotation file chosen.", cancelled: true };
+        }
+        const written = await editAnnotationFile(
+            fileUri,
+            (text, name, formatting) =>
+                checkPathInSession(text, name, reffed.ref) ?? appendClaim(text, name, reffed.ref, formatting),
         );
         if (!written.ok) return written;
         const annotationFile = uriKey(fileUri);
@@ -102,8 +109,11 @@ export class Authoring {
         const fileUri = parseUri(target.annotationFile);
         if (!fileUri) return { ok: false, message: `Not a URI: ${target.annotationFile}` };
         const source = { ...reffed.ref, polarity, confidence };
-        const written = await editAnnotationFile(fileUri, (text, name, formatting) =>
-            appendSource(text, name, target.annotationIndex, source, formatting),
+        const written = await editAnnotationFile(
+            fileUri,
+            (text, name, formatting) =>
+                checkPathInSession(text, name, source) ??
+                appendSource(text, name, target.annotationIndex, source, formatting),
         );
         if (!written.ok) return written;
         const annotationFile = uriKey(fileUri);
@@ -161,6 +171,19 @@ export class Authoring {
         }
         return { ok: true, ...current };
     }
+}
+
+/**
+ * A file that embeds its own session resolves refs against those documents only, so a ref to a
+ * workspace file would be written broken: refuse it up front.
+ */
+function checkPathInSession(text: string, name: string, ref: Ref): EditResult | undefined {
+    const paths = embeddedPaths(text);
+    if (paths === undefined || paths.includes(ref.path)) return undefined;
+    return {
+        ok: false,
+        message: `${name} embeds its own session, which has no document ${JSON.stringify(ref.path)}: cite text inside one of its documents' content, or use a workspace-mode annotation file.`,
+    };
 }
 
 async function pickConfidence(polarity: "supports" | "refutes"): Promise<number | undefined> {

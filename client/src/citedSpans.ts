@@ -9,6 +9,11 @@ import { ask } from "./requests";
 
 const CITABLE_SCHEMES = new Set(["file", "untitled"]);
 
+/** Only real documents can be cited; virtual ones (line indexes, output, git) are never asked about. */
+export function isCitable(uri: vscode.Uri): boolean {
+    return CITABLE_SCHEMES.has(uri.scheme);
+}
+
 interface Entry {
     version: number;
     spans: Promise<CitedSpan[]>;
@@ -39,7 +44,7 @@ export class CitedSpansStore implements vscode.Disposable {
             sc.onRunning(() => this.invalidate(undefined)),
             vscode.workspace.onDidChangeTextDocument((event) => {
                 // Output channels are documents too and change with every log line (including our trace).
-                if (event.contentChanges.length > 0 && CITABLE_SCHEMES.has(event.document.uri.scheme)) {
+                if (event.contentChanges.length > 0 && isCitable(event.document.uri)) {
                     this.invalidate([uriKey(event.document.uri)]);
                 }
             }),
@@ -55,6 +60,7 @@ export class CitedSpansStore implements vscode.Disposable {
 
     /** The spans of the document as it is now; [] when the server cannot say (the reason is logged). */
     spansOf(document: vscode.TextDocument): Promise<CitedSpan[]> {
+        if (!isCitable(document.uri)) return Promise.resolve([]);
         const key = uriKey(document.uri);
         const cached = this.cache.get(key);
         if (cached && cached.version === document.version) return cached.spans;
