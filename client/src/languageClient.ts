@@ -86,6 +86,9 @@ export class SourceCheckClient implements vscode.Disposable {
             // The server registers its own file watchers and pulls `sourcecheck.*` settings; these are
             // only its first view of them.
             initializationOptions: () => JSON.parse(JSON.stringify(vscode.workspace.getConfiguration("sourcecheck"))),
+            // Pull diagnostics for every annotation file in a tab, including tabs restored after a
+            // reload whose documents are not loaded yet, and again on save.
+            diagnosticPullOptions: { onChange: true, onSave: true, onTabs: true },
             outputChannel: output,
             errorHandler: this.errorHandler,
         };
