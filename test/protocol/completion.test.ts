@@ -71,6 +71,25 @@ describe("completion", () => {
         assert.equal(items.at(-1)?.label, "k.", "the last word end of the line comes last");
     });
 
+    it("inserts a whole JSON string where no value is typed yet", async () => {
+        const typed = text.replace('"polarity": "supports", "confidence": 0.95', '"polarity": , "confidence": 0.95');
+        const typedUri = await client.open("typing.sourcecheck.json", "sourcecheck", typed);
+        const at = rangeOf(typed, '"polarity": ,').start;
+        const cursor = { line: at.line, character: at.character + '"polarity": '.length };
+        const items = await client.request<CompletionItem[]>("textDocument/completion", {
+            textDocument: { uri: typedUri },
+            position: cursor,
+        });
+        assert.deepEqual(
+            items.map((i) => i.textEdit),
+            [
+                { range: { start: cursor, end: cursor }, newText: '"supports"' },
+                { range: { start: cursor, end: cursor }, newText: '"refutes"' },
+            ],
+        );
+        await client.close(typedUri);
+    });
+
     it("offers polarity values", async () => {
         const items = await completeInside('"supports"');
         assert.deepEqual(

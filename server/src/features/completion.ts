@@ -5,11 +5,11 @@
  * Works on text being typed (jsonc-parser's getLocation tolerates broken JSON) and never touches
  * the disk beyond the cached documents.
  */
-import { getLocation } from "jsonc-parser";
+import { getLocation, getNodePath, type JSONPath, type Node } from "jsonc-parser";
 import { type CompletionItem, CompletionItemKind, type Position, type Range } from "vscode-languageserver";
 import { shortestUniqueEndingAt, shortestUniqueStartingAt } from "../core/occurrences";
 import { resolveInDocument } from "../core/resolve";
-import { isDocumentFailure } from "../core/session";
+import { isDocumentFailure, type SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
@@ -17,31 +17,30 @@ import { describeResolution } from "./format";
 import { offsetAt, positionAt } from "./positions";
 
 const MAX_PATHS = 500;
-const segmenter = new Intl.Segmenter(undefined, { granularity: "word" });
+/**
+ * Words of a line: a run of letters, digits and marks; a single CJK character (those scripts put no
+ * spaces between words); or a single other visible character such as "%" or "(".
+ */
+const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}_]+|[^\s\p{L}\p{N}\p{M}_]/gu;
 
 export function completion(workspace: WorkspaceIndex, file: AnnotationFile, position: Position): CompletionItem[] {
     const offset = offsetAt(file, position);
-    const location = getLocation(file.text, offset);
-    if (location.isAtPropertyKey) return [];
-    const path = location.path;
+    const site = locate(file, offset);
+    if (!site) return [];
+    const { path, previous } = site;
     const last = path[path.length - 1];
-    const previous = location.previousNode;
-    // Replace the whole string being typed (quotes included), or insert at the cursor.
+    // Replace the whole string token being typed (quotes included), or insert a string at the cursor.
+    const inString =
+        previous?.type === "string" && offset > previous.offset && offset <= previous.offset + previous.length;
     const range: Range =
-        previous &&
-        previous.type === "string" &&
-        offset >= previous.offset &&
-        offset <= previous.offset + previous.length
+        inString && previous
             ? { start: positionAt(file, previous.offset), end: positionAt(file, previous.offset + previous.length) }
             : { start: position, end: position };
-    const item = (value: string, kind: CompletionItemKind, detail?: string, sortText?: string): CompletionItem => ({
-        label: value,
-        kind,
-        detail,
-        sortText,
-        filterText: JSON.stringify(value),
-        textEdit: { range, newText: JSON.stringify(value) },
-    });
+    // The client filters on the text from the range start (the opening quote) to the cursor.
+    const item = (value: string, kind: CompletionItemKind, detail?: string, sortText?: string): CompletionItem => {
+        const newText = JSON.stringify(value);
+        return { label: value, kind, detail, sortText, filterText: newText, textEdit: { range, newText } };
+    };
 
     if (last === "polarity") {
         return [
@@ -67,10 +66,29 @@ export function completion(workspace: WorkspaceIndex, file: AnnotationFile, posi
     return [];
 }
 
+/**
+ * The JSON path of the value at the cursor. The file's cached parse tree answers in time
+ * proportional to its depth; jsonc-parser's getLocation, which scans the text up to the cursor, is
+ * kept for positions with no value yet (`"str": |`).
+ */
+function locate(file: AnnotationFile, offset: number): { path: JSONPath; previous?: Node } | undefined {
+    const node = file.nodeAt(offset);
+    const parent = node?.parent;
+    if (node && node.type === "string" && parent?.type === "property" && parent.children?.[1] === node) {
+        return { path: getNodePath(node), previous: node };
+    }
+    const location = getLocation(file.text, offset);
+    if (location.isAtPropertyKey) return undefined;
+    return { path: location.path, previous: location.previousNode };
+}
+
 interface Candidate {
     value: string;
     detail: string;
 }
+
+/** Candidates per document version, line and other boundary: repeated requests cost a lookup. */
+const candidateCache = new WeakMap<SessionDocument, Map<string, Candidate[]>>();
 
 function boundaryItems(file: AnnotationFile, refPath: (string | number)[], boundary: "start" | "end"): Candidate[] {
     const ref = valueAt(file.parsed.value, refPath);
@@ -79,37 +97,43 @@ function boundaryItems(file: AnnotationFile, refPath: (string | number)[], bound
     if (!isObject(own) || typeof own.line !== "number") return [];
     const document = file.lookup.get(ref.path);
     if (!document || isDocumentFailure(document) || !document.lines.hasLine(own.line)) return [];
-    const text = document.lines.line(own.line);
     const other = boundary === "start" ? ref.end : ref.start;
+    const key = JSON.stringify([ref.path, boundary, own.line, isObject(other) ? [other.line, other.str] : null]);
+    let cache = candidateCache.get(document);
+    if (!cache) {
+        cache = new Map();
+        candidateCache.set(document, cache);
+    }
+    const cached = cache.get(key);
+    if (cached) return cached;
+    const text = document.lines.line(own.line);
     const candidates: Candidate[] = [];
     const seen = new Set<string>();
-    for (const segment of segmenter.segment(text)) {
-        if (!segment.isWordLike && segment.segment.trim() === "") continue;
+    for (const word of text.matchAll(WORD)) {
+        const index = word.index ?? 0;
         const value =
             boundary === "start"
-                ? shortestUniqueStartingAt(text, segment.index)
-                : shortestUniqueEndingAt(text, segment.index + segment.segment.length);
+                ? shortestUniqueStartingAt(text, index)
+                : shortestUniqueEndingAt(text, index + word[0].length);
         if (value === undefined || seen.has(value)) continue;
         seen.add(value);
-        candidates.push({ value, detail: spanDetail(file, ref.path, boundary, own.line, value, other) });
+        candidates.push({ value, detail: spanDetail(document, ref.path, boundary, own.line, value, other) });
     }
+    cache.set(key, candidates);
     return candidates;
 }
 
 /** The span the ref would have with this boundary (when the other boundary is usable). */
 function spanDetail(
-    file: AnnotationFile,
+    document: SessionDocument,
     path: string,
     boundary: "start" | "end",
     line: number,
     str: string,
     other: unknown,
 ): string {
-    const document = file.lookup.get(path);
-    const column = `line ${line}`;
-    if (!document || isDocumentFailure(document)) return column;
     if (!isObject(other) || typeof other.line !== "number" || typeof other.str !== "string" || other.str === "") {
-        return `${column}, ${boundary} of the span`;
+        return `line ${line}, ${boundary} of the span`;
     }
     const mine = { line, str };
     const theirs = { line: other.line, str: other.str };
