@@ -8,6 +8,7 @@ import { type AddSourceArgs, Authoring, type CiteClaimArgs } from "./authoring";
 import { CitedSpansStore, uriKey } from "./citedSpans";
 import { toggleDecorationsSetting } from "./config";
 import { CurrentAnnotation } from "./currentAnnotation";
+import { CurrentAnnotationStatus } from "./currentAnnotationStatus";
 import { CitedSpanDecorations, toRange } from "./decorations";
 import { CitedSpanHoverProvider, OPEN_REF_COMMAND } from "./hover";
 import { associateAnnotationFiles } from "./languageAssociation";
@@ -44,11 +45,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const store = new CitedSpansStore(sc, output);
     const current = new CurrentAnnotation();
     const decorations = new CitedSpanDecorations(context, store);
-    const status = new LanguageStatus(sc, store, current);
+    const status = new LanguageStatus(sc, store);
     const lineIndex = new LineIndexProvider(sc);
     const authoring = new Authoring(context, sc, current);
     const documents: vscode.DocumentSelector = [{ scheme: "file" }, { scheme: "untitled" }];
     context.subscriptions.push(output, sc, store, current, decorations, status, lineIndex, associateAnnotationFiles());
+    context.subscriptions.push(new CurrentAnnotationStatus(current));
     context.subscriptions.push(
         vscode.languages.registerHoverProvider(documents, new CitedSpanHoverProvider(store)),
         vscode.workspace.registerTextDocumentContentProvider(LINE_INDEX_SCHEME, lineIndex),

@@ -6,7 +6,6 @@
 import * as vscode from "vscode";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
 import { isAnnotationDocument } from "./config";
-import type { CurrentAnnotation } from "./currentAnnotation";
 import type { SourceCheckClient } from "./languageClient";
 import { coverageRequest, fileSummaryRequest } from "./protocol";
 import { ask, messageOf } from "./requests";
@@ -46,7 +45,6 @@ export class LanguageStatus implements vscode.Disposable {
     constructor(
         private readonly sc: SourceCheckClient,
         private readonly store: CitedSpansStore,
-        private readonly current: CurrentAnnotation,
     ) {
         this.summary = vscode.languages.createLanguageStatusItem("sourcecheck.summary", { language: "sourcecheck" });
         this.summary.name = "SourceCheck annotations";
@@ -67,7 +65,6 @@ export class LanguageStatus implements vscode.Disposable {
                     this.schedule();
                 }
             }),
-            current.onDidChange(() => this.schedule()),
         );
         this.schedule();
     }
