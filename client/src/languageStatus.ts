@@ -106,9 +106,6 @@ export class LanguageStatus implements vscode.Disposable {
             ];
             if (s.schemaErrorCount > 0)
                 parts.push(`${s.schemaErrorCount} schema error${s.schemaErrorCount === 1 ? "" : "s"}`);
-            const current = this.current.get();
-            if (current?.annotationFile === uri)
-                parts.push(`next source goes to annotation ${current.annotationIndex}`);
             item.detail = parts.join(" · ");
             item.severity =
                 s.schemaErrorCount > 0
