@@ -10,21 +10,42 @@ export interface SessionResult {
     ok: true;
     uri: string;
     paths: string[];
-    /** Open files left out because they lie outside every workspace folder. */
+    /** Open files left out: outside every workspace folder, or not readable as text. */
     skipped: string[];
 }
 
-export function sessionOfOpenDocuments(): { documents: { path: string; content: string }[]; skipped: string[] } {
+/** The files open in editor tabs, as the user sees them (not documents extensions loaded in the background). */
+function openTabFiles(): vscode.Uri[] {
+    const byKey = new Map<string, vscode.Uri>();
+    for (const tab of vscode.window.tabGroups.all.flatMap((group) => group.tabs)) {
+        if (tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === "file") {
+            byKey.set(tab.input.uri.toString(), tab.input.uri);
+        }
+    }
+    return [...byKey.values()];
+}
+
+export async function sessionOfOpenDocuments(): Promise<{
+    documents: { path: string; content: string }[];
+    skipped: string[];
+}> {
     const documents = new Map<string, string>();
     const skipped: string[] = [];
-    for (const document of vscode.workspace.textDocuments) {
-        if (document.uri.scheme !== "file" || document.isClosed || isAnnotationDocument(document)) continue;
-        const folder = vscode.workspace.getWorkspaceFolder(document.uri);
+    for (const uri of openTabFiles()) {
+        const folder = vscode.workspace.getWorkspaceFolder(uri);
         if (!folder) {
-            skipped.push(document.uri.fsPath);
+            skipped.push(uri.fsPath);
             continue;
         }
-        const relative = vscode.workspace.asRelativePath(document.uri, false).replace(/\\/g, "/");
+        let document: vscode.TextDocument;
+        try {
+            document = await vscode.workspace.openTextDocument(uri);
+        } catch {
+            skipped.push(uri.fsPath); // binary or unreadable: not text a session can hold
+            continue;
+        }
+        if (isAnnotationDocument(document)) continue;
+        const relative = vscode.workspace.asRelativePath(uri, false).replace(/\\/g, "/");
         documents.set(relative, document.getText().replace(/\r\n?/g, "\n"));
     }
     const sorted = [...documents].sort(([a], [b]) => a.localeCompare(b));
@@ -32,7 +53,7 @@ export function sessionOfOpenDocuments(): { documents: { path: string; content: 
 }
 
 export async function buildSessionFromOpenDocuments(): Promise<SessionResult | { ok: false; message: string }> {
-    const { documents, skipped } = sessionOfOpenDocuments();
+    const { documents, skipped } = await sessionOfOpenDocuments();
     if (documents.length === 0) {
         return { ok: false, message: "No open text files inside the workspace folder to put in a session." };
     }
@@ -41,7 +62,7 @@ export async function buildSessionFromOpenDocuments(): Promise<SessionResult | {
     await vscode.window.showTextDocument(document, { preview: false });
     if (skipped.length > 0) {
         void vscode.window.showWarningMessage(
-            `SourceCheck: left out ${skipped.length} open file(s) outside the workspace folder: ${skipped.join(", ")}`,
+            `SourceCheck: left out ${skipped.length} open file(s) outside the workspace folder or not text: ${skipped.join(", ")}`,
         );
     }
     return { ok: true, uri: document.uri.toString(), paths: documents.map((d) => d.path), skipped };
