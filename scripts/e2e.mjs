@@ -213,11 +213,15 @@ async function runWeb() {
     }
 
     const { chromium } = await import("playwright-core");
+    const chromiumTmp = join(control, "tmp");
+    mkdirSync(chromiumTmp, { recursive: true });
     let browser;
     try {
         browser = await chromium.launch({
             executablePath: vscode.chromium,
             headless: true,
+            // Chromium leaves singleton sockets in TMPDIR: keep them in the control folder, removed at the end.
+            env: { ...process.env, TMPDIR: chromiumTmp },
             args: [
                 "--no-sandbox",
                 "--disable-gpu",
@@ -233,7 +237,10 @@ async function runWeb() {
     cleanups.push(() => browser.close().catch(() => {}));
     const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
     const consoleLines = [];
+    let testsModuleFailed = false;
     page.on("console", (msg) => {
+        // The tests module failed to load (a syntax error, a missing import): no result will ever come.
+        if (msg.type() === "error" && msg.text().includes("$extensionTestsExecute")) testsModuleFailed = true;
         consoleLines.push(`[${msg.type()}] ${msg.text()}`);
         if (consoleLines.length > 400) consoleLines.shift();
     });
@@ -247,7 +254,7 @@ async function runWeb() {
             .output()
             .slice(-3000)}${extensionHostLogs(join(control, "vscode-data"))}`;
     const shots = new Set();
-    const startDeadline = Date.now() + 90_000;
+    const startDeadline = Date.now() + 60_000;
     let results;
     for (;;) {
         results = readResults();
@@ -265,10 +272,14 @@ async function runWeb() {
             writeFileSync(join(control, `shot-${m[1]}.done`), "");
         }
         if (results?.done) break;
+        if (!results && testsModuleFailed) {
+            await new Promise((r) => setTimeout(r, 1000)); // let the rest of the error reach the console
+            finish(undefined, `the extension host could not load ${extensionTestsPath}${diagnose()}`);
+        }
         if (!results && Date.now() > startDeadline) {
             finish(
                 undefined,
-                `the extension host did not start the tests within 90 s (extension failed to load?)${diagnose()}`,
+                `the extension host did not start the tests within 60 s (extension failed to load?)${diagnose()}`,
             );
         }
         if (Date.now() > deadline) {
