@@ -19,6 +19,12 @@ if (run("node", ["scripts/build.mjs"]) !== 0 || run("npx", ["tsc", "-p", "."]) !
     process.exit(1);
 }
 
+/** The compiled test files of a suite; the client's pure modules have their unit tests beside them. */
+function specs(suite) {
+    const own = `out/test/${suite}/**/*.test.js`;
+    return suite === "unit" ? [own, "out/client/src/test/**/*.test.js"] : [own];
+}
+
 let passed = 0;
 let failed = 0;
 for (const suite of suites) {
@@ -28,18 +34,9 @@ for (const suite of suites) {
     const status =
         suite === "e2e"
             ? run("node", ["scripts/e2e.mjs"], { SOURCECHECK_STATS: stats })
-            : run(
-                  "npx",
-                  [
-                      "mocha",
-                      "--reporter",
-                      "scripts/mocha-reporter.cjs",
-                      "--timeout",
-                      "20000",
-                      `out/test/${suite}/**/*.test.js`,
-                  ],
-                  { SOURCECHECK_STATS: stats },
-              );
+            : run("npx", ["mocha", "--reporter", "scripts/mocha-reporter.cjs", "--timeout", "20000", ...specs(suite)], {
+                  SOURCECHECK_STATS: stats,
+              });
     const counts = existsSync(stats) ? JSON.parse(readFileSync(stats, "utf8")) : { passed: 0, failed: 0 };
     if (status !== 0 && counts.failed === 0) counts.failed = 1; // a suite that crashed counts as a failure
     if (counts.passed + counts.failed === 0) counts.failed = 1; // and so does one that ran nothing
