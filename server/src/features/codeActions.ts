@@ -142,7 +142,7 @@ function boundaryFix(file: AnnotationFile, site: RefSite, fix: BoundaryFix): Fix
 /** A missing document with a near namesake in the workspace (or the session): use that path. */
 function pathFixes(workspace: WorkspaceIndex, file: AnnotationFile, site: RefSite): Fix[] {
     const candidates = file.embedded
-        ? (file.result.parts.documents ?? []).map((d) => d.path)
+        ? (file.documents ?? []).map((d) => d.path)
         : file.root !== undefined
           ? workspace.filesUnder(file.root)
           : [];

@@ -50,7 +50,7 @@ export function completion(workspace: WorkspaceIndex, file: AnnotationFile, posi
     }
     if (last === "path") {
         const paths = file.embedded
-            ? (file.result.parts.documents ?? []).map((d) => d.path)
+            ? (file.documents ?? []).map((d) => d.path)
             : file.root !== undefined
               ? workspace.filesUnder(file.root)
               : [];
@@ -91,7 +91,7 @@ interface Candidate {
 const candidateCache = new WeakMap<SessionDocument, Map<string, Candidate[]>>();
 
 function boundaryItems(file: AnnotationFile, refPath: (string | number)[], boundary: "start" | "end"): Candidate[] {
-    const ref = valueAt(file.parsed.value, refPath);
+    const ref = valueAt(file.value, refPath);
     if (!isObject(ref) || typeof ref.path !== "string") return [];
     const own = ref[boundary];
     if (!isObject(own) || typeof own.line !== "number") return [];

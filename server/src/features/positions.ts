@@ -75,7 +75,7 @@ export function locateSpan(
         const uri = workspace.uriOf(file, path);
         return uri ? { uri, range: toLspRange(range) } : undefined;
     }
-    const embedded = file.result.parts.documents?.find((d) => d.path === path);
+    const embedded = file.documents?.find((d) => d.path === path);
     const document = file.lookup.get(path);
     if (!embedded || !document || isDocumentFailure(document)) return undefined;
     const token = file.spanOf(`${embedded.pointer}/content`);

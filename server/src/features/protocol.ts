@@ -121,7 +121,7 @@ export function refForSelection(
 function refInEmbedded(file: AnnotationFile, range: LspRange): RefForSelectionResult {
     const start = offsetAt(file, range.start);
     const end = offsetAt(file, range.end);
-    for (const embedded of file.result.parts.documents ?? []) {
+    for (const embedded of file.documents ?? []) {
         const token = file.spanOf(`${embedded.pointer}/content`);
         if (start <= token.offset || end >= token.offset + token.length) continue;
         const document = file.lookup.get(embedded.path);

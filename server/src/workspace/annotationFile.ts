@@ -1,12 +1,13 @@
 /**
- * One annotation file at one version: its text, the check result, and every ref in it ("sites")
+ * One annotation file at one version: its text, its problems, and every ref in it ("sites")
  * with its resolution. Built once per version and shared by every feature, so hover, completion
  * and the rest never re-parse or re-check. When a cited document changes, only the refs into that
  * document are resolved again (`refresh`).
  */
 import { getNodePath, type Node } from "jsonc-parser";
-import { type CheckResult, checkInput, type Problem, resolutionProblems } from "../core/check";
-import { LocatedText, type ParsedText, parseJsonText } from "../core/parse";
+import { checkInput, type Problem, resolutionProblems } from "../core/check";
+import type { PointedDocument } from "../core/input";
+import { LocatedText, parseJsonText } from "../core/parse";
 import { type RefResolution, resolveRef } from "../core/resolve";
 import type { DocumentLookup } from "../core/session";
 import { isSchemaErrorCode, type Polarity, type Ref } from "../core/types";
@@ -45,12 +46,18 @@ let nextStamp = 1;
 export class AnnotationFile {
     /** Changes whenever the problems may have changed (pull diagnostics' resultId). */
     stamp = nextStamp++;
-    readonly parsed: ParsedText;
-    readonly result: CheckResult;
+    /** The parsed JSON (recovered when broken); kept only when asked for (open buffers: completion reads it). */
+    readonly value: unknown;
+    /** Embedded session documents (input shapes 1 and 2); undefined in workspace mode. */
+    readonly documents: PointedDocument[] | undefined;
+    readonly lookup: DocumentLookup;
+    readonly annotationCount: number;
+    private readonly annotationsPointer: string;
     readonly sites: RefSite[] = [];
     /** Workspace mode: ref path -> sites citing it. */
     readonly sitesByPath = new Map<string, RefSite[]>();
-    private readonly siteByPointer = new Map<string, RefSite>();
+    /** sites by annotation, then claim (slot 0) or source i (slot i + 1). */
+    private readonly slots: RefSite[][] = [];
     /** Problems not tied to one ref's resolution (schema, syntax, file shape). */
     private readonly fixedProblems: Problem[] = [];
     private readonly siteProblems = new Map<RefSite, Problem[]>();
@@ -65,10 +72,18 @@ export class AnnotationFile {
         /** Document root for workspace-mode refs; undefined when there is none (no folder). */
         readonly root: string | undefined,
         private readonly workspace: DocumentLookup,
+        keepValue = true,
     ) {
-        this.parsed = parseJsonText(text);
-        this.result = checkInput(this.parsed.value, workspace, this.parsed.syntaxErrors);
-        for (const checked of this.result.annotations) {
+        // Only what the features use is kept: the check's report and per-annotation records would
+        // double the memory of a large file for nothing.
+        const parsed = parseJsonText(text);
+        const result = checkInput(parsed.value, workspace, parsed.syntaxErrors);
+        this.value = keepValue ? parsed.value : undefined;
+        this.documents = result.parts.documents;
+        this.lookup = result.lookup;
+        this.annotationCount = result.parts.annotations.length;
+        this.annotationsPointer = result.parts.annotationsPointer;
+        for (const checked of result.annotations) {
             if (checked.claim && checked.claimResolution) {
                 this.addSite({
                     annotation: checked.index,
@@ -91,10 +106,10 @@ export class AnnotationFile {
                 });
             });
         }
-        for (const problem of this.result.problems) {
+        for (const problem of result.problems) {
             const site =
                 problem.role !== undefined && problem.annotation !== undefined
-                    ? this.siteByPointer.get(this.refPointer(problem.annotation, problem.role))
+                    ? this.site(problem.annotation, problem.role)
                     : undefined;
             if (site) this.siteProblems.get(site)?.push(problem) ?? this.siteProblems.set(site, [problem]);
             else this.fixedProblems.push(problem);
@@ -103,15 +118,7 @@ export class AnnotationFile {
 
     /** Refs resolve against the file's own documents (input shapes 1 and 2). */
     get embedded(): boolean {
-        return this.result.parts.documents !== undefined;
-    }
-
-    get lookup(): DocumentLookup {
-        return this.result.lookup;
-    }
-
-    get annotationCount(): number {
-        return this.result.parts.annotations.length;
+        return this.documents !== undefined;
     }
 
     /** The parse tree with offsets, built on first use (a clean file never needs it for diagnostics). */
@@ -129,16 +136,16 @@ export class AnnotationFile {
     }
 
     refPointer(annotation: number, role: "claim" | number): string {
-        const base = `${this.result.parts.annotationsPointer}/${annotation}`;
+        const base = `${this.annotationsPointer}/${annotation}`;
         return role === "claim" ? `${base}/claim` : `${base}/sources/${role}`;
     }
 
     site(annotation: number, role: "claim" | number): RefSite | undefined {
-        return this.siteByPointer.get(this.refPointer(annotation, role));
+        return this.slots[annotation]?.[role === "claim" ? 0 : role + 1];
     }
 
     sitesOf(annotation: number): RefSite[] {
-        return this.sites.filter((s) => s.annotation === annotation);
+        return (this.slots[annotation] ?? []).filter((s): s is RefSite => s !== undefined);
     }
 
     /** Paths cited in workspace mode (embedded sessions depend on nothing outside the file). */
@@ -198,7 +205,7 @@ export class AnnotationFile {
         const node = this.nodeAt(offset);
         if (!node) return undefined;
         const path = getNodePath(node);
-        const base = this.result.parts.annotationsPointer === "" ? 0 : 1;
+        const base = this.annotationsPointer === "" ? 0 : 1;
         if (base === 1 && path[0] !== "annotations") return undefined;
         if (typeof path[base] !== "number") return undefined;
         const annotation = path[base] as number;
@@ -215,7 +222,7 @@ export class AnnotationFile {
         }
         if (path.length < roleEnd) return undefined;
         const refPointer = this.refPointer(annotation, role);
-        return { site: this.siteByPointer.get(refPointer), refPointer, field: path.slice(roleEnd), node };
+        return { site: this.site(annotation, role), refPointer, field: path.slice(roleEnd), node };
     }
 
     /**
@@ -255,7 +262,12 @@ export class AnnotationFile {
 
     private addSite(site: RefSite): void {
         this.sites.push(site);
-        this.siteByPointer.set(site.pointer, site);
+        let slots = this.slots[site.annotation];
+        if (!slots) {
+            slots = [];
+            this.slots[site.annotation] = slots;
+        }
+        slots[site.role === "claim" ? 0 : site.role + 1] = site;
         if (!this.embedded) {
             const list = this.sitesByPath.get(site.ref.path);
             if (list) list.push(site);

@@ -87,10 +87,10 @@ export class WorkspaceIndex {
     }
 
     /** Check a version of an annotation file and make it the current one. */
-    analyze(uri: string, version: number, text: string): AnnotationFile {
+    analyze(uri: string, version: number, text: string, keepValue = true): AnnotationFile {
         const root = this.rootFor(uri);
         const lookup = root !== undefined ? this.source.lookupFor(root) : NO_ROOT;
-        const file = new AnnotationFile(uri, version, text, root, lookup);
+        const file = new AnnotationFile(uri, version, text, root, lookup, keepValue);
         this.files.set(uri, file);
         this.index(file);
         return file;
@@ -108,7 +108,8 @@ export class WorkspaceIndex {
         } catch {
             return undefined;
         }
-        return this.analyze(uri, version, text);
+        // Not open in an editor: no completion will read its JSON value, so it is not kept.
+        return this.analyze(uri, version, text, false);
     }
 
     remove(uri: string): void {
