@@ -61,6 +61,7 @@ const pulledStamps = new Map<string, number>();
 
 const analysis = new Analysis(workspace, documents, {
     changed: (files, citedUris) => afterChange(files, citedUris),
+    removed: (uri) => clear(connection, uri),
     log: (message) => connection.console.error(message),
 });
 
@@ -138,6 +139,16 @@ connection.onInitialized(async () => {
     if (capabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {
         void connection.client.register(DidChangeConfigurationNotification.type, { section: "sourcecheck" });
     }
+    if (capabilities.workspace?.workspaceFolders) {
+        connection.workspace.onDidChangeWorkspaceFolders(
+            safe("workspace folders", undefined, (event) => {
+                const removed = new Set(event.removed.map((f) => uriToPath(f.uri)));
+                const added = event.added.map((f) => uriToPath(f.uri)).filter((f): f is string => f !== undefined);
+                workspace.folders = [...workspace.folders.filter((f) => !removed.has(f)), ...added];
+                void reindex();
+            }),
+        );
+    }
     await loadConfiguration();
     await indexWorkspace();
 });
@@ -185,10 +196,19 @@ async function reconfigure(raw: unknown): Promise<void> {
     const section = (raw as { sourcecheck?: unknown } | null)?.sourcecheck;
     if (capabilities.workspace?.configuration) await loadConfiguration();
     else if (section !== undefined) workspace.configure(readSettings(section));
-    for (const file of workspace.all()) if (!isOpen(file.uri)) workspace.remove(file.uri);
-    for (const document of documents.all())
+    await reindex();
+}
+
+/** Roots or recognition changed: forget closed files, scan again, clear what is no longer an annotation file. */
+async function reindex(): Promise<void> {
+    const before = workspace.all().map((f) => f.uri);
+    for (const uri of before) if (!isOpen(uri)) workspace.remove(uri);
+    for (const document of documents.all()) {
         if (workspace.isAnnotationFile(document.uri, document.languageId)) analysis.fileChanged(document.uri);
+        else if (workspace.get(document.uri)) workspace.remove(document.uri);
+    }
     await indexWorkspace();
+    for (const uri of before) if (!workspace.get(uri)) clear(connection, uri);
 }
 
 connection.onDidChangeConfiguration(safe("configuration", undefined, (params) => void reconfigure(params.settings)));

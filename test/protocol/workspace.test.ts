@@ -1,6 +1,7 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Diagnostic, Hover } from "vscode-languageserver-protocol";
 import { copyDemo, rangeOf, sleep, startClient } from "./harness";
 
@@ -77,6 +78,52 @@ describe("workspace index", () => {
         try {
             const params = await client.waitForPublished(client.uri("cites/answer.json"));
             assert.equal(params.diagnostics.length, 7);
+        } finally {
+            await client.stop();
+        }
+    });
+
+    it("a settings change re-reads the settings and re-scans (didChangeConfiguration)", async () => {
+        const root = copyDemo();
+        fs.mkdirSync(path.join(root, "cites"));
+        fs.copyFileSync(path.join(root, "answer.sourcecheck.json"), path.join(root, "cites", "answer.json"));
+        const client = await startClient({ root, pull: false });
+        try {
+            await client.waitFor(
+                () => client.progress.some((p) => (p as { value: { kind: string } }).value.kind === "end"),
+                "first scan",
+            );
+            assert.ok(!client.published.has(client.uri("cites/answer.json")));
+            client.settings = { annotationFiles: ["cites/*.json"] };
+            await client.connection.sendNotification("workspace/didChangeConfiguration", { settings: null });
+            const params = await client.waitForPublished(client.uri("cites/answer.json"));
+            assert.equal(params.diagnostics.length, 7);
+            // And back: no longer an annotation file, its diagnostics are cleared.
+            client.settings = {};
+            await client.connection.sendNotification("workspace/didChangeConfiguration", { settings: null });
+            await client.waitForPublished(client.uri("cites/answer.json"), (p) => p.diagnostics.length === 0);
+        } finally {
+            await client.stop();
+        }
+    });
+
+    it("a workspace folder added later is scanned, and a deleted annotation file loses its diagnostics", async () => {
+        const root = copyDemo();
+        const second = copyDemo();
+        const client = await startClient({ root, pull: false });
+        try {
+            await client.waitForPublished(client.uri("answer.sourcecheck.json"));
+            const secondUri = pathToFileURL(path.join(second, "answer.sourcecheck.json")).href;
+            await client.connection.sendNotification("workspace/didChangeWorkspaceFolders", {
+                event: { added: [{ uri: pathToFileURL(second).href, name: "second" }], removed: [] },
+            });
+            const params = await client.waitForPublished(secondUri);
+            assert.equal(params.diagnostics.length, 7);
+            fs.rmSync(path.join(second, "answer.sourcecheck.json"));
+            await client.connection.sendNotification("workspace/didChangeWatchedFiles", {
+                changes: [{ uri: secondUri, type: 3 }],
+            });
+            await client.waitForPublished(secondUri, (p) => p.diagnostics.length === 0);
         } finally {
             await client.stop();
         }

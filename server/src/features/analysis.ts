@@ -16,6 +16,8 @@ export interface OpenDocuments {
 export interface AnalysisEvents {
     /** Files whose problems changed, and cited documents whose spans may have changed. */
     changed(files: AnnotationFile[], citedUris: string[]): void;
+    /** An annotation file that can no longer be read (deleted, no longer text): forget its diagnostics. */
+    removed(uri: string): void;
     log(message: string): void;
 }
 
@@ -72,7 +74,14 @@ export class Analysis {
             const previous = this.workspace.get(uri);
             const open = this.documents.get(uri);
             const file = open ? this.analyzeOpen(open) : this.workspace.analyzeFromDisk(uri);
-            if (!file) continue;
+            if (!file) {
+                if (previous) {
+                    this.workspace.remove(uri);
+                    this.events.removed(uri);
+                    for (const target of this.citedUris(previous)) cited.add(target);
+                }
+                continue;
+            }
             changed.set(uri, file);
             // Spans cited before the edit may be gone, those cited now may be new: both changed.
             for (const each of previous ? [previous, file] : [file]) {
