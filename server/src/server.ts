@@ -173,14 +173,20 @@ async function indexWorkspace(): Promise<void> {
         const found = workspace.walk();
         const files: AnnotationFile[] = [];
         const cited = new Set<string>();
-        found.forEach((path, index) => {
+        let slice = Date.now();
+        for (const [index, path] of found.entries()) {
+            // Let requests and edits in between files, so a large workspace never freezes the editor.
+            if (Date.now() - slice > 30) {
+                await new Promise((resolve) => setImmediate(resolve));
+                slice = Date.now();
+            }
             const uri = pathToUri(path);
             progress?.report(Math.round((index / Math.max(1, found.length)) * 100), path);
             const file = isOpen(uri) ? analysis.current(uri) : workspace.analyzeFromDisk(uri);
-            if (!file) return;
+            if (!file) continue;
             files.push(file);
             for (const target of analysis.citedUris(file)) cited.add(target);
-        });
+        }
         afterChange(files, [...cited]);
     } catch (error) {
         connection.console.error(
@@ -257,8 +263,13 @@ connection.onDidChangeWatchedFiles(
         for (const change of changes) {
             const path = uriToPath(change.uri);
             if (path === undefined) continue;
-            if (change.type === FileChangeType.Deleted) workspace.noteFileDeleted(path);
-            else workspace.noteFileCreated(path);
+            if (change.type === FileChangeType.Deleted) {
+                workspace.noteFileDeleted(path);
+                // A deleted folder comes as one event: every cited document below it changed too.
+                for (const below of workspace.citedUnder(path)) analysis.citedChanged(pathToUri(below));
+            } else {
+                workspace.noteFileCreated(path);
+            }
             if (isOpen(change.uri)) continue; // the buffer wins over the disk
             if (workspace.isAnnotationFile(change.uri)) {
                 if (change.type === FileChangeType.Deleted) {
@@ -370,6 +381,14 @@ connection.onRequest(LINE_INDEX, (params: { uri: string }) => {
     const result = safe("lineIndex", undefined, () => lineIndex(workspace, params.uri))();
     return result ?? new ResponseError(ErrorCodes.InvalidParams, `cannot read ${params.uri}`);
 });
+
+// Last line of defence: a bug in some handler's asynchronous tail must not take the server down.
+process.on("uncaughtException", (error) =>
+    connection.console.error(`sourcecheck: uncaught: ${error.stack ?? String(error)}`),
+);
+process.on("unhandledRejection", (reason) =>
+    connection.console.error(`sourcecheck: unhandled rejection: ${String(reason)}`),
+);
 
 documents.listen(connection);
 connection.listen();

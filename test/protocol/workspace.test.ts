@@ -70,6 +70,26 @@ describe("workspace index", () => {
         }
     });
 
+    it("a deleted folder (one watcher event) re-checks every ref into documents below it", async () => {
+        const client = await startClient({ pull: false });
+        try {
+            const uri = client.uri("answer.sourcecheck.json");
+            await client.waitForPublished(uri, (p) => p.diagnostics.length === 7);
+            fs.rmSync(path.join(client.options.root, "sources"), { recursive: true });
+            await client.connection.sendNotification("workspace/didChangeWatchedFiles", {
+                changes: [{ uri: client.uri("sources"), type: 3 }],
+            });
+            // Every source ref now names a missing file; claims into answer.md are untouched.
+            const params = await client.waitForPublished(uri, (p) => p.diagnostics.length === 10);
+            assert.deepEqual(params.diagnostics.map((d) => d.code).sort(), [
+                "boundary-ambiguous",
+                ...Array(9).fill("unreadable-document"),
+            ]);
+        } finally {
+            await client.stop();
+        }
+    });
+
     it("recognises annotation files by the sourcecheck.annotationFiles globs", async () => {
         const root = copyDemo();
         fs.mkdirSync(path.join(root, "cites"));

@@ -138,6 +138,11 @@ export class WorkspaceIndex {
         return changed;
     }
 
+    /** Cited absolute paths at or below a path (a folder was deleted or renamed). */
+    citedUnder(absolutePath: string): string[] {
+        return [...this.dependents.keys()].filter((cited) => cited !== absolutePath && isInside(absolutePath, cited));
+    }
+
     /** Every ref of every annotation file citing this absolute path (valid or not). */
     citationsOf(absolutePath: string): Citation[] {
         const citations: Citation[] = [];
@@ -177,6 +182,7 @@ export class WorkspaceIndex {
 
     noteFileDeleted(absolutePath: string): void {
         this.knownFiles.delete(absolutePath);
+        for (const known of this.knownFiles) if (isInside(absolutePath, known)) this.knownFiles.delete(known);
     }
 
     /**
