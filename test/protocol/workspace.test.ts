@@ -90,6 +90,48 @@ describe("workspace index", () => {
         }
     });
 
+    it("a document cited under two spellings resolves under both, from the buffer when open", async () => {
+        const client = await startClient({ pull: true });
+        try {
+            const text = JSON.stringify({
+                annotations: [
+                    {
+                        claim: {
+                            path: "./answer.md",
+                            start: { line: 1, str: "Orbit" },
+                            end: { line: 1, str: "changed" },
+                        },
+                        sources: [
+                            {
+                                path: "sources/../answer.md",
+                                start: { line: 3, str: "37%" },
+                                end: { line: 3, str: "37%" },
+                                polarity: "supports",
+                                confidence: 1,
+                            },
+                        ],
+                    },
+                ],
+            });
+            const uri = await client.open("spelling.sourcecheck.json", "sourcecheck", text);
+            assert.deepEqual(await client.pull(uri), []);
+            const answer = await client.open("answer.md");
+            await client.change(answer, client.text(answer).replace("changed", "is new"));
+            const after = await client.pull(uri);
+            assert.deepEqual(
+                after.map((d) => [d.code, d.range]),
+                [["boundary-not-found", rangeOf(text, '"changed"')]],
+            );
+            const hover = await client.request<Hover>("textDocument/hover", {
+                textDocument: { uri },
+                position: rangeOf(text, '"37%"').start,
+            });
+            assert.match((hover.contents as { value: string }).value, /\[sources\/\.\.\/answer\.md:3:42-3:45\]/);
+        } finally {
+            await client.stop();
+        }
+    });
+
     it("recognises annotation files by the sourcecheck.annotationFiles globs", async () => {
         const root = copyDemo();
         fs.mkdirSync(path.join(root, "cites"));

@@ -51,16 +51,6 @@ export function toLspRange(range: Range): LspRange {
     };
 }
 
-export function containsPosition(range: LspRange, position: LspPosition): boolean {
-    const afterStart =
-        position.line > range.start.line ||
-        (position.line === range.start.line && position.character >= range.start.character);
-    const beforeEnd =
-        position.line < range.end.line ||
-        (position.line === range.end.line && position.character <= range.end.character);
-    return afterStart && beforeEnd;
-}
-
 /**
  * Where a span of a cited document is: in its file (workspace mode), or inside the `content`
  * string of the embedded document (sessions), so every span has somewhere to point.

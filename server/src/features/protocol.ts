@@ -186,7 +186,3 @@ export function lineIndex(workspace: WorkspaceIndex, uri: string): { text: strin
     const content = documentText(workspace, uri);
     return content === undefined ? undefined : { text: numberedLines(content) };
 }
-
-export function fileSummary(file: AnnotationFile) {
-    return file.summary();
-}

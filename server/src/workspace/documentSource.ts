@@ -36,6 +36,7 @@ export class DocumentSource {
     private readonly disk = new Map<string, Entry>();
     private readonly buffers = new Map<string, BufferEntry>();
     private readonly realRoots = new Map<string, string | undefined>();
+    private readonly variants = new Map<string, { base: SessionDocument; byPath: Map<string, SessionDocument> }>();
 
     constructor(
         private readonly openBuffers: BufferStore,
@@ -51,12 +52,14 @@ export class DocumentSource {
     invalidate(absolutePath: string): void {
         this.disk.delete(absolutePath);
         this.buffers.delete(absolutePath);
+        this.variants.delete(absolutePath);
     }
 
     invalidateAll(): void {
         this.disk.clear();
         this.buffers.clear();
         this.realRoots.clear();
+        this.variants.clear();
     }
 
     /** Resolve a ref path under a root to the absolute path it names, or why it may not be opened. */
@@ -75,19 +78,35 @@ export class DocumentSource {
             entry = read.ok ? new SessionDocument(documentPath, read.content) : read.failure;
             this.disk.set(verdict.absolute, entry);
         }
-        // The same file may be cited under two spellings ("a.md", "./a.md"): keep the path asked for.
-        return entry instanceof SessionDocument && entry.path !== documentPath
-            ? new SessionDocument(documentPath, entry.content)
-            : entry;
+        return this.spelled(verdict.absolute, entry, documentPath);
+    }
+
+    /**
+     * The same file may be cited under two spellings ("a.md", "./a.md"): each spelling gets its own
+     * document (resolutions report the path as written), made once and sharing the content.
+     */
+    private spelled(absolute: string, entry: Entry, documentPath: string): Entry {
+        if (!(entry instanceof SessionDocument) || entry.path === documentPath) return entry;
+        let variants = this.variants.get(absolute);
+        if (!variants || variants.base !== entry) {
+            variants = { base: entry, byPath: new Map() };
+            this.variants.set(absolute, variants);
+        }
+        let variant = variants.byPath.get(documentPath);
+        if (!variant) {
+            variant = new SessionDocument(documentPath, entry.content);
+            variants.byPath.set(documentPath, variant);
+        }
+        return variant;
     }
 
     private fromBuffer(root: string, documentPath: string, absolute: string, buffer: OpenBuffer): Entry {
-        const cached = this.buffers.get(absolute);
-        if (cached && cached.version === buffer.version && entryPath(cached.entry) === documentPath)
-            return cached.entry;
-        const entry = this.readBuffer(root, documentPath, absolute, buffer);
-        this.buffers.set(absolute, { version: buffer.version, entry });
-        return entry;
+        let cached = this.buffers.get(absolute);
+        if (!cached || cached.version !== buffer.version) {
+            cached = { version: buffer.version, entry: this.readBuffer(root, documentPath, absolute, buffer) };
+            this.buffers.set(absolute, cached);
+        }
+        return this.spelled(absolute, cached.entry, documentPath);
     }
 
     private readBuffer(root: string, documentPath: string, absolute: string, buffer: OpenBuffer): Entry {
@@ -130,11 +149,7 @@ export class DocumentSource {
     }
 }
 
-function entryPath(entry: Entry): string | undefined {
-    return entry instanceof SessionDocument ? entry.path : undefined;
-}
-
-/** The DocumentLookup core resolves against, for one document root; records what it was asked. */
+/** The DocumentLookup core resolves against, for one document root. */
 export class RootLookup implements DocumentLookup {
     constructor(
         private readonly source: DocumentSource,
