@@ -271,7 +271,7 @@ connection.onDidChangeWatchedFiles(
                 workspace.noteFileCreated(path);
             }
             if (isOpen(change.uri)) continue; // the buffer wins over the disk
-            if (workspace.isAnnotationFile(change.uri)) {
+            if (workspace.isAnnotationFile(change.uri) && !workspace.isSkipped(path)) {
                 if (change.type === FileChangeType.Deleted) {
                     workspace.remove(change.uri);
                     clear(connection, change.uri);

@@ -138,3 +138,49 @@ describe("inlay hints setting", () => {
         }
     });
 });
+
+describe("embedded sessions", () => {
+    it("definition and hover point into the document's content string, escapes counted", async () => {
+        const client = await startClient({ pull: false });
+        try {
+            // "\"quoted\"" and "\n" take more characters in the file than in the content.
+            const session = JSON.stringify(
+                {
+                    documents: [{ path: "doc", content: 'say "quoted"\nthen the answer: 42\n' }],
+                    annotations: [
+                        {
+                            claim: { path: "doc", start: { line: 2, str: "answer" }, end: { line: 2, str: "42" } },
+                            sources: [
+                                {
+                                    path: "doc",
+                                    start: { line: 1, str: "say" },
+                                    end: { line: 1, str: 'd"' },
+                                    polarity: "supports",
+                                    confidence: 1,
+                                },
+                            ],
+                        },
+                    ],
+                },
+                null,
+                2,
+            );
+            const uri = await client.open("embedded.sourcecheck.json", "sourcecheck", session);
+            const at = rangeOf(session, '"answer"').start;
+            const links = await client.request<LocationLink[]>("textDocument/definition", {
+                textDocument: { uri },
+                position: { line: at.line, character: at.character + 1 },
+            });
+            assert.equal(links.length, 1);
+            assert.equal(links[0].targetUri, uri);
+            assert.deepEqual(links[0].targetRange, rangeOf(session, "answer: 42"));
+            const source = await client.request<LocationLink[]>("textDocument/definition", {
+                textDocument: { uri },
+                position: rangeOf(session, '"say"').start,
+            });
+            assert.deepEqual(source[0].targetRange, rangeOf(session, 'say \\"quoted\\"'));
+        } finally {
+            await client.stop();
+        }
+    });
+});

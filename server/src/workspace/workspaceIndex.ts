@@ -41,6 +41,8 @@ export class WorkspaceIndex {
     /** Every file found by the last walk (absolute), for path completion without touching the disk. */
     private knownFiles = new Set<string>();
     private walked = false;
+    /** filesUnder answers, until the set of known files changes. */
+    private readonly listings = new Map<string, string[]>();
 
     constructor(buffers: BufferStore) {
         this.source = new DocumentSource(buffers, DEFAULT_SETTINGS.maxDocumentSize);
@@ -169,20 +171,35 @@ export class WorkspaceIndex {
     /** Files under a root, relative to it, from the last walk (no disk access). */
     filesUnder(root: string): string[] {
         if (!this.walked) this.walk(); // asked before the start-up walk finished
-        const found: string[] = [];
-        for (const path of this.knownFiles) {
-            if (isInside(root, path)) found.push(nodePath.relative(root, path).split(nodePath.sep).join("/"));
+        let listing = this.listings.get(root);
+        if (!listing) {
+            listing = [];
+            for (const path of this.knownFiles) {
+                if (isInside(root, path)) listing.push(nodePath.relative(root, path).split(nodePath.sep).join("/"));
+            }
+            listing.sort();
+            this.listings.set(root, listing);
         }
-        return found.sort();
+        return listing;
+    }
+
+    /** Inside node_modules or .git (below its workspace folder): never scanned, never listed. */
+    isSkipped(absolutePath: string): boolean {
+        const folder = this.folderOf(absolutePath);
+        const below = folder !== undefined ? nodePath.relative(folder, absolutePath) : absolutePath;
+        return below.split(/[\\/]/).some((segment) => SKIPPED_DIRECTORIES.has(segment));
     }
 
     noteFileCreated(absolutePath: string): void {
+        if (this.isSkipped(absolutePath) || this.knownFiles.has(absolutePath)) return;
         this.knownFiles.add(absolutePath);
+        this.listings.clear();
     }
 
     noteFileDeleted(absolutePath: string): void {
         this.knownFiles.delete(absolutePath);
         for (const known of this.knownFiles) if (isInside(absolutePath, known)) this.knownFiles.delete(known);
+        this.listings.clear();
     }
 
     /**
@@ -213,6 +230,7 @@ export class WorkspaceIndex {
         }
         this.knownFiles = known;
         this.walked = true;
+        this.listings.clear();
         return annotationFiles.sort();
     }
 
