@@ -160,12 +160,23 @@ export async function ensureOfflineVSCode({ log = (m) => console.log(`[e2e-insta
     await seedRipgrepCache(log);
     mkdirSync(installDir, { recursive: true });
     rmSync(marker, { force: true });
-    if (!existsSync(join(installDir, "package.json"))) {
-        writeFileSync(
-            join(installDir, "package.json"),
-            `${JSON.stringify({ name: "sourcecheck-offline-vscode", private: true }, null, 2)}\n`,
-        );
-    }
+    // npm 11 runs install scripts it has not been told about but warns ("not yet covered by
+    // allowScripts"), and may refuse them in strict mode: approve the two top-level packages that have
+    // them. The nested install in lib/vscode (node-pty, kerberos, spdlog...) runs under its own
+    // package.json; checkNativeModules() below proves its scripts ran.
+    writeFileSync(
+        join(installDir, "package.json"),
+        `${JSON.stringify(
+            {
+                name: "sourcecheck-offline-vscode",
+                private: true,
+                dependencies: { "code-server": CODE_SERVER_VERSION },
+                allowScripts: { "code-server": true, argon2: true },
+            },
+            null,
+            2,
+        )}\n`,
+    );
     log(`npm install code-server@${CODE_SERVER_VERSION} into ${installDir} (about 90 s)`);
     runOrThrow(
         "npm",

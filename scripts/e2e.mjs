@@ -246,7 +246,7 @@ async function runWeb() {
     });
     page.on("pageerror", (err) => consoleLines.push(`[pageerror] ${err.message}`));
     const url = server.url({ folder: workspace, extensionDevelopmentPath: repoRoot, extensionTestsPath });
-    log(`VS Code server (code-server ${vscode.version}) up after ${elapsed()}; opening the workbench`);
+    log(`VS Code server (code-server ${vscode.version}) up in ${((Date.now() - runStart) / 1000).toFixed(1)} s; opening the workbench`);
     await page.goto(url, { waitUntil: "domcontentloaded", timeout: 60_000 });
 
     const diagnose = () =>
