@@ -56,12 +56,34 @@ const buffers: BufferStore = {
 const workspace = new WorkspaceIndex(buffers);
 let capabilities: ClientCapabilities = {};
 let pullDiagnostics = false;
-/** The stamp each open file's diagnostics were last pulled at, to know when to ask for a refresh. */
-const pulledStamps = new Map<string, number>();
+/**
+ * Pull mode: the URIs the client pulls (open documents, and tabs it pulls on its own) with the stamp
+ * last served, to know when to ask for a refresh. Every other annotation file (found by the scan)
+ * is pushed; a URI moves to pull the moment the client pulls it, and its pushed diagnostics are
+ * cleared so nothing shows twice.
+ */
+const pulled = new Map<string, number | undefined>();
+const pushed = new Set<string>();
+
+function push(file: AnnotationFile, version?: number): void {
+    publish(connection, workspace, file, version);
+    if (file.problems.length > 0) pushed.add(file.uri);
+    else pushed.delete(file.uri);
+}
+
+function unpush(uri: string): void {
+    if (pushed.delete(uri)) clear(connection, uri);
+}
 
 const analysis = new Analysis(workspace, documents, {
     changed: (files, citedUris) => afterChange(files, citedUris),
-    removed: (uri) => clear(connection, uri),
+    removed: (uri) => {
+        pushed.delete(uri);
+        clear(connection, uri);
+        if (pulled.has(uri) && capabilities.workspace?.diagnostics?.refreshSupport) {
+            connection.languages.diagnostics.refresh();
+        }
+    },
     log: (message) => connection.console.error(message),
 });
 
@@ -88,10 +110,10 @@ function afterChange(files: AnnotationFile[], citedUris: string[]): void {
     for (const file of files) {
         const open = documents.get(file.uri);
         if (open && open.version !== file.version) continue; // superseded: a newer check is pending
-        if (pullDiagnostics && open) {
-            if (pulledStamps.get(file.uri) !== file.stamp) refreshPull = true;
+        if (pullDiagnostics && pulled.has(file.uri)) {
+            if (pulled.get(file.uri) !== file.stamp) refreshPull = true;
         } else {
-            publish(connection, workspace, file, open?.version);
+            push(file, open?.version);
         }
     }
     if (refreshPull && capabilities.workspace?.diagnostics?.refreshSupport) {
@@ -214,7 +236,12 @@ async function reindex(): Promise<void> {
         else if (workspace.get(document.uri)) workspace.remove(document.uri);
     }
     await indexWorkspace();
-    for (const uri of before) if (!workspace.get(uri)) clear(connection, uri);
+    for (const uri of before) {
+        if (!workspace.get(uri)) {
+            pushed.delete(uri);
+            clear(connection, uri);
+        }
+    }
 }
 
 connection.onDidChangeConfiguration(safe("configuration", undefined, (params) => void reconfigure(params.settings)));
@@ -224,7 +251,11 @@ documents.onDidOpen(
         const path = uriToPath(document.uri);
         if (path !== undefined) openPaths.set(path, document.uri);
         if (workspace.isAnnotationFile(document.uri, document.languageId)) {
-            if (pullDiagnostics) clear(connection, document.uri); // pulled from now on: drop what was pushed
+            if (pullDiagnostics) {
+                // Open documents are pulled from now on: drop what was pushed.
+                pulled.set(document.uri, undefined);
+                unpush(document.uri);
+            }
             analysis.fileChanged(document.uri);
         } else {
             analysis.citedChanged(document.uri);
@@ -243,13 +274,14 @@ documents.onDidClose(
     safe("close", undefined, ({ document }) => {
         const path = uriToPath(document.uri);
         if (path !== undefined) openPaths.delete(path);
-        pulledStamps.delete(document.uri);
+        pulled.delete(document.uri);
         if (workspace.isAnnotationFile(document.uri, document.languageId)) {
             // Unsaved edits are gone; the file on disk (if it is one) is what stands now.
             if (path !== undefined && workspace.folderOf(path) !== undefined) {
                 analysis.fileChanged(document.uri);
             } else {
                 workspace.remove(document.uri);
+                pushed.delete(document.uri);
                 clear(connection, document.uri);
             }
         } else {
@@ -274,6 +306,7 @@ connection.onDidChangeWatchedFiles(
             if (workspace.isAnnotationFile(change.uri) && !workspace.isSkipped(path)) {
                 if (change.type === FileChangeType.Deleted) {
                     workspace.remove(change.uri);
+                    pushed.delete(change.uri);
                     clear(connection, change.uri);
                 } else {
                     analysis.fileChanged(change.uri);
@@ -288,7 +321,10 @@ connection.languages.diagnostics.on(
     safe("diagnostics", { kind: "full" as const, items: [] }, (params) => {
         const file = analysis.current(params.textDocument.uri);
         const report = pullReport(workspace, file, params.previousResultId);
-        if (file) pulledStamps.set(file.uri, file.stamp);
+        if (file) {
+            pulled.set(file.uri, file.stamp);
+            unpush(file.uri);
+        }
         return report;
     }),
 );

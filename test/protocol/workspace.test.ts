@@ -219,6 +219,29 @@ describe("workspace index", () => {
         }
     });
 
+    it("in pull mode a closed file the client pulls (a tab) moves from push to pull, shown once", async () => {
+        const client = await startClient({ pull: true });
+        try {
+            const uri = client.uri("answer.sourcecheck.json");
+            await client.waitForPublished(uri, (p) => p.diagnostics.length === 7);
+            assert.equal((await client.pull(uri)).length, 7);
+            await client.waitForPublished(uri, (p) => p.diagnostics.length === 0);
+            // A change to a cited document now asks for a re-pull instead of pushing.
+            const before = client.publishLog.length;
+            const refreshes = client.refreshes.diagnostics;
+            fs.writeFileSync(path.join(client.options.root, "sources/benchmarks.txt"), "x\n");
+            await client.connection.sendNotification("workspace/didChangeWatchedFiles", {
+                changes: [{ uri: client.uri("sources/benchmarks.txt"), type: 1 }],
+            });
+            await client.waitFor(() => client.refreshes.diagnostics > refreshes, "a diagnostic refresh");
+            assert.ok(!client.publishLog.slice(before).some((p) => p.uri === uri && p.diagnostics.length > 0));
+            const codes = (await client.pull(uri)).map((d) => d.code);
+            assert.ok(!codes.includes("unreadable-document"), codes.join());
+        } finally {
+            await client.stop();
+        }
+    });
+
     it("in pull mode asks the client to re-pull (workspace/diagnostic/refresh) when a cited document changes", async () => {
         const client = await startClient({ pull: true });
         try {
