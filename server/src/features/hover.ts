@@ -3,16 +3,33 @@
  * confidence for sources. On a claim: the whole annotation, the claim and every source.
  */
 import { type Hover, MarkupKind, type Position } from "vscode-languageserver";
-import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
+import type { AnnotationFile, RefSite, SiteHit } from "../workspace/annotationFile";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
 import { codeBlock, describeRange, shorten } from "./format";
 import { locateSpan, offsetAt, rangeOfSpan } from "./positions";
 
 const MAX_HOVER_CHARS = 800;
 
+/** Hovers per file version and ref, until the file's results change (its stamp). */
+const cache = new WeakMap<AnnotationFile, { stamp: number; byRef: Map<string, Hover | null> }>();
+
 export function hover(workspace: WorkspaceIndex, file: AnnotationFile, position: Position): Hover | null {
     const hit = file.hitAt(offsetAt(file, position));
     if (!hit) return null;
+    let entry = cache.get(file);
+    if (!entry || entry.stamp !== file.stamp) {
+        entry = { stamp: file.stamp, byRef: new Map() };
+        cache.set(file, entry);
+    }
+    let result = entry.byRef.get(hit.refPointer);
+    if (result === undefined) {
+        result = describeHit(workspace, file, hit);
+        entry.byRef.set(hit.refPointer, result);
+    }
+    return result;
+}
+
+function describeHit(workspace: WorkspaceIndex, file: AnnotationFile, hit: SiteHit): Hover | null {
     const range = rangeOfSpan(file, file.spanOf(hit.refPointer));
     if (!hit.site) {
         const problems = file.problems.filter((p) => p.pointer.startsWith(hit.refPointer));
