@@ -122,6 +122,18 @@ describe("code actions", () => {
         ]);
     });
 
+    it("refactor: a caret inside the ref is enough, a caret outside refs offers nothing", async () => {
+        const inside = rangeOf(text, '"clients."').start;
+        const caret = { start: inside, end: inside };
+        const actions = await actionsAt(caret, ["refactor"]);
+        assert.deepEqual(
+            actions.map((a) => editsOf(a).map((e) => e.newText)),
+            [['"of"', '"."']],
+        );
+        const outside = rangeOf(text, '"annotations"').start;
+        assert.deepEqual(await actionsAt({ start: outside, end: outside }, ["refactor"]), []);
+    });
+
     it("source.fixAll.sourcecheck fixes every unambiguous problem and leaves the ambiguous one", async () => {
         const actions = await actionsAt(rangeOf(text, "{"), ["source.fixAll"]);
         assert.equal(actions.length, 1);

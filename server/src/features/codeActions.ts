@@ -21,7 +21,7 @@ import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
 import { problemDiagnostics } from "./diagnostics";
 import { describeRange, oneLine } from "./format";
-import { rangeOfPointer } from "./positions";
+import { offsetAt, rangeOfPointer } from "./positions";
 
 export const FIX_ALL_KIND = "source.fixAll.sourcecheck";
 export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite, FIX_ALL_KIND];
@@ -58,8 +58,7 @@ export function codeActions(workspace: WorkspaceIndex, file: AnnotationFile, par
         }
     }
     if (wanted(CodeActionKind.RefactorRewrite)) {
-        for (const site of file.sites) {
-            if (!intersects(rangeOfPointer(file, site.pointer), params.range)) continue;
+        for (const site of sitesIn(file, params.range)) {
             const fix = shortenFix(file, site);
             if (fix) actions.push(toAction(file, fix, CodeActionKind.RefactorRewrite));
         }
@@ -70,6 +69,19 @@ export function codeActions(workspace: WorkspaceIndex, file: AnnotationFile, par
         if (fixAll) actions.push(fixAll);
     }
     return actions;
+}
+
+/**
+ * The refs a range touches. Code actions are asked on every cursor move: a caret or a selection
+ * inside one ref is found through the parse tree, only a wider selection scans the refs.
+ */
+function sitesIn(file: AnnotationFile, range: Range): RefSite[] {
+    const from = offsetAt(file, range.start);
+    const to = offsetAt(file, range.end);
+    const start = file.hitAt(from);
+    const end = from === to ? start : file.hitAt(to);
+    if (from === to || (start && end && start.refPointer === end.refPointer)) return start?.site ? [start.site] : [];
+    return file.sites.filter((site) => intersects(rangeOfPointer(file, site.pointer), range));
 }
 
 /** Prefer the client's own diagnostic object (it matches it by identity), else ours. */

@@ -6,15 +6,25 @@ import { positionAt } from "./positions";
 
 const MAX_LABEL = 48;
 
+/** Every hint of a file, computed once per stamp; requests (one per scroll) only filter by line. */
+const cache = new WeakMap<AnnotationFile, { stamp: number; hints: InlayHint[] }>();
+
 export function inlayHints(file: AnnotationFile, range: Range): InlayHint[] {
+    let entry = cache.get(file);
+    if (!entry || entry.stamp !== file.stamp) {
+        entry = { stamp: file.stamp, hints: allHints(file) };
+        cache.set(file, entry);
+    }
+    return entry.hints.filter((h) => h.position.line >= range.start.line && h.position.line <= range.end.line);
+}
+
+function allHints(file: AnnotationFile): InlayHint[] {
     const hints: InlayHint[] = [];
     for (const site of file.sites) {
         if (!site.resolution.valid) continue;
         const token = file.spanOf(site.pointer);
-        const position = positionAt(file, token.offset + token.length);
-        if (position.line < range.start.line || position.line > range.end.line) continue;
         hints.push({
-            position,
+            position: positionAt(file, token.offset + token.length),
             label: `⇒ "${oneLine(site.resolution.text, MAX_LABEL)}"`,
             paddingLeft: true,
             tooltip: shorten(site.resolution.text, 1000),
