@@ -3,12 +3,11 @@
  * extensions"). Names and shapes are a contract: change them only together with the client.
  */
 
-import * as nodePath from "node:path";
 import type { Range as LspRange } from "vscode-languageserver";
 import { refForSpan } from "../core/author";
 import { decodedOffsetInJsonString } from "../core/jsonString";
 import { numberedLines } from "../core/numberedLines";
-import { isDocumentFailure, SessionDocument } from "../core/session";
+import { SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { uriToPath } from "../workspace/uris";
@@ -101,16 +100,9 @@ export function refForSelection(
     range: LspRange,
 ): RefForSelectionResult {
     if (annotationFile?.embedded) return refInEmbedded(annotationFile, range);
-    const path = uriToPath(uri);
-    const root = workspace.rootFor(uri);
-    if (path === undefined || root === undefined)
-        return { ok: false, message: "only files can be cited: save the document first" };
-    const relative = nodePath.relative(root, path).split(nodePath.sep).join("/");
-    if (relative.startsWith("..") || nodePath.isAbsolute(relative)) {
-        return { ok: false, message: `the document is outside the document root ${root}` };
-    }
-    const document = workspace.source.get(root, relative);
-    if (isDocumentFailure(document)) return { ok: false, message: document.message };
+    const cited = workspace.citable(uri);
+    if (!cited.ok) return cited;
+    const document = cited.document;
     return refForSpan(
         document,
         { line: range.start.line + 1, column: range.start.character },
@@ -136,7 +128,7 @@ function refInEmbedded(file: AnnotationFile, range: LspRange): RefForSelectionRe
 
 /** Share of the document's non-blank characters inside claims of valid annotations. */
 export function coverage(workspace: WorkspaceIndex, uri: string): CoverageResult {
-    const content = documentText(workspace, uri);
+    const content = workspace.documentText(uri);
     const path = uriToPath(uri);
     if (content === undefined || path === undefined) return { coveredChars: 0, totalChars: 0, ratio: 0 };
     const spans: [number, number][] = [];
@@ -169,20 +161,8 @@ function isBlank(code: number): boolean {
     );
 }
 
-/** The text of a document as refs see it: the buffer when open, else the file (LF-normalised). */
-export function documentText(workspace: WorkspaceIndex, uri: string): string | undefined {
-    const path = uriToPath(uri);
-    if (path === undefined) return undefined;
-    const root = workspace.rootFor(uri) ?? nodePath.dirname(path);
-    const relative = nodePath.relative(root, path).split(nodePath.sep).join("/");
-    const entry = relative.startsWith("..")
-        ? workspace.source.get(nodePath.dirname(path), nodePath.basename(path))
-        : workspace.source.get(root, relative);
-    return isDocumentFailure(entry) ? undefined : entry.content;
-}
-
 /** Each line prefixed with its 1-based number, like `evidex index`. */
 export function lineIndex(workspace: WorkspaceIndex, uri: string): { text: string } | undefined {
-    const content = documentText(workspace, uri);
+    const content = workspace.documentText(uri);
     return content === undefined ? undefined : { text: numberedLines(content) };
 }

@@ -5,7 +5,7 @@
  */
 import * as nodeFs from "node:fs";
 import * as nodePath from "node:path";
-import type { DocumentFailure, DocumentLookup } from "../core/session";
+import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
 import { AnnotationFile, type RefSite } from "./annotationFile";
 import { AnnotationFileMatcher } from "./annotationFiles";
 import { decodeText } from "./diskDocuments";
@@ -166,6 +166,33 @@ export class WorkspaceIndex {
     uriOf(file: AnnotationFile, refPath: string): string | undefined {
         const absolute = this.absoluteOf(file, refPath);
         return absolute !== undefined ? pathToUri(absolute) : undefined;
+    }
+
+    /**
+     * A document as a workspace-mode ref would cite it: its path relative to the document root and
+     * its content (buffer first), or why it cannot be cited.
+     */
+    citable(uri: string): { ok: true; path: string; document: SessionDocument } | { ok: false; message: string } {
+        const path = uriToPath(uri);
+        const root = this.rootFor(uri);
+        if (path === undefined || root === undefined)
+            return { ok: false, message: "only files can be cited: save the document first" };
+        if (!isInside(root, path)) return { ok: false, message: `the document is outside the document root ${root}` };
+        const relative = nodePath.relative(root, path).split(nodePath.sep).join("/");
+        const document = this.source.get(root, relative);
+        return isDocumentFailure(document)
+            ? { ok: false, message: document.message }
+            : { ok: true, path: relative, document };
+    }
+
+    /** The text of any file as the resolver sees it (open buffer first, LF-normalised), even outside the root. */
+    documentText(uri: string): string | undefined {
+        const cited = this.citable(uri);
+        if (cited.ok) return cited.document.content;
+        const path = uriToPath(uri);
+        if (path === undefined) return undefined;
+        const entry = this.source.get(nodePath.dirname(path), nodePath.basename(path));
+        return isDocumentFailure(entry) ? undefined : entry.content;
     }
 
     /** Files under a root, relative to it, from the last walk (no disk access). */
