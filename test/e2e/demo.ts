@@ -121,10 +121,11 @@ export function shortestUniqueEndingAt(line: string, e: number): string | undefi
 
 /** Closes every editor and panel so screenshots and focus start clean; unsaved buffers are reverted. */
 export async function cleanSlate(): Promise<void> {
+    // A dirty editor would make closeAllGroups ask "Save changes?" and wait for ever: revert first.
     for (const doc of vscode.workspace.textDocuments) {
-        if (doc.isDirty && doc.uri.scheme === "file") {
+        if (doc.isDirty) {
             await vscode.window.showTextDocument(doc);
-            await vscode.commands.executeCommand("workbench.action.files.revert");
+            await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
         }
     }
     await vscode.commands.executeCommand("workbench.action.closeAllGroups");
