@@ -71,7 +71,8 @@ export class AnnotationFile {
         readonly text: string,
         /** Document root for workspace-mode refs; undefined when there is none (no folder). */
         readonly root: string | undefined,
-        private readonly workspace: DocumentLookup,
+        /** Where workspace-mode refs find their documents (files and open buffers under the root). */
+        workspace: DocumentLookup,
         keepValue = true,
     ) {
         // Only what the features use is kept: the check's report and per-annotation records would
@@ -162,7 +163,7 @@ export class AnnotationFile {
         let changed = false;
         for (const path of paths) {
             for (const site of this.sitesByPath.get(path) ?? []) {
-                const resolution = resolveRef(this.workspace, site.ref);
+                const resolution = resolveRef(this.lookup, site.ref);
                 if (sameResolution(site.resolution, resolution)) continue;
                 site.resolution = resolution;
                 this.siteProblems.set(

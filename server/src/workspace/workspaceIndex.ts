@@ -7,7 +7,7 @@ import * as nodeFs from "node:fs";
 import * as nodePath from "node:path";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
 import { AnnotationFile, type RefSite } from "./annotationFile";
-import { AnnotationFileMatcher } from "./annotationFiles";
+import { ANNOTATION_LANGUAGE_ID, AnnotationFileMatcher } from "./annotationFiles";
 import { decodeText } from "./diskDocuments";
 import { type BufferStore, DocumentSource } from "./documentSource";
 import { isInside } from "./pathSafety";
@@ -56,7 +56,7 @@ export class WorkspaceIndex {
     }
 
     isAnnotationFile(uri: string, languageId?: string): boolean {
-        if (languageId === "sourcecheck") return true;
+        if (languageId === ANNOTATION_LANGUAGE_ID) return true;
         const path = uriToPath(uri);
         if (path === undefined) return false;
         const folder = this.folderOf(path);
