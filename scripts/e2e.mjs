@@ -10,7 +10,7 @@
 //
 // Prints every test and a summary, writes {"passed":N,"failed":M} to $SOURCECHECK_STATS, exits
 // non-zero on any failure, including "no VS Code could be started". Whole run bounded by
-// SOURCECHECK_E2E_TIMEOUT_MS (default 8 minutes, the one-time install excluded).
+// SOURCECHECK_E2E_TIMEOUT_MS (default 6 minutes, the one-time install excluded).
 // SOURCECHECK_E2E_GREP runs a subset; SOURCECHECK_E2E_KEEP=1 keeps the temp workspace and logs.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureOfflineVSCode, repoRoot, startVSCodeServer } from "./e2e-install.mjs";
 
-const timeoutMs = Number(process.env.SOURCECHECK_E2E_TIMEOUT_MS ?? 8 * 60_000);
+const timeoutMs = Number(process.env.SOURCECHECK_E2E_TIMEOUT_MS ?? 6 * 60_000);
 const route = process.env.SOURCECHECK_E2E_ROUTE ?? "auto";
 const keep = process.env.SOURCECHECK_E2E_KEEP === "1";
 const screenshotDir = join(repoRoot, "test-results", "screenshots");
@@ -246,7 +246,9 @@ async function runWeb() {
     });
     page.on("pageerror", (err) => consoleLines.push(`[pageerror] ${err.message}`));
     const url = server.url({ folder: workspace, extensionDevelopmentPath: repoRoot, extensionTestsPath });
-    log(`VS Code server (code-server ${vscode.version}) up in ${((Date.now() - runStart) / 1000).toFixed(1)} s; opening the workbench`);
+    log(
+        `VS Code server (code-server ${vscode.version}) up in ${((Date.now() - runStart) / 1000).toFixed(1)} s; opening the workbench`,
+    );
     await page.goto(url, { waitUntil: "domcontentloaded", timeout: 60_000 });
 
     const diagnose = () =>

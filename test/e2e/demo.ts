@@ -157,7 +157,7 @@ export async function waitForDiagnostics(
     uri: vscode.Uri,
     accept: (ds: vscode.Diagnostic[]) => boolean,
     what: string,
-    timeoutMs = 20_000,
+    timeoutMs = 15_000,
 ): Promise<vscode.Diagnostic[]> {
     return waitFor(what, () => sourcecheckDiagnostics(uri), accept, timeoutMs);
 }
@@ -181,8 +181,30 @@ export function hoverText(hovers: vscode.Hover[]): string {
         .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, "$1");
 }
 
-/** Every suite's `before`: the extension is active and the window holds no editor. */
+let serverAnswered: boolean | undefined;
+
+/**
+ * Every suite's `before`: the extension is active, its language server has answered once (the first
+ * suite waits up to 25 s for the demo's diagnostics; when they never came, later suites fail at once
+ * instead of each waiting out its own timeouts), and the window holds no editor.
+ */
 export async function prepare(): Promise<void> {
     await activateExtension();
+    if (serverAnswered === false) {
+        throw new Error(
+            "the SourceCheck language server never published diagnostics for the demo (see the first failure)",
+        );
+    }
+    if (serverAnswered === undefined) {
+        await openAnnotations();
+        serverAnswered = false;
+        await waitForDiagnostics(
+            annotationsUri(),
+            (ds) => ds.length > 0,
+            "the language server's first diagnostics",
+            30_000,
+        );
+        serverAnswered = true;
+    }
     await cleanSlate();
 }

@@ -38,7 +38,7 @@ export async function waitFor<T>(
     what: string,
     probe: () => T | PromiseLike<T>,
     accept: (v: T) => boolean = (v) => v !== undefined && v !== null,
-    timeoutMs = 15_000,
+    timeoutMs = 10_000,
 ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     let last: T | undefined;

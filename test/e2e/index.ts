@@ -58,7 +58,7 @@ export async function run(): Promise<void> {
     write();
 
     try {
-        const mocha = new Mocha({ ui: "bdd", timeout: 60_000, color: false, grep: config.grep });
+        const mocha = new Mocha({ ui: "bdd", timeout: 30_000, color: false, grep: config.grep });
         // Silent base reporter: results travel through the file; console.log copies help when the
         // console is visible (test-electron prints it, Chromium's devtools show it).
         mocha.reporter(Mocha.reporters.Base);
