@@ -202,7 +202,7 @@ export async function prepare(): Promise<void> {
             annotationsUri(),
             (ds) => ds.length > 0,
             "the language server's first diagnostics",
-            30_000,
+            25_000, // under mocha's 30 s, so this message is the one reported
         );
         serverAnswered = true;
     }
