@@ -6,17 +6,29 @@ export {
     type CheckResult,
     checkInput,
     checkParts,
-    resolutionProblems,
     type Problem,
     type Report,
     type ReportEntry,
+    resolutionProblems,
     type SourceEntry,
     type SpanEntry,
     tokenPointer,
     validateAnnotations,
 } from "./check";
+export { type ApproximateMatch, approximateMatches, closestStrings, levenshtein } from "./editDistance";
+export {
+    ambiguityFixes,
+    type BoundaryFix,
+    moveFixes,
+    nearMatchFixes,
+    relocationFixes,
+    shortenedRef,
+} from "./fixes";
 export { type InputParts, type InputShape, readInput } from "./input";
+export { decodedOffsetInJsonString, rawOffsetInJsonString } from "./jsonString";
 export { LineIndex, normalizeLineEndings } from "./lines";
+export { locatePointers, type Span } from "./locate";
+export { numberedLines } from "./numberedLines";
 export {
     occurrencesOf,
     occursOnce,
@@ -45,14 +57,3 @@ export {
     SourceCheckError,
 } from "./session";
 export * from "./types";
-export { decodedOffsetInJsonString, rawOffsetInJsonString } from "./jsonString";
-export { numberedLines } from "./numberedLines";
-export { approximateMatches, closestStrings, levenshtein, type ApproximateMatch } from "./editDistance";
-export {
-    ambiguityFixes,
-    moveFixes,
-    nearMatchFixes,
-    relocationFixes,
-    shortenedRef,
-    type BoundaryFix,
-} from "./fixes";

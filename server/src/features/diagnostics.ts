@@ -36,7 +36,7 @@ export function problemDiagnostics(workspace: WorkspaceIndex, file: AnnotationFi
     const cached = cache.get(file);
     if (cached && cached.stamp === file.stamp) return cached.entries;
     const syntaxAt = new Set<number>();
-    const entries: ProblemDiagnostic[] = [];
+    const kept: Problem[] = [];
     for (const problem of file.problems) {
         // The parser may report one bad token twice ("property name expected", "value expected"): keep the first.
         const offset = (problem as { offset?: number }).offset;
@@ -44,8 +44,11 @@ export function problemDiagnostics(workspace: WorkspaceIndex, file: AnnotationFi
             if (syntaxAt.has(offset)) continue;
             syntaxAt.add(offset);
         }
-        entries.push({ problem, diagnostic: toDiagnostic(workspace, file, problem) });
+        kept.push(problem);
     }
+    // One pass over the text locates every token, rather than a lookup per problem.
+    file.spansOf(kept.map((p) => p.pointer));
+    const entries = kept.map((problem) => ({ problem, diagnostic: toDiagnostic(workspace, file, problem) }));
     cache.set(file, { stamp: file.stamp, entries });
     return entries;
 }

@@ -7,6 +7,7 @@
 import { getNodePath, type Node } from "jsonc-parser";
 import { checkInput, type Problem, resolutionProblems } from "../core/check";
 import type { PointedDocument } from "../core/input";
+import { locatePointers, type Span } from "../core/locate";
 import { LocatedText, parseJsonText } from "../core/parse";
 import { type RefResolution, resolveRef } from "../core/resolve";
 import type { DocumentLookup } from "../core/session";
@@ -63,6 +64,7 @@ export class AnnotationFile {
     private readonly siteProblems = new Map<RefSite, Problem[]>();
     private problemList: Problem[] | undefined;
     private locatedText: LocatedText | undefined;
+    private readonly spans = new Map<string, Span>();
     private invalidCache: { stamp: number; invalid: Set<number> } | undefined;
 
     constructor(
@@ -257,8 +259,20 @@ export class AnnotationFile {
     }
 
     /** Offset and length of the token a pointer names. */
-    spanOf(pointer: string): { offset: number; length: number } {
-        return this.located.spanOf(pointer);
+    spanOf(pointer: string): Span {
+        return this.spans.get(pointer) ?? this.located.spanOf(pointer);
+    }
+
+    /**
+     * Spans of many pointers at once (a file's diagnostics): from the parse tree when one was built,
+     * else in one scan that builds none; remembered for later `spanOf` calls.
+     */
+    spansOf(pointers: string[]): Span[] {
+        if (!this.locatedText) {
+            const missing = pointers.filter((p) => !this.spans.has(p));
+            if (missing.length > 0) for (const [p, span] of locatePointers(this.text, missing)) this.spans.set(p, span);
+        }
+        return pointers.map((p) => this.spanOf(p));
     }
 
     private addSite(site: RefSite): void {

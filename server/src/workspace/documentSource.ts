@@ -8,7 +8,7 @@ import * as nodeFs from "node:fs";
 import { normalizeLineEndings } from "../core/lines";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
 import { formatBytes, readDocumentUnderRoot } from "./diskDocuments";
-import { isInside, resolveUnderRoot } from "./pathSafety";
+import { isInside, type PathVerdict, resolveUnderRoot } from "./pathSafety";
 
 /** An open editor buffer, as the server sees it. */
 export interface OpenBuffer {
@@ -36,6 +36,8 @@ export class DocumentSource {
     private readonly disk = new Map<string, Entry>();
     private readonly buffers = new Map<string, BufferEntry>();
     private readonly realRoots = new Map<string, string | undefined>();
+    /** Pure path arithmetic (no file system), so never invalidated. */
+    private readonly verdicts = new Map<string, Map<string, PathVerdict>>();
     private readonly variants = new Map<string, { base: SessionDocument; byPath: Map<string, SessionDocument> }>();
 
     constructor(
@@ -62,13 +64,26 @@ export class DocumentSource {
         this.variants.clear();
     }
 
-    /** Resolve a ref path under a root to the absolute path it names, or why it may not be opened. */
-    locate(root: string, documentPath: string): { ok: true; absolute: string } | { ok: false; message: string } {
-        return resolveUnderRoot(root, documentPath);
+    /**
+     * Resolve a ref path under a root to the absolute path it names, or why it may not be opened.
+     * Memoised: a large file asks this for every ref, with a handful of distinct paths.
+     */
+    locate(root: string, documentPath: string): PathVerdict {
+        let byPath = this.verdicts.get(root);
+        if (!byPath) {
+            byPath = new Map();
+            this.verdicts.set(root, byPath);
+        }
+        let verdict = byPath.get(documentPath);
+        if (!verdict) {
+            verdict = resolveUnderRoot(root, documentPath);
+            byPath.set(documentPath, verdict);
+        }
+        return verdict;
     }
 
     get(root: string, documentPath: string): Entry {
-        const verdict = resolveUnderRoot(root, documentPath);
+        const verdict = this.locate(root, documentPath);
         if (!verdict.ok) return { code: "path-outside-root", message: verdict.message };
         const buffer = this.openBuffers.get(verdict.absolute);
         if (buffer) return this.fromBuffer(root, documentPath, verdict.absolute, buffer);
