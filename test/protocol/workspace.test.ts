@@ -3,7 +3,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Diagnostic, Hover } from "vscode-languageserver-protocol";
-import { copyDemo, rangeOf, sleep, startClient } from "./harness";
+import { LocatedText } from "../../server/src/core/parse";
+import { copyDemo, positionOf, rangeOf, sleep, startClient } from "./harness";
 
 describe("workspace index", () => {
     for (const pull of [false, true]) {
@@ -294,7 +295,21 @@ describe("robustness", () => {
                 const prefix = full.slice(0, length);
                 await client.change(uri, prefix);
                 const items = await client.pull(uri);
-                assert.ok(Array.isArray(items));
+                // Every diagnostic sits on the token its pointer names in this very prefix.
+                const located = new LocatedText(prefix);
+                for (const item of items) {
+                    if (item.code === "invalid-json") continue;
+                    const span = located.spanOf((item.data as { pointer: string }).pointer);
+                    const expected = {
+                        start: positionOf(prefix, span.offset),
+                        end: positionOf(prefix, span.offset + span.length),
+                    };
+                    assert.deepEqual(
+                        item.range,
+                        expected,
+                        `prefix of ${length}: ${item.code} at ${JSON.stringify(item.data)}`,
+                    );
+                }
                 if (length % 97 === 0) {
                     const end = rangeOf(prefix, prefix.slice(-1), prefix.split(prefix.slice(-1)).length - 2).end;
                     await client.request<Hover | null>("textDocument/hover", { textDocument: { uri }, position: end });
