@@ -58,6 +58,14 @@ function ensureAptPackages(log) {
     const missing = hasDpkg
         ? APT_PACKAGES.filter((p) => !dpkgInstalled(p))
         : [!findChromium() && "chromium", !which("rg") && "ripgrep"].filter(Boolean);
+    // node-gyp builds node-pty, kerberos, spdlog...: a C++ toolchain and Python (usually present).
+    for (const [cmd, pkg] of [
+        ["g++", "g++"],
+        ["make", "make"],
+        ["python3", "python3"],
+    ]) {
+        if (!which(cmd)) missing.push(pkg);
+    }
     if (missing.length === 0) return;
     const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
     if (!isRoot || !which("apt-get")) {
