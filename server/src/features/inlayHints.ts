@@ -20,8 +20,10 @@ export function inlayHints(file: AnnotationFile, range: Range): InlayHint[] {
 
 function allHints(file: AnnotationFile): InlayHint[] {
     const hints: InlayHint[] = [];
-    for (const site of file.sites) {
-        if (!site.resolution.valid) continue;
+    const valid = file.sites.filter((site) => site.resolution.valid);
+    file.spansOf(valid.map((site) => site.pointer));
+    for (const site of valid) {
+        if (!site.resolution.valid) continue; // (narrowing for the type checker)
         const token = file.spanOf(site.pointer);
         hints.push({
             position: positionAt(file, token.offset + token.length),

@@ -7,7 +7,7 @@ import { isDocumentFailure } from "../core/session";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { uriToPath } from "../workspace/uris";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
-import { locateSpan, offsetAt, rangeOfPointer, rangeOfSpan } from "./positions";
+import { locateSpan, offsetAt, prefetchRefSpans, rangeOfPointer, rangeOfSpan } from "./positions";
 
 export function definition(
     workspace: WorkspaceIndex,
@@ -62,21 +62,25 @@ export function references(
         column = site.resolution.range.start.column;
     }
     if (targetPath === undefined) return [];
-    const locations: Location[] = [];
-    for (const { file, site } of workspace.citationsOf(targetPath)) {
-        const resolution = site.resolution;
-        if (!resolution.valid) continue;
-        const { start, end } = resolution.range;
+    const covering = workspace.citationsOf(targetPath).filter(({ site }) => {
+        if (!site.resolution.valid) return false;
+        const { start, end } = site.resolution.range;
         const afterStart = line > start.line || (line === start.line && column >= start.column);
         const beforeEnd = line < end.line || (line === end.line && column <= end.column);
-        if (afterStart && beforeEnd) locations.push({ uri: file.uri, range: rangeOfPointer(file, site.pointer) });
-    }
+        return afterStart && beforeEnd;
+    });
+    prefetchRefSpans(covering);
+    const locations: Location[] = covering.map(({ file, site }) => ({
+        uri: file.uri,
+        range: rangeOfPointer(file, site.pointer),
+    }));
     return locations.sort((a, b) => a.uri.localeCompare(b.uri) || a.range.start.line - b.range.start.line);
 }
 
 /** Links on `path` values to the cited document (workspace mode, documents that can be read). */
 export function documentLinks(workspace: WorkspaceIndex, file: AnnotationFile): DocumentLink[] {
     const links: DocumentLink[] = [];
+    file.spansOf(file.sites.map((site) => `${site.pointer}/path`));
     for (const site of file.sites) {
         const target = workspace.uriOf(file, site.ref.path);
         if (!target || isDocumentFailure(file.lookup.get(site.ref.path))) continue;

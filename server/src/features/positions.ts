@@ -8,7 +8,7 @@ import { rawOffsetInJsonString } from "../core/jsonString";
 import { LineIndex } from "../core/lines";
 import { isDocumentFailure } from "../core/session";
 import type { Range } from "../core/types";
-import type { AnnotationFile } from "../workspace/annotationFile";
+import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
 
 const fileLines = new WeakMap<AnnotationFile, LineIndex>();
@@ -42,6 +42,17 @@ export function rangeOfSpan(file: AnnotationFile, span: { offset: number; length
 /** The range of the token a JSON pointer names in the annotation file. */
 export function rangeOfPointer(file: AnnotationFile, pointer: string): LspRange {
     return rangeOfSpan(file, file.spanOf(pointer));
+}
+
+/** Locate the ref objects of many citations with one scan per annotation file. */
+export function prefetchRefSpans(citations: { file: AnnotationFile; site: RefSite }[]): void {
+    const byFile = new Map<AnnotationFile, string[]>();
+    for (const { file, site } of citations) {
+        const list = byFile.get(file);
+        if (list) list.push(site.pointer);
+        else byFile.set(file, [site.pointer]);
+    }
+    for (const [file, pointers] of byFile) file.spansOf(pointers);
 }
 
 export function toLspRange(range: Range): LspRange {

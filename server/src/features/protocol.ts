@@ -12,7 +12,7 @@ import type { Ref } from "../core/types";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { uriToPath } from "../workspace/uris";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
-import { offsetAt, rangeOfPointer, toLspRange } from "./positions";
+import { offsetAt, prefetchRefSpans, rangeOfPointer, toLspRange } from "./positions";
 
 export const CITED_SPANS = "sourcecheck/citedSpans";
 export const CITED_SPANS_CHANGED = "sourcecheck/citedSpansChanged";
@@ -59,7 +59,9 @@ export function citedSpans(workspace: WorkspaceIndex, uri: string): CitedSpansRe
     const path = uriToPath(uri);
     if (path === undefined) return { uri, spans: [] };
     const byKey = new Map<string, CitedSpan>();
-    for (const { file, site } of workspace.citationsOf(path)) {
+    const citations = workspace.citationsOf(path).filter((c) => c.site.resolution.valid);
+    prefetchRefSpans(citations);
+    for (const { file, site } of citations) {
         if (!site.resolution.valid) continue;
         const kind: SpanKind = site.role === "claim" ? "claim" : (site.polarity ?? "supports");
         const range = toLspRange(site.resolution.range);

@@ -258,19 +258,24 @@ export class AnnotationFile {
         }
     }
 
-    /** Offset and length of the token a pointer names. */
+    /**
+     * Offset and length of the token a pointer names: remembered, else from the parse tree when one
+     * exists (an open file that was hovered), else by a scan. Loops over many refs call `spansOf`
+     * first, so a large file is scanned once and never gets a tree just for this.
+     */
     spanOf(pointer: string): Span {
-        return this.spans.get(pointer) ?? this.located.spanOf(pointer);
+        const known = this.spans.get(pointer);
+        if (known) return known;
+        if (this.locatedText) return this.locatedText.spanOf(pointer);
+        return this.spansOf([pointer])[0];
     }
 
-    /**
-     * Spans of many pointers at once (a file's diagnostics): from the parse tree when one was built,
-     * else in one scan that builds none; remembered for later `spanOf` calls.
-     */
+    /** Spans of many pointers at once, in one scan when there is no tree; remembered. */
     spansOf(pointers: string[]): Span[] {
         if (!this.locatedText) {
             const missing = pointers.filter((p) => !this.spans.has(p));
             if (missing.length > 0) for (const [p, span] of locatePointers(this.text, missing)) this.spans.set(p, span);
+            return pointers.map((p) => this.spans.get(p) as Span);
         }
         return pointers.map((p) => this.spanOf(p));
     }
