@@ -224,6 +224,28 @@ export function freePort() {
     });
 }
 
+/** Every descendant process of `pid` (Linux/macOS `ps`), deepest last. */
+export function descendants(pid) {
+    const r = spawnSync("ps", ["-A", "-o", "pid=,ppid="], { encoding: "utf8" });
+    if (r.status !== 0) return [];
+    const children = new Map();
+    for (const line of r.stdout.split("\n")) {
+        const [p, pp] = line.trim().split(/\s+/).map(Number);
+        if (!p) continue;
+        if (!children.has(pp)) children.set(pp, []);
+        children.get(pp).push(p);
+    }
+    const out = [];
+    const queue = [pid];
+    while (queue.length > 0) {
+        for (const c of children.get(queue.shift()) ?? []) {
+            out.push(c);
+            queue.push(c);
+        }
+    }
+    return out;
+}
+
 /**
  * The workbench URL. `extensionDevelopmentPath` and `extensionTestsPath` travel in the `payload`
  * query parameter, because the server refuses --extensionTestsPath.
@@ -252,8 +274,6 @@ export async function startVSCodeServer({
     timeoutMs = 60_000,
     stdio = "pipe",
     env = process.env,
-    // A process group of its own, so stop() also ends the extension hosts the server spawned.
-    detached = true,
 } = {}) {
     if (!existsSync(serverMain))
         throw new Error(`VS Code server not installed (${serverMain}); run ensureOfflineVSCode()`);
@@ -275,7 +295,8 @@ export async function startVSCodeServer({
         join(data, "user"),
         ...extraArgs,
     ];
-    const child = spawn(process.execPath, args, { stdio: ["ignore", stdio, stdio], detached, env });
+    // Not detached: whoever kills our process group (Ctrl+C, a CI timeout) reaches the server too.
+    const child = spawn(process.execPath, args, { stdio: ["ignore", stdio, stdio], env });
     let output = "";
     if (stdio === "pipe") {
         const keep = (chunk) => {
@@ -289,11 +310,13 @@ export async function startVSCodeServer({
     child.on("exit", (code, signal) => {
         exited = { code, signal };
     });
+    // The server's whole tree: extension hosts, file watcher, language servers they started.
     const stop = (signal = "SIGTERM") => {
-        try {
-            if (detached) process.kill(-child.pid, signal);
-            else if (exited === null) child.kill(signal);
-        } catch {}
+        for (const pid of [child.pid, ...descendants(child.pid)]) {
+            try {
+                process.kill(pid, signal);
+            } catch {}
+        }
     };
     process.once("exit", () => stop("SIGKILL"));
     const deadline = Date.now() + timeoutMs;

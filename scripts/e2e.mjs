@@ -27,11 +27,14 @@ const log = (m) => console.log(`[e2e] ${m}`);
 const t0 = Date.now();
 const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 
+// Undone last-in first-out; each step may be async (closing Chromium properly lets it reap its
+// children) but gets at most 5 s.
 const cleanups = [];
-function cleanup() {
+async function cleanup() {
     while (cleanups.length > 0) {
+        const step = cleanups.pop();
         try {
-            cleanups.pop()();
+            await Promise.race([step(), new Promise((r) => setTimeout(r, 5000))]);
         } catch {}
     }
 }
@@ -40,17 +43,18 @@ function writeStats(passed, failed) {
     if (process.env.SOURCECHECK_STATS) writeFileSync(process.env.SOURCECHECK_STATS, JSON.stringify({ passed, failed }));
 }
 
-function fail(message) {
+async function fail(message) {
     console.error(`[e2e] FAILED: ${message}`);
     writeStats(0, 1);
     console.log("e2e: 0 passed, 1 failed");
-    cleanup();
+    await cleanup();
     process.exit(1);
 }
 
 for (const sig of ["SIGINT", "SIGTERM"]) {
-    process.on(sig, () => {
-        cleanup();
+    process.on(sig, async () => {
+        console.error(`[e2e] interrupted (${sig}): stopping VS Code and Chromium`);
+        await cleanup();
         process.exit(130);
     });
 }
@@ -63,7 +67,7 @@ if (!existsSync(join(repoRoot, "dist", "extension.js")) || !existsSync(extension
         ["npx", ["tsc", "-p", "."]],
     ]) {
         const r = spawnSync(cmd, args, { cwd: repoRoot, stdio: "inherit" });
-        if (r.status !== 0) fail(`${cmd} ${args.join(" ")} failed`);
+        if (r.status !== 0) await fail(`${cmd} ${args.join(" ")} failed`);
     }
 }
 
@@ -79,7 +83,7 @@ if (!keep) {
 
 async function chooseRoute() {
     if (route === "web" || route === "electron") return route;
-    if (route !== "auto") fail(`SOURCECHECK_E2E_ROUTE must be auto, electron or web, not "${route}"`);
+    if (route !== "auto") await fail(`SOURCECHECK_E2E_ROUTE must be auto, electron or web, not "${route}"`);
     if (process.env.VSCODE_EXECUTABLE) return "electron";
     if (process.platform === "linux" && !process.env.DISPLAY) {
         log("no DISPLAY for a desktop VS Code: using the offline VS Code server + Chromium");
@@ -122,7 +126,7 @@ const indent = (s) =>
         .map((l) => `        ${l}`)
         .join("\n");
 
-function finish(results, extraFailure) {
+async function finish(results, extraFailure) {
     const passed = results?.passed ?? 0;
     let failed = results?.failed ?? 0;
     if (results?.fatal) console.log(`  FATAL in the test runner:\n${indent(results.fatal)}`);
@@ -136,7 +140,7 @@ function finish(results, extraFailure) {
     }
     writeStats(passed, failed);
     console.log(`e2e: ${passed} passed, ${failed} failed (${elapsed()})`);
-    cleanup();
+    await cleanup();
     process.exit(failed > 0 ? 1 : 0);
 }
 
@@ -167,7 +171,7 @@ async function runWeb() {
     try {
         vscode = await ensureOfflineVSCode({ log: (m) => console.log(`[e2e-install] ${m}`) });
     } catch (e) {
-        fail(`could not install the offline VS Code (code-server + Chromium): ${e.message}`);
+        await fail(`could not install the offline VS Code (code-server + Chromium): ${e.message}`);
     }
     if (vscode.installed) log(`one-time install took ${((Date.now() - installStart) / 1000).toFixed(0)} s`);
     const runStart = Date.now();
@@ -186,7 +190,7 @@ async function runWeb() {
             log,
         });
     } catch (e) {
-        fail(e.message);
+        await fail(e.message);
     }
     cleanups.push(() => server.stop("SIGKILL"));
     // Quiet first run: no welcome page, no gallery, no tips over the screenshots.
@@ -220,6 +224,10 @@ async function runWeb() {
         browser = await chromium.launch({
             executablePath: vscode.chromium,
             headless: true,
+            // Our own signal handlers close Chromium and then the rest; Playwright's would exit first.
+            handleSIGINT: false,
+            handleSIGTERM: false,
+            handleSIGHUP: false,
             // Chromium leaves singleton sockets in TMPDIR: keep them in the control folder, removed at the end.
             env: { ...process.env, TMPDIR: chromiumTmp },
             args: [
@@ -232,7 +240,7 @@ async function runWeb() {
             ],
         });
     } catch (e) {
-        fail(`could not start Chromium (${vscode.chromium}): ${e.message}`);
+        await fail(`could not start Chromium (${vscode.chromium}): ${e.message}`);
     }
     cleanups.push(() => browser.close().catch(() => {}));
     const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
@@ -276,18 +284,18 @@ async function runWeb() {
         if (results?.done) break;
         if (!results && testsModuleFailed) {
             await new Promise((r) => setTimeout(r, 1000)); // let the rest of the error reach the console
-            finish(undefined, `the extension host could not load ${extensionTestsPath}${diagnose()}`);
+            await finish(undefined, `the extension host could not load ${extensionTestsPath}${diagnose()}`);
         }
         if (!results && Date.now() > startDeadline) {
-            finish(
+            await finish(
                 undefined,
                 `the extension host did not start the tests within 60 s (extension failed to load?)${diagnose()}`,
             );
         }
         if (Date.now() > deadline) {
-            finish(results, `timed out after ${timeoutMs / 1000} s; the tests above completed${diagnose()}`);
+            await finish(results, `timed out after ${timeoutMs / 1000} s; the tests above completed${diagnose()}`);
         }
-        if (server.process.exitCode !== null) finish(results, `the VS Code server exited${diagnose()}`);
+        if (server.process.exitCode !== null) await finish(results, `the VS Code server exited${diagnose()}`);
         await new Promise((r) => setTimeout(r, 250));
     }
     log(
@@ -296,7 +304,7 @@ async function runWeb() {
     if (keep) log(`kept workspace ${workspace} and control folder ${control}`);
     if (results.failed > 0)
         console.log(`[e2e] logs that may explain the failures:${extensionHostLogs(join(control, "vscode-data"))}`);
-    finish(results);
+    await finish(results);
 }
 
 async function runElectron() {
@@ -313,11 +321,14 @@ async function runElectron() {
             vscodeExecutablePath = await downloadAndUnzipVSCode({ version, timeout: 60_000 });
         }
     } catch (e) {
-        fail(`could not download VS Code for @vscode/test-electron: ${e.message}`);
+        await fail(`could not download VS Code for @vscode/test-electron: ${e.message}`);
     }
     let status = 0;
     const poll = setInterval(readResults, 500);
-    const timer = setTimeout(() => finish(readResults(), `timed out after ${timeoutMs / 1000} s`), timeoutMs);
+    const timer = setTimeout(
+        async () => await finish(readResults(), `timed out after ${timeoutMs / 1000} s`),
+        timeoutMs,
+    );
     try {
         status = await runTests({
             vscodeExecutablePath,
@@ -339,9 +350,13 @@ async function runElectron() {
     clearInterval(poll);
     clearTimeout(timer);
     const results = readResults();
-    finish(results, results?.done ? undefined : `VS Code exited (status ${status}) before the suite finished`);
+    await finish(results, results?.done ? undefined : `VS Code exited (status ${status}) before the suite finished`);
 }
 
 const chosen = await chooseRoute();
 log(`route: ${chosen}`);
-await (chosen === "web" ? runWeb() : runElectron());
+try {
+    await (chosen === "web" ? runWeb() : runElectron());
+} catch (e) {
+    await fail(`the e2e driver crashed: ${e instanceof Error ? e.stack : String(e)}`);
+}
