@@ -72,12 +72,13 @@ if (!existsSync(join(repoRoot, "dist", "extension.js")) || !existsSync(extension
 }
 
 // 2. A fresh workspace (the suite edits files) and a control folder for results and screenshots.
-const workspace = mkdtempSync(join(tmpdir(), "sourcecheck-e2e-ws-"));
+const workspaceParent = mkdtempSync(join(tmpdir(), "sourcecheck-e2e-ws-"));
+const workspace = join(workspaceParent, "demo"); // the name the explorer and title bar show
 cpSync(join(repoRoot, "examples", "demo"), workspace, { recursive: true });
 const control = mkdtempSync(join(tmpdir(), "sourcecheck-e2e-ctl-"));
 const resultsFile = join(control, "results.json");
 if (!keep) {
-    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
+    cleanups.push(() => rmSync(workspaceParent, { recursive: true, force: true }));
     cleanups.push(() => rmSync(control, { recursive: true, force: true }));
 }
 
