@@ -69,6 +69,27 @@ describe("hover", () => {
         assert.ok(value.includes("`boundary-not-found`"), value);
     });
 
+    it("on a ref that fails the schema lists its own problems only", async () => {
+        const sources = Array.from({ length: 11 }, (_, i) => ({
+            path: "answer.md",
+            start: { line: 3, str: "37%" },
+            end: { line: 3, str: "37%" },
+            polarity: i === 1 || i === 10 ? "maybe" : "supports",
+            confidence: 1,
+        }));
+        const broken = JSON.stringify({ annotations: [{ claim: sources[0], sources }] }, null, 1);
+        const brokenUri = await client.open("schema.sourcecheck.json", "sourcecheck", broken);
+        const at = rangeOf(broken, '"maybe"').start;
+        const hover = await client.request<Hover>("textDocument/hover", {
+            textDocument: { uri: brokenUri },
+            position: at,
+        });
+        const value = markdown(hover);
+        assert.ok(value.startsWith("**This ref cannot be read**"), value);
+        assert.equal(value.match(/`schema`/g)?.length, 1, value);
+        assert.ok(value.includes('polarity must be "supports" or "refutes"'), value);
+    });
+
     it("outside refs there is no hover", async () => {
         assert.equal(await hoverAt('"annotations"'), null);
     });

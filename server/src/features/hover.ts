@@ -32,7 +32,9 @@ export function hover(workspace: WorkspaceIndex, file: AnnotationFile, position:
 function describeHit(workspace: WorkspaceIndex, file: AnnotationFile, hit: SiteHit): Hover | null {
     const range = rangeOfSpan(file, file.spanOf(hit.refPointer));
     if (!hit.site) {
-        const problems = file.problems.filter((p) => p.pointer.startsWith(hit.refPointer));
+        const problems = file.problems.filter(
+            (p) => p.pointer === hit.refPointer || p.pointer.startsWith(`${hit.refPointer}/`),
+        );
         if (problems.length === 0) return null;
         const lines = problems.map((p) => `- \`${p.code}\`: ${p.message}`);
         return {
