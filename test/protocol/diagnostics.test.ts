@@ -228,6 +228,38 @@ describe("diagnostics: document size cap", () => {
         }
     });
 
+    it("a file whose name starts with two dots is inside the root", async () => {
+        const root = copyDemo();
+        fs.writeFileSync(path.join(root, "..notes.md"), "dot dot notes\n");
+        const client = await startClient({ root, pull: false });
+        try {
+            const text = JSON.stringify({
+                annotations: [
+                    {
+                        claim: { path: "..notes.md", start: { line: 1, str: "dot" }, end: { line: 1, str: "notes" } },
+                        sources: [
+                            {
+                                path: "..notes.md",
+                                start: { line: 1, str: "dot dot" },
+                                end: { line: 1, str: "s" },
+                                polarity: "supports",
+                                confidence: 1,
+                            },
+                        ],
+                    },
+                ],
+            });
+            const uri = await client.open("dots.sourcecheck.json", "sourcecheck", text);
+            const params = await client.waitForPublished(uri);
+            assert.deepEqual(
+                params.diagnostics.map((d) => d.code),
+                ["boundary-ambiguous"],
+            );
+        } finally {
+            await client.stop();
+        }
+    });
+
     it("never reads outside the document root, symlinks included", async () => {
         const root = copyDemo();
         const outside = fs.mkdtempSync(path.join(path.dirname(root), "outside-"));

@@ -32,5 +32,7 @@ export function resolveUnderRoot(root: string, documentPath: string): PathVerdic
 /** True when `candidate` is `root` or below it (both absolute, normalised). */
 export function isInside(root: string, candidate: string): boolean {
     const relative = nodePath.relative(root, candidate);
-    return relative === "" || (!relative.startsWith("..") && !nodePath.isAbsolute(relative));
+    // "..notes.md" is a file inside; only ".." itself or a path starting "../" climbs out.
+    const climbs = relative === ".." || relative.startsWith(`..${nodePath.sep}`) || relative.startsWith("../");
+    return relative === "" || (!climbs && !nodePath.isAbsolute(relative));
 }
