@@ -2,7 +2,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { activateExtension, extensionId, repoRoot, workspaceRoot, wsUri } from "./harness";
+import { extensionId, repoRoot, waitFor, workspaceRoot, wsUri } from "./harness";
 
 describe("activation", () => {
     it("runs inside a real VS Code that satisfies engines.vscode, with the demo workspace open", () => {
@@ -19,11 +19,20 @@ describe("activation", () => {
         }
     });
 
-    it("loads the extension under development and activates it on an annotation file", async () => {
+    it("activates by itself (activation events) and gives *.sourcecheck.json its language", async () => {
+        const id = extensionId();
+        const ext = vscode.extensions.getExtension(id);
+        assert.ok(ext, `extension ${id} is not loaded in this extension host`);
         const doc = await vscode.workspace.openTextDocument(wsUri("answer.sourcecheck.json"));
         await vscode.window.showTextDocument(doc);
-        const ext = await activateExtension();
-        assert.equal(ext.id.toLowerCase(), extensionId().toLowerCase());
-        assert.equal(ext.isActive, true, `${ext.id} did not activate`);
+        assert.equal(doc.languageId, "sourcecheck");
+        // No explicit activate(): the manifest's activation events must do it.
+        await waitFor(
+            `${id} to activate`,
+            () => ext.isActive,
+            (active) => active,
+        );
+        // isActive is also true after a failed activation; activate() then rejects with its error.
+        await ext.activate();
     });
 });
