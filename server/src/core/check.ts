@@ -155,7 +155,10 @@ export function checkParts(
             item.sources.push({ pointer: source.pointer, ref: source.ref, resolution });
             resolutionFailed =
                 report(resolution, source.ref, source.pointer, index, sourceIndex, problems) || resolutionFailed;
-            return { ...spanEntry(resolution), ...meta };
+            const entry: SourceEntry = spanEntry(resolution);
+            entry.polarity = meta.polarity;
+            entry.confidence = meta.confidence;
+            return entry;
         });
 
         const valid = ownSchemaErrors.length === 0 && claim.valid && sources.every((s) => s.valid);
