@@ -68,7 +68,9 @@ function ensureAptPackages(log) {
     }
     if (missing.length === 0) return;
     const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-    if (!isRoot || !which("apt-get")) {
+    // Not root: a password-less sudo (hosted CI runners) serves too.
+    const sudo = !isRoot && which("sudo") && spawnSync("sudo", ["-n", "true"]).status === 0;
+    if (!(isRoot || sudo) || !which("apt-get")) {
         throw new Error(
             `missing system packages: ${missing.join(", ")}. Install them (Debian: ` +
                 `sudo apt-get install -y ${missing.join(" ")}) or run this script as root.`,
@@ -76,8 +78,10 @@ function ensureAptPackages(log) {
     }
     log(`apt: installing ${missing.join(", ")}`);
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-    runOrThrow("apt-get", ["update"], { env });
-    runOrThrow("apt-get", ["install", "-y", "--no-install-recommends", ...missing], { env });
+    const apt = (args) =>
+        sudo ? runOrThrow("sudo", ["-n", "-E", "apt-get", ...args], { env }) : runOrThrow("apt-get", args, { env });
+    apt(["update"]);
+    apt(["install", "-y", "--no-install-recommends", ...missing]);
 }
 
 // code-server's lib/vscode needs @vscode/ripgrep, whose postinstall downloads `rg` from GitHub
