@@ -35,7 +35,7 @@ export function completion(workspace: WorkspaceIndex, file: AnnotationFile, posi
     const range: Range =
         inString && previous
             ? { start: positionAt(file, previous.offset), end: positionAt(file, previous.offset + previous.length) }
-            : { start: position, end: position };
+            : { start: positionAt(file, offset), end: positionAt(file, offset) }; // clamped into the text
     // The client filters on the text from the range start (the opening quote) to the cursor.
     const item = (value: string, kind: CompletionItemKind, detail?: string, sortText?: string): CompletionItem => {
         const newText = JSON.stringify(value);
