@@ -52,6 +52,8 @@ export class TestClient {
     readonly progress: unknown[] = [];
     readonly refreshes = { diagnostics: 0, inlayHints: 0 };
     readonly stderr: string[] = [];
+    /** Every window/logMessage the server sent (handler failures are logged there, not on stderr). */
+    readonly logs: string[] = [];
     private readonly versions = new Map<string, number>();
     private readonly texts = new Map<string, string>();
     settings: Record<string, unknown>;
@@ -78,7 +80,9 @@ export class TestClient {
             this.citedSpansChanged.push(params.uris);
         });
         this.connection.onNotification("$/progress", (params) => this.progress.push(params));
-        this.connection.onNotification("window/logMessage", () => undefined);
+        this.connection.onNotification("window/logMessage", (params: { message: string }) => {
+            this.logs.push(params.message);
+        });
         this.connection.onRequest("workspace/configuration", (params: { items: { section?: string }[] }) =>
             params.items.map(() => this.settings),
         );
