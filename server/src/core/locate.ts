@@ -6,7 +6,7 @@
  * as jsonc-parser's parseTree recovers it.
  */
 import { visit } from "jsonc-parser";
-import { pointerSegments } from "./parse";
+import { MAX_NESTING, nestingBeyond, pointerSegments } from "./parse";
 
 export interface Span {
     offset: number;
@@ -41,6 +41,9 @@ function ancestors(pointer: string): string[] {
 
 export function locatePointers(text: string, pointers: Iterable<string>): Map<string, Span> {
     const wanted = [...pointers];
+    // jsonc-parser's visit recurses per nesting level: on absurd depth it would overflow the stack.
+    // LocatedText builds no tree then either, and every pointer marks the start of the text.
+    if (nestingBeyond(text, MAX_NESTING) !== -1) return new Map(wanted.map((p) => [p, { offset: 0, length: 0 }]));
     const live = new Set<string>();
     for (const pointer of wanted) for (const a of ancestors(pointer)) live.add(a);
     const found = new Map<string, Span>();

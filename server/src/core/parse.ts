@@ -95,10 +95,13 @@ export function pointerSegments(pointer: string): (string | number)[] {
  */
 export class LocatedText {
     readonly root: Node | undefined;
+    /** Nested deeper than MAX_NESTING: no tree, and no jsonc-parser scan (getLocation, visit) may be run on it. */
+    readonly tooDeep: boolean;
 
     constructor(readonly text: string) {
         // jsonc-parser recurses per nesting level: absurd depth would overflow the stack.
-        this.root = nestingBeyond(text, MAX_NESTING) === -1 ? parseTree(text, [], STRICT) : undefined;
+        this.tooDeep = nestingBeyond(text, MAX_NESTING) !== -1;
+        this.root = this.tooDeep ? undefined : parseTree(text, [], STRICT);
     }
 
     /** The node at a pointer, or its nearest existing ancestor (a missing field marks its owner). */

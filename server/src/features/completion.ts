@@ -7,6 +7,7 @@
  */
 import { getLocation, getNodePath, type JSONPath, type Node } from "jsonc-parser";
 import { type CompletionItem, CompletionItemKind, type Position, type Range } from "vscode-languageserver";
+import { MAX_FIX_STR, occurrenceBudget } from "../core/fixes";
 import { shortestUniqueEndingAt, shortestUniqueStartingAt } from "../core/occurrences";
 import { resolveInDocument } from "../core/resolve";
 import { isDocumentFailure, type SessionDocument } from "../core/session";
@@ -77,6 +78,8 @@ function locate(file: AnnotationFile, offset: number): { path: JSONPath; previou
     if (node && node.type === "string" && parent?.type === "property" && parent.children?.[1] === node) {
         return { path: getNodePath(node), previous: node };
     }
+    // getLocation recurses per nesting level: never on text too deep for a tree.
+    if (file.located.tooDeep) return undefined;
     const location = getLocation(file.text, offset);
     if (location.isAtPropertyKey) return undefined;
     return { path: location.path, previous: location.previousNode };
@@ -109,12 +112,15 @@ function boundaryItems(file: AnnotationFile, refPath: (string | number)[], bound
     const text = document.lines.line(own.line);
     const candidates: Candidate[] = [];
     const seen = new Set<string>();
+    // A huge line (megabytes of text) gets candidates for its first words only: each costs scans of the line.
+    let budget = occurrenceBudget(text);
     for (const word of text.matchAll(WORD)) {
+        if (budget-- <= 0) break;
         const index = word.index ?? 0;
         const value =
             boundary === "start"
-                ? shortestUniqueStartingAt(text, index)
-                : shortestUniqueEndingAt(text, index + word[0].length);
+                ? shortestUniqueStartingAt(text, index, MAX_FIX_STR)
+                : shortestUniqueEndingAt(text, index + word[0].length, MAX_FIX_STR);
         if (value === undefined || seen.has(value)) continue;
         seen.add(value);
         candidates.push({ value, detail: spanDetail(document, ref.path, boundary, own.line, value, other) });
