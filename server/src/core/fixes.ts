@@ -30,6 +30,14 @@ const MAX_MOVES = 3;
 const MAX_NEAR_LINE = 4000;
 const MAX_NEAR_STR = 200;
 
+/** The longest boundary string a fix proposes. */
+export const MAX_FIX_STR = 1000;
+
+/** How many occurrences of a string on a line get a candidate: all on normal lines, a few on huge ones. */
+export function occurrenceBudget(line: string): number {
+    return Math.max(20, Math.min(500, Math.floor(20_000_000 / Math.max(1, line.length))));
+}
+
 function withBoundary(ref: Ref, boundary: BoundaryName, line: number, str: string): Ref {
     return { ...ref, [boundary]: { line, str } } as Ref;
 }
@@ -43,11 +51,13 @@ export function ambiguityFixes(document: SessionDocument, ref: Ref, boundary: Bo
     if (!document.lines.hasLine(line)) return [];
     const text = document.lines.line(line);
     const fixes: BoundaryFix[] = [];
-    for (const column of occurrencesOf(text, str)) {
+    // Each candidate costs a few scans of the line: on a huge line only the first few occurrences
+    // get a fix, and no fix string grows past MAX_FIX_STR (a 5 MB line of repeats must not hang the server).
+    for (const column of occurrencesOf(text, str, occurrenceBudget(text))) {
         const unique =
             boundary === "start"
-                ? shortestUniqueStartingAt(text, column)
-                : shortestUniqueEndingAt(text, column + str.length);
+                ? shortestUniqueStartingAt(text, column, MAX_FIX_STR)
+                : shortestUniqueEndingAt(text, column + str.length, MAX_FIX_STR);
         // Any string as short as str starting (ending) here occurs at the other occurrences too, so
         // the unique one is always longer and contains this occurrence of str whole.
         if (unique === undefined) continue;

@@ -48,14 +48,18 @@ export function splitsSurrogatePair(text: string, index: number): boolean {
 
 /**
  * The shortest `line.slice(column, column + k)` that occurs once on the line, or undefined when
- * even the whole rest of the line repeats. Uniqueness is monotonic in k (any occurrence of a longer
+ * even the whole rest of the line (or its first `maxLength` characters) repeats. Uniqueness is monotonic in k (any occurrence of a longer
  * candidate is an occurrence of the shorter one at the same index), so a binary search finds it.
  */
-export function shortestUniqueStartingAt(line: string, column: number): string | undefined {
+export function shortestUniqueStartingAt(
+    line: string,
+    column: number,
+    maxLength = Number.POSITIVE_INFINITY,
+): string | undefined {
     if (column < 0 || column >= line.length || splitsSurrogatePair(line, column)) return undefined;
     let low = 1;
-    let high = line.length - column;
-    if (!occursOnce(line, line.slice(column))) return undefined;
+    let high = Math.min(line.length - column, maxLength);
+    if (!occursOnce(line, line.slice(column, column + high))) return undefined;
     while (low < high) {
         const mid = (low + high) >> 1;
         if (occursOnce(line, line.slice(column, column + mid))) high = mid;
@@ -66,12 +70,16 @@ export function shortestUniqueStartingAt(line: string, column: number): string |
     return line.slice(column, end);
 }
 
-/** The shortest `line.slice(end - k, end)` that occurs once on the line, or undefined. */
-export function shortestUniqueEndingAt(line: string, end: number): string | undefined {
+/** The shortest `line.slice(end - k, end)` (k <= maxLength) that occurs once on the line, or undefined. */
+export function shortestUniqueEndingAt(
+    line: string,
+    end: number,
+    maxLength = Number.POSITIVE_INFINITY,
+): string | undefined {
     if (end <= 0 || end > line.length || splitsSurrogatePair(line, end)) return undefined;
     let low = 1;
-    let high = end;
-    if (!occursOnce(line, line.slice(0, end))) return undefined;
+    let high = Math.min(end, maxLength);
+    if (!occursOnce(line, line.slice(end - high, end))) return undefined;
     while (low < high) {
         const mid = (low + high) >> 1;
         if (occursOnce(line, line.slice(end - mid, end))) high = mid;
