@@ -28,6 +28,21 @@ const NO_ROOT: DocumentLookup = {
 
 const SKIPPED_DIRECTORIES = new Set(["node_modules", ".git"]);
 
+/**
+ * The bytes of a regular file. Opened without blocking and checked on the open descriptor, so a
+ * FIFO (or a symlink to one, or a device) named like an annotation file is refused at once instead
+ * of blocking the server forever on a read no writer will ever end.
+ */
+function readRegularFile(path: string): Buffer {
+    const fd = nodeFs.openSync(path, nodeFs.constants.O_RDONLY | (nodeFs.constants.O_NONBLOCK ?? 0));
+    try {
+        if (!nodeFs.fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
+        return nodeFs.readFileSync(fd);
+    } finally {
+        nodeFs.closeSync(fd);
+    }
+}
+
 export class WorkspaceIndex {
     folders: string[] = [];
     settings: Settings = { ...DEFAULT_SETTINGS };
@@ -104,7 +119,7 @@ export class WorkspaceIndex {
         if (path === undefined) return undefined;
         let text: string;
         try {
-            const decoded = decodeText(nodeFs.readFileSync(path));
+            const decoded = decodeText(readRegularFile(path));
             if (!decoded.ok) return undefined;
             text = decoded.text;
         } catch {
