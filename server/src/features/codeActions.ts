@@ -136,7 +136,9 @@ function boundaryFix(file: AnnotationFile, site: RefSite, fix: BoundaryFix): Fix
     const value = fix.kind === "move" ? (fix.line as number) : (fix.str as string);
     const outcome = fix.resolution.valid
         ? `span ${describeRange(fix.resolution.path, fix.resolution.range)} "${oneLine(fix.resolution.text, 50)}"`
-        : `still broken: ${fix.resolution.errors[0]?.message ?? "does not resolve"}`;
+        : // Every remaining error, not just the first: a fix that adds one (moving one boundary of a
+          // ref may invert its lines) must say so before it is applied.
+          `still broken: ${fix.resolution.errors.map((e) => e.message).join("; ") || "does not resolve"}`;
     const title =
         fix.kind === "move"
             ? `Move to line ${fix.line}: ${fix.boundary} "${oneLine(fix.ref[fix.boundary].str, 40)}" occurs there once (${outcome})`
