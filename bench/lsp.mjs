@@ -65,10 +65,14 @@ async function startServer(root) {
             return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
         },
         async stop() {
+            // Let the exit notification be written before the process is ended, else the write fails.
+            const exited = new Promise((resolve) => child.once("exit", resolve));
             try {
                 await connection.sendRequest("shutdown");
-                connection.sendNotification("exit");
+                await connection.sendNotification("exit");
             } catch {}
+            await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
+            connection.dispose();
             child.kill();
         },
     };

@@ -3,16 +3,18 @@
  * yields a final empty line). Only line starts are stored, so a line costs a slice when asked for.
  */
 export class LineIndex {
-    /** starts[i] is the offset of line i + 1; the content length closes the last line. */
-    private readonly starts: number[];
+    /**
+     * starts[i] is the offset of line i + 1; the content length closes the last line. A typed array:
+     * 4 bytes a line, where a grown JS array of numbers costs up to 12 (it matters at 200 MB of text).
+     */
+    private readonly starts: Uint32Array;
 
     constructor(readonly content: string) {
-        const starts = [0];
-        let at = content.indexOf("\n");
-        while (at !== -1) {
-            starts.push(at + 1);
-            at = content.indexOf("\n", at + 1);
-        }
+        let count = 1;
+        for (let at = content.indexOf("\n"); at !== -1; at = content.indexOf("\n", at + 1)) count++;
+        const starts = new Uint32Array(count);
+        let line = 1;
+        for (let at = content.indexOf("\n"); at !== -1; at = content.indexOf("\n", at + 1)) starts[line++] = at + 1;
         this.starts = starts;
     }
 
