@@ -1,77 +1,45 @@
 /**
- * The custom requests and notifications the SourceCheck language server implements for this client
- * (names fixed by the contract in the README). Positions are LSP positions: 0-based lines,
- * UTF-16 columns.
+ * The custom requests and notifications of the SourceCheck language server, typed from the one
+ * contract module the server implements (server/src/protocol.ts: types and names only, no code).
  */
 import { NotificationType, RequestType } from "vscode-languageclient/node";
+import {
+    CITED_SPANS,
+    CITED_SPANS_CHANGED,
+    type CitedSpansChangedParams,
+    type CitedSpansParams,
+    type CitedSpansResult,
+    COVERAGE,
+    type CoverageResult,
+    FILE_SUMMARY,
+    type FileSummary,
+    LINE_INDEX,
+    type LineIndexResult,
+    REF_FOR_SELECTION,
+    type RefForSelectionParams,
+    type RefForSelectionResult,
+} from "../../server/src/protocol";
 
-export interface LspPosition {
-    line: number;
-    character: number;
-}
+export type {
+    Boundary,
+    Citation,
+    CitedSpan,
+    CitedSpansResult,
+    CoverageResult as Coverage,
+    FileSummary,
+    LspPosition,
+    LspRange,
+    Ref,
+    RefForSelectionResult,
+    SpanKind,
+} from "../../server/src/protocol";
+export { SPAN_KINDS } from "../../server/src/protocol";
 
-export interface LspRange {
-    start: LspPosition;
-    end: LspPosition;
-}
-
-export type SpanKind = "claim" | "supports" | "refutes";
-export const SPAN_KINDS: readonly SpanKind[] = ["claim", "supports", "refutes"];
-
-export interface Citation {
-    /** The annotation file holding the citing annotation. */
-    annotationUri: string;
-    annotationIndex: number;
-    /** "claim", or the index of the source within the annotation. */
-    role: "claim" | number;
-    polarity?: "supports" | "refutes";
-    confidence?: number;
-    claimText?: string;
-    /** Where the citing ref sits in the annotation file. */
-    refRange: LspRange;
-}
-
-export interface CitedSpan {
-    range: LspRange;
-    kind: SpanKind;
-    citations: Citation[];
-}
-
-export interface CitedSpansResult {
-    uri: string;
-    spans: CitedSpan[];
-}
-
-export interface Boundary {
-    line: number;
-    str: string;
-}
-
-export interface Ref {
-    path: string;
-    start: Boundary;
-    end: Boundary;
-}
-
-export type RefForSelectionResult = { ok: true; ref: Ref } | { ok: false; message: string };
-
-export interface FileSummary {
-    validCount: number;
-    invalidCount: number;
-    schemaErrorCount: number;
-}
-
-export interface Coverage {
-    coveredChars: number;
-    totalChars: number;
-    ratio: number;
-}
-
-export const citedSpansRequest = new RequestType<{ uri: string }, CitedSpansResult, void>("sourcecheck/citedSpans");
-export const citedSpansChangedNotification = new NotificationType<{ uris: string[] }>("sourcecheck/citedSpansChanged");
-export const refForSelectionRequest = new RequestType<{ uri: string; range: LspRange }, RefForSelectionResult, void>(
-    "sourcecheck/refForSelection",
+export const citedSpansRequest = new RequestType<CitedSpansParams, CitedSpansResult, void>(CITED_SPANS);
+export const citedSpansChangedNotification = new NotificationType<CitedSpansChangedParams>(CITED_SPANS_CHANGED);
+export const refForSelectionRequest = new RequestType<RefForSelectionParams, RefForSelectionResult, void>(
+    REF_FOR_SELECTION,
 );
-export const fileSummaryRequest = new RequestType<{ uri: string }, FileSummary, void>("sourcecheck/fileSummary");
-export const coverageRequest = new RequestType<{ uri: string }, Coverage, void>("sourcecheck/coverage");
-export const lineIndexRequest = new RequestType<{ uri: string }, { text: string }, void>("sourcecheck/lineIndex");
+export const fileSummaryRequest = new RequestType<{ uri: string }, FileSummary, void>(FILE_SUMMARY);
+export const coverageRequest = new RequestType<{ uri: string }, CoverageResult, void>(COVERAGE);
+export const lineIndexRequest = new RequestType<{ uri: string }, LineIndexResult, void>(LINE_INDEX);

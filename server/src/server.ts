@@ -25,18 +25,8 @@ import { clear, publish, pullReport } from "./features/diagnostics";
 import { hover } from "./features/hover";
 import { inlayHints } from "./features/inlayHints";
 import { definition, documentLinks, references } from "./features/navigation";
-import {
-    CITED_SPANS,
-    CITED_SPANS_CHANGED,
-    COVERAGE,
-    citedSpans,
-    coverage,
-    FILE_SUMMARY,
-    LINE_INDEX,
-    lineIndex,
-    REF_FOR_SELECTION,
-    refForSelection,
-} from "./features/protocol";
+import { citedSpans, coverage, lineIndex, refForSelection } from "./features/protocol";
+import { CITED_SPANS, CITED_SPANS_CHANGED, COVERAGE, FILE_SUMMARY, LINE_INDEX, REF_FOR_SELECTION } from "./protocol";
 import type { AnnotationFile } from "./workspace/annotationFile";
 import type { BufferStore } from "./workspace/documentSource";
 import { readSettings } from "./workspace/settings";

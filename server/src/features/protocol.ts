@@ -1,56 +1,24 @@
 /**
- * The custom protocol the VS Code client codes against (README "Language server protocol
- * extensions"). Names and shapes are a contract: change them only together with the client.
+ * The custom protocol's handlers (names and shapes in ../protocol.ts, shared with the client).
  */
 
-import type { Range as LspRange } from "vscode-languageserver";
 import { refForSpan } from "../core/author";
 import { decodedOffsetInJsonString } from "../core/jsonString";
 import { numberedLines } from "../core/numberedLines";
 import { SessionDocument } from "../core/session";
-import type { Ref } from "../core/types";
+import type {
+    Citation,
+    CitedSpan,
+    CitedSpansResult,
+    CoverageResult,
+    LspRange,
+    RefForSelectionResult,
+    SpanKind,
+} from "../protocol";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { uriToPath } from "../workspace/uris";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
 import { offsetAt, prefetchRefSpans, rangeOfPointer, toLspRange } from "./positions";
-
-export const CITED_SPANS = "sourcecheck/citedSpans";
-export const CITED_SPANS_CHANGED = "sourcecheck/citedSpansChanged";
-export const REF_FOR_SELECTION = "sourcecheck/refForSelection";
-export const FILE_SUMMARY = "sourcecheck/fileSummary";
-export const COVERAGE = "sourcecheck/coverage";
-export const LINE_INDEX = "sourcecheck/lineIndex";
-
-export type SpanKind = "claim" | "supports" | "refutes";
-
-export interface Citation {
-    annotationUri: string;
-    annotationIndex: number;
-    role: "claim" | number;
-    polarity?: string;
-    confidence?: number;
-    claimText?: string;
-    refRange: LspRange;
-}
-
-export interface CitedSpan {
-    range: LspRange;
-    kind: SpanKind;
-    citations: Citation[];
-}
-
-export interface CitedSpansResult {
-    uri: string;
-    spans: CitedSpan[];
-}
-
-export type RefForSelectionResult = { ok: true; ref: Ref } | { ok: false; message: string };
-
-export interface CoverageResult {
-    coveredChars: number;
-    totalChars: number;
-    ratio: number;
-}
 
 const MAX_CLAIM_TEXT = 500;
 
