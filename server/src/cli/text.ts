@@ -1,6 +1,7 @@
 /** Human-readable output of `check`: one line per problem at `file:line:col` of its token, then a summary. */
 import type { CheckResult, Problem } from "../core/check";
-import { LocatedText, lineColumnOf } from "../core/parse";
+import { LineIndex } from "../core/lines";
+import { locatePointers, type Span } from "../core/locate";
 
 export interface LocatedProblem extends Problem {
     file: string;
@@ -8,34 +9,42 @@ export interface LocatedProblem extends Problem {
     end: { line: number; column: number };
 }
 
-/** Where in its file each problem's token is (1-based line and column). */
+/**
+ * Where in its file each problem's token is (1-based line and column). Pointers are located in one
+ * pass per file (no parse tree) and offsets turned into lines through a line index, so a file with
+ * many problems costs one scan, not one per problem.
+ */
 export function locateProblems(result: CheckResult, sources: ProblemSource[]): LocatedProblem[] {
-    const located: LocatedProblem[] = [];
-    const trees = new Map<ProblemSource, LocatedText>();
-    for (const problem of result.problems) {
-        const source = sources.find((s) => s.owns(problem.pointer)) ?? sources[0];
-        const raw = problem as Problem & { offset?: number; length?: number };
-        let offset: number;
-        let length: number;
-        if (raw.offset !== undefined) {
-            offset = raw.offset;
-            length = raw.length ?? 0;
-        } else {
-            let tree = trees.get(source);
-            if (!tree) {
-                tree = new LocatedText(source.text);
-                trees.set(source, tree);
-            }
-            ({ offset, length } = tree.spanOf(source.localPointer(problem.pointer)));
-        }
-        located.push({
+    const owners = result.problems.map((problem) => sources.find((s) => s.owns(problem.pointer)) ?? sources[0]);
+    const spans = new Map<ProblemSource, Map<string, Span>>();
+    const lines = new Map<ProblemSource, LineIndex>();
+    for (const source of new Set(owners)) {
+        const wanted = result.problems
+            .filter((problem, i) => owners[i] === source && !hasOffset(problem))
+            .map((problem) => source.localPointer(problem.pointer));
+        spans.set(source, locatePointers(source.text, wanted));
+        lines.set(source, new LineIndex(source.text));
+    }
+    return result.problems.map((problem, i) => {
+        const source = owners[i];
+        const { offset, length } = hasOffset(problem)
+            ? problem
+            : (spans.get(source)?.get(source.localPointer(problem.pointer)) ?? { offset: 0, length: 0 });
+        const index = lines.get(source)!;
+        const start = index.positionAt(offset);
+        const end = index.positionAt(offset + length);
+        return {
             ...problem,
             file: source.file,
-            start: lineColumnOf(source.text, offset),
-            end: lineColumnOf(source.text, offset + length),
-        });
-    }
-    return located;
+            start: { line: start.line, column: start.column + 1 },
+            end: { line: end.line, column: end.column + 1 },
+        };
+    });
+}
+
+/** Syntax problems come from the parser with their offsets already. */
+function hasOffset(problem: Problem): problem is Problem & Span {
+    return (problem as Partial<Span>).offset !== undefined;
 }
 
 /** One input file a problem's pointer may belong to, and how to translate the pointer into it. */

@@ -38,7 +38,6 @@ export {
 } from "./occurrences";
 export {
     LocatedText,
-    lineColumnOf,
     type ParsedText,
     parseJsonText,
     pointerSegments,

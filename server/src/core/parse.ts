@@ -125,16 +125,3 @@ export class LocatedText {
 function propertyValueOrSelf(node: Node): Node {
     return node.type === "property" && node.children?.[1] ? node.children[1] : node;
 }
-
-/** 1-based line and column of an offset in a text (for `file:line:col`). */
-export function lineColumnOf(text: string, offset: number): { line: number; column: number } {
-    let line = 1;
-    let lineStart = 0;
-    let at = text.indexOf("\n");
-    while (at !== -1 && at < offset) {
-        line++;
-        lineStart = at + 1;
-        at = text.indexOf("\n", lineStart);
-    }
-    return { line, column: offset - lineStart + 1 };
-}
