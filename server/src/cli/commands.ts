@@ -1,6 +1,8 @@
 /** The four commands of DESIGN section 5, as functions of arguments and I/O so tests run them in-process. */
 import * as nodePath from "node:path";
 import { type CheckResult, checkInput } from "../core/check";
+import { normalizeLineEndings } from "../core/lines";
+import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
 import type { SchemaError } from "../core/types";
 import { DiskDocuments } from "../workspace/diskDocuments";
@@ -94,7 +96,7 @@ export function runSession(files: string[], output: string | undefined, io: CliI
         if (seen.has(file)) throw new CliError(`session: ${file} is given twice (duplicate-path)`);
         seen.add(file);
         const content = readTextInput(resolveFile(io, file), io.readStdin, file);
-        return { path: file, content: content.replace(/\r\n?/g, "\n") };
+        return { path: file, content: normalizeLineEndings(content) };
     });
     const json = `${JSON.stringify({ documents }, null, 2)}\n`;
     if (output === undefined) io.stdout(json);
@@ -106,9 +108,7 @@ export function runSession(files: string[], output: string | undefined, io: CliI
 export function runIndex(files: string[], io: CliIo): number {
     if (files.length === 0) throw new CliError("index: give at least one FILE");
     const parts = files.map((file) => {
-        const lines = readTextInput(resolveFile(io, file), io.readStdin, file).replace(/\r\n?/g, "\n").split("\n");
-        const width = String(lines.length).length;
-        const numbered = lines.map((line, i) => `${String(i + 1).padStart(width)} | ${line}`).join("\n");
+        const numbered = numberedLines(normalizeLineEndings(readTextInput(resolveFile(io, file), io.readStdin, file)));
         return files.length > 1 ? `==> ${file} <==\n${numbered}` : numbered;
     });
     io.stdout(`${parts.join("\n\n")}\n`);
