@@ -46,11 +46,16 @@ function spyFs(): FileSystem & { touched: string[]; readCalled: boolean } {
             touched.push(p);
             return fs.statSync(p);
         },
-        readFileSync(p) {
+        openSync(p, flags) {
             touched.push(p);
-            this.readCalled = true;
-            return fs.readFileSync(p);
+            return fs.openSync(p, flags);
         },
+        fstatSync: (fd) => fs.fstatSync(fd),
+        readFileSync(fd) {
+            this.readCalled = true;
+            return fs.readFileSync(fd);
+        },
+        closeSync: (fd) => fs.closeSync(fd),
     };
 }
 
@@ -106,6 +111,24 @@ describe("hostile input: document paths", () => {
             assert.equal(spy.readCalled, needsBytes, "read only to inspect bytes");
         });
     }
+
+    it("does not block on a regular file swapped for a FIFO between its stat and its read", () => {
+        const swapped = path.join(root, "swapped.txt");
+        fs.writeFileSync(swapped, "text\n");
+        const spy = spyFs();
+        const racing: FileSystem = {
+            ...spy,
+            statSync(p) {
+                const stats = fs.statSync(p); // a regular file when looked at...
+                fs.rmSync(swapped);
+                spawnSync("mkfifo", [swapped]); // ...and a FIFO by the time it is opened
+                return stats;
+            },
+        };
+        const read = readDocumentUnderRoot(root, "swapped.txt", { fs: racing });
+        assert.ok(!read.ok);
+        assert.match(read.failure.message, /not a regular file/);
+    });
 
     it("honours a smaller size cap (the --max-size setting)", () => {
         const read = readDocumentUnderRoot(root, "ok.txt", { maxBytes: 4 });

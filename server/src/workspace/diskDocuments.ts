@@ -14,7 +14,10 @@ import { isInside, resolveUnderRoot } from "./pathSafety";
 export interface FileSystem {
     realpathSync(path: string): string;
     statSync(path: string): nodeFs.Stats;
-    readFileSync(path: string): Buffer;
+    openSync(path: string, flags: number): number;
+    fstatSync(fd: number): nodeFs.Stats;
+    readFileSync(fd: number): Buffer;
+    closeSync(fd: number): void;
 }
 
 export const DEFAULT_MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
@@ -73,11 +76,22 @@ export function readDocumentUnderRoot(
     if (stats.size > maxBytes) {
         return unreadable(`${quoted} is ${formatBytes(stats.size)}, over the ${formatBytes(maxBytes)} size cap`);
     }
+    // Opened non-blocking and checked again on the descriptor: a file swapped for a FIFO after the
+    // stat above must not block the reader (opening a FIFO for reading blocks until a writer comes).
     let bytes: Buffer;
+    let fd: number | undefined;
     try {
-        bytes = fs.readFileSync(real);
+        fd = fs.openSync(real, nodeFs.constants.O_RDONLY | nodeFs.constants.O_NONBLOCK);
+        const opened = fs.fstatSync(fd);
+        if (!opened.isFile()) return unreadable(`${quoted} is not a regular file (a FIFO, socket or device)`);
+        if (opened.size > maxBytes) {
+            return unreadable(`${quoted} is ${formatBytes(opened.size)}, over the ${formatBytes(maxBytes)} size cap`);
+        }
+        bytes = fs.readFileSync(fd);
     } catch (error) {
         return unreadable(`cannot read ${quoted}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+    } finally {
+        if (fd !== undefined) fs.closeSync(fd);
     }
     if (bytes.length > maxBytes)
         return unreadable(`${quoted} grew over the ${formatBytes(maxBytes)} size cap while read`);
