@@ -15,6 +15,7 @@ import {
     type ParseError,
     parseTree,
 } from "jsonc-parser";
+import { MAX_NESTING, nestingBeyond } from "../../server/src/core/parse";
 import type { Ref } from "./protocol";
 
 export interface NewSource extends Ref {
@@ -32,6 +33,13 @@ export type EditResult =
 
 function parse(text: string, fileName: string): { ok: true; root: Node | undefined } | { ok: false; message: string } {
     if (text.trim() === "") return { ok: true, root: undefined };
+    // jsonc-parser recurses per nesting level; the server's guard applies here too.
+    if (nestingBeyond(text, MAX_NESTING) !== -1) {
+        return {
+            ok: false,
+            message: `${fileName} is nested more than ${MAX_NESTING} levels deep; fix it before adding citations.`,
+        };
+    }
     const errors: ParseError[] = [];
     const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
     if (errors.length > 0 || root === undefined) {

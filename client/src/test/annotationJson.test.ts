@@ -83,6 +83,7 @@ describe("annotation file edits", () => {
         bad(appendSource('{ "annotations": [] }', "f.json", 0, source, twoSpaces), /no annotations yet/);
         bad(appendSource('{ "annotations": [{}] }', "f.json", 3, source, twoSpaces), /no annotation 3 \(it has 1/);
         bad(appendSource('{ "annotations": [{ "sources": 1 }] }', "f.json", 0, source, twoSpaces), /not an array/);
+        bad(appendClaim(`{ "annotations": ${"[".repeat(100_000)}`, "f.json", claim, twoSpaces), /nested more than 512/);
     });
 
     it("finds the annotation under an offset", () => {
