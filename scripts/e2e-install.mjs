@@ -189,7 +189,7 @@ export async function ensureOfflineVSCode({ log = (m) => console.log(`[e2e-insta
             2,
         )}\n`,
     );
-    log(`npm install code-server@${CODE_SERVER_VERSION} into ${installDir} (about 90 s)`);
+    log(`npm install code-server@${CODE_SERVER_VERSION} into ${installDir} (about a minute)`);
     runOrThrow(
         "npm",
         [
