@@ -22,7 +22,7 @@ describe("benchmark smoke run", function () {
         const out = smoke("cli");
         assert.match(out, /cli check vs floor, 1000 annotations over 2 MB: ratio \d+(\.\d+)?/);
         assert.match(out, /cli scaling exponent 100 -> 1000 \(log-log slope\): ratio -?\d/);
-        assert.match(out, /cli check peak RSS on 1000 annotations: \d+(\.\d+)? MB/);
+        assert.match(out, /cli check peak RSS on 1000 annotations \(\d+(\.\d+)? MB of input\): \d+(\.\d+)? MB/);
     });
 
     it("measures the full check against JSON-schema validation with vscode-json-languageservice", () => {

@@ -1,7 +1,8 @@
 /**
  * Structural checks of plain JSON values (DESIGN section 3, code `schema` and friends), each error
  * carrying the JSON pointer of the offending value. Values come from JSON.parse or jsonc-parser;
- * locating a pointer in the file text is the caller's business.
+ * locating a pointer in the file text is the caller's business. A value that passes is returned as
+ * itself, typed, not copied: a clean check of 100,000 annotations must not allocate them twice.
  */
 import { normalizeLineEndings } from "./lines";
 import type { Annotation, Boundary, Ref, SchemaError, SourceDocument, SourceRef } from "./types";
@@ -58,7 +59,7 @@ export class SchemaChecker {
             ok = false;
         }
         if (!("line" in value) || !("str" in value) || !ok) return undefined;
-        return { line: line as number, str: str as string };
+        return value as unknown as Boundary; // checked: no copy on the path every valid ref takes
     }
 
     ref(value: Json, pointer: string, what: string): Ref | undefined {
@@ -78,7 +79,7 @@ export class SchemaChecker {
                 ? this.boundary(value.end, pointer, "end")
                 : this.fail(`${pointer}/end`, "missing end: { line, str }");
         if (this.errors.length > before || !start || !end) return undefined;
-        return { path: path as string, start, end };
+        return value as unknown as Ref;
     }
 
     sourceRef(value: Json, pointer: string): SourceRef | undefined {
@@ -97,7 +98,7 @@ export class SchemaChecker {
             this.fail(`${pointer}/confidence`, `confidence must be a number in [0, 1], not ${describe(confidence)}`);
         }
         if (!ref || this.errors.length > before) return undefined;
-        return { ...ref, polarity: polarity as SourceRef["polarity"], confidence: confidence as number };
+        return value as unknown as SourceRef;
     }
 
     /** The parts of an annotation that could be read, for reporting; `annotation` only when all is well. */
