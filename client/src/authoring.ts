@@ -82,15 +82,26 @@ export class Authoring {
                 checkPathInSession(text, name, reffed.ref) ?? appendClaim(text, name, reffed.ref, formatting),
         );
         if (!written.ok) return written;
+        const annotationFile = await this.adopt(
+            fileUri,
+            written,
+            `claim added as annotation ${written.annotationIndex} in ${fileName(fileUri)}; add a source next`,
+        );
+        return { ok: true, annotationFile, annotationIndex: written.annotationIndex, ref: reffed.ref };
+    }
+
+    /** After a write: the annotation becomes current, the file remembered and shown, the user told. */
+    private async adopt(
+        fileUri: vscode.Uri,
+        written: { document: vscode.TextDocument; annotationIndex: number },
+        message: string,
+    ): Promise<string> {
         const annotationFile = uriKey(fileUri);
         this.current.set({ annotationFile, annotationIndex: written.annotationIndex });
         rememberAnnotationFile(this.context, fileUri);
         await revealAnnotation(written.document, written.annotationIndex);
-        vscode.window.setStatusBarMessage(
-            `$(check) SourceCheck: claim added as annotation ${written.annotationIndex} in ${fileName(fileUri)}; add a source next`,
-            5000,
-        );
-        return { ok: true, annotationFile, annotationIndex: written.annotationIndex, ref: reffed.ref };
+        vscode.window.setStatusBarMessage(`$(check) SourceCheck: ${message}`, 5000);
+        return annotationFile;
     }
 
     async addSelectionAsSource(polarity: "supports" | "refutes", args: AddSourceArgs): Promise<AddSourceResult> {
@@ -116,13 +127,10 @@ export class Authoring {
                 appendSource(text, name, target.annotationIndex, source, formatting),
         );
         if (!written.ok) return written;
-        const annotationFile = uriKey(fileUri);
-        this.current.set({ annotationFile, annotationIndex: written.annotationIndex });
-        rememberAnnotationFile(this.context, fileUri);
-        await revealAnnotation(written.document, written.annotationIndex);
-        vscode.window.setStatusBarMessage(
-            `$(check) SourceCheck: ${polarity === "supports" ? "supporting" : "refuting"} source added to annotation ${written.annotationIndex}`,
-            5000,
+        const annotationFile = await this.adopt(
+            fileUri,
+            written,
+            `${polarity === "supports" ? "supporting" : "refuting"} source added to annotation ${written.annotationIndex}`,
         );
         return {
             ok: true,
