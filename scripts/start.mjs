@@ -9,6 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureDependencies } from "./ensure-deps.mjs";
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), "..", "..");
 const demo = join(repoRoot, "examples", "demo");
@@ -31,6 +32,7 @@ function onPath(command) {
 }
 
 async function main() {
+    ensureDependencies(repoRoot);
     log("building (node scripts/build.mjs)");
     if (run(process.execPath, ["scripts/build.mjs"], "build") !== 0) throw new Error("the build failed");
 

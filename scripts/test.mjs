@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { ensureDependencies } from "./ensure-deps.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const suites = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["unit", "protocol", "e2e"];
@@ -14,6 +15,7 @@ function run(command, args, env = {}) {
     return result.status ?? 1;
 }
 
+ensureDependencies(root);
 if (run("node", ["scripts/build.mjs"]) !== 0 || run("npx", ["tsc", "-p", "."]) !== 0) {
     console.log("0 passed, 1 failed");
     process.exit(1);
