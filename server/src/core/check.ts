@@ -82,6 +82,7 @@ export interface CheckResult {
     report: Report;
     problems: Problem[];
     parts: InputParts;
+    /** Empty when checked with `keepAnnotations: false`. */
     annotations: CheckedAnnotation[];
     /** What refs were resolved against: the embedded session, or the workspace given. */
     lookup: DocumentLookup;
@@ -93,13 +94,26 @@ const NO_DOCUMENTS: DocumentLookup = { get: () => undefined };
  * Check a parsed input of any shape. In workspace mode refs resolve through `workspace`; embedded
  * sessions resolve against their own documents. `syntaxErrors` (from the parser) count as schema errors.
  */
-export function checkInput(value: unknown, workspace?: DocumentLookup, syntaxErrors: SchemaError[] = []): CheckResult {
+export function checkInput(
+    value: unknown,
+    workspace?: DocumentLookup,
+    syntaxErrors: SchemaError[] = [],
+    options: CheckOptions = {},
+): CheckResult {
     const checker = new SchemaChecker();
     const parts = readInput(value, checker);
     const lookup = parts.documents
         ? new Session(parts.documents.map((d) => new SessionDocument(d.path, d.content)))
         : (workspace ?? NO_DOCUMENTS);
-    return checkParts(parts, lookup, checker, syntaxErrors);
+    return checkParts(parts, lookup, checker, syntaxErrors, options);
+}
+
+export interface CheckOptions {
+    /**
+     * Keep `annotations` (every ref and its resolution) in the result: editors need it for their
+     * features; a one-shot report (the CLI) does not, and saves holding it all. Default true.
+     */
+    keepAnnotations?: boolean;
 }
 
 /** evidex-compatible: resolve and validate annotations against a session; returns the report. */
@@ -114,30 +128,37 @@ export function checkParts(
     lookup: DocumentLookup,
     checker: SchemaChecker,
     syntaxErrors: SchemaError[],
+    { keepAnnotations = true }: CheckOptions = {},
 ): CheckResult {
     const problems: Problem[] = [];
     const entries: ReportEntry[] = [];
     const checked: CheckedAnnotation[] = [];
+    const reported = new Set<SchemaError>();
     let resolutionFailed = false;
 
     parts.annotations.forEach((value, index) => {
         const pointer = `${parts.annotationsPointer}/${index}`;
         const mark = checker.errors.length;
         const read = checker.annotation(value, pointer);
-        const ownSchemaErrors = checker.errors.slice(mark);
-        for (const error of ownSchemaErrors) problems.push({ ...error, annotation: index });
-        const item: CheckedAnnotation = { index, pointer, sources: [] };
-        checked.push(item);
+        const ownSchemaErrors = checker.errors.length > mark ? checker.errors.slice(mark) : [];
+        for (const error of ownSchemaErrors) {
+            problems.push({ ...error, annotation: index });
+            reported.add(error);
+        }
+        const item: CheckedAnnotation | undefined = keepAnnotations ? { index, pointer, sources: [] } : undefined;
+        if (item) checked.push(item);
         if (!read.readable) return;
 
         let claim: SpanEntry;
         if (read.claim) {
-            item.claim = read.claim;
-            item.claimResolution = resolveRef(lookup, read.claim);
-            claim = spanEntry(item.claimResolution);
+            const resolution = resolveRef(lookup, read.claim);
+            if (item) {
+                item.claim = read.claim;
+                item.claimResolution = resolution;
+            }
+            claim = spanEntry(resolution);
             resolutionFailed =
-                report(item.claimResolution, read.claim, `${pointer}/claim`, index, "claim", problems) ||
-                resolutionFailed;
+                report(resolution, read.claim, `${pointer}/claim`, index, "claim", problems) || resolutionFailed;
         } else {
             const error = read.claimErrors?.[0] ?? ownSchemaErrors[0];
             claim = { valid: false, path: read.claimPath, error: schemaRefError(error) };
@@ -146,13 +167,14 @@ export function checkParts(
         const sources: SourceEntry[] = read.sources.map((source, sourceIndex) => {
             const meta = { polarity: source.raw.polarity, confidence: source.raw.confidence };
             const rawPath = typeof source.raw.path === "string" ? source.raw.path : undefined;
+            // A source failing the schema anywhere (its metadata included) is reported as such, not
+            // resolved: the editor's incremental re-checks follow only refs that are whole.
             if (!source.ref) {
-                // The spatial part may still resolve when only polarity/confidence are wrong.
-                item.sources.push({ pointer: source.pointer });
+                item?.sources.push({ pointer: source.pointer });
                 return { valid: false, path: rawPath, error: schemaRefError(source.errors[0]), ...meta };
             }
             const resolution = resolveRef(lookup, source.ref);
-            item.sources.push({ pointer: source.pointer, ref: source.ref, resolution });
+            item?.sources.push({ pointer: source.pointer, ref: source.ref, resolution });
             resolutionFailed =
                 report(resolution, source.ref, source.pointer, index, sourceIndex, problems) || resolutionFailed;
             const entry: SourceEntry = spanEntry(resolution);
@@ -166,9 +188,8 @@ export function checkParts(
     });
 
     const schemaErrors = [...syntaxErrors, ...checker.errors];
-    for (const error of checker.errors) {
-        if (!problems.some((p) => p.pointer === error.pointer && p.code === error.code)) problems.push({ ...error });
-    }
+    // File-level errors (shape, documents) were not reported with an annotation.
+    for (const error of checker.errors) if (!reported.has(error)) problems.push({ ...error });
     for (const error of syntaxErrors) problems.unshift({ ...error });
     const validCount = entries.filter((e) => e.valid).length;
     const exitCode = schemaErrors.length > 0 ? 2 : resolutionFailed ? 1 : 0;

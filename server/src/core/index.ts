@@ -3,6 +3,7 @@
 export { type RefAttempt, refForSpan } from "./author";
 export {
     type CheckedAnnotation,
+    type CheckOptions,
     type CheckResult,
     checkInput,
     checkParts,

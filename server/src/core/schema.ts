@@ -191,6 +191,7 @@ export class SchemaChecker {
 }
 
 export interface ReadSource {
+    /** The source when all of it passes. */
     ref: SourceRef | undefined;
     raw: Record<string, Json>;
     pointer: string;
