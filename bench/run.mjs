@@ -1,7 +1,7 @@
 // `npm run bench`: speed and memory as ratios measured side by side in one run (see README, Benchmarks).
 // Writes bench/results.json and prints a table. `--smoke` runs tiny workloads only (part of npm test).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -171,6 +171,42 @@ async function schemaCase() {
     );
 }
 
+/** The results as a Markdown table between the README's bench markers (written whole, then renamed). */
+function writeReadmeTable(output) {
+    const readme = join(repo, "README.md");
+    const text = readFileSync(readme, "utf8");
+    const start = "<!-- bench:start -->";
+    const end = "<!-- bench:end -->";
+    const from = text.indexOf(start);
+    const to = text.indexOf(end);
+    if (from === -1 || to < from) return;
+    const cell = (side) => (side?.median === undefined ? "" : `${side.min} / ${side.median} / ${side.max}`);
+    const rows = output.cases.map((c) => {
+        const verdict = c.pass === null ? "reported" : c.pass ? "met" : "**missed**";
+        const measured = c.ratio === null ? `${c.peakRssMB} MB peak RSS (${c.inputMB} MB of input)` : c.ratio;
+        const target = c.target === null ? "" : `<= ${round(c.target, 3)}`;
+        return `| ${c.name} | ${measured} | ${target} | ${verdict} | ${cell(c.ours)} | ${cell(c.baseline)} |`;
+    });
+    const table = [
+        start,
+        `Last run: Node ${output.machine.node}, ${output.machine.cpus} cores, ${output.seconds} s in all. Times in ms, min / median / max of 5-7 runs after a warm-up.`,
+        "",
+        "| case | ratio | target | | ours | baseline |",
+        "|---|---|---|---|---|---|",
+        ...rows,
+        end,
+    ].join("\n");
+    const temp = `${readme}.bench.tmp`;
+    writeFileSync(temp, text.slice(0, from) + table + text.slice(to + end.length));
+    renameSync(temp, readme);
+}
+
+if (process.argv.includes("--readme-only")) {
+    // Re-render the README table from the last results.json, without measuring.
+    writeReadmeTable(JSON.parse(readFileSync(join(here, "results.json"), "utf8")));
+    process.exit(0);
+}
+
 const started = Date.now();
 if (!only || only === "cli") await cliCases();
 if (!only || only === "schema") await schemaCase();
@@ -181,7 +217,10 @@ const output = {
     seconds: round((Date.now() - started) / 1000, 1),
     cases: results,
 };
-if (!smoke) writeFileSync(join(here, "results.json"), `${JSON.stringify(output, null, 2)}\n`);
+if (!smoke && !only) {
+    writeFileSync(join(here, "results.json"), `${JSON.stringify(output, null, 2)}\n`);
+    writeReadmeTable(output);
+}
 const failed = results.filter((r) => r.pass === false);
 console.log(
     `\n${results.filter((r) => r.pass).length} targets met, ${failed.length} missed${smoke ? " (smoke run)" : ""}`,
