@@ -69,7 +69,7 @@ async function cliCases() {
     const workspaces = sizes.map((size) =>
         makeWorkspace(join(scratch, `cli-${size.annotations}`), { ...size, documents: 20, seed: size.annotations }),
     );
-    workspaces.forEach((workspace, i) => (workspace.annotations = sizes[i].annotations));
+    for (const [i, workspace] of workspaces.entries()) workspace.annotations = sizes[i].annotations;
     for (const workspace of workspaces) {
         const measured = await sideBySide(
             () => check(workspace),
