@@ -60,8 +60,11 @@ function floor(workspace) {
     return value.annotations.length + lines;
 }
 
-function check(workspace) {
-    const status = main(["check", "--root", workspace.dir, workspace.annotationFile], silentIo(workspace.dir));
+function check(workspace, format = "text") {
+    const status = main(
+        ["check", "--format", format, "--root", workspace.dir, workspace.annotationFile],
+        silentIo(workspace.dir),
+    );
     if (status !== 0) throw new Error(`check exited ${status} on a workload that should be clean`);
 }
 
@@ -88,6 +91,18 @@ async function cliCases() {
             },
         );
         if (largest) {
+            // The JSON report holds every ref's text and range: reported beside the text output.
+            const json = await sideBySide(
+                () => check(workspace, "json"),
+                () => floor(workspace),
+                { runs: 5, warmup: 1 },
+            );
+            record(
+                `cli check --json vs floor, ${workspace.annotations} annotations`,
+                { ratio: json.ours.median / json.baseline.median },
+                undefined,
+                { ours: json.ours, baseline: json.baseline, baselineName: "JSON.parse + split documents into lines" },
+            );
             const rss = cliPeakRss(workspace);
             const inputMB = round((workspace.documentBytes + readFileSync(workspace.annotationFile).length) / 1e6, 1);
             results.push({

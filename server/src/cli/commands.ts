@@ -38,7 +38,10 @@ export function runCheck(options: CheckOptions, io: CliIo): number {
     const parsed = parseJsonText(text);
     const root = nodePath.resolve(io.cwd, options.root ?? ".");
     const workspace = new DiskDocuments(root, { maxBytes: options.maxBytes });
-    const result = checkInput(parsed.value, workspace, parsed.syntaxErrors, { keepAnnotations: false });
+    const result = checkInput(parsed.value, workspace, parsed.syntaxErrors, {
+        keepAnnotations: false,
+        keepEntries: options.format === "json",
+    });
     emit(result, [singleSource(file === "-" ? "<stdin>" : file, text)], options.format, io);
     return result.report.exitCode;
 }
@@ -61,7 +64,10 @@ export function runValidate(sessionFile: string, annotationsFile: string, format
         ...session.syntaxErrors.map((e) => ({ ...e, pointer: "/session" })),
         ...annotations.syntaxErrors.map((e) => ({ ...e, pointer: "/annotations" })),
     ];
-    const result = checkInput(combined, undefined, syntaxErrors, { keepAnnotations: false });
+    const result = checkInput(combined, undefined, syntaxErrors, {
+        keepAnnotations: false,
+        keepEntries: format === "json",
+    });
     const sessionSource: ProblemSource = {
         file: sessionFile,
         text: sessionText,

@@ -48,6 +48,7 @@ export interface Report {
     validCount: number;
     invalidCount: number;
     schemaErrors: SchemaError[];
+    /** One per readable annotation; empty when checked with `keepEntries: false`. */
     entries: ReportEntry[];
 }
 
@@ -114,6 +115,11 @@ export interface CheckOptions {
      * features; a one-shot report (the CLI) does not, and saves holding it all. Default true.
      */
     keepAnnotations?: boolean;
+    /**
+     * Keep the report's `entries` (resolved text and ranges of every ref). Output that prints only
+     * problems and counts (the CLI's text and SARIF) does not need them. Default true.
+     */
+    keepEntries?: boolean;
 }
 
 /** evidex-compatible: resolve and validate annotations against a session; returns the report. */
@@ -128,10 +134,11 @@ export function checkParts(
     lookup: DocumentLookup,
     checker: SchemaChecker,
     syntaxErrors: SchemaError[],
-    { keepAnnotations = true }: CheckOptions = {},
+    { keepAnnotations = true, keepEntries = true }: CheckOptions = {},
 ): CheckResult {
     const problems: Problem[] = [];
     const entries: ReportEntry[] = [];
+    let validCount = 0;
     const checked: CheckedAnnotation[] = [];
     const reported = new Set<SchemaError>();
     let resolutionFailed = false;
@@ -184,14 +191,14 @@ export function checkParts(
         });
 
         const valid = ownSchemaErrors.length === 0 && claim.valid && sources.every((s) => s.valid);
-        entries.push({ index, valid, claim, sources });
+        if (valid) validCount++;
+        if (keepEntries) entries.push({ index, valid, claim, sources });
     });
 
     const schemaErrors = [...syntaxErrors, ...checker.errors];
     // File-level errors (shape, documents) were not reported with an annotation.
     for (const error of checker.errors) if (!reported.has(error)) problems.push({ ...error });
     for (const error of syntaxErrors) problems.unshift({ ...error });
-    const validCount = entries.filter((e) => e.valid).length;
     const exitCode = schemaErrors.length > 0 ? 2 : resolutionFailed ? 1 : 0;
     return {
         report: {
