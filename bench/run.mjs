@@ -127,6 +127,25 @@ async function cliCases() {
     );
     const slope =
         Math.log(scaling.ours.median / scaling.baseline.median) / Math.log(large.annotations / small.annotations);
+    // The floor's own exponent, for context: JSON.parse and splitting are not linear either at this size (GC).
+    const floorScaling = await sideBySide(
+        () => floor(large),
+        () => floor(small),
+        { runs: 5, warmup: 1 },
+    );
+    const floorSlope =
+        Math.log(floorScaling.ours.median / floorScaling.baseline.median) /
+        Math.log(large.annotations / small.annotations);
+    record(
+        `floor scaling exponent ${small.annotations} -> ${large.annotations} (for context)`,
+        { ratio: floorSlope },
+        undefined,
+        {
+            ours: floorScaling.ours,
+            baseline: floorScaling.baseline,
+            baselineName: "the floor on inputs 10x smaller",
+        },
+    );
     record(`cli scaling exponent ${small.annotations} -> ${large.annotations} (log-log slope)`, { ratio: slope }, 1.1, {
         ours: scaling.ours,
         baseline: scaling.baseline,
