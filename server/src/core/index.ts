@@ -2,6 +2,13 @@
 
 export { type RefAttempt, refForSpan } from "./author";
 export {
+    type BoundaryChoice,
+    type BoundaryOptions,
+    type BoundaryStyle,
+    endBoundary,
+    startBoundary,
+} from "./boundaries";
+export {
     type CheckedAnnotation,
     type CheckOptions,
     type CheckResult,

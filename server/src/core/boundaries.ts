@@ -1,0 +1,131 @@
+/**
+ * Readable boundaries (docs/boundaries.md): the one function that chooses every boundary string the
+ * tool writes or proposes. A boundary stays the shortest string that is unique on its line, but at
+ * word granularity: a start string ends at a word edge, an end string begins at one. In scripts
+ * written without spaces every whole character is an edge, and at least two characters are taken
+ * where the span allows. Only when no word-aligned string is unique does it fall back to the
+ * character-level shortest unique string, and says so.
+ */
+import { occursOnce, shortestUniqueEndingAt, shortestUniqueStartingAt, splitsSurrogatePair } from "./occurrences";
+
+/** `words`: word-aligned (the default); `shortest`: the character-level shortest unique string. */
+export type BoundaryStyle = "words" | "shortest";
+
+export interface BoundaryChoice {
+    str: string;
+    /** `characters` when the string is not word-aligned (no word-aligned string was unique). */
+    granularity: "words" | "characters";
+}
+
+export interface BoundaryOptions {
+    style?: BoundaryStyle;
+    /**
+     * For a start string, the column it must not end after; for an end string, the column it must
+     * not begin before (the other edge of the span when both lie on one line).
+     */
+    limit?: number;
+    /** The longest string considered. */
+    maxLength?: number;
+}
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "word" });
+/** Scripts written without spaces between words: every character is a word edge there. */
+const UNSPACED =
+    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+/** Word-aligned candidates are searched in a window this much longer than maxLength at most. */
+const DEFAULT_MAX = 1000;
+
+function isUnspaced(text: string): boolean {
+    return UNSPACED.test(text);
+}
+
+/** Code points in a string (a surrogate pair is one character for a person). */
+function characterCount(text: string): number {
+    let count = 0;
+    for (const _ of text) count++;
+    return count;
+}
+
+/**
+ * Word edges in `text` (offsets relative to it): the ends (or starts) of word-like segments, and every
+ * character boundary inside a run of an unspaced script.
+ */
+function wordEdges(text: string, side: "end" | "start"): number[] {
+    const edges = new Set<number>();
+    for (const segment of segmenter.segment(text)) {
+        const from = segment.index;
+        const to = from + segment.segment.length;
+        if (segment.isWordLike) edges.add(side === "end" ? to : from);
+        if (isUnspaced(segment.segment)) {
+            let at = from;
+            for (const ch of segment.segment) {
+                at += ch.length;
+                if (side === "end") edges.add(at);
+                else edges.add(at - ch.length);
+            }
+        }
+    }
+    return [...edges].sort((a, b) => a - b);
+}
+
+/** A readable unique string starting at `column` of `line`, or undefined when none exists within the limit. */
+export function startBoundary(line: string, column: number, options: BoundaryOptions = {}): BoundaryChoice | undefined {
+    const limit = Math.min(options.limit ?? line.length, line.length);
+    const maxLength = options.maxLength ?? DEFAULT_MAX;
+    if (column < 0 || column >= limit || splitsSurrogatePair(line, column)) return undefined;
+    if (options.style !== "shortest") {
+        const windowEnd = Math.min(line.length, column + maxLength);
+        const window = line.slice(column, windowEnd);
+        // An edge at the window's end is real only when the window reaches the line's end.
+        const ends = wordEdges(window, "end").filter((e) => e > 0 && (e < window.length || windowEnd === line.length));
+        if (windowEnd === line.length && !ends.includes(window.length)) ends.push(window.length);
+        const chosen = firstUnique(
+            line,
+            ends.map((e) => line.slice(column, column + e)).filter((s) => column + s.length <= limit),
+        );
+        if (chosen !== undefined) return { str: chosen, granularity: "words" };
+    }
+    const str = shortestUniqueStartingAt(line, column, maxLength);
+    if (str === undefined || column + str.length > limit) return undefined;
+    return { str, granularity: "characters" };
+}
+
+/** A readable unique string ending at column `end` of `line`, or undefined when none exists within the limit. */
+export function endBoundary(line: string, end: number, options: BoundaryOptions = {}): BoundaryChoice | undefined {
+    const limit = Math.max(options.limit ?? 0, 0);
+    const maxLength = options.maxLength ?? DEFAULT_MAX;
+    if (end <= limit || end > line.length || splitsSurrogatePair(line, end)) return undefined;
+    if (options.style !== "shortest") {
+        const windowStart = Math.max(0, end - maxLength);
+        const window = line.slice(windowStart, end);
+        const starts = wordEdges(window, "start").filter((s) => s < window.length && (s > 0 || windowStart === 0));
+        if (windowStart === 0 && !starts.includes(0)) starts.unshift(0);
+        const candidates = starts
+            .reverse()
+            .map((s) => window.slice(s))
+            .filter((s) => end - s.length >= limit);
+        const chosen = firstUnique(line, candidates);
+        if (chosen !== undefined) return { str: chosen, granularity: "words" };
+    }
+    const str = shortestUniqueEndingAt(line, end, maxLength);
+    if (str === undefined || end - str.length < limit) return undefined;
+    return { str, granularity: "characters" };
+}
+
+/**
+ * The first candidate (they come shortest first) that is unique on the line, skipping lone
+ * characters of unspaced scripts while a longer candidate is unique.
+ */
+function firstUnique(line: string, candidates: string[]): string | undefined {
+    let loneCharacter: string | undefined;
+    for (const candidate of candidates) {
+        if (candidate.trim().length === 0) continue;
+        if (!occursOnce(line, candidate)) continue;
+        if (characterCount(candidate) < 2 && isUnspaced(candidate)) {
+            loneCharacter ??= candidate;
+            continue;
+        }
+        return candidate;
+    }
+    return loneCharacter;
+}
