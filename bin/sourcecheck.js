@@ -2,4 +2,7 @@
 // The `sourcecheck` command: the bundled CLI (built by `npm run build`, run on `npm ci` by `prepare`).
 const { main, processIo } = require("../dist/cli.js");
 
-process.exitCode = main(process.argv.slice(2), processIo());
+// Set the exit code rather than exiting: large reports are written asynchronously to pipes.
+Promise.resolve(main(process.argv.slice(2), processIo())).then((status) => {
+    process.exitCode = status;
+});

@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import packageJson from "../../package.json";
 import { type CliIo, type OutputFormat, runCheck, runIndex, runSession, runValidate } from "./cli/commands";
 import { CliError } from "./cli/files";
+import { COMMANDS as MORE_COMMANDS } from "./cli/registry";
 
 export const USAGE = `Usage:
   sourcecheck [check] [--json|--format text|json|sarif] [--root DIR] [--max-size BYTES] [FILE|-]
@@ -22,20 +23,32 @@ index     print files with 1-based line numbers, for authoring refs
 
 Exit status: 0 all refs resolve; 1 a ref fails to resolve; 2 invalid JSON, schema or usage error.`;
 
+function usage(): string {
+    const more = MORE_COMMANDS.map((command) => command.usage.trimEnd()).join("\n");
+    return more.length > 0 ? `${USAGE}\n\nMore commands:\n${more}` : USAGE;
+}
+
 const COMMANDS = new Set(["check", "session", "validate", "index", "help"]);
 
-export function main(argv: string[], io: CliIo): number {
+/** Exit status; a promise for the commands that do I/O asynchronously (fetching, workers, servers). */
+export function main(argv: string[], io: CliIo): number | Promise<number> {
     try {
-        return dispatch(argv, io);
+        const command = MORE_COMMANDS.find((candidate) => candidate.name === argv[0]);
+        const status = command ? command.run(argv.slice(1), io) : dispatch(argv, io);
+        return typeof status === "number" ? status : status.catch((error: unknown) => reportError(error, io));
     } catch (error) {
-        if (error instanceof CliError) {
-            io.stderr(`sourcecheck: ${error.message}\n`);
-            return error.exitCode;
-        }
-        // Not ours to expect: still one line, no stack trace, and a distinct status from check's 0/1/2.
-        io.stderr(`sourcecheck: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
-        return 3;
+        return reportError(error, io);
     }
+}
+
+function reportError(error: unknown, io: CliIo): number {
+    if (error instanceof CliError) {
+        io.stderr(`sourcecheck: ${error.message}\n`);
+        return error.exitCode;
+    }
+    // Not ours to expect: still one line, no stack trace, and a distinct status from check's 0/1/2.
+    io.stderr(`sourcecheck: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 3;
 }
 
 function dispatch(argv: string[], io: CliIo): number {
@@ -52,7 +65,7 @@ function dispatch(argv: string[], io: CliIo): number {
     }
     const command = positionals.length > 0 && COMMANDS.has(positionals[0]) ? positionals.shift()! : "check";
     if (values.help || command === "help") {
-        io.stdout(`${USAGE}\n`);
+        io.stdout(`${usage()}\n`);
         return 0;
     }
     const format = outputFormat(values.json, values.format);
@@ -129,7 +142,8 @@ export function processIo(): CliIo {
 }
 
 if (require.main === module) {
-    const status = main(process.argv.slice(2), processIo());
-    // Let stdout drain before exiting: large JSON reports are written asynchronously to pipes.
-    process.exitCode = status;
+    // Set the exit code rather than exiting: large reports are written asynchronously to pipes.
+    void Promise.resolve(main(process.argv.slice(2), processIo())).then((status) => {
+        process.exitCode = status;
+    });
 }

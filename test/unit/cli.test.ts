@@ -31,7 +31,8 @@ function cli(args: string[], options: { cwd?: string; stdin?: string } = {}): Ru
         stdinIsPiped: options.stdin !== undefined,
         version: "test",
     };
-    return { status: main(args, io), stdout, stderr };
+    // The first-wave commands answer synchronously.
+    return { status: main(args, io) as number, stdout, stderr };
 }
 
 function tempDir(): string {

@@ -1,0 +1,16 @@
+/**
+ * Commands beyond the four of the first wave, one module each (docs/cli.md). Each parses its own
+ * arguments, so adding a command touches only its module and one line here.
+ */
+import type { CliIo } from "./commands";
+
+export interface CliCommand {
+    /** The first word on the command line, e.g. `repair`; `trace verify-files` is `trace`'s business. */
+    name: string;
+    /** Usage lines shown by `sourcecheck --help`. */
+    usage: string;
+    /** Exit status; a CliError (from ./files) becomes one clear line on stderr and its exit code. */
+    run(argv: string[], io: CliIo): number | Promise<number>;
+}
+
+export const COMMANDS: CliCommand[] = [];
