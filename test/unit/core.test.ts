@@ -315,7 +315,11 @@ describe("core: shortest unique boundaries", () => {
         const document = new SessionDocument("d", "xaxa\nthe cat and the dog");
         const ok = refForSpan(document, { line: 2, column: 12 }, { line: 2, column: 19 });
         assert.ok(ok.ok);
-        assert.deepEqual(ok.ref, ref("d", 2, "the d", 2, "g"));
+        // Word-aligned by default (docs/boundaries.md); the character-level style on request.
+        assert.deepEqual(ok.ref, ref("d", 2, "the dog", 2, "dog"));
+        const shortest = refForSpan(document, { line: 2, column: 12 }, { line: 2, column: 19 }, { style: "shortest" });
+        assert.ok(shortest.ok);
+        assert.deepEqual(shortest.ref, ref("d", 2, "the d", 2, "g"));
         const resolved = resolveRef(buildSession([{ path: "d", content: document.content }]), ok.ref);
         assert.equal(resolved.valid && resolved.text, "the dog");
         const refused = refForSpan(document, { line: 1, column: 1 }, { line: 1, column: 2 });
