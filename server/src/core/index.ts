@@ -64,3 +64,4 @@ export {
     SourceCheckError,
 } from "./session";
 export * from "./types";
+export { VERDICTS, type Verdict, verdictOf, verdictOfPolarities } from "./verdict";
