@@ -15,8 +15,8 @@ import {
     type ParseError,
     parseTree,
 } from "jsonc-parser";
-import { MAX_NESTING, nestingBeyond } from "../../server/src/core/parse";
-import type { Ref } from "./protocol";
+import { MAX_NESTING, nestingBeyond } from "../../shared/jsonNesting";
+import type { Ref } from "./customRequestTypes";
 
 export interface NewSource extends Ref {
     polarity: "supports" | "refutes";

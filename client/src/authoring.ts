@@ -18,8 +18,8 @@ import {
 } from "./annotationJson";
 import { uriKey } from "./citedSpans";
 import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
+import type { Ref } from "./customRequestTypes";
 import type { SourceCheckClient } from "./languageClient";
-import type { Ref } from "./protocol";
 import { type Outcome, refFor, type SelectionArgs, selectionTarget } from "./selection";
 
 export const CONFIDENCE_BANDS = [

@@ -3,8 +3,8 @@
  * version, shared by the decorations, the hovers and the language status so one edit costs one request.
  */
 import * as vscode from "vscode";
+import { type CitedSpan, citedSpansChangedNotification, citedSpansRequest } from "./customRequestTypes";
 import type { SourceCheckClient } from "./languageClient";
-import { type CitedSpan, citedSpansChangedNotification, citedSpansRequest } from "./protocol";
 import { ask } from "./requests";
 
 const CITABLE_SCHEMES = new Set(["file", "untitled"]);

@@ -6,7 +6,7 @@
 import * as vscode from "vscode";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
 import { decorationsEnabled } from "./config";
-import { type CitedSpan, type LspRange, SPAN_KINDS, type SpanKind } from "./protocol";
+import { type CitedSpan, type LspRange, SPAN_KINDS, type SpanKind } from "./customRequestTypes";
 
 const THROTTLE_MS = 120;
 

@@ -6,8 +6,8 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { CitedSpansStore } from "./citedSpans";
 import { decorationsEnabled } from "./config";
+import type { Citation, CitedSpan } from "./customRequestTypes";
 import { toRange } from "./decorations";
-import type { Citation, CitedSpan } from "./protocol";
 
 export const OPEN_REF_COMMAND = "sourcecheck.openRef";
 

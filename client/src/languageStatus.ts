@@ -6,8 +6,8 @@
 import * as vscode from "vscode";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
 import { isAnnotationDocument } from "./config";
+import { coverageRequest, fileSummaryRequest } from "./customRequestTypes";
 import type { SourceCheckClient } from "./languageClient";
-import { coverageRequest, fileSummaryRequest } from "./protocol";
 import { ask, messageOf } from "./requests";
 
 const THROTTLE_MS = 250;

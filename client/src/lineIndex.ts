@@ -5,8 +5,8 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { uriKey } from "./citedSpans";
+import { lineIndexRequest } from "./customRequestTypes";
 import type { SourceCheckClient } from "./languageClient";
-import { lineIndexRequest } from "./protocol";
 import { ask, messageOf } from "./requests";
 
 export const LINE_INDEX_SCHEME = "sourcecheck-index";

@@ -4,8 +4,8 @@
  */
 import * as vscode from "vscode";
 import { uriKey } from "./citedSpans";
+import { type LspRange, type Ref, refForSelectionRequest } from "./customRequestTypes";
 import type { SourceCheckClient } from "./languageClient";
-import { type LspRange, type Ref, refForSelectionRequest } from "./protocol";
 import { ask } from "./requests";
 
 export type Outcome<T> = ({ ok: true } & T) | { ok: false; message: string; cancelled?: boolean };

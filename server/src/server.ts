@@ -18,15 +18,22 @@ import {
     TextDocuments,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
+import {
+    CITED_SPANS,
+    CITED_SPANS_CHANGED,
+    COVERAGE,
+    FILE_SUMMARY,
+    LINE_INDEX,
+    REF_FOR_SELECTION,
+} from "../../shared/customProtocol";
 import { Analysis } from "./features/analysis";
 import { CODE_ACTION_KINDS, codeActions } from "./features/codeActions";
 import { completion } from "./features/completion";
+import { citedSpans, coverage, lineIndex, refForSelection } from "./features/customRequests";
 import { clear, publish, pullReport } from "./features/diagnostics";
 import { hover } from "./features/hover";
 import { inlayHints } from "./features/inlayHints";
 import { definition, documentLinks, references } from "./features/navigation";
-import { citedSpans, coverage, lineIndex, refForSelection } from "./features/protocol";
-import { CITED_SPANS, CITED_SPANS_CHANGED, COVERAGE, FILE_SUMMARY, LINE_INDEX, REF_FOR_SELECTION } from "./protocol";
 import type { AnnotationFile } from "./workspace/annotationFile";
 import type { BufferStore } from "./workspace/documentSource";
 import { readSettings } from "./workspace/settings";

@@ -6,7 +6,8 @@
  * as jsonc-parser's parseTree recovers it.
  */
 import { visit } from "jsonc-parser";
-import { MAX_NESTING, nestingBeyond, pointerSegments } from "./parse";
+import { MAX_NESTING, nestingBeyond } from "../../../shared/jsonNesting";
+import { pointerSegments } from "./parse";
 
 export interface Span {
     offset: number;

@@ -4,6 +4,7 @@
  * and maps a JSON pointer back to the exact token.
  */
 import { findNodeAtLocation, type Node, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
+import { MAX_NESTING, nestingBeyond } from "../../../shared/jsonNesting";
 import type { SchemaError } from "./types";
 
 export interface SyntaxProblem extends SchemaError {
@@ -42,29 +43,6 @@ function toSyntaxProblem(error: ParseError): SyntaxProblem {
         offset: error.offset,
         length: error.length,
     };
-}
-
-/** Deeper than any annotation file needs (they nest 6 levels), shallow enough for a recursive parser. */
-export const MAX_NESTING = 512;
-
-/**
- * The offset of the first bracket nested deeper than `limit` (strings skipped), or -1. jsonc-parser
- * recurses per level, so text is checked with this before it is handed to it.
- */
-export function nestingBeyond(text: string, limit: number): number {
-    let depth = 0;
-    let inString = false;
-    for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (inString) {
-            if (c === 0x5c) i++;
-            else if (c === 0x22) inString = false;
-        } else if (c === 0x22) inString = true;
-        else if (c === 0x5b || c === 0x7b) {
-            if (++depth > limit) return i;
-        } else if (c === 0x5d || c === 0x7d) depth--;
-    }
-    return -1;
 }
 
 function tooDeepProblem(offset: number): SyntaxProblem {

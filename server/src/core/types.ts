@@ -5,18 +5,9 @@ export interface SourceDocument {
     content: string;
 }
 
-export interface Boundary {
-    line: number;
-    str: string;
-}
+import type { Polarity, Ref } from "../../../shared/refModel";
 
-export interface Ref {
-    path: string;
-    start: Boundary;
-    end: Boundary;
-}
-
-export type Polarity = "supports" | "refutes";
+export type { Boundary, Polarity, Ref } from "../../../shared/refModel";
 
 export interface SourceRef extends Ref {
     polarity: Polarity;

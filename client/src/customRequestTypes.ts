@@ -1,6 +1,6 @@
 /**
  * The custom requests and notifications of the SourceCheck language server, typed from the one
- * contract module the server implements (server/src/protocol.ts: types and names only, no code).
+ * contract module the server implements (shared/customProtocol.ts: types and names only).
  */
 import { NotificationType, RequestType } from "vscode-languageclient/node";
 import {
@@ -18,7 +18,7 @@ import {
     REF_FOR_SELECTION,
     type RefForSelectionParams,
     type RefForSelectionResult,
-} from "../../server/src/protocol";
+} from "../../shared/customProtocol";
 
 export type {
     Boundary,
@@ -32,8 +32,8 @@ export type {
     Ref,
     RefForSelectionResult,
     SpanKind,
-} from "../../server/src/protocol";
-export { SPAN_KINDS } from "../../server/src/protocol";
+} from "../../shared/customProtocol";
+export { SPAN_KINDS } from "../../shared/customProtocol";
 
 export const citedSpansRequest = new RequestType<CitedSpansParams, CitedSpansResult, void>(CITED_SPANS);
 export const citedSpansChangedNotification = new NotificationType<CitedSpansChangedParams>(CITED_SPANS_CHANGED);

@@ -1,11 +1,11 @@
 /**
- * The custom protocol between the language server and the VS Code client (README "Language server
+ * The custom protocol between the language server and the VS Code client (docs/custom-protocol.md, README "Language server
  * protocol extensions"): method names and message shapes, types only, so both sides compile against
  * one definition and cannot drift. Ranges are LSP ranges: 0-based lines, UTF-16 columns, end exclusive.
  */
-import type { Polarity, Ref } from "./core/types";
+import type { Polarity, Ref } from "./refModel";
 
-export type { Boundary, Ref } from "./core/types";
+export type { Boundary, Ref } from "./refModel";
 
 export const CITED_SPANS = "sourcecheck/citedSpans";
 export const CITED_SPANS_CHANGED = "sourcecheck/citedSpansChanged";

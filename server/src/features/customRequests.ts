@@ -1,11 +1,7 @@
 /**
- * The custom protocol's handlers (names and shapes in ../protocol.ts, shared with the client).
+ * The custom protocol's handlers (names and shapes in shared/customProtocol.ts, documented in docs/custom-protocol.md).
  */
 
-import { refForSpan } from "../core/author";
-import { decodedOffsetInJsonString } from "../core/jsonString";
-import { numberedLines } from "../core/numberedLines";
-import { SessionDocument } from "../core/session";
 import type {
     Citation,
     CitedSpan,
@@ -14,7 +10,11 @@ import type {
     LspRange,
     RefForSelectionResult,
     SpanKind,
-} from "../protocol";
+} from "../../../shared/customProtocol";
+import { refForSpan } from "../core/author";
+import { decodedOffsetInJsonString } from "../core/jsonString";
+import { numberedLines } from "../core/numberedLines";
+import { SessionDocument } from "../core/session";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { uriToPath } from "../workspace/uris";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
