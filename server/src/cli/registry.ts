@@ -2,6 +2,7 @@
  * Commands beyond the four of the first wave, one module each (docs/cli.md). Each parses its own
  * arguments, so adding a command touches only its module and one line here.
  */
+import { citeCommand } from "./citeCommand";
 import type { CliIo } from "./commands";
 
 export interface CliCommand {
@@ -13,4 +14,4 @@ export interface CliCommand {
     run(argv: string[], io: CliIo): number | Promise<number>;
 }
 
-export const COMMANDS: CliCommand[] = [];
+export const COMMANDS: CliCommand[] = [citeCommand];

@@ -23,6 +23,15 @@ export {
     tokenPointer,
     validateAnnotations,
 } from "./check";
+export {
+    type CiteError,
+    type CiteErrorCode,
+    type CiteOptions,
+    type CiteResult,
+    citeQuote,
+    MAX_REPORTED_LINES,
+    normalizeQuote,
+} from "./cite";
 export { type ApproximateMatch, approximateMatches, closestStrings, levenshtein } from "./editDistance";
 export {
     ambiguityFixes,

@@ -1,0 +1,83 @@
+/**
+ * `sourcecheck cite [--root DIR] [--json] PATH QUOTE` (docs/cite.md): the ref citing one quote of a
+ * document under the root. Exit 0 cited, 1 the quote could not be cited, 2 bad input.
+ */
+import * as nodePath from "node:path";
+import { parseArgs } from "node:util";
+import { type CiteResult, citeQuote } from "../core/cite";
+import { SessionDocument } from "../core/session";
+import { decodeText, readDocumentUnderRoot } from "../workspace/diskDocuments";
+import type { CliIo } from "./commands";
+import { CliError } from "./files";
+import type { CliCommand } from "./registry";
+
+const USAGE = `  sourcecheck cite [--root DIR] [--json] PATH QUOTE
+            the ref citing QUOTE (verbatim, may span lines; - reads it from stdin) in document PATH
+            (relative to --root); exit 1 when it occurs nowhere or more than once`;
+
+export const citeCommand: CliCommand = {
+    name: "cite",
+    usage: USAGE,
+    run(argv: string[], io: CliIo): number {
+        let parsed: ReturnType<typeof parse>;
+        try {
+            parsed = parse(argv);
+        } catch (error) {
+            throw new CliError(
+                `cite: ${(error as Error).message} (a QUOTE starting with - goes after --)\nUsage:\n${USAGE}`,
+            );
+        }
+        const { values, positionals } = parsed;
+        if (values.help) {
+            io.stdout(`Usage:\n${USAGE}\n`);
+            return 0;
+        }
+        if (positionals.length !== 2) throw new CliError(`cite takes PATH and QUOTE\nUsage:\n${USAGE}`);
+        const [documentPath, quoteArgument] = positionals;
+        const quote = quoteArgument === "-" ? readQuoteFromStdin(io) : quoteArgument;
+        const root = nodePath.resolve(io.cwd, values.root ?? ".");
+        const read = readDocumentUnderRoot(root, documentPath);
+        if (!read.ok) {
+            // Bad input, not an uncitable quote: the document itself cannot be had.
+            if (values.json) {
+                io.stdout(`${JSON.stringify({ error: { ...read.failure, lines: [] } }, null, 2)}\n`);
+                return 2;
+            }
+            throw new CliError(`cite: ${read.failure.code}: ${read.failure.message}`);
+        }
+        const result = citeQuote(new SessionDocument(documentPath, read.content), quote);
+        io.stdout(values.json ? `${JSON.stringify(citeJson(result), null, 2)}\n` : citeText(result));
+        if (!result.ok && !values.json) io.stderr(`sourcecheck: ${result.error.code}: ${result.error.message}\n`);
+        return result.ok ? 0 : 1;
+    },
+};
+
+/** The `--json` shape, also the structured content of the MCP tool `cite`. */
+export function citeJson(result: CiteResult): object {
+    return result.ok ? { ref: result.ref, text: result.text } : { error: result.error };
+}
+
+/** Text output: the ref as one JSON line, ready to paste into an annotation. */
+function citeText(result: CiteResult): string {
+    return result.ok ? `${JSON.stringify(result.ref)}\n` : "";
+}
+
+function readQuoteFromStdin(io: CliIo): string {
+    if (!io.stdinIsPiped) throw new CliError("cite: QUOTE is -, but nothing is piped into stdin");
+    const decoded = decodeText(io.readStdin());
+    if (!decoded.ok) throw new CliError(`cite: the quote on stdin ${decoded.message}`);
+    return decoded.text;
+}
+
+function parse(argv: string[]) {
+    return parseArgs({
+        args: argv,
+        allowPositionals: true,
+        strict: true,
+        options: {
+            root: { type: "string" },
+            json: { type: "boolean" },
+            help: { type: "boolean", short: "h" },
+        },
+    });
+}
