@@ -4,6 +4,7 @@
  */
 import { citeCommand } from "./citeCommand";
 import type { CliIo } from "./commands";
+import { mcpCommand } from "./mcpCommand";
 
 export interface CliCommand {
     /** The first word on the command line, e.g. `repair`; `trace verify-files` is `trace`'s business. */
@@ -14,4 +15,4 @@ export interface CliCommand {
     run(argv: string[], io: CliIo): number | Promise<number>;
 }
 
-export const COMMANDS: CliCommand[] = [citeCommand];
+export const COMMANDS: CliCommand[] = [citeCommand, mcpCommand];

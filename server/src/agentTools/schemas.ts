@@ -1,0 +1,197 @@
+/**
+ * The five agent tools (docs/agents.md): names, descriptions written for a model, and the input and
+ * output schemas. One definition serves the MCP server and the VS Code language model tools, so the
+ * two cannot drift apart. Outputs are the CLI's `--json` shapes.
+ */
+import { z } from "zod";
+
+/** Longest path argument: far above any real path, far below a denial of service. */
+export const MAX_PATH_CHARS = 4096;
+/** Longest quote or query: a quote is a passage, not a document. */
+export const MAX_QUOTE_CHARS = 100_000;
+/** Inline annotations and documents of one `check` call. */
+export const MAX_INLINE_ITEMS = 100_000;
+export const MAX_INLINE_DOCUMENT_CHARS = 64 * 1024 * 1024;
+
+const relativePath = (what: string) =>
+    z
+        .string()
+        .min(1)
+        .max(MAX_PATH_CHARS)
+        .describe(`${what}, relative to the document root (the workspace), e.g. "sources/notes.md"`);
+
+const line = z.number().int().min(1);
+
+export const checkInput = z
+    .object({
+        file: relativePath("An annotation file to check (*.sourcecheck.json)").optional(),
+        annotations: z
+            .array(z.unknown())
+            .max(MAX_INLINE_ITEMS)
+            .describe(
+                "Annotations to check without a file: [{ claim: Ref, sources: [{ ...Ref, polarity, confidence }] }]",
+            )
+            .optional(),
+        documents: z
+            .array(
+                z
+                    .object({
+                        path: z.string().max(MAX_PATH_CHARS),
+                        content: z.string().max(MAX_INLINE_DOCUMENT_CHARS),
+                    })
+                    .strict(),
+            )
+            .max(MAX_INLINE_ITEMS)
+            .describe(
+                "Only with annotations: an embedded session [{ path, content }]; refs then cite these instead of files",
+            )
+            .optional(),
+    })
+    .strict();
+
+export const indexInput = z
+    .object({
+        path: relativePath("The document to number"),
+        startLine: line.describe("First line to show (1-based, default 1)").optional(),
+        endLine: line.describe("Last line to show (inclusive, default the last line)").optional(),
+    })
+    .strict();
+
+export const citeInput = z
+    .object({
+        path: relativePath("The document the quote comes from"),
+        quote: z
+            .string()
+            .min(1)
+            .max(MAX_QUOTE_CHARS)
+            .describe("The exact text to cite, copied verbatim from the document; may span lines"),
+    })
+    .strict();
+
+export const repairInput = z
+    .object({
+        file: relativePath("The annotation file whose broken refs to repair"),
+        write: z.boolean().describe("Apply the certain repairs to the file (default false: only propose)").optional(),
+    })
+    .strict();
+
+export const evidenceInput = z
+    .object({
+        query: z.string().min(1).max(MAX_QUOTE_CHARS).describe("What the claim says, in words"),
+        corpus: relativePath("A folder to search (default: the whole document root)").optional(),
+        topK: z.number().int().min(1).max(100).describe("How many hits to return (default 5)").optional(),
+    })
+    .strict();
+
+const boundary = z.object({ line, str: z.string() });
+export const refSchema = z.object({ path: z.string(), start: boundary, end: boundary });
+const position = z.object({ line: z.number().int(), column: z.number().int() });
+const range = z.object({ start: position, end: position });
+
+/** Every tool error: a stable code the model can act on (docs/agents.md), a message, and lines where they help. */
+export const toolErrorOutput = z.object({
+    error: z.object({
+        code: z.string(),
+        message: z.string(),
+        lines: z.array(z.number().int()).optional(),
+    }),
+});
+
+const refError = z.looseObject({ code: z.string(), message: z.string() });
+const spanEntry = z.looseObject({
+    valid: z.boolean(),
+    path: z.string().optional(),
+    text: z.string().optional(),
+    range: range.optional(),
+    error: refError.optional(),
+});
+
+export const checkOutput = z.object({
+    ok: z.boolean(),
+    exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+    validCount: z.number().int(),
+    invalidCount: z.number().int(),
+    schemaErrors: z.array(z.object({ code: z.string(), pointer: z.string(), message: z.string() })),
+    entries: z.array(
+        z.looseObject({ index: z.number().int(), valid: z.boolean(), claim: spanEntry, sources: z.array(spanEntry) }),
+    ),
+});
+
+export const indexOutput = z.object({
+    path: z.string(),
+    lineCount: z.number().int(),
+    startLine: z.number().int(),
+    endLine: z.number().int(),
+    lines: z.array(z.object({ line: z.number().int(), text: z.string() })),
+    /** True when the range was cut to stay small; ask again from `endLine + 1`. */
+    truncated: z.boolean(),
+});
+
+export const citeOutput = z.object({ ref: refSchema, text: z.string() });
+
+export type ToolName = "check" | "index" | "cite";
+
+export interface ToolDefinition {
+    name: ToolName;
+    title: string;
+    description: string;
+    input: z.ZodType;
+    output: z.ZodType;
+    /** Only `repair` with `write: true` changes anything. */
+    writes: boolean;
+}
+
+export const TOOL_DEFINITIONS: ToolDefinition[] = [
+    {
+        name: "index",
+        title: "Number a document's lines",
+        description:
+            'Show a document under the workspace with 1-based line numbers ("  7 | text"), optionally only lines startLine..endLine. ' +
+            "Use it to read a source before quoting it. Do not count lines yourself to write a ref: quote the text and call cite.",
+        input: indexInput,
+        output: indexOutput,
+        writes: false,
+    },
+    {
+        name: "cite",
+        title: "Turn a quote into a ref",
+        description:
+            "Given a document path and a verbatim quote from it (it may span lines), return the SourceCheck ref " +
+            "{ path, start: { line, str }, end: { line, str } } that cites exactly that text, and the text it resolves to. " +
+            "Always build refs with this tool instead of counting lines or choosing boundary strings. " +
+            "Errors: quote-not-found (the quote is not verbatim in the document: copy it again exactly, e.g. from index), " +
+            "quote-ambiguous (it occurs on several lines, listed in lines: quote more surrounding words until it is unique).",
+        input: citeInput,
+        output: citeOutput,
+        writes: false,
+    },
+    {
+        name: "check",
+        title: "Check SourceCheck annotations",
+        description:
+            "Resolve and validate SourceCheck annotations: give either file (an annotation file under the workspace) or " +
+            "annotations (inline, optionally with documents as an embedded session). Returns the report of `sourcecheck --json`: " +
+            "exitCode 0 when every ref resolves, 1 when some ref fails (each entry's error has a code such as boundary-not-found, " +
+            "boundary-ambiguous, line-out-of-range), 2 on schema errors. Call it after writing or editing annotations and fix " +
+            "until exitCode is 0.",
+        input: checkInput,
+        output: checkOutput,
+        writes: false,
+    },
+];
+
+/** The definition of a tool by name. */
+export function toolDefinition(name: string): ToolDefinition | undefined {
+    return TOOL_DEFINITIONS.find((tool) => tool.name === name);
+}
+
+/** A JSON Schema (draft 7, as MCP clients validate) of a zod schema, for listing a tool. */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+    const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: "draft-7", io }) as Record<string, unknown>;
+    return json;
+}
+
+/** The output schema a client sees: the success shape or a tool error, both objects. */
+export function outputJsonSchema(tool: ToolDefinition): Record<string, unknown> {
+    return { type: "object", ...jsonSchemaOf(z.union([tool.output, toolErrorOutput]), "output") };
+}

@@ -1,0 +1,174 @@
+/**
+ * What the agent tools do (docs/agents.md), over a small context that says where documents come
+ * from: the disk under a root for the MCP server, the language server's view (unsaved buffers
+ * included) for VS Code's agents. No file system here. Every failure is a ToolError with a stable code.
+ */
+import type { z } from "zod";
+import { checkInput as checkAnnotations } from "../core/check";
+import { citeQuote } from "../core/cite";
+import { numberedLines } from "../core/numberedLines";
+import { parseJsonText } from "../core/parse";
+import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
+import type { checkInput, citeInput, indexInput } from "./schemas";
+import { type ToolName, toolDefinition } from "./schemas";
+
+export type ToolErrorCode =
+    | "unknown-tool"
+    | "invalid-arguments"
+    | "path-outside-root"
+    | "unreadable-document"
+    | "line-out-of-range"
+    | "quote-not-found"
+    | "quote-ambiguous"
+    | "internal-error";
+
+export interface ToolErrorShape {
+    code: ToolErrorCode;
+    message: string;
+    lines?: number[];
+}
+
+export class ToolError extends Error {
+    constructor(
+        readonly code: ToolErrorCode,
+        message: string,
+        readonly lines?: number[],
+    ) {
+        super(message);
+    }
+
+    get shape(): ToolErrorShape {
+        return this.lines === undefined
+            ? { code: this.code, message: this.message }
+            : { code: this.code, message: this.message, lines: this.lines };
+    }
+}
+
+/** Where the tools find documents and annotation files; paths are relative to the document root. */
+export interface ToolContext {
+    /** A document (path safety applied), as the caller sees it. */
+    document(path: string): SessionDocument | DocumentFailure;
+    /** A lookup for the refs of one `check` call (workspace mode). */
+    documents(): DocumentLookup;
+}
+
+export type ToolOutcome =
+    | {
+          ok: true;
+          /** The CLI's `--json` shape. */
+          structured: Record<string, unknown>;
+          /** What a model reads: the same JSON, or numbered lines for `index`. */
+          text: string;
+      }
+    | { ok: false; error: ToolErrorShape };
+
+/** A range of `index` is cut after this many lines or characters, whichever comes first. */
+export const MAX_INDEX_LINES = 2000;
+export const MAX_INDEX_CHARS = 200_000;
+
+/** Run one tool call; never throws. */
+export async function runTool(name: string, rawArguments: unknown, context: ToolContext): Promise<ToolOutcome> {
+    try {
+        const definition = toolDefinition(name);
+        if (!definition) throw new ToolError("unknown-tool", `there is no tool ${JSON.stringify(name)}`);
+        const parsed = definition.input.safeParse(rawArguments ?? {});
+        if (!parsed.success) {
+            throw new ToolError("invalid-arguments", `${name}: ${describeIssues(parsed.error)}`);
+        }
+        return await IMPLEMENTATIONS[definition.name](parsed.data as never, context);
+    } catch (error) {
+        if (error instanceof ToolError) return { ok: false, error: error.shape };
+        const message = error instanceof Error ? error.message : String(error);
+        return { ok: false, error: { code: "internal-error", message: `${name} failed: ${message}` } };
+    }
+}
+
+/** Zod's issues as one line a model can act on: `quote: expected string, received number`. */
+function describeIssues(error: z.ZodError): string {
+    return error.issues
+        .slice(0, 5)
+        .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "arguments"}: ${issue.message}`)
+        .join("; ");
+}
+
+type Implementation = (args: never, context: ToolContext) => ToolOutcome | Promise<ToolOutcome>;
+
+const IMPLEMENTATIONS: Record<ToolName, Implementation> = {
+    check: (args: z.infer<typeof checkInput>, context) => check(args, context),
+    index: (args: z.infer<typeof indexInput>, context) => index(args, context),
+    cite: (args: z.infer<typeof citeInput>, context) => cite(args, context),
+};
+
+function json(structured: object): ToolOutcome {
+    return { ok: true, structured: structured as Record<string, unknown>, text: JSON.stringify(structured) };
+}
+
+function documentOrFail(context: ToolContext, path: string): SessionDocument {
+    const entry = context.document(path);
+    if (isDocumentFailure(entry)) throw new ToolError(entry.code, entry.message);
+    return entry;
+}
+
+function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutcome {
+    if ((args.file === undefined) === (args.annotations === undefined)) {
+        throw new ToolError("invalid-arguments", "check: give either file or annotations (not both, not neither)");
+    }
+    if (args.file !== undefined) {
+        if (args.documents !== undefined) {
+            throw new ToolError(
+                "invalid-arguments",
+                "check: documents go with inline annotations, not with a file (a file embeds its own session)",
+            );
+        }
+        const text = documentOrFail(context, args.file).content;
+        const parsed = parseJsonText(text);
+        const result = checkAnnotations(parsed.value, context.documents(), parsed.syntaxErrors, {
+            keepAnnotations: false,
+            keepEntries: true,
+        });
+        return json(result.report);
+    }
+    const input = args.documents ? { documents: args.documents, annotations: args.annotations } : args.annotations;
+    const result = checkAnnotations(input, args.documents ? undefined : context.documents(), [], {
+        keepAnnotations: false,
+        keepEntries: true,
+    });
+    return json(result.report);
+}
+
+function index(args: z.infer<typeof indexInput>, context: ToolContext): ToolOutcome {
+    const document = documentOrFail(context, args.path);
+    const lines = document.lines;
+    const startLine = args.startLine ?? 1;
+    if (startLine > lines.lineCount) {
+        throw new ToolError(
+            "line-out-of-range",
+            `startLine ${startLine} is past the end: ${JSON.stringify(args.path)} has ${lines.lineCount} lines`,
+        );
+    }
+    if (args.endLine !== undefined && args.endLine < startLine) {
+        throw new ToolError("invalid-arguments", `index: endLine ${args.endLine} comes before startLine ${startLine}`);
+    }
+    const wanted = Math.min(args.endLine ?? lines.lineCount, lines.lineCount);
+    const shown: { line: number; text: string }[] = [];
+    let chars = 0;
+    for (let line = startLine; line <= wanted && shown.length < MAX_INDEX_LINES; line++) {
+        const text = lines.line(line);
+        chars += text.length;
+        if (chars > MAX_INDEX_CHARS && shown.length > 0) break;
+        shown.push({ line, text });
+    }
+    const endLine = startLine + shown.length - 1;
+    const truncated = endLine < wanted;
+    const structured = { path: args.path, lineCount: lines.lineCount, startLine, endLine, lines: shown, truncated };
+    const more = truncated
+        ? `\n[lines ${endLine + 1}-${wanted} not shown: call index with startLine ${endLine + 1}]`
+        : "";
+    return { ok: true, structured, text: numberedLines(lines, startLine, endLine) + more };
+}
+
+function cite(args: z.infer<typeof citeInput>, context: ToolContext): ToolOutcome {
+    const result = citeQuote(documentOrFail(context, args.path), args.quote);
+    if (!result.ok) throw new ToolError(result.error.code, result.error.message, result.error.lines);
+    return json({ ref: result.ref, text: result.text });
+}

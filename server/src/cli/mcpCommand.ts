@@ -1,0 +1,57 @@
+/**
+ * `sourcecheck mcp [--root DIR]` (docs/agents.md): the Model Context Protocol server over stdio.
+ * Nothing but protocol messages goes to stdout; logs go to stderr.
+ */
+import * as fs from "node:fs";
+import * as nodePath from "node:path";
+import { parseArgs } from "node:util";
+import { diskToolContext } from "../mcp/diskContext";
+import { serveStdio } from "../mcp/server";
+import type { CliIo } from "./commands";
+import { CliError } from "./files";
+import type { CliCommand } from "./registry";
+
+const USAGE = `  sourcecheck mcp [--root DIR]
+            serve the tools check, index, cite, repair and evidence to MCP clients over stdio;
+            paths are relative to --root (default: the current directory), nothing outside it is read`;
+
+export const mcpCommand: CliCommand = {
+    name: "mcp",
+    usage: USAGE,
+    async run(argv: string[], io: CliIo): Promise<number> {
+        let values: { root?: string; help?: boolean };
+        try {
+            ({ values } = parseArgs({
+                args: argv,
+                allowPositionals: false,
+                strict: true,
+                options: { root: { type: "string" }, help: { type: "boolean", short: "h" } },
+            }));
+        } catch (error) {
+            throw new CliError(`mcp: ${(error as Error).message}\nUsage:\n${USAGE}`);
+        }
+        if (values.help) {
+            io.stdout(`Usage:\n${USAGE}\n`);
+            return 0;
+        }
+        const root = nodePath.resolve(io.cwd, values.root ?? ".");
+        let isDirectory = false;
+        try {
+            isDirectory = fs.statSync(root).isDirectory();
+        } catch {
+            isDirectory = false;
+        }
+        if (!isDirectory) throw new CliError(`mcp: --root ${root} is not a directory`);
+        // A stray exception in a handler's asynchronous tail must not end the session.
+        process.on("uncaughtException", (error) => io.stderr(`sourcecheck mcp: uncaught: ${error.message}\n`));
+        process.on("unhandledRejection", (reason) => io.stderr(`sourcecheck mcp: unhandled: ${String(reason)}\n`));
+        // The client went away mid-answer: nothing left to serve.
+        process.stdout.on("error", () => process.exit(0));
+        await serveStdio(diskToolContext(root), io.version, {
+            input: process.stdin,
+            output: process.stdout,
+            log: (line) => io.stderr(`${line}\n`),
+        });
+        return 0;
+    },
+};

@@ -1,0 +1,129 @@
+/**
+ * MCP over stdio: one JSON-RPC message per line (the protocol's stdio framing). The SDK's own stdio
+ * transport closes the connection when a message exceeds its buffer and re-copies its buffer on every
+ * chunk; a server that must keep answering after a hostile call needs neither. This one collects a
+ * line's chunks in a list (linear time), and answers a line over the cap with a JSON-RPC error for
+ * its id when the id can be read from its first or last bytes, then goes on with the next line.
+ */
+import type { Readable, Writable } from "node:stream";
+import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+
+/** Largest message read: inline documents of a `check` call may be large, but not unbounded. */
+export const MAX_MESSAGE_BYTES = 96 * 1024 * 1024;
+const EDGE_BYTES = 4096;
+
+export class LineTransport implements Transport {
+    onmessage?: (message: JSONRPCMessage) => void;
+    onerror?: (error: Error) => void;
+    onclose?: () => void;
+
+    private chunks: Buffer[] = [];
+    private size = 0;
+    /** Set while skipping the rest of an oversized line: its first bytes, to find its id. */
+    private oversized: Buffer | undefined;
+    private tail: Buffer = Buffer.alloc(0);
+    private closed = false;
+
+    constructor(
+        private readonly input: Readable,
+        private readonly output: Writable,
+        private readonly maxBytes = MAX_MESSAGE_BYTES,
+    ) {}
+
+    async start(): Promise<void> {
+        this.input.on("data", this.onData);
+        this.input.on("end", this.onEnd);
+        this.input.on("error", this.onStreamError);
+    }
+
+    async send(message: JSONRPCMessage): Promise<void> {
+        if (this.closed) return;
+        await new Promise<void>((resolve) => {
+            if (this.output.write(serializeMessage(message))) resolve();
+            else this.output.once("drain", resolve);
+        });
+    }
+
+    async close(): Promise<void> {
+        if (this.closed) return;
+        this.closed = true;
+        this.input.off("data", this.onData);
+        this.input.off("end", this.onEnd);
+        this.input.off("error", this.onStreamError);
+        this.chunks = [];
+        this.onclose?.();
+    }
+
+    private readonly onEnd = () => void this.close();
+
+    private readonly onStreamError = (error: Error) => this.onerror?.(error);
+
+    private readonly onData = (chunk: Buffer) => {
+        let from = 0;
+        for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, from)) {
+            this.append(chunk.subarray(from, newline));
+            this.endLine();
+            from = newline + 1;
+        }
+        if (from < chunk.length) this.append(chunk.subarray(from));
+    };
+
+    private append(part: Buffer): void {
+        if (part.length === 0) return;
+        if (this.oversized !== undefined) {
+            this.tail = Buffer.concat([this.tail, part]).subarray(-EDGE_BYTES);
+            return;
+        }
+        if (this.size + part.length > this.maxBytes) {
+            this.oversized = Buffer.concat([...this.chunks, part]).subarray(0, EDGE_BYTES);
+            this.tail = Buffer.concat([...this.chunks, part].slice(-2)).subarray(-EDGE_BYTES);
+            this.chunks = [];
+            this.size = 0;
+            return;
+        }
+        this.chunks.push(part);
+        this.size += part.length;
+    }
+
+    private endLine(): void {
+        if (this.oversized !== undefined) {
+            const head = this.oversized.toString("utf8");
+            const tail = this.tail.toString("utf8");
+            this.oversized = undefined;
+            this.tail = Buffer.alloc(0);
+            this.rejectOversized(head, tail);
+            return;
+        }
+        const line = Buffer.concat(this.chunks, this.size).toString("utf8").replace(/\r$/, "");
+        this.chunks = [];
+        this.size = 0;
+        if (line.trim().length === 0) return;
+        let message: JSONRPCMessage;
+        try {
+            message = deserializeMessage(line);
+        } catch (error) {
+            this.onerror?.(new Error(`an unreadable message was ignored: ${(error as Error).message.slice(0, 200)}`));
+            return;
+        }
+        this.onmessage?.(message);
+    }
+
+    /** Answer an oversized request by its id when it can be found; otherwise it is dropped and logged. */
+    private rejectOversized(head: string, tail: string): void {
+        // The id is a top-level member: the last one (as the SDK writes requests) or the first ones.
+        const value = String.raw`(\d+|"(?:[^"\\]|\\.){0,200}")`;
+        const last = new RegExp(String.raw`"id"\s*:\s*${value}\s*}\s*$`).exec(tail);
+        const first = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${value}`).exec(head);
+        const id = (last ?? first)?.[1];
+        const limit = `${Math.round(this.maxBytes / (1024 * 1024))} MiB`;
+        this.onerror?.(new Error(`a message over ${limit} was refused`));
+        if (id === undefined) return;
+        void this.send({
+            jsonrpc: "2.0",
+            id: JSON.parse(id) as string | number,
+            error: { code: -32600, message: `request-too-large: the message is over ${limit}; send smaller arguments` },
+        });
+    }
+}

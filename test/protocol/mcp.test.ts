@@ -1,0 +1,334 @@
+/**
+ * `sourcecheck mcp` driven by the SDK's own client over stdio, as an agent's host would: the tools
+ * listed with their schemas, every call answering what the CLI's `--json` answers, hostile paths and
+ * arguments turned into tool errors with stable codes, and the server still answering afterwards.
+ */
+import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { main } from "../../server/src/cli";
+import type { CliIo } from "../../server/src/cli/commands";
+import { copyDemo, repoRoot } from "./harness";
+
+const cliBundle = path.join(repoRoot, "dist", "cli.js");
+const SECRET = "outside-the-root secret words";
+
+async function connect(root: string): Promise<{ client: Client; stderr: () => string }> {
+    const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [cliBundle, "mcp", "--root", root],
+        stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+    });
+    const client = new Client({ name: "sourcecheck-protocol-test", version: "1.0.0" });
+    await client.connect(transport);
+    return { client, stderr: () => stderr };
+}
+
+/** The CLI run in-process with `--json`, for the answer the tool must match. */
+async function cliJson(args: string[], cwd: string): Promise<{ status: number; json: unknown; stdout: string }> {
+    let stdout = "";
+    const io: CliIo = {
+        cwd,
+        stdout: (t) => {
+            stdout += t;
+        },
+        stderr: () => undefined,
+        readStdin: () => Buffer.alloc(0),
+        stdinIsPiped: false,
+        version: "test",
+    };
+    const status = await main(args, io);
+    let json: unknown;
+    try {
+        json = JSON.parse(stdout);
+    } catch {
+        json = undefined;
+    }
+    return { status, json, stdout };
+}
+
+async function call(client: Client, name: string, args: unknown): Promise<CallToolResult> {
+    return (await client.callTool({ name, arguments: args as Record<string, unknown> })) as CallToolResult;
+}
+
+function errorCode(result: CallToolResult): string {
+    assert.equal(result.isError, true, JSON.stringify(result));
+    const structured = result.structuredContent as { error: { code: string; message: string } };
+    assert.ok(structured.error.message.length > 0);
+    const text = (result.content[0] as { text: string }).text;
+    assert.ok(text.startsWith(`${structured.error.code}: `), text);
+    return structured.error.code;
+}
+
+function assertNoSecret(result: CallToolResult): void {
+    assert.ok(!JSON.stringify(result).includes(SECRET), "content from outside the root leaked");
+}
+
+describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
+    this.timeout(60000);
+    let root: string;
+    let client: Client;
+    let stderr: () => string;
+
+    before(async () => {
+        root = copyDemo();
+        const outside = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), "sourcecheck-mcp-outside-"));
+        fs.writeFileSync(path.join(outside, "secret.md"), `${SECRET}\n`);
+        fs.writeFileSync(
+            path.join(outside, "secret.sourcecheck.json"),
+            JSON.stringify({ annotations: [], note: SECRET }),
+        );
+        fs.symlinkSync(path.join(outside, "secret.md"), path.join(root, "link.md"));
+        fs.symlinkSync(outside, path.join(root, "linkdir"));
+        fs.writeFileSync(path.join(root, "binary.md"), Buffer.from([0x61, 0x00, 0x62]));
+        fs.writeFileSync(path.join(root, "latin1.md"), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+        execFileSync("mkfifo", [path.join(root, "pipe.md")]);
+        fs.writeFileSync(
+            path.join(root, "long.md"),
+            Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`).join("\n"),
+        );
+        ({ client, stderr } = await connect(root));
+    });
+
+    after(async () => {
+        await client?.close();
+    });
+
+    it("lists the tools, each with an input and an output schema", async () => {
+        const { tools } = await client.listTools();
+        const names = tools.map((tool) => tool.name).sort();
+        assert.deepEqual(names, ["check", "cite", "index"]);
+        for (const tool of tools) {
+            assert.equal(tool.inputSchema.type, "object", tool.name);
+            assert.equal(tool.outputSchema?.type, "object", tool.name);
+            assert.ok((tool.description ?? "").length > 80, tool.name);
+        }
+        const cite = tools.find((tool) => tool.name === "cite");
+        assert.deepEqual(cite?.inputSchema.required, ["path", "quote"]);
+        assert.equal(client.getInstructions()?.includes("cite"), true);
+    });
+
+    it("cite answers what `sourcecheck cite --json` answers, success and failure", async () => {
+        for (const quote of [
+            "cold-start latency by 37%",
+            "adds offline sync for mobile clients.\nEarly adopters",
+            "release",
+            "not in the answer",
+        ]) {
+            const result = await call(client, "cite", { path: "answer.md", quote });
+            const expected = await cliJson(["cite", "--json", "--root", root, "answer.md", quote], root);
+            assert.deepEqual(result.structuredContent, expected.json, quote);
+            assert.equal(result.isError === true, expected.status !== 0, quote);
+        }
+        const ambiguous = await call(client, "cite", { path: "answer.md", quote: "release" });
+        assert.equal(errorCode(ambiguous), "quote-ambiguous");
+        assert.deepEqual((ambiguous.structuredContent as { error: { lines: number[] } }).error.lines, [4, 7, 7]);
+    });
+
+    it("check answers what `sourcecheck check --json` answers, for a file and for inline annotations", async () => {
+        const result = await call(client, "check", { file: "answer.sourcecheck.json" });
+        const expected = await cliJson(["check", "--json", "--root", root, "answer.sourcecheck.json"], root);
+        assert.equal(result.isError, undefined);
+        assert.deepEqual(result.structuredContent, expected.json);
+        assert.equal((result.structuredContent as { exitCode: number }).exitCode, 1);
+
+        const annotations = JSON.parse(fs.readFileSync(path.join(root, "answer.sourcecheck.json"), "utf8"));
+        const list = Array.isArray(annotations) ? annotations : annotations.annotations;
+        const inline = await call(client, "check", { annotations: list });
+        assert.deepEqual(inline.structuredContent, expected.json);
+
+        const embedded = await call(client, "check", {
+            annotations: [
+                {
+                    claim: { path: "a", start: { line: 1, str: "37%" }, end: { line: 1, str: "37%" } },
+                    sources: [
+                        {
+                            path: "b",
+                            start: { line: 1, str: "delta" },
+                            end: { line: 1, str: "-37%" },
+                            polarity: "supports",
+                            confidence: 0.9,
+                        },
+                    ],
+                },
+            ],
+            documents: [
+                { path: "a", content: "latency down 37%" },
+                { path: "b", content: "delta: -37%" },
+            ],
+        });
+        assert.equal((embedded.structuredContent as { exitCode: number }).exitCode, 0);
+        const schema = await call(client, "check", { annotations: [{ claim: 3 }] });
+        assert.equal((schema.structuredContent as { exitCode: number }).exitCode, 2);
+    });
+
+    it("index answers the CLI's numbered lines, a range of them, and cuts a long document", async () => {
+        const whole = await call(client, "index", { path: "answer.md" });
+        const expected = await cliJson(["index", "answer.md"], root);
+        assert.equal(`${(whole.content[0] as { text: string }).text}\n`, expected.stdout);
+        const range = await call(client, "index", { path: "answer.md", startLine: 3, endLine: 4 });
+        const structured = range.structuredContent as { lines: { line: number; text: string }[]; lineCount: number };
+        assert.deepEqual(
+            structured.lines.map((l) => l.line),
+            [3, 4],
+        );
+        assert.equal(structured.lines[0].text, fs.readFileSync(path.join(root, "answer.md"), "utf8").split("\n")[2]);
+        const long = await call(client, "index", { path: "long.md" });
+        const cut = long.structuredContent as { endLine: number; truncated: boolean; lineCount: number };
+        assert.equal(cut.truncated, true);
+        assert.equal(cut.lineCount, 5000);
+        assert.ok(cut.endLine < 5000);
+        assert.match((long.content[0] as { text: string }).text, new RegExp(`startLine ${cut.endLine + 1}`));
+        assert.equal(errorCode(await call(client, "index", { path: "answer.md", startLine: 99 })), "line-out-of-range");
+        assert.equal(
+            errorCode(await call(client, "index", { path: "answer.md", startLine: 4, endLine: 2 })),
+            "invalid-arguments",
+        );
+    });
+
+    it("hostile paths are tool errors with their code, and nothing from outside the root comes back", async () => {
+        const cases: [string, string][] = [
+            ["../secret.md", "path-outside-root"],
+            ["/etc/passwd", "path-outside-root"],
+            ["~/secret.md", "path-outside-root"],
+            ["file:///etc/passwd", "path-outside-root"],
+            ["C:\\Windows\\win.ini", "path-outside-root"],
+            ["sources/../../secret.md", "path-outside-root"],
+            ["link.md", "path-outside-root"],
+            ["linkdir/secret.md", "path-outside-root"],
+            ["linkdir/secret.sourcecheck.json", "path-outside-root"],
+            ["a\0b", "path-outside-root"],
+            ["sources", "unreadable-document"],
+            ["pipe.md", "unreadable-document"],
+            ["binary.md", "unreadable-document"],
+            ["latin1.md", "unreadable-document"],
+            ["missing.md", "unreadable-document"],
+        ];
+        for (const [hostile, code] of cases) {
+            const cite = await call(client, "cite", { path: hostile, quote: "secret" });
+            assert.equal(errorCode(cite), code, `cite ${hostile}`);
+            assertNoSecret(cite);
+            const index = await call(client, "index", { path: hostile });
+            assert.equal(errorCode(index), code, `index ${hostile}`);
+            assertNoSecret(index);
+            const check = await call(client, "check", { file: hostile });
+            assert.equal(errorCode(check), code, `check ${hostile}`);
+            assertNoSecret(check);
+        }
+        // Refs inside a checked file obey the same safety: the report says so, and shows no content.
+        const refs = await call(client, "check", {
+            annotations: [
+                {
+                    claim: { path: "link.md", start: { line: 1, str: "secret" }, end: { line: 1, str: "words" } },
+                    sources: [
+                        {
+                            path: "../secret.md",
+                            start: { line: 1, str: "secret" },
+                            end: { line: 1, str: "words" },
+                            polarity: "supports",
+                            confidence: 1,
+                        },
+                    ],
+                },
+            ],
+        });
+        assertNoSecret(refs);
+        const entry = (refs.structuredContent as { entries: { claim: { error: { code: string } } }[] }).entries[0];
+        assert.equal(entry.claim.error.code, "path-outside-root");
+    });
+
+    it("wrong types, missing and extra arguments, and unknown tools are tool errors with a code", async () => {
+        const cases: [string, unknown][] = [
+            ["cite", { path: 3, quote: "x" }],
+            ["cite", { path: "answer.md" }],
+            ["cite", { path: "answer.md", quote: "" }],
+            ["cite", { path: "answer.md", quote: ["x"] }],
+            ["cite", { path: "answer.md", quote: "x", extra: true }],
+            ["index", { path: "answer.md", startLine: 0 }],
+            ["index", { path: "answer.md", startLine: 1.5 }],
+            ["index", { path: "answer.md", endLine: "3" }],
+            ["index", {}],
+            ["check", {}],
+            ["check", { file: "answer.sourcecheck.json", annotations: [] }],
+            ["check", { file: "answer.sourcecheck.json", documents: [] }],
+            ["check", { annotations: "[]" }],
+            ["check", { annotations: [], documents: [{ path: "a" }] }],
+        ];
+        for (const [name, args] of cases) {
+            assert.equal(
+                errorCode(await call(client, name, args)),
+                "invalid-arguments",
+                `${name} ${JSON.stringify(args)}`,
+            );
+        }
+        assert.equal(errorCode(await call(client, "delete-everything", {})), "unknown-tool");
+    });
+
+    it("a huge argument is refused with a code, and the server keeps answering", async () => {
+        const huge = "x".repeat(20 * 1024 * 1024);
+        const result = await call(client, "cite", { path: "answer.md", quote: huge });
+        assert.equal(errorCode(result), "invalid-arguments");
+        const hugePath = await call(client, "index", { path: "a/".repeat(100_000) });
+        assert.equal(errorCode(hugePath), "invalid-arguments");
+        const after = await call(client, "cite", { path: "answer.md", quote: "under ten minutes" });
+        assert.equal(after.isError, undefined);
+    });
+
+    it("answers concurrent calls, each with its own result", async () => {
+        const quotes = ["cold-start latency", "offline sync", "under ten minutes", "Linux, macOS and Windows"];
+        const sequential: CallToolResult[] = [];
+        for (const quote of quotes) sequential.push(await call(client, "cite", { path: "answer.md", quote }));
+        const calls = Array.from({ length: 60 }, (_, i) => {
+            if (i % 5 === 4) return call(client, "check", { file: "answer.sourcecheck.json" });
+            if (i % 7 === 6) return call(client, "cite", { path: "../secret.md", quote: "secret" });
+            return call(client, "cite", { path: "answer.md", quote: quotes[i % quotes.length] });
+        });
+        const results = await Promise.all(calls);
+        results.forEach((result, i) => {
+            if (i % 5 === 4) assert.equal((result.structuredContent as { exitCode: number }).exitCode, 1);
+            else if (i % 7 === 6) assert.equal(errorCode(result), "path-outside-root");
+            else assert.deepEqual(result, sequential[i % quotes.length]);
+        });
+    });
+
+    it("logged nothing fatal, and still answers a ping after everything above", async () => {
+        await client.ping();
+        assert.ok(!/uncaught|unhandled/.test(stderr()), stderr());
+    });
+});
+
+describe("mcp: the command line", function () {
+    this.timeout(20000);
+
+    it("refuses a root that is not a directory, with exit 2", () => {
+        let status = 0;
+        let stderr = "";
+        try {
+            execFileSync(process.execPath, [cliBundle, "mcp", "--root", path.join(repoRoot, "package.json")], {
+                stdio: ["ignore", "pipe", "pipe"],
+            });
+        } catch (error) {
+            status = (error as { status: number }).status;
+            stderr = String((error as { stderr: Buffer }).stderr);
+        }
+        assert.equal(status, 2);
+        assert.match(stderr, /not a directory/);
+    });
+
+    it("exits 0 when the client closes stdin", () => {
+        const output = execFileSync(process.execPath, [cliBundle, "mcp", "--root", repoRoot], {
+            input: "",
+            stdio: ["pipe", "pipe", "pipe"],
+        });
+        assert.equal(output.length, 0);
+    });
+});
