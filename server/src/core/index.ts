@@ -60,6 +60,22 @@ export {
     pointerSegments,
     type SyntaxProblem,
 } from "./parse";
+export {
+    type AnnotationRepairs,
+    computeLineMap,
+    followRef,
+    type LineMap,
+    lineMap,
+    type RemainingEntry,
+    type RepairCandidate,
+    type RepairDocuments,
+    type RepairEntry,
+    type RepairOptions,
+    type RepairReason,
+    type RepairRole,
+    repairChecked,
+    repairRef,
+} from "./repair";
 export { type FailedSpan, type RefResolution, type ResolvedSpan, resolveInDocument, resolveRef } from "./resolve";
 export { SchemaChecker } from "./schema";
 export {

@@ -1,0 +1,292 @@
+/**
+ * The repair engine (docs/repair.md). For a broken ref, candidate refs that make the *whole* ref
+ * resolve, cheapest first, at most one of them certain. A candidate pairs a placement of the start
+ * boundary with one of the end boundary (placements.ts); its cost adds how far each string is from
+ * the written one and how far the lines moved, a change of the span's shape costing more than a
+ * move of the whole span. Certain means: best by a clear margin, over a search window wide enough
+ * that nothing outside it could have come close. A wrong certain repair silently re-points a
+ * citation, so every doubt leaves the candidates uncertain.
+ */
+import { endBoundary, startBoundary } from "../boundaries";
+import { resolveInDocument, resolveRef } from "../resolve";
+import { isDocumentFailure, type SessionDocument } from "../session";
+import type { Ref } from "../types";
+import { followRef } from "./follow";
+import { pathCandidates } from "./paths";
+import { exactPlacements, nearPlacements, type Placement } from "./placements";
+import type { RepairCandidate, RepairDocuments, RepairOptions, RepairReason } from "./types";
+
+/** Lines searched either side of the written lines before the window grows. */
+const FIRST_RADIUS = 16;
+/** Placements of one boundary paired, nearest first. */
+const MAX_PLACEMENTS = 48;
+/**
+ * A whole span moved costs this much per line: both strings found together at one offset is strong
+ * evidence, nearer is likelier. A change of the span's shape (one boundary found apart from the
+ * other) is weak evidence, and 1 or 5 lines inserted inside a span are about equally likely: a fixed
+ * cost and little per line, so that two such candidates are never far enough apart to be certain.
+ */
+const SHIFT_COST = 0.5;
+const SHAPE_EVENT = 3;
+const SHAPE_COST = 0.25;
+/**
+ * Moving a boundary away from a line where its string occurs once, as written, needs more evidence:
+ * after lines are inserted above, the written line rarely still holds the string.
+ */
+const LEAVE_VALID_LINE = 3;
+/** Lines (nearest to where the other boundary says) searched for a misquoted string. */
+const NEAR_LINES = 3;
+
+/**
+ * Candidates for a broken ref, most plausible first; [] when the ref resolves or nothing fits.
+ * Each candidate's ref resolves (checked with the resolver); at most one is certain.
+ */
+export function repairRef<R extends Ref>(
+    ref: R,
+    documents: RepairDocuments,
+    options: RepairOptions = {},
+): RepairCandidate<R>[] {
+    if (resolveRef(documents, ref).valid) return [];
+    const max = options.maxCandidates ?? 5;
+    const entry = documents.get(ref.path);
+    if (entry !== undefined && !isDocumentFailure(entry)) {
+        return certify(repairInDocument(ref, entry, options)).slice(0, max);
+    }
+    // The path names no readable document: try the paths that could be meant, each in full. A path
+    // is certain only as the clear best path, and then only with a certain repair inside it.
+    const paths = pathCandidates(ref.path, documents);
+    const clearPath = paths.length > 0 && (paths.length === 1 || paths[1].cost >= marginAbove(paths[0].cost));
+    const candidates: Scored<R>[] = [];
+    for (const [index, { path, cost }] of paths.entries()) {
+        const document = documents.get(path);
+        if (document === undefined || isDocumentFailure(document)) continue;
+        const moved = { ...ref, path } as R;
+        const resolution = resolveInDocument(document, moved);
+        const doubtful = !(clearPath && index === 0);
+        if (resolution.valid) {
+            candidates.push({
+                ref: moved,
+                reason: "path",
+                certain: false,
+                text: resolution.text,
+                range: resolution.range,
+                cost,
+                doubtful,
+            });
+            continue;
+        }
+        for (const inner of certify(repairInDocument(moved, document, options))) {
+            candidates.push({
+                ...inner,
+                reason: "path",
+                cost: inner.cost + cost,
+                doubtful: doubtful || !inner.certain,
+            });
+        }
+    }
+    candidates.sort((a, b) => a.cost - b.cost);
+    return certify(candidates).slice(0, max);
+}
+
+interface Scored<R extends Ref> extends RepairCandidate<R> {
+    /** A candidate found in a window too narrow to rule out competitors: never certain. */
+    doubtful?: boolean;
+}
+
+/**
+ * Mark the first candidate certain when it is best by a clear margin: the next costs at least twice
+ * as much and at least 2 more. Candidates must come sorted by cost.
+ */
+function certify<R extends Ref>(candidates: Scored<R>[]): RepairCandidate<R>[] {
+    for (const candidate of candidates) candidate.certain = false;
+    const [best, next] = candidates;
+    if (best && !best.doubtful) {
+        const clear = next === undefined || next.cost >= marginAbove(best.cost);
+        if (clear) best.certain = true;
+    }
+    return candidates.map(({ doubtful: _, ...candidate }) => candidate);
+}
+
+/** The cost a competitor must reach for the best candidate to be certain. */
+export function marginAbove(cost: number): number {
+    return Math.max(cost + 2, cost * 1.5);
+}
+
+/** Candidates inside one document, sorted by cost, not yet certified. */
+function repairInDocument<R extends Ref>(ref: R, document: SessionDocument, options: RepairOptions): Scored<R>[] {
+    const previous = options.previous?.get(ref.path);
+    if (previous !== undefined && !isDocumentFailure(previous)) {
+        const followed = followRef(ref, previous, document, options);
+        // The old text tells where the span went; if it is gone, a search could only guess.
+        if (followed !== undefined) return followed.map((c) => ({ ...c, doubtful: !c.certain }));
+        if (resolveInDocument(previous, ref).valid)
+            return searchDocument(ref, document, options).map((c) => ({ ...c, doubtful: true }));
+    }
+    return searchDocument(ref, document, options);
+}
+
+/** Search for the span near the written lines, widening the window until the verdict is safe. */
+function searchDocument<R extends Ref>(ref: R, document: SessionDocument, options: RepairOptions): Scored<R>[] {
+    const lineCount = document.lines.lineCount;
+    const clamp = (line: number) => Math.min(Math.max(line, 1), lineCount);
+    const writtenStart = Number.isInteger(ref.start.line) ? ref.start.line : 1;
+    const writtenEnd = Number.isInteger(ref.end.line) ? ref.end.line : writtenStart;
+    let radius = FIRST_RADIUS;
+    for (;;) {
+        const from = Math.max(1, clamp(Math.min(writtenStart, writtenEnd)) - radius);
+        const to = Math.min(lineCount, clamp(Math.max(writtenStart, writtenEnd)) + radius);
+        const whole = from === 1 && to === lineCount;
+        const found = candidatesInWindow(ref, document, options, from, to, writtenStart, writtenEnd);
+        const needed = found.candidates.length === 0 ? Number.POSITIVE_INFINITY : marginAbove(found.candidates[0].cost);
+        // Anything outside the window moves a boundary at least `radius` lines: it costs at least this.
+        const outside = Math.min(SHIFT_COST * radius, SHAPE_EVENT + SHAPE_COST * radius);
+        if (whole || needed <= outside) {
+            if (found.truncated) for (const c of found.candidates) c.doubtful = true;
+            return found.candidates;
+        }
+        radius = Math.max(radius * 8, Math.ceil(needed) + 1);
+    }
+}
+
+function candidatesInWindow<R extends Ref>(
+    ref: R,
+    document: SessionDocument,
+    options: RepairOptions,
+    from: number,
+    to: number,
+    writtenStart: number,
+    writtenEnd: number,
+): { candidates: Scored<R>[]; truncated: boolean } {
+    let starts = exactPlacements(document, "start", ref.start.str, from, to);
+    let ends = exactPlacements(document, "end", ref.end.str, from, to);
+    const nearest = (written: number) => (a: Placement, b: Placement) =>
+        Math.abs(a.line - written) + a.quoteCost - (Math.abs(b.line - written) + b.quoteCost);
+    // Misquoted strings are looked for where the other boundary, found as written, puts them.
+    starts = starts.concat(nearCandidates(document, "start", ref.start.str, writtenStart, ends, writtenEnd, starts));
+    ends = ends.concat(nearCandidates(document, "end", ref.end.str, writtenEnd, starts, writtenStart, ends));
+    const truncated = starts.length > MAX_PLACEMENTS || ends.length > MAX_PLACEMENTS;
+    starts = starts.sort(nearest(writtenStart)).slice(0, MAX_PLACEMENTS);
+    ends = ends.sort(nearest(writtenEnd)).slice(0, MAX_PLACEMENTS);
+
+    const validStart = starts.some((p) => p.line === writtenStart && p.count === 1 && p.quoteCost === 0);
+    const validEnd = ends.some((p) => p.line === writtenEnd && p.count === 1 && p.quoteCost === 0);
+    const pairs: { start: Placement; end: Placement; cost: number }[] = [];
+    for (const start of starts) {
+        for (const end of ends) {
+            if (start.line > end.line || (start.line === end.line && start.edge >= end.edge)) continue;
+            const cost =
+                start.quoteCost +
+                end.quoteCost +
+                shiftCost(start.line - writtenStart, end.line - writtenEnd) +
+                (validStart && start.line !== writtenStart ? LEAVE_VALID_LINE : 0) +
+                (validEnd && end.line !== writtenEnd ? LEAVE_VALID_LINE : 0);
+            pairs.push({ start, end, cost });
+        }
+    }
+    pairs.sort((a, b) => a.cost - b.cost);
+
+    const max = (options.maxCandidates ?? 5) + 1;
+    const candidates: Scored<R>[] = [];
+    const seen = new Set<string>();
+    for (const pair of pairs) {
+        if (candidates.length >= max) break;
+        const candidate = candidateFor(ref, document, pair.start, pair.end, pair.cost, options);
+        if (!candidate) continue;
+        const key = `${candidate.range.start.line}:${candidate.range.start.column}:${candidate.range.end.line}:${candidate.range.end.column}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        candidates.push(candidate);
+    }
+    return { candidates, truncated };
+}
+
+/** Whole-span moves cost their distance; a change of the span's shape costs more. */
+export function shiftCost(startShift: number, endShift: number): number {
+    const shape = endShift === startShift ? 0 : SHAPE_EVENT + SHAPE_COST * Math.abs(endShift - startShift);
+    return SHIFT_COST * Math.min(Math.abs(startShift), Math.abs(endShift)) + shape;
+}
+
+/**
+ * Near matches of a string that is not found as written: on its own line, and on the lines where the
+ * other boundary's exact placements (nearest first) say it moved to. Lines where it does occur exactly are skipped.
+ */
+function nearCandidates(
+    document: SessionDocument,
+    boundary: "start" | "end",
+    str: string,
+    written: number,
+    others: Placement[],
+    otherWritten: number,
+    exact: Placement[],
+): Placement[] {
+    const lines = new Set<number>([written]);
+    const moves = others
+        .filter((p) => p.count === 1 && p.quoteCost === 0)
+        .map((p) => p.line - otherWritten)
+        .sort((a, b) => Math.abs(a) - Math.abs(b));
+    for (const move of moves) {
+        if (lines.size > NEAR_LINES) break;
+        lines.add(written + move);
+    }
+    const exactLines = new Set(exact.map((p) => p.line));
+    const found: Placement[] = [];
+    for (const line of lines) {
+        if (exactLines.has(line)) continue;
+        found.push(...nearPlacements(document, boundary, str, line));
+    }
+    return found;
+}
+
+/** The whole ref for a pair of placements, if it resolves to exactly that span. */
+function candidateFor<R extends Ref>(
+    ref: R,
+    document: SessionDocument,
+    start: Placement,
+    end: Placement,
+    cost: number,
+    options: RepairOptions,
+): Scored<R> | undefined {
+    const sameLine = start.line === end.line;
+    const startStr = boundaryString(document, start, sameLine ? end.edge : undefined, ref.start.str, options);
+    const endStr = boundaryString(document, end, sameLine ? start.edge : undefined, ref.end.str, options);
+    if (startStr === undefined || endStr === undefined) return undefined;
+    const repaired = {
+        ...ref,
+        start: { line: start.line, str: startStr },
+        end: { line: end.line, str: endStr },
+    } as R;
+    const resolution = resolveInDocument(document, repaired);
+    if (!resolution.valid) return undefined;
+    if (resolution.range.start.column !== start.edge || resolution.range.end.column !== end.edge) return undefined;
+    return {
+        ref: repaired,
+        reason: reasonFor(start, end),
+        certain: false,
+        text: resolution.text,
+        range: resolution.range,
+        cost,
+    };
+}
+
+/** The written string where it is usable as written; otherwise a readable unique one at the same edge. */
+function boundaryString(
+    document: SessionDocument,
+    placement: Placement,
+    limit: number | undefined,
+    written: string,
+    options: RepairOptions,
+): string | undefined {
+    if (placement.quoteCost === 0 && placement.count === 1) return written;
+    const line = document.lines.line(placement.line);
+    const choice =
+        placement.boundary === "start"
+            ? startBoundary(line, placement.edge, { style: options.style, limit })
+            : endBoundary(line, placement.edge, { style: options.style, limit: limit ?? 0 });
+    return choice?.str;
+}
+
+function reasonFor(start: Placement, end: Placement): RepairReason {
+    if (start.quoteCost > 0 || end.quoteCost > 0) return "misquote";
+    if (start.count > 1 || end.count > 1) return "ambiguous";
+    return "line-shift";
+}
