@@ -4,6 +4,7 @@
  */
 import { citeCommand } from "./citeCommand";
 import type { CliIo } from "./commands";
+import { evidenceCommand } from "./evidenceCommand";
 import { mcpCommand } from "./mcpCommand";
 
 export interface CliCommand {
@@ -15,4 +16,4 @@ export interface CliCommand {
     run(argv: string[], io: CliIo): number | Promise<number>;
 }
 
-export const COMMANDS: CliCommand[] = [citeCommand, mcpCommand];
+export const COMMANDS: CliCommand[] = [citeCommand, mcpCommand, evidenceCommand];

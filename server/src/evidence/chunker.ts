@@ -1,0 +1,142 @@
+/**
+ * Heading-aware chunking of Markdown (docs/evidence.md, "Chunks"). A section runs from an ATX heading
+ * to the next one; headings inside fenced code are text, not headings. A section is cut into chunks of
+ * contiguous lines at blank lines once it grows past `maxChars` (a target, not a cap: a fenced block
+ * or a huge line stays whole). A section with no text under its heading yields no chunk of its own:
+ * its heading lives on in the heading path of the sections below it.
+ */
+
+export const DEFAULT_MAX_CHARS = 900;
+
+export interface Chunk {
+    /** 1-based, inclusive; the first chunk of a section starts at its heading line. */
+    startLine: number;
+    endLine: number;
+    headingPath: string[];
+    /** The chunk's lines joined with `\n`. */
+    text: string;
+}
+
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+interface Section {
+    headingPath: string[];
+    /** Index of the heading line, or -1 for text before the first heading. */
+    headingLine: number;
+    /** Body lines [from, to), 0-based. */
+    from: number;
+    to: number;
+}
+
+/** `lines` are the document's lines (LF-split); returns chunks in document order. */
+export function chunkMarkdown(lines: readonly string[], maxChars = DEFAULT_MAX_CHARS): Chunk[] {
+    const chunks: Chunk[] = [];
+    for (const section of sections(lines)) chunkSection(lines, section, maxChars, chunks);
+    return chunks;
+}
+
+function sections(lines: readonly string[]): Section[] {
+    const found: Section[] = [];
+    const stack: { level: number; title: string }[] = [];
+    let current: Section = { headingPath: [], headingLine: -1, from: 0, to: 0 };
+    let fence: string | undefined;
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        const fenceMatch = FENCE.exec(line);
+        if (fence !== undefined) {
+            // A closing fence: the same character, at least as long, nothing after it.
+            if (fenceMatch && fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length) {
+                if (line.trim() === fenceMatch[1]) fence = undefined;
+            }
+            continue;
+        }
+        if (fenceMatch) {
+            // A backtick fence's info string may not contain a backtick (CommonMark).
+            if (fenceMatch[1][0] !== "`" || !line.slice(fenceMatch[0].length).includes("`")) fence = fenceMatch[1];
+            continue;
+        }
+        const heading = HEADING.exec(line);
+        if (!heading) continue;
+        current.to = i;
+        found.push(current);
+        const level = heading[1].length;
+        while (stack.length > 0 && stack[stack.length - 1].level >= level) stack.pop();
+        stack.push({ level, title: (heading[2] ?? "").trim() });
+        current = { headingPath: stack.map((h) => h.title), headingLine: i, from: i + 1, to: i + 1 };
+    }
+    current.to = lines.length;
+    found.push(current);
+    return found;
+}
+
+function isBlank(line: string): boolean {
+    return line.trim() === "";
+}
+
+/** Blocks of a section body: paragraphs and whole fenced blocks, as [from, to) line ranges. */
+function blocks(lines: readonly string[], from: number, to: number): [number, number][] {
+    const found: [number, number][] = [];
+    let start = -1;
+    let fence: string | undefined;
+    for (let i = from; i < to; i++) {
+        const line = lines[i];
+        const fenceMatch = FENCE.exec(line);
+        if (fence !== undefined) {
+            if (fenceMatch && fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length) {
+                if (line.trim() === fenceMatch[1]) fence = undefined;
+            }
+            continue;
+        }
+        if (fenceMatch && (fenceMatch[1][0] !== "`" || !line.slice(fenceMatch[0].length).includes("`"))) {
+            fence = fenceMatch[1];
+            if (start === -1) start = i;
+            continue;
+        }
+        if (isBlank(line)) {
+            if (start !== -1) found.push([start, i]);
+            start = -1;
+        } else if (start === -1) {
+            start = i;
+        }
+    }
+    if (start !== -1) found.push([start, lastNonBlank(lines, start, to)]);
+    return found;
+}
+
+/** One past the last non-blank line in [from, to) (an unclosed fence may end in blank lines). */
+function lastNonBlank(lines: readonly string[], from: number, to: number): number {
+    let end = to;
+    while (end > from && isBlank(lines[end - 1])) end--;
+    return end;
+}
+
+function chunkSection(lines: readonly string[], section: Section, maxChars: number, out: Chunk[]): void {
+    const body = blocks(lines, section.from, section.to);
+    if (body.length === 0) return; // heading only (or nothing at all): no chunk
+    const emit = (from: number, to: number) => {
+        const slice = lines.slice(from, to);
+        out.push({ startLine: from + 1, endLine: to, headingPath: section.headingPath, text: slice.join("\n") });
+    };
+    let from = section.headingLine >= 0 ? section.headingLine : body[0][0];
+    let to = body[0][1];
+    let size = charsIn(lines, from, to);
+    for (let b = 1; b < body.length; b++) {
+        const [blockFrom, blockTo] = body[b];
+        const blockSize = charsIn(lines, blockFrom, blockTo);
+        if (size + blockSize > maxChars) {
+            emit(from, to);
+            from = blockFrom;
+            size = 0;
+        }
+        to = blockTo;
+        size += blockSize;
+    }
+    emit(from, to);
+}
+
+function charsIn(lines: readonly string[], from: number, to: number): number {
+    let size = 0;
+    for (let i = from; i < to; i++) size += lines[i].length + 1;
+    return size;
+}

@@ -1,0 +1,492 @@
+/**
+ * The evidence index (docs/evidence.md, "Index"): documents, a table of chunk slots and BM25 postings,
+ * in memory and as one compact binary file. Pure: the caller reads files and hands over their text.
+ * Updates are incremental: a changed document's slots die and its new chunks are appended, so
+ * unchanged postings are copied as bytes; dead slots are squeezed out once they pass a quarter.
+ */
+import { createHash } from "node:crypto";
+import { type Chunk, chunkMarkdown, DEFAULT_MAX_CHARS } from "./chunker";
+import { chunkId, chunkIdPrefix, contentHash, fingerprint } from "./fingerprint";
+import { PostingList } from "./postings";
+import { forEachTerm } from "./tokenizer";
+import { unsafePatterns, unsafeReason } from "./unsafe";
+
+/** Bumped whenever chunking, tokenizing or the file layout change: an older index is rebuilt. */
+export const INDEX_FORMAT = 1;
+const MAGIC = "SCEVIDX1";
+const CHECKSUM_BYTES = 20;
+
+export interface IndexSettings {
+    maxChars: number;
+    /** Extra unsafe-source phrases beside the defaults. */
+    unsafePatterns: string[];
+}
+
+export interface DocumentRecord {
+    path: string;
+    size: number;
+    mtimeMs: number;
+    hash: string;
+    /** Why the document is kept out of every result, if it is. */
+    unsafe?: string;
+    firstSlot: number;
+    chunkCount: number;
+    /** The path's part of its chunks' ids, computed on first use. */
+    idPrefix?: string;
+}
+
+/** A chunk as stored: where it is and what identifies it; its text is read from the file when shown. */
+export interface ChunkRecord {
+    slot: number;
+    document: DocumentRecord;
+    startLine: number;
+    endLine: number;
+    headingPath: string[];
+    fingerprint: [number, number];
+    occurrence: number;
+    id: string;
+}
+
+export interface Candidate {
+    slot: number;
+    score: number;
+}
+
+export class IndexFormatError extends Error {}
+
+// Fields of a chunk slot in the Int32 table.
+const DOC = 0;
+const START = 1;
+const END = 2;
+const LENGTH = 3;
+const HEADING = 4;
+const FP_HI = 5;
+const FP_LO = 6;
+const FLAGS = 7;
+const FIELDS = 8;
+const FLAG_UNSAFE = 1;
+const BM25_K1 = 1.5;
+const BM25_B = 0.75;
+
+export type UpsertOutcome = "added" | "updated" | "unchanged";
+
+export class EvidenceIndex {
+    private table: Int32Array;
+    private slots = 0;
+    private deadSlots = 0;
+    /** Documents by index (null once removed) and by path. */
+    private docs: (DocumentRecord | null)[] = [];
+    private byPath = new Map<string, number>();
+    private headings: string[] = [];
+    private headingIds = new Map<string, number>();
+    private terms = new Map<string, PostingList>();
+    private readonly patterns: string[];
+
+    constructor(
+        readonly root: string,
+        readonly settings: IndexSettings = { maxChars: DEFAULT_MAX_CHARS, unsafePatterns: [] },
+        capacity = 1024,
+    ) {
+        this.table = new Int32Array(capacity * FIELDS);
+        this.patterns = unsafePatterns(settings.unsafePatterns);
+    }
+
+    /** What must match for a stored index to be reused as is. */
+    static settingsKey(settings: IndexSettings): string {
+        return JSON.stringify({
+            format: INDEX_FORMAT,
+            maxChars: settings.maxChars,
+            unsafe: unsafePatterns(settings.unsafePatterns),
+        });
+    }
+
+    document(path: string): DocumentRecord | undefined {
+        const at = this.byPath.get(path);
+        return at === undefined ? undefined : (this.docs[at] ?? undefined);
+    }
+
+    get paths(): string[] {
+        return [...this.byPath.keys()];
+    }
+
+    get documentCount(): number {
+        return this.byPath.size;
+    }
+
+    get liveChunkCount(): number {
+        return this.slots - this.deadSlots;
+    }
+
+    /** The unsafe-source patterns in force (defaults and extras, normalised). */
+    get unsafePatterns(): readonly string[] {
+        return this.patterns;
+    }
+
+    /** The file's stat changed without its text: remember the new stat so the next sync skips it. */
+    touch(path: string, size: number, mtimeMs: number): void {
+        const record = this.document(path);
+        if (record) {
+            record.size = size;
+            record.mtimeMs = mtimeMs;
+        }
+    }
+
+    /** Index a document's current text (LF-normalised), replacing what was indexed for its path. */
+    upsert(path: string, size: number, mtimeMs: number, text: string): UpsertOutcome {
+        const hash = contentHash(text);
+        const existing = this.document(path);
+        if (existing && existing.hash === hash) {
+            this.touch(path, size, mtimeMs);
+            return "unchanged";
+        }
+        if (existing) this.remove(path);
+        const unsafe = unsafeReason(text, this.patterns);
+        const chunks = chunkMarkdown(text.split("\n"), this.settings.maxChars);
+        const record: DocumentRecord = { path, size, mtimeMs, hash, firstSlot: this.slots, chunkCount: chunks.length };
+        if (unsafe !== undefined) record.unsafe = unsafe;
+        const docIndex = this.docs.length;
+        this.docs.push(record);
+        this.byPath.set(path, docIndex);
+        const seen = new Map<string, number>();
+        for (const chunk of chunks) this.addChunk(docIndex, chunk, unsafe !== undefined, seen);
+        return existing ? "updated" : "added";
+    }
+
+    remove(path: string): boolean {
+        const at = this.byPath.get(path);
+        if (at === undefined) return false;
+        const record = this.docs[at]!;
+        for (let slot = record.firstSlot; slot < record.firstSlot + record.chunkCount; slot++) {
+            this.table[slot * FIELDS + DOC] = -1;
+        }
+        this.deadSlots += record.chunkCount;
+        this.docs[at] = null;
+        this.byPath.delete(path);
+        return true;
+    }
+
+    private addChunk(docIndex: number, chunk: Chunk, unsafe: boolean, seen: Map<string, number>): void {
+        const slot = this.slots++;
+        if (slot * FIELDS + FIELDS > this.table.length) {
+            const grown = new Int32Array(this.table.length * 2);
+            grown.set(this.table);
+            this.table = grown;
+        }
+        const headingKey = chunk.headingPath.join("\u001f");
+        let headingId = this.headingIds.get(headingKey);
+        if (headingId === undefined) {
+            headingId = this.headings.length;
+            this.headings.push(headingKey);
+            this.headingIds.set(headingKey, headingId);
+        }
+        const print = fingerprint(chunk.text);
+        const printKey = `${print[0]}:${print[1]}`;
+        const occurrence = seen.get(printKey) ?? 0;
+        seen.set(printKey, occurrence + 1);
+        // The searchable text is the heading path and the chunk, as the seed does.
+        const frequencies = new Map<string, number>();
+        let length = 0;
+        const count = (term: string) => {
+            frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
+            length++;
+        };
+        for (const title of chunk.headingPath) forEachTerm(title, count);
+        forEachTerm(chunk.text, count);
+        const base = slot * FIELDS;
+        this.table[base + DOC] = docIndex;
+        this.table[base + START] = chunk.startLine;
+        this.table[base + END] = chunk.endLine;
+        this.table[base + LENGTH] = length;
+        this.table[base + HEADING] = headingId;
+        this.table[base + FP_HI] = print[0];
+        this.table[base + FP_LO] = print[1];
+        this.table[base + FLAGS] = (unsafe ? FLAG_UNSAFE : 0) | (occurrence << 8);
+        if (unsafe) return; // kept out before scoring: no postings, no weight in the statistics
+        for (const [term, frequency] of frequencies) {
+            let list = this.terms.get(term);
+            if (!list) {
+                list = new PostingList();
+                this.terms.set(term, list);
+            }
+            list.append(slot, frequency);
+        }
+    }
+
+    /** The stored chunk of a slot, or undefined when the slot is dead. */
+    chunk(slot: number): ChunkRecord | undefined {
+        if (!Number.isInteger(slot) || slot < 0 || slot >= this.slots) return undefined;
+        const base = slot * FIELDS;
+        const docIndex = this.table[base + DOC];
+        if (docIndex < 0) return undefined;
+        const document = this.docs[docIndex]!;
+        const print: [number, number] = [this.table[base + FP_HI], this.table[base + FP_LO]];
+        const occurrence = this.table[base + FLAGS] >>> 8;
+        const heading = this.headings[this.table[base + HEADING]];
+        return {
+            slot,
+            document,
+            startLine: this.table[base + START],
+            endLine: this.table[base + END],
+            headingPath: heading === "" ? [] : heading.split("\u001f"),
+            fingerprint: print,
+            occurrence,
+            id: this.idOf(document, print, occurrence),
+        };
+    }
+
+    /** The stable id of a live slot, without building its record (rejections name thousands). */
+    chunkIdAt(slot: number): string | undefined {
+        const base = slot * FIELDS;
+        const docIndex = this.table[base + DOC];
+        if (docIndex < 0) return undefined;
+        const print: [number, number] = [this.table[base + FP_HI], this.table[base + FP_LO]];
+        return this.idOf(this.docs[docIndex]!, print, this.table[base + FLAGS] >>> 8);
+    }
+
+    /** The fingerprint of a slot's text as one exact integer (equal keys: duplicate evidence). */
+    fingerprintKey(slot: number): number {
+        const base = slot * FIELDS;
+        return (this.table[base + FP_HI] >>> 0) * 0x200000 + this.table[base + FP_LO];
+    }
+
+    private idOf(document: DocumentRecord, print: [number, number], occurrence: number): string {
+        document.idPrefix ??= chunkIdPrefix(document.path);
+        return chunkId(document.idPrefix, print, occurrence);
+    }
+
+    /** Ids and reasons of the live chunks of unsafe documents: what the gate turns away before scoring. */
+    unsafeChunks(): { id: string; reason: string }[] {
+        const found: { id: string; reason: string }[] = [];
+        for (const record of this.docs) {
+            if (!record?.unsafe) continue;
+            for (let slot = record.firstSlot; slot < record.firstSlot + record.chunkCount; slot++) {
+                const id = this.chunkIdAt(slot);
+                if (id) found.push({ id, reason: record.unsafe });
+            }
+        }
+        return found;
+    }
+
+    /**
+     * BM25 (k1 1.5, b 0.75, idf ln(1 + (N - df + 0.5) / (df + 0.5))) over the live, safe chunks, each
+     * query term counted once. Candidates with a positive score, best first; ties by path, line, slot.
+     */
+    search(queryTerms: readonly string[]): { candidates: Candidate[]; idf: Map<string, number> } {
+        let eligible = 0;
+        let totalLength = 0;
+        const table = this.table;
+        for (let slot = 0; slot < this.slots; slot++) {
+            const base = slot * FIELDS;
+            if (table[base + DOC] < 0 || table[base + FLAGS] & FLAG_UNSAFE) continue;
+            eligible++;
+            totalLength += table[base + LENGTH];
+        }
+        const idfs = new Map<string, number>();
+        if (eligible === 0) return { candidates: [], idf: idfs };
+        const averageLength = totalLength / eligible;
+        const scores = new Float64Array(this.slots);
+        const touched: number[] = [];
+        for (const term of new Set(queryTerms)) {
+            const list = this.terms.get(term);
+            if (!list) continue;
+            let df = 0;
+            list.forEach((slot) => {
+                if (table[slot * FIELDS + DOC] >= 0) df++;
+            });
+            if (df === 0) continue;
+            const idf = Math.log(1 + (eligible - df + 0.5) / (df + 0.5));
+            idfs.set(term, idf);
+            list.forEach((slot, frequency) => {
+                if (table[slot * FIELDS + DOC] < 0) return;
+                const norm = 1 - BM25_B + (BM25_B * table[slot * FIELDS + LENGTH]) / averageLength;
+                if (scores[slot] === 0) touched.push(slot);
+                scores[slot] += (idf * (frequency * (BM25_K1 + 1))) / (frequency + BM25_K1 * norm);
+            });
+        }
+        const candidates: Candidate[] = [];
+        for (const slot of touched) if (scores[slot] > 0) candidates.push({ slot, score: scores[slot] });
+        const pathOf = (slot: number) => this.docs[table[slot * FIELDS + DOC]]!.path;
+        candidates.sort((a, b) => {
+            if (a.score !== b.score) return b.score - a.score;
+            const pa = pathOf(a.slot);
+            const pb = pathOf(b.slot);
+            if (pa !== pb) return pa < pb ? -1 : 1;
+            const la = table[a.slot * FIELDS + START];
+            const lb = table[b.slot * FIELDS + START];
+            return la !== lb ? la - lb : a.slot - b.slot;
+        });
+        return { candidates, idf: idfs };
+    }
+
+    /** Squeeze dead slots out once they are a quarter of the table (renumbers slots; ids do not change). */
+    compactIfWorthIt(): void {
+        if (this.deadSlots === 0 || this.deadSlots * 4 < this.slots) return;
+        const renumber = new Int32Array(this.slots).fill(-1);
+        let next = 0;
+        const docRenumber = new Map<number, number>();
+        const docs: DocumentRecord[] = [];
+        for (let slot = 0; slot < this.slots; slot++) {
+            const base = slot * FIELDS;
+            const docIndex = this.table[base + DOC];
+            if (docIndex < 0) continue;
+            renumber[slot] = next;
+            this.table.copyWithin(next * FIELDS, base, base + FIELDS);
+            let newDoc = docRenumber.get(docIndex);
+            if (newDoc === undefined) {
+                newDoc = docs.length;
+                docRenumber.set(docIndex, newDoc);
+                const record = this.docs[docIndex]!;
+                record.firstSlot = next;
+                docs.push(record);
+            }
+            this.table[next * FIELDS + DOC] = newDoc;
+            next++;
+        }
+        // Documents without chunks keep their place too.
+        for (const [index, record] of this.docs.entries()) {
+            if (record && !docRenumber.has(index)) {
+                docRenumber.set(index, docs.length);
+                record.firstSlot = next;
+                docs.push(record);
+            }
+        }
+        const terms = new Map<string, PostingList>();
+        for (const [term, list] of this.terms) {
+            const kept = new PostingList();
+            list.forEach((slot, frequency) => {
+                if (renumber[slot] >= 0) kept.append(renumber[slot], frequency);
+            });
+            if (kept.count > 0) terms.set(term, kept);
+        }
+        this.terms = terms;
+        this.docs = docs;
+        this.byPath = new Map(docs.map((record, index) => [record.path, index]));
+        this.slots = next;
+        this.deadSlots = 0;
+    }
+
+    /** The index as one file: magic, header JSON, chunk table, postings, SHA-1 of all before it. */
+    serialize(): Uint8Array {
+        // Removed documents leave holes in `docs`: number the live ones densely for the file.
+        const docIndex = new Int32Array(this.docs.length).fill(-1);
+        const docs: unknown[] = [];
+        for (const [index, record] of this.docs.entries()) {
+            if (!record) continue;
+            docIndex[index] = docs.length;
+            docs.push([
+                record.path,
+                record.size,
+                record.mtimeMs,
+                record.hash,
+                record.unsafe ?? 0,
+                record.firstSlot,
+                record.chunkCount,
+            ]);
+        }
+        const table = this.table.slice(0, this.slots * FIELDS);
+        for (let slot = 0; slot < this.slots; slot++) {
+            const at = slot * FIELDS + DOC;
+            if (table[at] >= 0) table[at] = docIndex[table[at]];
+        }
+        const termEntries: (string | number)[] = [];
+        const blobs: Uint8Array[] = [];
+        let offset = 0;
+        for (const [term, list] of this.terms) {
+            const bytes = list.bytes;
+            termEntries.push(term, offset, bytes.length, list.count, list.last);
+            blobs.push(bytes);
+            offset += bytes.length;
+        }
+        const header = Buffer.from(
+            JSON.stringify({
+                key: EvidenceIndex.settingsKey(this.settings),
+                settings: this.settings,
+                root: this.root,
+                slots: this.slots,
+                deadSlots: this.deadSlots,
+                docs,
+                headings: this.headings,
+                terms: termEntries,
+            }),
+        );
+        const tableStart = align4(MAGIC.length + 4 + header.length);
+        const postingsStart = tableStart + table.byteLength;
+        const total = postingsStart + offset + CHECKSUM_BYTES;
+        const out = Buffer.alloc(total);
+        out.write(MAGIC, 0, "latin1");
+        out.writeUInt32LE(header.length, MAGIC.length);
+        header.copy(out, MAGIC.length + 4);
+        out.set(new Uint8Array(table.buffer, table.byteOffset, table.byteLength), tableStart);
+        let at = postingsStart;
+        for (const bytes of blobs) {
+            out.set(bytes, at);
+            at += bytes.length;
+        }
+        createHash("sha1").update(out.subarray(0, at)).digest().copy(out, at);
+        return out;
+    }
+
+    /** Reads a serialized index; throws IndexFormatError when it is damaged or of another format. */
+    static deserialize(bytes: Uint8Array): { index: EvidenceIndex; key: string; root: string } {
+        const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        if (buffer.length < MAGIC.length + 4 + CHECKSUM_BYTES || buffer.toString("latin1", 0, MAGIC.length) !== MAGIC) {
+            throw new IndexFormatError("not an evidence index of this version");
+        }
+        const body = buffer.subarray(0, buffer.length - CHECKSUM_BYTES);
+        if (!createHash("sha1").update(body).digest().equals(buffer.subarray(body.length))) {
+            throw new IndexFormatError("its checksum does not match (a damaged or truncated file)");
+        }
+        const headerLength = buffer.readUInt32LE(MAGIC.length);
+        let header: {
+            key: string;
+            settings: IndexSettings;
+            root: string;
+            slots: number;
+            deadSlots: number;
+            docs: [string, number, number, string, string | 0, number, number][];
+            headings: string[];
+            terms: (string | number)[];
+        };
+        try {
+            header = JSON.parse(buffer.toString("utf8", MAGIC.length + 4, MAGIC.length + 4 + headerLength));
+        } catch {
+            throw new IndexFormatError("its header is not readable");
+        }
+        const tableStart = align4(MAGIC.length + 4 + headerLength);
+        const tableBytes = header.slots * FIELDS * 4;
+        const postingsStart = tableStart + tableBytes;
+        if (!Number.isInteger(header.slots) || postingsStart > body.length) {
+            throw new IndexFormatError("its chunk table is truncated");
+        }
+        const index = new EvidenceIndex(header.root, header.settings, Math.max(1024, header.slots));
+        // Copied: the table grows in place on updates, and the file buffer may be unaligned.
+        index.table.set(
+            new Int32Array(body.buffer.slice(body.byteOffset + tableStart, body.byteOffset + postingsStart)),
+        );
+        index.slots = header.slots;
+        index.deadSlots = header.deadSlots;
+        for (const [path, size, mtimeMs, hash, unsafe, firstSlot, chunkCount] of header.docs) {
+            const record: DocumentRecord = { path, size, mtimeMs, hash, firstSlot, chunkCount };
+            if (unsafe) record.unsafe = unsafe;
+            index.byPath.set(path, index.docs.length);
+            index.docs.push(record);
+        }
+        index.headings = header.headings;
+        for (const [id, heading] of header.headings.entries()) index.headingIds.set(heading, id);
+        const terms = header.terms;
+        for (let i = 0; i < terms.length; i += 5) {
+            const start = postingsStart + (terms[i + 1] as number);
+            const end = start + (terms[i + 2] as number);
+            if (end > body.length) throw new IndexFormatError("its postings are truncated");
+            index.terms.set(
+                terms[i] as string,
+                PostingList.view(body.subarray(start, end), terms[i + 3] as number, terms[i + 4] as number),
+            );
+        }
+        return { index, key: header.key, root: header.root };
+    }
+}
+
+function align4(offset: number): number {
+    return (offset + 3) & ~3;
+}

@@ -1,0 +1,149 @@
+/**
+ * From a query to the evidence shown (docs/evidence.md, "Search"): BM25 candidates over safe chunks,
+ * each re-validated against the current file (stale check), duplicates dropped, the top k kept, then
+ * the hard character budget. Every step's refusals are kept by chunk id in `rejected`.
+ */
+import { SessionDocument } from "../core/session";
+import type { Ref } from "../core/types";
+import { contentHash } from "./fingerprint";
+import type { ChunkRecord, EvidenceIndex } from "./index";
+import { citationOf, evidenceBlock, evidencePrompt } from "./prompt";
+import { refForHit } from "./refs";
+import { tokenize } from "./tokenizer";
+
+export const DEFAULT_TOP_K = 3;
+export const MAX_TOP_K = 20;
+export const DEFAULT_BUDGET = 1800;
+
+/** The current text of a corpus file, or why it cannot be had (`escapes` for paths leading outside). */
+export type CurrentText = { ok: true; content: string } | { ok: false; missing: boolean; escapes?: boolean };
+
+export interface EvidenceHit {
+    path: string;
+    startLine: number;
+    endLine: number;
+    score: number;
+    headingPath: string[];
+    /** To the best-matching sentence or the chunk; null only if no unique boundary exists in the chunk. */
+    ref: Ref | null;
+}
+
+/** A hit with what the text output and the editor show beside it. */
+export interface ShownHit extends EvidenceHit {
+    chunkId: string;
+    citation: string;
+    text: string;
+}
+
+export interface EvidenceResult {
+    hits: ShownHit[];
+    rejected: Record<string, string>;
+    prompt: string;
+}
+
+export interface SelectOptions {
+    topK?: number;
+    budget?: number;
+    read(path: string): CurrentText;
+    /** Name every refused chunk in `rejected` (default true); text output has no use for it. */
+    explain?: boolean;
+}
+
+/** Why a stored chunk cannot be shown from the file as it is now, or its text when it can. */
+export function validateChunk(
+    chunk: ChunkRecord,
+    current: CurrentText,
+): { ok: true; document: SessionDocument; text: string } | { ok: false; reason: string } {
+    if (!current.ok) {
+        if (current.escapes) return { ok: false, reason: "source escapes corpus root" };
+        return { ok: false, reason: current.missing ? "source document is missing" : "source document is unreadable" };
+    }
+    if (contentHash(current.content) !== chunk.document.hash) {
+        return { ok: false, reason: "source document changed after indexing" };
+    }
+    const document = new SessionDocument(chunk.document.path, current.content);
+    const lines = document.lines;
+    if (!lines.hasLine(chunk.startLine) || !lines.hasLine(chunk.endLine)) {
+        return { ok: false, reason: "citation line range is out of bounds" };
+    }
+    const from = lines.lineStart(chunk.startLine);
+    const to = lines.lineEnd(chunk.endLine);
+    return { ok: true, document, text: current.content.slice(from, to) };
+}
+
+export function searchEvidence(index: EvidenceIndex, query: string, options: SelectOptions): EvidenceResult {
+    const topK = options.topK ?? DEFAULT_TOP_K;
+    const budget = options.budget ?? DEFAULT_BUDGET;
+    const explain = options.explain ?? true;
+    const refused = new Map<string, string>();
+    if (explain) for (const chunk of index.unsafeChunks()) refused.set(chunk.id, chunk.reason);
+    const { candidates, idf } = index.search(tokenize(query));
+    const reads = new Map<string, CurrentText>();
+    const read = (path: string) => {
+        let current = reads.get(path);
+        if (current === undefined) {
+            current = options.read(path);
+            reads.set(path, current);
+        }
+        return current;
+    };
+    const seen = new Set<number>();
+    const chosen: ShownHit[] = [];
+    for (const candidate of candidates) {
+        if (chosen.length >= topK) break;
+        const printKey = index.fingerprintKey(candidate.slot);
+        if (seen.has(printKey)) {
+            if (explain) refused.set(index.chunkIdAt(candidate.slot)!, "duplicate evidence");
+            continue;
+        }
+        const chunk = index.chunk(candidate.slot);
+        if (!chunk) continue;
+        const valid = validateChunk(chunk, read(chunk.document.path));
+        if (!valid.ok) {
+            refused.set(chunk.id, valid.reason);
+            continue;
+        }
+        seen.add(printKey);
+        chosen.push({
+            path: chunk.document.path,
+            startLine: chunk.startLine,
+            endLine: chunk.endLine,
+            score: Math.round(candidate.score * 1e6) / 1e6,
+            headingPath: chunk.headingPath,
+            ref: refForHit(valid.document, chunk.startLine, chunk.endLine, idf) ?? null,
+            chunkId: chunk.id,
+            citation: citationOf(chunk.document.path, chunk.startLine, chunk.endLine),
+            text: valid.text,
+        });
+    }
+    const hits: ShownHit[] = [];
+    const blocks: string[] = [];
+    for (const hit of chosen) {
+        const block = evidenceBlock({
+            label: `S${hits.length + 1}`,
+            citation: hit.citation,
+            headingPath: hit.headingPath,
+            ref: hit.ref ?? undefined,
+            text: hit.text,
+        });
+        if (evidencePrompt([...blocks, block]).length > budget) {
+            refused.set(hit.chunkId, "prompt budget exceeded");
+            continue;
+        }
+        blocks.push(block);
+        hits.push(hit);
+    }
+    return { hits, rejected: Object.fromEntries(refused), prompt: evidencePrompt(blocks) };
+}
+
+/** The public JSON shape of a hit (docs/evidence.md, "JSON output"). */
+export function publicHit(hit: ShownHit): EvidenceHit {
+    return {
+        path: hit.path,
+        startLine: hit.startLine,
+        endLine: hit.endLine,
+        score: hit.score,
+        headingPath: hit.headingPath,
+        ref: hit.ref,
+    };
+}

@@ -1,0 +1,223 @@
+/**
+ * Where the evidence index lives and how it follows the corpus (docs/evidence.md, "Index files"):
+ * one file per corpus path, outside the corpus (the user's cache directory unless told otherwise),
+ * written atomically; a missing index is built, a stale one updated for the changed, added and
+ * deleted files only, and an unreadable one or one of another version rebuilt with a warning.
+ * Files are found without following symlinks and read only if they are still the file found.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as nodePath from "node:path";
+import picomatch from "picomatch";
+import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
+import { EvidenceIndex, IndexFormatError, type IndexSettings } from "../evidence/index";
+import type { CurrentText } from "../evidence/select";
+import { DEFAULT_MAX_DOCUMENT_BYTES, decodeText, readDocumentUnderRoot } from "./diskDocuments";
+
+export const DEFAULT_INCLUDE = ["**/*.md", "**/*.markdown"];
+export const DEFAULT_EXCLUDE = ["**/node_modules/**"];
+
+export interface CorpusOptions {
+    /** Globs relative to the corpus root, `/`-separated; dot folders and files are never matched. */
+    include?: readonly string[];
+    exclude?: readonly string[];
+    unsafePatterns?: readonly string[];
+    maxChars?: number;
+    maxBytes?: number;
+}
+
+export interface SyncReport {
+    added: number;
+    updated: number;
+    unchanged: number;
+    deleted: number;
+    /** True when the index file was (re)written. */
+    written: boolean;
+}
+
+export interface OpenedIndex {
+    index: EvidenceIndex;
+    indexFile: string;
+    report: SyncReport;
+    warnings: string[];
+}
+
+/** The per-user cache directory for evidence indexes. */
+export function defaultIndexDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+    const home = os.homedir();
+    let base: string;
+    if (platform === "win32") base = env.LOCALAPPDATA || nodePath.join(home, "AppData", "Local");
+    else if (platform === "darwin") base = nodePath.join(home, "Library", "Caches");
+    else base = env.XDG_CACHE_HOME || nodePath.join(home, ".cache");
+    return nodePath.join(base, "sourcecheck", "evidence");
+}
+
+/** The index file of a corpus in a directory: named after the corpus's real path, so each has its own. */
+export function indexFileFor(indexDir: string, realRoot: string): string {
+    const key = createHash("sha256").update(realRoot).digest("hex").slice(0, 16);
+    return nodePath.join(indexDir, `evidence-${key}.idx`);
+}
+
+interface Found {
+    path: string;
+    absolute: string;
+    stats: fs.Stats;
+}
+
+/** Corpus files under `root` (real path), as `/`-separated relative paths, in a stable order. */
+export function listCorpus(root: string, options: CorpusOptions = {}): Found[] {
+    const include = picomatch([...(options.include ?? DEFAULT_INCLUDE)]);
+    const excludeGlobs = [...(options.exclude ?? DEFAULT_EXCLUDE)];
+    const exclude = excludeGlobs.length > 0 ? picomatch(excludeGlobs, { dot: true }) : () => false;
+    const found: Found[] = [];
+    const walk = (directory: string, prefix: string) => {
+        let entries: fs.Dirent[];
+        try {
+            entries = fs.readdirSync(directory, { withFileTypes: true });
+        } catch {
+            return; // an unreadable folder holds no evidence
+        }
+        for (const entry of entries) {
+            if (entry.name.startsWith(".")) continue;
+            const relative = prefix + entry.name;
+            const absolute = directory + nodePath.sep + entry.name;
+            if (entry.isDirectory()) {
+                if (!exclude(`${relative}/`) && !exclude(relative)) walk(absolute, `${relative}/`);
+            } else if (entry.isFile() && include(relative) && !exclude(relative)) {
+                const stats = fs.lstatSync(absolute, { throwIfNoEntry: false });
+                if (stats?.isFile()) found.push({ path: relative, absolute, stats });
+            }
+            // Symlinks are skipped: evidence never comes from outside the corpus.
+        }
+    };
+    walk(root, "");
+    return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Reads a file found by the walk, only if it is still that regular file (no symlink swapped in). */
+function readFound(file: Found, maxBytes: number): string | undefined {
+    let fd: number | undefined;
+    try {
+        const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+        fd = fs.openSync(file.absolute, O_RDONLY | (O_NOFOLLOW ?? 0) | (O_NONBLOCK ?? 0));
+        const opened = fs.fstatSync(fd);
+        if (!opened.isFile() || opened.ino !== file.stats.ino || opened.dev !== file.stats.dev) return undefined;
+        if (opened.size > maxBytes) return undefined;
+        const decoded = decodeText(fs.readFileSync(fd));
+        return decoded.ok ? decoded.text.replace(/\r\n?/g, "\n") : undefined;
+    } catch {
+        return undefined;
+    } finally {
+        if (fd !== undefined) fs.closeSync(fd);
+    }
+}
+
+function settingsOf(options: CorpusOptions): IndexSettings {
+    return { maxChars: options.maxChars ?? DEFAULT_MAX_CHARS, unsafePatterns: [...(options.unsafePatterns ?? [])] };
+}
+
+/** Loads the index of a corpus (or starts a new one), brings it up to date, and saves it if it changed. */
+export function openIndex(corpus: string, indexDir: string, options: CorpusOptions = {}): OpenedIndex {
+    const root = fs.realpathSync(corpus);
+    const indexFile = indexFileFor(indexDir, root);
+    const settings = settingsOf(options);
+    const warnings: string[] = [];
+    let index: EvidenceIndex | undefined;
+    let bytes: Buffer | undefined;
+    try {
+        bytes = fs.readFileSync(indexFile);
+    } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== "ENOENT") warnings.push(`the evidence index ${indexFile} is unreadable (${code}); rebuilding it`);
+    }
+    if (bytes !== undefined) {
+        try {
+            const loaded = EvidenceIndex.deserialize(bytes);
+            if (loaded.root !== root) {
+                warnings.push(
+                    `the evidence index ${indexFile} belongs to another corpus (${loaded.root}); rebuilding it`,
+                );
+            } else if (loaded.key !== EvidenceIndex.settingsKey(settings)) {
+                warnings.push(
+                    `the evidence index ${indexFile} was built by another version or with other settings; rebuilding it`,
+                );
+            } else {
+                index = loaded.index;
+            }
+        } catch (error) {
+            const reason = error instanceof IndexFormatError ? error.message : String(error);
+            warnings.push(`the evidence index ${indexFile} is unreadable (${reason}); rebuilding it`);
+        }
+    }
+    const fresh = index === undefined;
+    index ??= new EvidenceIndex(root, settings);
+    const report = syncIndex(index, root, options);
+    if (fresh || report.added + report.updated + report.deleted > 0 || report.touched) {
+        index.compactIfWorthIt();
+        writeAtomic(indexFile, index.serialize());
+        report.written = true;
+    }
+    return { index, indexFile, report, warnings };
+}
+
+/** Brings an index up to date with the files under `root` (its real path). */
+export function syncIndex(
+    index: EvidenceIndex,
+    root: string,
+    options: CorpusOptions = {},
+): SyncReport & { touched: boolean } {
+    const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+    const report = { added: 0, updated: 0, unchanged: 0, deleted: 0, written: false, touched: false };
+    const seen = new Set<string>();
+    for (const file of listCorpus(root, options)) {
+        const record = index.document(file.path);
+        if (record && record.size === file.stats.size && record.mtimeMs === file.stats.mtimeMs) {
+            seen.add(file.path);
+            report.unchanged++;
+            continue;
+        }
+        const text = readFound(file, maxBytes);
+        if (text === undefined) continue; // unreadable, binary or too big: not evidence (and dropped below)
+        seen.add(file.path);
+        const outcome = index.upsert(file.path, file.stats.size, file.stats.mtimeMs, text);
+        if (outcome === "unchanged") {
+            report.unchanged++;
+            report.touched = true;
+        } else report[outcome]++;
+    }
+    for (const path of index.paths) {
+        if (!seen.has(path)) {
+            index.remove(path);
+            report.deleted++;
+        }
+    }
+    return report;
+}
+
+/** The current text of a corpus file for stale checks, with every path-safety check. */
+export function readCurrent(root: string, path: string, maxBytes?: number): CurrentText {
+    const read = readDocumentUnderRoot(root, path, { maxBytes });
+    if (read.ok) return { ok: true, content: read.content };
+    if (read.failure.code === "path-outside-root") return { ok: false, missing: false, escapes: true };
+    return { ok: false, missing: !fs.existsSync(nodePath.join(root, path)) };
+}
+
+/** A whole file or nothing: a temp file beside the target, flushed, then renamed over it. */
+export function writeAtomic(target: string, content: Uint8Array): void {
+    fs.mkdirSync(nodePath.dirname(target), { recursive: true });
+    const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
+    let fd: number | undefined;
+    try {
+        fd = fs.openSync(temp, "wx", 0o644);
+        fs.writeSync(fd, content);
+        fs.fsyncSync(fd);
+        fs.closeSync(fd);
+        fd = undefined;
+        fs.renameSync(temp, target);
+    } catch (error) {
+        if (fd !== undefined) fs.closeSync(fd);
+        fs.rmSync(temp, { force: true });
+        throw error;
+    }
+}
