@@ -6,17 +6,23 @@ import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import packageJson from "../../package.json";
 import { type CliIo, type OutputFormat, runCheck, runIndex, runSession, runValidate } from "./cli/commands";
+import { parseShard } from "./cli/discovery";
 import { CliError } from "./cli/files";
+import { writeAllSync } from "./cli/stdout";
 import { COMMANDS as MORE_COMMANDS } from "./cli/registry";
 
 export const USAGE = `Usage:
-  sourcecheck [check] [--json|--format text|json|sarif] [--root DIR] [--max-size BYTES] [FILE|-]
+  sourcecheck [check] [--json|--format text|json|sarif|github] [--root DIR] [--max-size BYTES] [FILE|-]
+  sourcecheck check [options] PATH|GLOB... [--exclude GLOB]... [--jobs N] [--shard K/N]
   sourcecheck session FILE... [-o session.json]
   sourcecheck validate SESSION.json ANNOTATIONS.json [--json|--format text|json|sarif]
   sourcecheck index FILE...
 
 check     resolve and validate every annotation of FILE (or stdin); documents come from the
-          file's embedded session, or are files under --root (default: the current directory)
+          file's embedded session, or are files under --root (default: the folder of the nearest
+          sourcecheck.config.json, else the current directory). Folders are searched for
+          annotation files (.gitignore and --exclude honoured); --jobs N checks N files at once;
+          --shard K/N checks the K-th of N deterministic shares
 session   build an LF-normalised session from files, paths as given (-o writes atomically)
 validate  check the annotations of one file against the session of another
 index     print files with 1-based line numbers, for authoring refs
@@ -51,7 +57,7 @@ function reportError(error: unknown, io: CliIo): number {
     return 3;
 }
 
-function dispatch(argv: string[], io: CliIo): number {
+function dispatch(argv: string[], io: CliIo): number | Promise<number> {
     let parsed: ReturnType<typeof parseCli>;
     try {
         parsed = parseCli(argv);
@@ -70,13 +76,19 @@ function dispatch(argv: string[], io: CliIo): number {
     }
     const format = outputFormat(values.json, values.format);
     switch (command) {
-        case "check": {
-            if (positionals.length > 1) throw new CliError(`check takes one FILE, got ${positionals.length}\n${USAGE}`);
+        case "check":
             return runCheck(
-                { file: positionals[0], format, root: values.root, maxBytes: maxSize(values["max-size"]) },
+                {
+                    paths: positionals,
+                    format,
+                    root: values.root,
+                    maxBytes: maxSize(values["max-size"]),
+                    exclude: values.exclude ?? [],
+                    jobs: jobCount(values.jobs),
+                    shard: values.shard !== undefined ? parseShard(values.shard) : undefined,
+                },
                 io,
             );
-        }
         case "validate":
             if (positionals.length !== 2)
                 throw new CliError(`validate takes SESSION.json and ANNOTATIONS.json\n${USAGE}`);
@@ -98,6 +110,9 @@ function parseCli(argv: string[]) {
             format: { type: "string" },
             root: { type: "string" },
             "max-size": { type: "string" },
+            exclude: { type: "string", multiple: true },
+            jobs: { type: "string", short: "j" },
+            shard: { type: "string" },
             output: { type: "string", short: "o" },
             help: { type: "boolean", short: "h" },
             version: { type: "boolean", short: "v" },
@@ -111,8 +126,15 @@ function outputFormat(json: boolean | undefined, format: string | undefined): Ou
         return "json";
     }
     if (format === undefined) return "text";
-    if (format === "text" || format === "json" || format === "sarif") return format;
-    throw new CliError(`unknown --format ${JSON.stringify(format)}: use text, json or sarif`);
+    if (format === "text" || format === "json" || format === "sarif" || format === "github") return format;
+    throw new CliError(`unknown --format ${JSON.stringify(format)}: use text, json, sarif or github`);
+}
+
+function jobCount(value: string | undefined): number | undefined {
+    if (value === undefined) return undefined;
+    const jobs = Number(value);
+    if (!Number.isInteger(jobs) || jobs < 1) throw new CliError(`--jobs must be a whole number, at least 1, not ${value}`);
+    return jobs;
 }
 
 function maxSize(value: string | undefined): number | undefined {
@@ -133,11 +155,28 @@ export function processIo(): CliIo {
     }
     return {
         cwd: process.cwd(),
-        stdout: (text) => process.stdout.write(text),
+        stdout: stdoutWriter(),
         stderr: (text) => process.stderr.write(text),
         readStdin: () => fs.readFileSync(0),
         stdinIsPiped,
         version: packageJson.version,
+    };
+}
+
+/**
+ * Writes to stdout synchronously (streamed reports must not queue up in memory); a reader that went
+ * away (`| head`) ends the output quietly, as other command-line tools do.
+ */
+function stdoutWriter(): (text: string) => void {
+    let closed = false;
+    return (text) => {
+        if (closed) return;
+        try {
+            writeAllSync(1, text);
+        } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw error;
+            closed = true;
+        }
     };
 }
 

@@ -30,12 +30,14 @@ import { Analysis } from "./features/analysis";
 import { CODE_ACTION_KINDS, codeActions } from "./features/codeActions";
 import { completion } from "./features/completion";
 import { citedSpans, coverage, lineIndex, refForSelection } from "./features/customRequests";
+import { publishConfigProblems } from "./features/configDiagnostics";
 import { clear, publish, pullReport } from "./features/diagnostics";
 import { hover } from "./features/hover";
 import { inlayHints } from "./features/inlayHints";
 import { definition, documentLinks, references } from "./features/navigation";
 import type { AnnotationFile } from "./workspace/annotationFile";
 import type { BufferStore } from "./workspace/documentSource";
+import { CONFIG_FILE_NAME } from "./workspace/projectConfig";
 import { readSettings } from "./workspace/settings";
 import { pathToUri, uriToPath } from "./workspace/uris";
 import { WorkspaceIndex } from "./workspace/workspaceIndex";
@@ -207,6 +209,7 @@ async function indexWorkspace(): Promise<void> {
             for (const target of analysis.citedUris(file)) cited.add(target);
         }
         afterChange(files, [...cited]);
+        publishConfigProblems(connection, workspace, shownConfigProblems);
     } catch (error) {
         connection.console.error(
             `sourcecheck: indexing failed: ${error instanceof Error ? error.stack : String(error)}`,
@@ -287,11 +290,16 @@ documents.onDidClose(
     }),
 );
 
+/** Configuration files whose problems are shown, so fixing one clears them. */
+const shownConfigProblems = new Set<string>();
+
 connection.onDidChangeWatchedFiles(
     safe("watched files", undefined, ({ changes }) => {
+        let configChanged = false;
         for (const change of changes) {
             const path = uriToPath(change.uri);
             if (path === undefined) continue;
+            if (path.split(/[\\/]/).pop() === CONFIG_FILE_NAME) configChanged = true;
             if (change.type === FileChangeType.Deleted) {
                 workspace.noteFileDeleted(path);
                 // A deleted folder comes as one event: every cited document below it changed too.
@@ -310,6 +318,11 @@ connection.onDidChangeWatchedFiles(
                 }
             }
             analysis.citedChanged(change.uri);
+        }
+        // Document roots may have moved: check everything again against the new configuration.
+        if (configChanged) {
+            workspace.configs.clear();
+            void reindex();
         }
     }),
 );

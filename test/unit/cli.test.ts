@@ -227,8 +227,8 @@ describe("cli: check", () => {
         const missing = cli(["check", "nope.json"]);
         assert.equal(missing.status, 2);
         assert.equal(missing.stderr, "sourcecheck: cannot read nope.json: no such file\n");
-        const directory = cli(["check", "examples"]);
-        assert.equal(directory.stderr, "sourcecheck: cannot read examples: it is a directory\n");
+        const directory = cli(["check", "--json", "nope-dir/**/*.sourcecheck.json"]);
+        assert.equal(directory.stderr, "sourcecheck: no annotation files found in nope-dir/**/*.sourcecheck.json\n");
         const dir = tempDir();
         fs.writeFileSync(path.join(dir, "bin.json"), Buffer.from([0x7b, 0, 0x7d]));
         assert.match(cli(["check", path.join(dir, "bin.json")]).stderr, /is binary/);

@@ -1,12 +1,20 @@
 /** The four commands of DESIGN section 5, as functions of arguments and I/O so tests run them in-process. */
+import * as fs from "node:fs";
+import * as os from "node:os";
 import * as nodePath from "node:path";
+import picomatch from "picomatch";
 import { type CheckResult, checkInput } from "../core/check";
 import { normalizeLineEndings } from "../core/lines";
 import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
 import type { SchemaError } from "../core/types";
-import { DiskDocuments } from "../workspace/diskDocuments";
+import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
+import { checkFileInto, DocumentCache, type FileJob, type OutputFormat } from "./checkFile";
+import { checkFiles } from "./checkMany";
+import { discoverFiles, shardOf } from "./discovery";
 import { CliError, readTextInput, writeFileAtomic } from "./files";
+import { githubCommand } from "./github";
+import { RunWriter } from "./runWriter";
 import { formatSarif } from "./sarif";
 import { formatText, locateProblems, type ProblemSource, singleSource } from "./text";
 
@@ -21,29 +29,93 @@ export interface CliIo {
     version: string;
 }
 
-export type OutputFormat = "text" | "json" | "sarif";
+export type { OutputFormat } from "./checkFile";
 
 export interface CheckOptions {
+    /** Files, folders and globs; none means stdin. (`file` is the one-file form of the first wave.) */
+    paths?: string[];
     file?: string;
     format: OutputFormat;
     root?: string;
     maxBytes?: number;
+    /** `--exclude` globs, relative to the current folder. */
+    exclude?: string[];
+    /** Worker threads; default the number of cores. */
+    jobs?: number;
+    shard?: { index: number; count: number };
 }
 
-export function runCheck(options: CheckOptions, io: CliIo): number {
-    const file = options.file ?? (io.stdinIsPiped ? "-" : undefined);
-    if (file === undefined)
-        throw new CliError("no input: give an annotation FILE, or pipe one into stdin (see --help)");
+/**
+ * `check`: one FILE (or stdin) gives the report of docs/cli.md, synchronously; folders, globs,
+ * several paths or `--shard` give the `files` report (docs/ci.md), checked on `--jobs` threads.
+ */
+export function runCheck(options: CheckOptions, io: CliIo): number | Promise<number> {
+    const paths = options.paths ?? (options.file !== undefined ? [options.file] : []);
+    if (paths.length === 0) {
+        if (!io.stdinIsPiped) throw new CliError("no input: give an annotation FILE, or pipe one into stdin (see --help)");
+        return runCheckOne("-", options, io);
+    }
+    if (paths.length === 1 && options.shard === undefined && namesOneFile(paths[0], io))
+        return runCheckOne(paths[0], options, io);
+    if (paths.includes("-")) throw new CliError("check: stdin (-) is checked alone, not with other paths");
+    return runCheckMany(paths, options, io);
+}
+
+/** `-`, a file, or a path that is neither a folder nor a glob (reported as the missing file it is). */
+function namesOneFile(arg: string, io: CliIo): boolean {
+    if (arg === "-") return true;
+    try {
+        return !fs.statSync(nodePath.resolve(io.cwd, arg)).isDirectory();
+    } catch {
+        return !picomatch.scan(arg).isGlob;
+    }
+}
+
+function runCheckOne(file: string, options: CheckOptions, io: CliIo): number {
     const text = readTextInput(resolveFile(io, file), io.readStdin, file);
-    const parsed = parseJsonText(text);
-    const root = nodePath.resolve(io.cwd, options.root ?? ".");
-    const workspace = new DiskDocuments(root, { maxBytes: options.maxBytes });
-    const result = checkInput(parsed.value, workspace, parsed.syntaxErrors, {
-        keepAnnotations: false,
-        keepEntries: options.format === "json",
+    // stdin is checked as if it were a file in the current folder (its configuration is found from there).
+    const path = file === "-" ? nodePath.join(io.cwd, "-") : nodePath.resolve(io.cwd, file);
+    const job = jobFor(path, file === "-" ? "<stdin>" : file, options, io, new ProjectConfigs());
+    const writer = new RunWriter(options.format, false, (t) => io.stdout(t), io.version);
+    const totals = checkFileInto(job, options.format, (t, starts) => writer.piece(t, starts), new DocumentCache(), text);
+    writer.fileDone(totals);
+    return writer.end();
+}
+
+/** Discovery errors are thrown at once (a usage error); the checking itself is asynchronous. */
+function runCheckMany(paths: string[], options: CheckOptions, io: CliIo): Promise<number> {
+    const configs = new ProjectConfigs();
+    const found = discoverFiles(paths, { cwd: io.cwd, exclude: options.exclude ?? [], configs });
+    if (found.length === 0) throw new CliError(`no annotation files found in ${paths.join(" ")}`);
+    const share = options.shard ? shardOf(found, options.shard) : found;
+    const jobs = share.map((file) => jobFor(file.path, file.shown, options, io, configs, true));
+    const writer = new RunWriter(options.format, true, (t) => io.stdout(t), io.version);
+    const parallel = options.jobs ?? availableParallelism();
+    return checkFiles(jobs, options.format, parallel, writer).then(() => writer.end());
+}
+
+/** Root and size cap of one file: --root and --max-size win, then its sourcecheck.config.json, then defaults. */
+function jobFor(path: string, shown: string, options: CheckOptions, io: CliIo, configs: ProjectConfigs, named = false): FileJob {
+    const resolution = resolveDocumentRoot(path, {
+        explicitRoot: options.root !== undefined ? nodePath.resolve(io.cwd, options.root) : undefined,
+        fallback: io.cwd,
+        configs,
     });
-    emit(result, [singleSource(file === "-" ? "<stdin>" : file, text)], options.format, io);
-    return result.report.exitCode;
+    if (resolution.problem) {
+        const shownConfig = nodePath.relative(io.cwd, resolution.problem.file) || resolution.problem.file;
+        throw new CliError(formatConfigProblem(resolution.problem, shownConfig));
+    }
+    return {
+        path,
+        shown,
+        root: resolution.root,
+        maxBytes: options.maxBytes ?? resolution.config?.maxDocumentSize,
+        named,
+    };
+}
+
+function availableParallelism(): number {
+    return typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
 }
 
 export function runValidate(sessionFile: string, annotationsFile: string, format: OutputFormat, io: CliIo): number {
@@ -91,7 +163,8 @@ function emit(result: CheckResult, sources: ProblemSource[], format: OutputForma
         return;
     }
     const located = locateProblems(result, sources);
-    io.stdout(format === "sarif" ? formatSarif(located, io.version) : formatText(result, located));
+    if (format === "github") io.stdout(located.map((p) => `${githubCommand(p)}\n`).join(""));
+    else io.stdout(format === "sarif" ? formatSarif(located, io.version) : formatText(result, located));
 }
 
 /** `session FILE...`: an LF-normalised session, paths as given; written atomically with -o. */

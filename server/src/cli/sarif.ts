@@ -18,8 +18,14 @@ const RULE_TEXT: Record<string, string> = {
 };
 
 export function formatSarif(problems: LocatedProblem[], version: string): string {
-    const codes = [...SCHEMA_ERROR_CODES, ...RESOLUTION_ERROR_CODES];
-    const sarif = {
+    const sarif = sarifLog(version);
+    sarif.runs[0].results = problems.map(sarifResult);
+    return `${JSON.stringify(sarif, null, 2)}\n`;
+}
+
+/** The log around the results, so a stream can write its head, results as they come, then its tail. */
+export function sarifLog(version: string) {
+    return {
         $schema: "https://json.schemastore.org/sarif-2.1.0.json",
         version: "2.1.0",
         runs: [
@@ -29,7 +35,7 @@ export function formatSarif(problems: LocatedProblem[], version: string): string
                         name: "sourcecheck",
                         version,
                         informationUri: "https://github.com/sourcecheck/sourcecheck-vscode",
-                        rules: codes.map((code) => ({
+                        rules: CODES.map((code) => ({
                             id: code,
                             shortDescription: { text: RULE_TEXT[code] },
                             defaultConfiguration: { level: "error" },
@@ -37,28 +43,41 @@ export function formatSarif(problems: LocatedProblem[], version: string): string
                     },
                 },
                 columnKind: "utf16CodeUnits",
-                results: problems.map((p) => ({
-                    ruleId: p.code,
-                    ruleIndex: codes.indexOf(p.code),
-                    level: "error",
-                    message: { text: p.message },
-                    locations: [
-                        {
-                            physicalLocation: {
-                                artifactLocation: { uri: p.file.replace(/\\/g, "/") },
-                                region: {
-                                    startLine: p.start.line,
-                                    startColumn: p.start.column,
-                                    endLine: p.end.line,
-                                    endColumn: p.end.column,
-                                },
-                            },
-                            logicalLocations: [{ fullyQualifiedName: p.pointer || "/", kind: "member" }],
-                        },
-                    ],
-                })),
+                results: [] as unknown[],
             },
         ],
     };
-    return `${JSON.stringify(sarif, null, 2)}\n`;
+}
+
+/** Head and tail of a SARIF log whose results are written in between, one object each, comma-separated. */
+export function sarifFrame(version: string): { head: string; tail: string } {
+    const marker = '"@@results@@"';
+    const text = JSON.stringify(sarifLog(version), null, 2).replace('"results": []', `"results": [${marker}]`);
+    const at = text.indexOf(marker);
+    return { head: `${text.slice(0, at)}\n`, tail: `\n${text.slice(at + marker.length)}\n` };
+}
+
+const CODES = [...SCHEMA_ERROR_CODES, ...RESOLUTION_ERROR_CODES];
+
+export function sarifResult(p: LocatedProblem) {
+    return {
+        ruleId: p.code,
+        ruleIndex: CODES.indexOf(p.code),
+        level: "error",
+        message: { text: p.message },
+        locations: [
+            {
+                physicalLocation: {
+                    artifactLocation: { uri: p.file.replace(/\\/g, "/") },
+                    region: {
+                        startLine: p.start.line,
+                        startColumn: p.start.column,
+                        endLine: p.end.line,
+                        endColumn: p.end.column,
+                    },
+                },
+                logicalLocations: [{ fullyQualifiedName: p.pointer || "/", kind: "member" }],
+            },
+        ],
+    };
 }

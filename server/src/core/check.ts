@@ -120,6 +120,11 @@ export interface CheckOptions {
      * problems and counts (the CLI's text and SARIF) does not need them. Default true.
      */
     keepEntries?: boolean;
+    /**
+     * Called with each report entry as soon as it is made, in order: streaming output writes it and
+     * lets it go (with `keepEntries: false`, memory does not grow with the report).
+     */
+    onEntry?: (entry: ReportEntry) => void;
 }
 
 /** evidex-compatible: resolve and validate annotations against a session; returns the report. */
@@ -134,7 +139,7 @@ export function checkParts(
     lookup: DocumentLookup,
     checker: SchemaChecker,
     syntaxErrors: SchemaError[],
-    { keepAnnotations = true, keepEntries = true }: CheckOptions = {},
+    { keepAnnotations = true, keepEntries = true, onEntry }: CheckOptions = {},
 ): CheckResult {
     const problems: Problem[] = [];
     const entries: ReportEntry[] = [];
@@ -192,7 +197,11 @@ export function checkParts(
 
         const valid = ownSchemaErrors.length === 0 && claim.valid && sources.every((s) => s.valid);
         if (valid) validCount++;
-        if (keepEntries) entries.push({ index, valid, claim, sources });
+        if (keepEntries || onEntry) {
+            const entry = { index, valid, claim, sources };
+            if (keepEntries) entries.push(entry);
+            onEntry?.(entry);
+        }
     });
 
     const schemaErrors = [...syntaxErrors, ...checker.errors];

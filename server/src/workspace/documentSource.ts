@@ -40,6 +40,9 @@ export class DocumentSource {
     private readonly verdicts = new Map<string, Map<string, PathVerdict>>();
     private readonly variants = new Map<string, { base: SessionDocument; byPath: Map<string, SessionDocument> }>();
 
+    /** A root's own size cap (its sourcecheck.config.json), over `maxBytes`. */
+    maxBytesFor: (root: string) => number | undefined = () => undefined;
+
     constructor(
         private readonly openBuffers: BufferStore,
         public maxBytes: number,
@@ -89,7 +92,7 @@ export class DocumentSource {
         if (buffer) return this.fromBuffer(root, documentPath, verdict.absolute, buffer);
         let entry = this.disk.get(verdict.absolute);
         if (entry === undefined) {
-            const read = readDocumentUnderRoot(root, documentPath, { maxBytes: this.maxBytes });
+            const read = readDocumentUnderRoot(root, documentPath, { maxBytes: this.maxBytesFor(root) ?? this.maxBytes });
             entry = read.ok ? new SessionDocument(documentPath, read.content) : read.failure;
             this.disk.set(verdict.absolute, entry);
         }
@@ -143,10 +146,11 @@ export class DocumentSource {
         }
         const text = buffer.getText();
         const bytes = Buffer.byteLength(text, "utf8");
-        if (bytes > this.maxBytes) {
+        const cap = this.maxBytesFor(root) ?? this.maxBytes;
+        if (bytes > cap) {
             return {
                 code: "unreadable-document",
-                message: `${quoted} is ${formatBytes(bytes)}, over the ${formatBytes(this.maxBytes)} size cap (setting sourcecheck.maxDocumentSize)`,
+                message: `${quoted} is ${formatBytes(bytes)}, over the ${formatBytes(cap)} size cap (maxDocumentSize)`,
             };
         }
         return new SessionDocument(documentPath, normalizeLineEndings(text));

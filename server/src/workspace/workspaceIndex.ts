@@ -11,6 +11,7 @@ import { ANNOTATION_LANGUAGE_ID, AnnotationFileMatcher } from "./annotationFiles
 import { decodeText } from "./diskDocuments";
 import { type BufferStore, DocumentSource } from "./documentSource";
 import { isInside } from "./pathSafety";
+import { ProjectConfigs, resolveDocumentRoot } from "./projectConfig";
 import { DEFAULT_SETTINGS, type Settings } from "./settings";
 import { pathToUri, uriToPath } from "./uris";
 
@@ -46,6 +47,8 @@ function readRegularFile(path: string): Buffer {
 export class WorkspaceIndex {
     folders: string[] = [];
     settings: Settings = { ...DEFAULT_SETTINGS };
+    /** sourcecheck.config.json files found above annotation files; cleared when one changes. */
+    readonly configs = new ProjectConfigs();
     readonly source: DocumentSource;
     private matcher = new AnnotationFileMatcher();
     private readonly files = new Map<string, AnnotationFile>();
@@ -61,12 +64,15 @@ export class WorkspaceIndex {
 
     constructor(buffers: BufferStore) {
         this.source = new DocumentSource(buffers, DEFAULT_SETTINGS.maxDocumentSize);
+        // A configuration's maxDocumentSize governs the documents under its root.
+        this.source.maxBytesFor = (root) => this.configs.forFolder(root)?.config.maxDocumentSize;
     }
 
     configure(settings: Settings): void {
         this.settings = settings;
         this.matcher = new AnnotationFileMatcher(settings.annotationFiles);
         this.source.maxBytes = settings.maxDocumentSize;
+        this.configs.clear();
         this.source.invalidateAll();
     }
 
@@ -75,7 +81,10 @@ export class WorkspaceIndex {
         const path = uriToPath(uri);
         if (path === undefined) return false;
         const folder = this.folderOf(path);
-        return this.matcher.matches(path, folder ? nodePath.relative(folder, path) : undefined);
+        return (
+            this.matcher.matches(path, folder ? nodePath.relative(folder, path) : undefined) ||
+            this.configs.matchesAnnotationGlobs(path)
+        );
     }
 
     folderOf(absolutePath: string): string | undefined {
@@ -86,13 +95,18 @@ export class WorkspaceIndex {
         return best;
     }
 
-    /** The document root of an annotation file: its folder (moved by `sourcecheck.documentRoot`), else its directory. */
+    /**
+     * The document root of an annotation file (docs/config.md): `sourcecheck.documentRoot` when set,
+     * else the folder of the nearest sourcecheck.config.json, else its workspace folder (or directory).
+     */
     rootFor(uri: string): string | undefined {
         const path = uriToPath(uri);
         const folder = path !== undefined ? this.folderOf(path) : this.folders[0];
         const base = folder ?? (path !== undefined ? nodePath.dirname(path) : undefined);
         if (base === undefined) return undefined;
-        return this.settings.documentRoot ? nodePath.resolve(base, this.settings.documentRoot) : base;
+        const explicitRoot = this.settings.documentRoot ? nodePath.resolve(base, this.settings.documentRoot) : undefined;
+        if (path === undefined) return explicitRoot ?? base;
+        return resolveDocumentRoot(path, { explicitRoot, fallback: base, configs: this.configs }).root;
     }
 
     get(uri: string): AnnotationFile | undefined {

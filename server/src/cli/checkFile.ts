@@ -1,0 +1,201 @@
+/**
+ * One annotation file checked into output pieces, in any format (docs/ci.md). The same function runs
+ * in the main thread (one file, `--jobs 1`) and in worker threads, so the report is the same whatever
+ * the number of jobs. JSON entries are written as they are made: memory does not grow with the report.
+ */
+import { checkInput, type ReportEntry } from "../core/check";
+import { parseJsonText } from "../core/parse";
+import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
+import type { SchemaError } from "../core/types";
+import { readDocumentUnderRoot } from "../workspace/diskDocuments";
+import { CliError, readTextInput } from "./files";
+import { githubCommand } from "./github";
+import { sarifResult } from "./sarif";
+import { formatText, type LocatedProblem, locateProblems, singleSource } from "./text";
+
+export type OutputFormat = "text" | "json" | "sarif" | "github";
+
+export interface FileJob {
+    /** Absolute path, or "-" for stdin. */
+    path: string;
+    /** The name shown in output: as given, or relative to the current folder. */
+    shown: string;
+    /** Document root of its workspace-mode refs (absolute). */
+    root: string;
+    maxBytes?: number;
+    /** One of many: the JSON report carries `file`, the text output a per-file summary. */
+    named: boolean;
+}
+
+export interface FileTotals {
+    validCount: number;
+    invalidCount: number;
+    exitCode: 0 | 1 | 2;
+}
+
+/** Output of one file, piece by piece; `startsItem` marks the start of one array item (a comma before it). */
+export type Emit = (text: string, startsItem: boolean) => void;
+
+/**
+ * Cited documents read once per run and shared by the files citing them, up to a budget of bytes;
+ * past it the cache starts again (between files), so a corpus of many documents does not pile up.
+ */
+export class DocumentCache {
+    private readonly byRoot = new Map<string, Map<string, SessionDocument | DocumentFailure>>();
+    private bytes = 0;
+
+    constructor(private readonly budget = 256 * 1024 * 1024) {}
+
+    lookup(root: string, maxBytes: number | undefined): DocumentLookup {
+        const key = `${maxBytes ?? ""}\0${root}`;
+        let cache = this.byRoot.get(key);
+        if (!cache) {
+            cache = new Map();
+            this.byRoot.set(key, cache);
+        }
+        const entries = cache;
+        return {
+            get: (path) => {
+                let entry = entries.get(path);
+                if (entry === undefined) {
+                    const read = readDocumentUnderRoot(root, path, { maxBytes });
+                    entry = read.ok ? new SessionDocument(path, read.content) : read.failure;
+                    if (read.ok) this.bytes += read.content.length;
+                    entries.set(path, entry);
+                }
+                return entry;
+            },
+        };
+    }
+
+    /** Called between files: forget everything once over budget. */
+    trim(): void {
+        if (this.bytes <= this.budget) return;
+        this.byRoot.clear();
+        this.bytes = 0;
+    }
+}
+
+/**
+ * Check one file and emit its output. `text` is the file's content when already read (stdin). An
+ * unreadable file is a CliError when it is the only one, else reported as its own `invalid-json`.
+ */
+export function checkFileInto(
+    job: FileJob,
+    format: OutputFormat,
+    emit: Emit,
+    documents: DocumentCache,
+    text?: string,
+): FileTotals {
+    let content: string;
+    try {
+        content = text ?? readTextInput(job.path, () => Buffer.alloc(0), job.shown);
+    } catch (error) {
+        if (!job.named || !(error instanceof CliError)) throw error;
+        return unreadableFile(job, format, emit, error.message);
+    }
+    const parsed = parseJsonText(content);
+    const layout = layoutOf(job);
+    let entryCount = 0;
+    if (format === "json") {
+        const file = job.named ? `\n${layout.key}"file": ${JSON.stringify(job.shown)},` : "";
+        emit(`${layout.open}{${file}\n${layout.key}"entries": [`, true);
+    }
+    const onEntry =
+        format === "json"
+            ? (entry: ReportEntry) => {
+                  emit(`${entryCount++ === 0 ? "\n" : ",\n"}${layout.entry}${JSON.stringify(entry)}`, false);
+              }
+            : undefined;
+    const result = checkInput(parsed.value, documents.lookup(job.root, job.maxBytes), parsed.syntaxErrors, {
+        keepAnnotations: false,
+        keepEntries: false,
+        onEntry,
+    });
+    const { report } = result;
+    const totals: FileTotals = {
+        validCount: report.validCount,
+        invalidCount: report.invalidCount,
+        exitCode: report.exitCode,
+    };
+    if (format === "json") {
+        emit(`${entryCount > 0 ? `\n${layout.key}` : ""}]${reportTail(report, report.schemaErrors, layout)}`, false);
+        return totals;
+    }
+    const located = locateProblems(result, [singleSource(job.shown, content)]);
+    emitProblems(job, format, emit, located, () => formatText(result, located), totals);
+    return totals;
+}
+
+function emitProblems(
+    job: FileJob,
+    format: OutputFormat,
+    emit: Emit,
+    located: LocatedProblem[],
+    singleText: () => string,
+    totals: FileTotals,
+): void {
+    if (format === "sarif") {
+        for (const problem of located) emit(`      ${JSON.stringify(sarifResult(problem))}`, true);
+    } else if (format === "github") {
+        for (const problem of located) emit(`${githubCommand(problem)}\n`, false);
+    } else if (!job.named) {
+        emit(singleText(), false);
+    } else if (located.length > 0) {
+        const lines = located.map((p) => `${p.file}:${p.start.line}:${p.start.column}: ${p.code}: ${p.message}`);
+        const total = totals.validCount + totals.invalidCount;
+        lines.push(
+            `${job.shown}: ${total} annotation${total === 1 ? "" : "s"}: ${totals.validCount} valid, ` +
+                `${totals.invalidCount} invalid (exit ${totals.exitCode})`,
+        );
+        emit(`${lines.join("\n")}\n`, false);
+    }
+}
+
+/**
+ * Indentation of a file's report: alone it is the whole output; one of many, an item of `files`.
+ * Each entry is one line, so the output stays readable and greppable at any size.
+ */
+function layoutOf(job: FileJob) {
+    return job.named
+        ? { open: "    ", key: "      ", entry: "        " }
+        : { open: "", key: "  ", entry: "    " };
+}
+
+/** The report's fields after `entries`, closing its object. */
+function reportTail(totals: FileTotals, schemaErrors: readonly SchemaError[], layout: ReturnType<typeof layoutOf>): string {
+    const { key, entry, open } = layout;
+    const errors =
+        schemaErrors.length === 0
+            ? "[]"
+            : `[\n${schemaErrors.map((e) => `${entry}${JSON.stringify(e)}`).join(",\n")}\n${key}]`;
+    return (
+        `,\n${key}"ok": ${totals.exitCode === 0},\n${key}"exitCode": ${totals.exitCode},` +
+        `\n${key}"validCount": ${totals.validCount},\n${key}"invalidCount": ${totals.invalidCount},` +
+        `\n${key}"schemaErrors": ${errors}\n${open}}`
+    );
+}
+
+/** A file of many that cannot be read as text: a schema-class error of its own, the others still checked. */
+function unreadableFile(job: FileJob, format: OutputFormat, emit: Emit, message: string): FileTotals {
+    const totals: FileTotals = { validCount: 0, invalidCount: 0, exitCode: 2 };
+    const error: SchemaError = { code: "invalid-json", pointer: "", message };
+    if (format === "json") {
+        const layout = layoutOf(job);
+        emit(
+            `${layout.open}{\n${layout.key}"file": ${JSON.stringify(job.shown)},\n${layout.key}"entries": []${reportTail(totals, [error], layout)}`,
+            true,
+        );
+        return totals;
+    }
+    const problem: LocatedProblem = {
+        code: "invalid-json",
+        message,
+        pointer: "",
+        file: job.shown,
+        start: { line: 1, column: 1 },
+        end: { line: 1, column: 1 },
+    };
+    emitProblems(job, format, emit, [problem], () => "", totals);
+    return totals;
+}

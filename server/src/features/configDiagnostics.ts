@@ -1,0 +1,36 @@
+/**
+ * Diagnostics on broken sourcecheck.config.json files (docs/config.md): a broken configuration is
+ * shown on its own offending token, never silently ignored. Pushed, since configuration files are
+ * plain JSON files the client does not pull diagnostics for.
+ */
+import { type Connection, DiagnosticSeverity } from "vscode-languageserver";
+import { pathToUri } from "../workspace/uris";
+import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+
+/** Publish the problems of the configuration files read so far; clear those fixed since `shown`. */
+export function publishConfigProblems(connection: Connection, workspace: WorkspaceIndex, shown: Set<string>): void {
+    const broken = new Set<string>();
+    for (const load of workspace.configs.loaded()) {
+        if (load.ok) continue;
+        const { problem } = load;
+        const uri = pathToUri(problem.file);
+        broken.add(uri);
+        const start = { line: problem.line - 1, character: problem.column - 1 };
+        const end = { line: start.line, character: start.character + Math.max(1, problem.length) };
+        void connection.sendDiagnostics({
+            uri,
+            diagnostics: [
+                {
+                    range: { start, end },
+                    severity: DiagnosticSeverity.Error,
+                    source: "sourcecheck",
+                    code: "config",
+                    message: `${problem.message} (the annotation files below this folder still use it as their document root)`,
+                },
+            ],
+        });
+    }
+    for (const uri of shown) if (!broken.has(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
+    shown.clear();
+    for (const uri of broken) shown.add(uri);
+}

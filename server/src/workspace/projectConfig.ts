@@ -1,0 +1,243 @@
+/**
+ * Project configuration (docs/config.md): the nearest `sourcecheck.config.json` above an annotation
+ * file, found by walking up the folders as tsconfig.json is. Its folder is the document root of the
+ * annotation files beneath it; it may also set `annotationFiles`, `exclude` and `maxDocumentSize`.
+ * `resolveDocumentRoot` is the one answer to "which root?" for the CLI, the language server, the MCP
+ * server and `render`. A broken file is an error to show, never a silent fallback.
+ */
+import * as nodeFs from "node:fs";
+import * as nodePath from "node:path";
+import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import picomatch from "picomatch";
+import { LineIndex } from "../core/lines";
+
+export const CONFIG_FILE_NAME = "sourcecheck.config.json";
+
+export interface ProjectConfig {
+    /** Absolute path of the configuration file. */
+    file: string;
+    /** Its folder: the document root of the annotation files beneath it. */
+    root: string;
+    /** Extra globs recognising annotation files, relative to `root`. */
+    annotationFiles: string[];
+    /** Globs of files and folders never searched, relative to `root`. */
+    exclude: string[];
+    /** Size cap of a cited document, in bytes, when set. */
+    maxDocumentSize?: number;
+}
+
+/** What is wrong with a configuration file, at a 1-based line and column of it. */
+export interface ConfigProblem {
+    file: string;
+    message: string;
+    offset: number;
+    length: number;
+    line: number;
+    column: number;
+}
+
+export type ConfigLoad = { ok: true; config: ProjectConfig } | { ok: false; config: ProjectConfig; problem: ConfigProblem };
+
+/** The file-system calls made here, small so tests can count them. */
+export interface ConfigFileSystem {
+    /** The file's text, or undefined when there is no such regular file. */
+    readConfig(path: string): string | undefined;
+}
+
+export const nodeConfigFileSystem: ConfigFileSystem = {
+    readConfig(path) {
+        try {
+            if (!nodeFs.statSync(path).isFile()) return undefined;
+            return nodeFs.readFileSync(path, "utf8");
+        } catch {
+            return undefined;
+        }
+    },
+};
+
+const KNOWN_KEYS = new Set(["$schema", "annotationFiles", "exclude", "maxDocumentSize"]);
+
+/** Parse and validate a configuration file's text; a problem names the offending token. */
+export function parseProjectConfig(file: string, text: string): ConfigLoad {
+    const root = nodePath.dirname(file);
+    const config: ProjectConfig = { file, root, annotationFiles: [], exclude: [] };
+    let bom = 0;
+    const fail = (message: string, offset: number, length: number): ConfigLoad => {
+        const position = new LineIndex(text).positionAt(offset + bom);
+        return {
+            ok: false,
+            config,
+            problem: { file, message, offset: offset + bom, length, line: position.line, column: position.column + 1 },
+        };
+    };
+    // A leading byte-order mark is not JSON: parse after it, and count offsets in the whole text.
+    bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const errors: ParseError[] = [];
+    const tree = parseTree(text.slice(bom), errors, { disallowComments: true, allowTrailingComma: false });
+    if (errors.length > 0) {
+        const [first] = errors;
+        return fail(`invalid JSON: ${describeParseError(first.error)}`, first.offset, first.length);
+    }
+    if (!tree || tree.type !== "object") return fail("a configuration file is a JSON object", 0, text.length);
+    for (const property of tree.children ?? []) {
+        const [keyNode, valueNode] = property.children ?? [];
+        const key = keyNode?.value as string;
+        if (!KNOWN_KEYS.has(key)) {
+            return fail(
+                `unknown setting ${JSON.stringify(key)}: use annotationFiles, exclude or maxDocumentSize`,
+                keyNode.offset,
+                keyNode.length,
+            );
+        }
+        if (!valueNode) continue;
+        const at = (message: string, node: Node = valueNode) => fail(`${key}: ${message}`, node.offset, node.length);
+        if (key === "$schema") {
+            if (valueNode.type !== "string") return at("must be a string");
+        } else if (key === "maxDocumentSize") {
+            const size = valueNode.value;
+            if (valueNode.type !== "number" || !Number.isInteger(size) || size < 1)
+                return at("must be a whole number of bytes, at least 1");
+            config.maxDocumentSize = size;
+        } else {
+            if (valueNode.type !== "array") return at("must be an array of glob strings");
+            const globs: string[] = [];
+            for (const item of valueNode.children ?? []) {
+                if (item.type !== "string" || (item.value as string).length === 0)
+                    return at("every item must be a non-empty glob string", item);
+                globs.push(item.value as string);
+            }
+            if (key === "annotationFiles") config.annotationFiles = globs;
+            else config.exclude = globs;
+        }
+    }
+    return { ok: true, config };
+}
+
+function describeParseError(code: number): string {
+    const name = printParseErrorCode(code);
+    return name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+}
+
+/**
+ * Finds and caches configuration files: each folder is asked at most once, so discovering thousands
+ * of annotation files costs one look per folder, not one walk per file.
+ */
+export class ProjectConfigs {
+    private readonly nearestByFolder = new Map<string, string | null>();
+    private readonly loads = new Map<string, ConfigLoad>();
+    private readonly annotationMatchers = new Map<string, (relative: string) => boolean>();
+
+    constructor(private readonly fs: ConfigFileSystem = nodeConfigFileSystem) {}
+
+    /** The configuration governing files in `folder` (absolute): the nearest at or above it. */
+    forFolder(folder: string): ConfigLoad | undefined {
+        const file = this.nearestFile(nodePath.resolve(folder));
+        return file === undefined ? undefined : this.loads.get(file);
+    }
+
+    /** The configuration governing an annotation file (absolute path). */
+    forFile(file: string): ConfigLoad | undefined {
+        return this.forFolder(nodePath.dirname(nodePath.resolve(file)));
+    }
+
+    /** Every configuration file read so far, valid or not (the editor shows the broken ones' problems). */
+    loaded(): ConfigLoad[] {
+        return [...this.loads.values()];
+    }
+
+    /** Is this file an annotation file by the `annotationFiles` globs of its configuration? */
+    matchesAnnotationGlobs(file: string): boolean {
+        const load = this.forFile(file);
+        if (!load || load.config.annotationFiles.length === 0) return false;
+        let matcher = this.annotationMatchers.get(load.config.file);
+        if (!matcher) {
+            matcher = configGlobMatcher(load.config.annotationFiles);
+            this.annotationMatchers.set(load.config.file, matcher);
+        }
+        return matcher(toSlashes(nodePath.relative(load.config.root, nodePath.resolve(file))));
+    }
+
+    /** Forget everything (a configuration file was created, changed or deleted). */
+    clear(): void {
+        this.nearestByFolder.clear();
+        this.loads.clear();
+        this.annotationMatchers.clear();
+    }
+
+    private nearestFile(folder: string): string | undefined {
+        const visited: string[] = [];
+        let current = folder;
+        let found: string | null | undefined;
+        for (;;) {
+            found = this.nearestByFolder.get(current);
+            if (found !== undefined) break;
+            visited.push(current);
+            const candidate = nodePath.join(current, CONFIG_FILE_NAME);
+            const text = this.fs.readConfig(candidate);
+            if (text !== undefined) {
+                this.loads.set(candidate, parseProjectConfig(candidate, text));
+                found = candidate;
+                break;
+            }
+            const parent = nodePath.dirname(current);
+            if (parent === current) {
+                found = null;
+                break;
+            }
+            current = parent;
+        }
+        for (const path of visited) this.nearestByFolder.set(path, found);
+        return found ?? undefined;
+    }
+}
+
+export interface RootOptions {
+    /** `--root` or `sourcecheck.documentRoot`, already absolute: wins when given. */
+    explicitRoot?: string;
+    /** Without either and without a configuration file: the current directory (CLI) or workspace folder (editor). */
+    fallback: string;
+    /** Share lookups between calls (many files); a fresh cache otherwise. */
+    configs?: ProjectConfigs;
+}
+
+export interface RootResolution {
+    root: string;
+    /** Where the root came from. */
+    from: "explicit" | "config" | "default";
+    /** The governing configuration, valid or not, when there is one (it still sets the size cap, globs). */
+    config?: ProjectConfig;
+    /** Set when the governing configuration file is broken: show it, do not ignore it. */
+    problem?: ConfigProblem;
+}
+
+/**
+ * The document root of an annotation file (absolute path; for stdin, a file in the current folder):
+ * the explicit root when given, else the folder of the nearest `sourcecheck.config.json`, else the
+ * fallback. A broken configuration file still marks its folder as the root (the file's presence is
+ * unambiguous), and its problem is returned for the caller to report.
+ */
+export function resolveDocumentRoot(annotationFile: string, options: RootOptions): RootResolution {
+    const load = (options.configs ?? new ProjectConfigs()).forFile(annotationFile);
+    const problem = load && !load.ok ? load.problem : undefined;
+    if (options.explicitRoot !== undefined) return { root: options.explicitRoot, from: "explicit", config: load?.config, problem };
+    if (load) return { root: load.config.root, from: "config", config: load.config, problem };
+    return { root: options.fallback, from: "default" };
+}
+
+/** One line for a person: `file:line:column: message`. */
+export function formatConfigProblem(problem: ConfigProblem, shownFile = problem.file): string {
+    return `${shownFile}:${problem.line}:${problem.column}: ${problem.message}`;
+}
+
+/**
+ * A matcher for the globs of a configuration (or `--exclude`), over `/`-separated paths relative to
+ * its folder; a glob without `/` matches the base name at any depth, as in .gitignore.
+ */
+export function configGlobMatcher(globs: readonly string[]): (relative: string) => boolean {
+    if (globs.length === 0) return () => false;
+    return picomatch([...globs], { dot: true, basename: true });
+}
+
+function toSlashes(path: string): string {
+    return path.split(nodePath.sep).join("/");
+}
