@@ -8,8 +8,8 @@ import packageJson from "../../package.json";
 import { type CliIo, type OutputFormat, runCheck, runIndex, runSession, runValidate } from "./cli/commands";
 import { parseShard } from "./cli/discovery";
 import { CliError } from "./cli/files";
-import { writeAllSync } from "./cli/stdout";
 import { COMMANDS as MORE_COMMANDS } from "./cli/registry";
+import { writeAllSync } from "./cli/stdout";
 
 export const USAGE = `Usage:
   sourcecheck [check] [--json|--format text|json|sarif|github] [--root DIR] [--max-size BYTES] [FILE|-]
@@ -133,7 +133,8 @@ function outputFormat(json: boolean | undefined, format: string | undefined): Ou
 function jobCount(value: string | undefined): number | undefined {
     if (value === undefined) return undefined;
     const jobs = Number(value);
-    if (!Number.isInteger(jobs) || jobs < 1) throw new CliError(`--jobs must be a whole number, at least 1, not ${value}`);
+    if (!Number.isInteger(jobs) || jobs < 1)
+        throw new CliError(`--jobs must be a whole number, at least 1, not ${value}`);
     return jobs;
 }
 

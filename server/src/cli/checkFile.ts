@@ -157,13 +157,15 @@ function emitProblems(
  * Each entry is one line, so the output stays readable and greppable at any size.
  */
 function layoutOf(job: FileJob) {
-    return job.named
-        ? { open: "    ", key: "      ", entry: "        " }
-        : { open: "", key: "  ", entry: "    " };
+    return job.named ? { open: "    ", key: "      ", entry: "        " } : { open: "", key: "  ", entry: "    " };
 }
 
 /** The report's fields after `entries`, closing its object. */
-function reportTail(totals: FileTotals, schemaErrors: readonly SchemaError[], layout: ReturnType<typeof layoutOf>): string {
+function reportTail(
+    totals: FileTotals,
+    schemaErrors: readonly SchemaError[],
+    layout: ReturnType<typeof layoutOf>,
+): string {
     const { key, entry, open } = layout;
     const errors =
         schemaErrors.length === 0

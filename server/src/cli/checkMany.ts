@@ -6,9 +6,9 @@
  */
 import * as nodePath from "node:path";
 import { Worker } from "node:worker_threads";
-import { CliError } from "./files";
 import { checkFileInto, DocumentCache, type FileJob, type FileTotals, type OutputFormat } from "./checkFile";
 import type { WorkReply, WorkRequest } from "./checkWorker";
+import { CliError } from "./files";
 
 /** Where a run's output goes: pieces of each file in order, items separated by the run writer. */
 export interface PieceSink {
@@ -17,7 +17,12 @@ export interface PieceSink {
     fileDone(totals: FileTotals): void;
 }
 
-export async function checkFiles(jobs: FileJob[], format: OutputFormat, parallel: number, sink: PieceSink): Promise<void> {
+export async function checkFiles(
+    jobs: FileJob[],
+    format: OutputFormat,
+    parallel: number,
+    sink: PieceSink,
+): Promise<void> {
     const workers = Math.min(parallel, jobs.length);
     if (workers <= 1) {
         const documents = new DocumentCache();

@@ -16,7 +16,7 @@ import { CliError, readTextInput, writeFileAtomic } from "./files";
 import { githubCommand } from "./github";
 import { RunWriter } from "./runWriter";
 import { formatSarif } from "./sarif";
-import { formatText, locateProblems, type ProblemSource, singleSource } from "./text";
+import { formatText, locateProblems, type ProblemSource } from "./text";
 
 export interface CliIo {
     cwd: string;
@@ -52,7 +52,8 @@ export interface CheckOptions {
 export function runCheck(options: CheckOptions, io: CliIo): number | Promise<number> {
     const paths = options.paths ?? (options.file !== undefined ? [options.file] : []);
     if (paths.length === 0) {
-        if (!io.stdinIsPiped) throw new CliError("no input: give an annotation FILE, or pipe one into stdin (see --help)");
+        if (!io.stdinIsPiped)
+            throw new CliError("no input: give an annotation FILE, or pipe one into stdin (see --help)");
         return runCheckOne("-", options, io);
     }
     if (paths.length === 1 && options.shard === undefined && namesOneFile(paths[0], io))
@@ -77,7 +78,13 @@ function runCheckOne(file: string, options: CheckOptions, io: CliIo): number {
     const path = file === "-" ? nodePath.join(io.cwd, "-") : nodePath.resolve(io.cwd, file);
     const job = jobFor(path, file === "-" ? "<stdin>" : file, options, io, new ProjectConfigs());
     const writer = new RunWriter(options.format, false, (t) => io.stdout(t), io.version);
-    const totals = checkFileInto(job, options.format, (t, starts) => writer.piece(t, starts), new DocumentCache(), text);
+    const totals = checkFileInto(
+        job,
+        options.format,
+        (t, starts) => writer.piece(t, starts),
+        new DocumentCache(),
+        text,
+    );
     writer.fileDone(totals);
     return writer.end();
 }
@@ -95,7 +102,14 @@ function runCheckMany(paths: string[], options: CheckOptions, io: CliIo): Promis
 }
 
 /** Root and size cap of one file: --root and --max-size win, then its sourcecheck.config.json, then defaults. */
-function jobFor(path: string, shown: string, options: CheckOptions, io: CliIo, configs: ProjectConfigs, named = false): FileJob {
+function jobFor(
+    path: string,
+    shown: string,
+    options: CheckOptions,
+    io: CliIo,
+    configs: ProjectConfigs,
+    named = false,
+): FileJob {
     const resolution = resolveDocumentRoot(path, {
         explicitRoot: options.root !== undefined ? nodePath.resolve(io.cwd, options.root) : undefined,
         fallback: io.cwd,

@@ -86,7 +86,10 @@ export function parseShard(value: string): { index: number; count: number } {
 class Search {
     /** .gitignore layers by folder, each with its ancestors' first. */
     private readonly layers = new Map<string, IgnoreLayer[]>();
-    private readonly configMatchers = new Map<string, { annotation: (p: string) => boolean; excluded: (p: string) => boolean }>();
+    private readonly configMatchers = new Map<
+        string,
+        { annotation: (p: string) => boolean; excluded: (p: string) => boolean }
+    >();
 
     constructor(
         private readonly options: DiscoveryOptions,
@@ -103,7 +106,7 @@ class Search {
         const name = nodePath.basename(path);
         if (BUILT_IN_NAMES.some((re) => re.test(name))) return true;
         const config = this.configFor(path);
-        return config !== undefined && config.matchers.annotation(toSlashes(nodePath.relative(config.root, path)));
+        return config?.matchers.annotation(toSlashes(nodePath.relative(config.root, path))) === true;
     }
 
     /** Every regular file below a folder that no ignore rule or exclude removes (symlinked folders not followed). */
@@ -153,7 +156,9 @@ class Search {
         if (!load) return undefined;
         if (!load.ok) {
             const { problem } = load;
-            throw new CliError(`${this.found(problem.file).shown}:${problem.line}:${problem.column}: ${problem.message}`);
+            throw new CliError(
+                `${this.found(problem.file).shown}:${problem.line}:${problem.column}: ${problem.message}`,
+            );
         }
         let matchers = this.configMatchers.get(load.config.file);
         if (!matchers) {

@@ -92,7 +92,9 @@ export class DocumentSource {
         if (buffer) return this.fromBuffer(root, documentPath, verdict.absolute, buffer);
         let entry = this.disk.get(verdict.absolute);
         if (entry === undefined) {
-            const read = readDocumentUnderRoot(root, documentPath, { maxBytes: this.maxBytesFor(root) ?? this.maxBytes });
+            const read = readDocumentUnderRoot(root, documentPath, {
+                maxBytes: this.maxBytesFor(root) ?? this.maxBytes,
+            });
             entry = read.ok ? new SessionDocument(documentPath, read.content) : read.failure;
             this.disk.set(verdict.absolute, entry);
         }

@@ -36,7 +36,9 @@ export interface ConfigProblem {
     column: number;
 }
 
-export type ConfigLoad = { ok: true; config: ProjectConfig } | { ok: false; config: ProjectConfig; problem: ConfigProblem };
+export type ConfigLoad =
+    | { ok: true; config: ProjectConfig }
+    | { ok: false; config: ProjectConfig; problem: ConfigProblem };
 
 /** The file-system calls made here, small so tests can count them. */
 export interface ConfigFileSystem {
@@ -78,7 +80,7 @@ export function parseProjectConfig(file: string, text: string): ConfigLoad {
         const [first] = errors;
         return fail(`invalid JSON: ${describeParseError(first.error)}`, first.offset, first.length);
     }
-    if (!tree || tree.type !== "object") return fail("a configuration file is a JSON object", 0, text.length);
+    if (tree?.type !== "object") return fail("a configuration file is a JSON object", 0, text.length);
     for (const property of tree.children ?? []) {
         const [keyNode, valueNode] = property.children ?? [];
         const key = keyNode?.value as string;
@@ -219,7 +221,8 @@ export interface RootResolution {
 export function resolveDocumentRoot(annotationFile: string, options: RootOptions): RootResolution {
     const load = (options.configs ?? new ProjectConfigs()).forFile(annotationFile);
     const problem = load && !load.ok ? load.problem : undefined;
-    if (options.explicitRoot !== undefined) return { root: options.explicitRoot, from: "explicit", config: load?.config, problem };
+    if (options.explicitRoot !== undefined)
+        return { root: options.explicitRoot, from: "explicit", config: load?.config, problem };
     if (load) return { root: load.config.root, from: "config", config: load.config, problem };
     return { root: options.fallback, from: "default" };
 }
@@ -234,8 +237,11 @@ export function formatConfigProblem(problem: ConfigProblem, shownFile = problem.
  * its folder; a glob without `/` matches the base name at any depth, as in .gitignore.
  */
 export function configGlobMatcher(globs: readonly string[]): (relative: string) => boolean {
-    if (globs.length === 0) return () => false;
-    return picomatch([...globs], { dot: true, basename: true });
+    const byName = globs.filter((glob) => !glob.includes("/"));
+    const byPath = globs.filter((glob) => glob.includes("/"));
+    const name = byName.length > 0 ? picomatch(byName, { dot: true }) : () => false;
+    const full = byPath.length > 0 ? picomatch(byPath, { dot: true }) : () => false;
+    return (relative) => full(relative) || name(relative.slice(relative.lastIndexOf("/") + 1));
 }
 
 function toSlashes(path: string): string {

@@ -104,7 +104,9 @@ export class WorkspaceIndex {
         const folder = path !== undefined ? this.folderOf(path) : this.folders[0];
         const base = folder ?? (path !== undefined ? nodePath.dirname(path) : undefined);
         if (base === undefined) return undefined;
-        const explicitRoot = this.settings.documentRoot ? nodePath.resolve(base, this.settings.documentRoot) : undefined;
+        const explicitRoot = this.settings.documentRoot
+            ? nodePath.resolve(base, this.settings.documentRoot)
+            : undefined;
         if (path === undefined) return explicitRoot ?? base;
         return resolveDocumentRoot(path, { explicitRoot, fallback: base, configs: this.configs }).root;
     }
