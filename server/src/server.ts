@@ -29,8 +29,8 @@ import {
 import { Analysis } from "./features/analysis";
 import { CODE_ACTION_KINDS, codeActions } from "./features/codeActions";
 import { completion } from "./features/completion";
-import { citedSpans, coverage, lineIndex, refForSelection } from "./features/customRequests";
 import { publishConfigProblems } from "./features/configDiagnostics";
+import { citedSpans, coverage, lineIndex, refForSelection } from "./features/customRequests";
 import { clear, publish, pullReport } from "./features/diagnostics";
 import { hover } from "./features/hover";
 import { inlayHints } from "./features/inlayHints";
