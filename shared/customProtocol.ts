@@ -25,6 +25,9 @@ export interface LspRange {
 }
 
 export type SpanKind = "claim" | "supports" | "refutes";
+
+/** The verdict of an annotation (docs/verdicts.md). */
+export type Verdict = "supported" | "refuted" | "contested" | "broken";
 export const SPAN_KINDS: readonly SpanKind[] = ["claim", "supports", "refutes"];
 
 export interface Citation {
@@ -37,6 +40,8 @@ export interface Citation {
     confidence?: number;
     /** The resolved claim of that annotation, when it resolves. */
     claimText?: string;
+    /** The verdict of the citing annotation: claims are drawn by it. */
+    verdict: Verdict;
     /** Where the citing ref sits in the annotation file. */
     refRange: LspRange;
 }
@@ -51,9 +56,30 @@ export interface CitedSpansParams {
     uri: string;
 }
 
+/**
+ * A ref into this document that does not resolve, placed on the line it names (the line of the
+ * boundary that failed, else its start line) when that line exists.
+ */
+export interface BrokenRef {
+    /** The whole named line, 0-based like every LSP range. */
+    range: LspRange;
+    /** 1-based, as the ref writes it. */
+    line: number;
+    role: "claim" | number;
+    annotationUri: string;
+    annotationIndex: number;
+    /** The first error, for example `boundary-not-found`. */
+    code: string;
+    message: string;
+    /** Where the broken ref sits in the annotation file. */
+    refRange: LspRange;
+}
+
 export interface CitedSpansResult {
     uri: string;
     spans: CitedSpan[];
+    /** Broken refs into this document, sorted by line. */
+    brokenRefs: BrokenRef[];
 }
 
 export interface CitedSpansChangedParams {
@@ -65,7 +91,16 @@ export interface RefForSelectionParams {
     range: LspRange;
 }
 
-export type RefForSelectionResult = { ok: true; ref: Ref } | { ok: false; message: string };
+export type RefForSelectionResult =
+    | {
+          ok: true;
+          ref: Ref;
+          /** True when a boundary had to cut inside a word: no word-aligned string was unique (docs/boundaries.md). */
+          characterLevel: boolean;
+          /** Said to the user beside the result when `characterLevel` is true. */
+          note?: string;
+      }
+    | { ok: false; message: string };
 
 export interface FileSummary {
     validCount: number;

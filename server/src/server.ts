@@ -393,7 +393,7 @@ connection.onDocumentLinks(
 // Custom protocol (README "Language server protocol extensions").
 connection.onRequest(
     CITED_SPANS,
-    safe("citedSpans", { uri: "", spans: [] }, (params: { uri: string }) => {
+    safe("citedSpans", { uri: "", spans: [], brokenRefs: [] }, (params: { uri: string }) => {
         analysis.settle();
         return citedSpans(workspace, params.uri);
     }),

@@ -9,10 +9,10 @@ import {
     pointer,
     prepare,
     type Ref,
+    readableEndingAt,
+    readableStartingAt,
     resolveRef,
     restoreText,
-    shortestUniqueEndingAt,
-    shortestUniqueStartingAt,
     sourcecheckDiagnostics,
     tokenRange,
     valueAt,
@@ -44,7 +44,8 @@ async function selectionOf(
 
 /**
  * A correct ref for a selection: it resolves to exactly the selected span, and its boundaries are the
- * shortest unique strings at the selection's ends (DESIGN section 2).
+ * readable ones at the selection's ends: the shortest unique strings that end (start) or begin (end)
+ * at a word edge (docs/boundaries.md), never a one-letter fragment of a word.
  */
 async function assertRefFor(ref: Ref, path: string, selection: LspRange): Promise<void> {
     assert.equal(ref.path, path);
@@ -60,15 +61,16 @@ async function assertRefFor(ref: Ref, path: string, selection: LspRange): Promis
     );
     const startLine = await lineOf(path, ref.start.line);
     const endLine = await lineOf(path, ref.end.line);
+    const sameLine = ref.start.line === ref.end.line;
     assert.equal(
         ref.start.str,
-        shortestUniqueStartingAt(startLine, selection.start.character),
-        "start is not the shortest unique",
+        readableStartingAt(startLine, selection.start.character, sameLine ? selection.end.character : undefined),
+        "start is not the shortest word-aligned unique string",
     );
     assert.equal(
         ref.end.str,
-        shortestUniqueEndingAt(endLine, selection.end.character),
-        "end is not the shortest unique",
+        readableEndingAt(endLine, selection.end.character, sameLine ? selection.start.character : undefined),
+        "end is not the shortest word-aligned unique string",
     );
 }
 
@@ -172,6 +174,31 @@ describe("authoring commands", () => {
         await assertRefFor(result.ref, "answer.md", sel);
         assert.deepEqual(JSON.parse(result.text), result.ref);
         assert.equal(doc.getText(), original, "copying a ref must not edit the annotation file");
+    });
+
+    it("Cite Selection as Claim writes word-aligned boundaries: never one letter of a word", async () => {
+        // "37%" on line 3: the character-level shortest strings would be "3" … "%"; readable ones are "37" … "37%".
+        const sel = await selectionOf("answer.md", 3, "37%");
+        const claim = await run<{ ref: Ref }>("sourcecheck.citeSelectionAsClaim", {
+            annotationFile: annotationsUri().toString(),
+            uri: wsUri("answer.md").toString(),
+            range: sel,
+        });
+        ok(claim, "sourcecheck.citeSelectionAsClaim");
+        assert.deepEqual(claim.ref, { path: "answer.md", start: { line: 3, str: "37" }, end: { line: 3, str: "37%" } });
+        const sentence = await selectionOf("answer.md", 4, "The release adds offline sync for mobile clients.");
+        const second = await run<{ ref: Ref }>("sourcecheck.citeSelectionAsClaim", {
+            annotationFile: annotationsUri().toString(),
+            uri: wsUri("answer.md").toString(),
+            range: sentence,
+        });
+        ok(second, "sourcecheck.citeSelectionAsClaim");
+        // Character level this would be start "T" and end "." (both unique on line 4).
+        assert.deepEqual(second.ref, {
+            path: "answer.md",
+            start: { line: 4, str: "The" },
+            end: { line: 4, str: "clients." },
+        });
     });
 
     it("refuses an empty selection and writes nothing", async () => {

@@ -8,7 +8,7 @@ import {
     openAnnotations,
     prepare,
     type Ref,
-    shortestUniqueEndingAt,
+    readableEndingAt,
     tokenRange,
     valueAt,
 } from "./demo";
@@ -43,7 +43,7 @@ describe("completion of boundary strings", () => {
     before(prepare);
     after(cleanSlate);
 
-    it("offers only boundaries unique on the cited line inside an end `str`, including the fixes for an ambiguous one", async () => {
+    it("offers only word-aligned boundaries unique on the cited line inside an end `str`, including the fixes for an ambiguous one", async () => {
         const doc = await openAnnotations();
         const at: JsonPath = ["annotations", 4, "claim", "end", "str"];
         const claim = valueAt<Ref>(doc, ["annotations", 4, "claim"]);
@@ -59,7 +59,7 @@ describe("completion of boundary strings", () => {
         }
         assert.ok(!offered.includes(claim.end.str), "the ambiguous boundary itself is offered");
         for (const c of occurrences(line, claim.end.str)) {
-            const fix = shortestUniqueEndingAt(line, c + claim.end.str.length)!;
+            const fix = readableEndingAt(line, c + claim.end.str.length)!;
             assert.ok(
                 offered.includes(fix),
                 `${JSON.stringify(fix)} (ends the occurrence at column ${c}) is not offered: ${JSON.stringify(offered)}`,

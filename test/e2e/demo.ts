@@ -119,6 +119,43 @@ export function shortestUniqueEndingAt(line: string, e: number): string | undefi
     return undefined;
 }
 
+/**
+ * Where a word ends (`end`) or begins (`start`) at column p of a line, written here independently of
+ * the server's Intl.Segmenter: letters, digits and marks make words; `.`, `,` and `'` between two
+ * word characters (2.4, team's) stay inside the word. The line's ends count as edges.
+ */
+export function isWordEdge(line: string, p: number, side: "start" | "end"): boolean {
+    if (side === "end" && p >= line.length) return true;
+    if (side === "start" && p <= 0) return true;
+    const word = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}\p{M}_]/u.test(c);
+    const inside = (at: number) =>
+        (word(line[at - 1]) && word(line[at])) ||
+        (/[.,'’]/.test(line[at] ?? "") && word(line[at - 1]) && word(line[at + 1])) ||
+        (/[.,'’]/.test(line[at - 1] ?? "") && word(line[at]) && word(line[at - 2]));
+    if (inside(p)) return false;
+    return side === "end" ? word(line[p - 1]) : word(line[p]);
+}
+
+/** docs/boundaries.md, `words` style, spaced scripts: the shortest unique string from s ending where a word ends. */
+export function readableStartingAt(line: string, s: number, limit = line.length): string | undefined {
+    for (let k = 1; s + k <= limit; k++) {
+        const candidate = line.slice(s, s + k);
+        if (isWordEdge(line, s + k, "end") && candidate.trim() !== "" && occurrences(line, candidate).length === 1)
+            return candidate;
+    }
+    return undefined;
+}
+
+/** The same for an end string: the shortest unique string ending at e that begins where a word begins. */
+export function readableEndingAt(line: string, e: number, limit = 0): string | undefined {
+    for (let k = 1; e - k >= limit; k++) {
+        const candidate = line.slice(e - k, e);
+        if (isWordEdge(line, e - k, "start") && candidate.trim() !== "" && occurrences(line, candidate).length === 1)
+            return candidate;
+    }
+    return undefined;
+}
+
 /** Closes every editor and panel so screenshots and focus start clean; unsaved buffers are reverted. */
 export async function cleanSlate(): Promise<void> {
     // A dirty editor would make closeAllGroups ask "Save changes?" and wait for ever: revert first.

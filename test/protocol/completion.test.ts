@@ -39,36 +39,67 @@ describe("completion", () => {
         assert.deepEqual(item?.textEdit, { range: rangeOf(text, '"answer.md"'), newText: '"sources/benchmark.txt"' });
     });
 
-    it("offers, for a start boundary, the shortest unique string at each word start of the line, with the span", async () => {
+    // Line 3 of answer.md, the line both boundaries of the "37%" claim name.
+    const line3 = "Orbit 2.4 improves cold-start latency by 37% over 2.3, according to the team's benchmark.";
+
+    it("offers, for a start boundary, a word-aligned unique string at each word start that keeps the ref valid", async () => {
         const items = await completeInside('"37%"');
-        // Line 3: "Orbit 2.4 improves cold-start latency by 37% over 2.3, according to the team's benchmark."
-        assert.equal(items[0].label, "O");
+        assert.deepEqual(
+            items.map((i) => i.label),
+            ["Orbit", "2.4", "improves", "cold", "start", "latency", "by", "37"],
+        );
         const at37 = items.find((i) => i.label === "37");
-        assert.ok(at37, items.map((i) => i.label).join(" | "));
-        assert.equal(at37.detail, '"37%" (answer.md:3:42-3:45)');
-        assert.deepEqual(at37.textEdit, { range: rangeOf(text, '"37%"'), newText: '"37"' });
-        const labels = items.map((i) => i.label);
-        assert.ok(labels.includes("improves") || labels.includes("im"), labels.join(" | "));
-        // Every offer is unique on its line and starts a word.
-        const line = "Orbit 2.4 improves cold-start latency by 37% over 2.3, according to the team's benchmark.";
-        for (const label of labels) {
-            const at = line.indexOf(label);
-            assert.equal(line.indexOf(label, at + 1), -1, `${label} is unique`);
-            assert.ok(
-                at === 0 || /[^\p{L}\p{N}]/u.test(line[at - 1]) || /[^\p{L}\p{N}]/u.test(line[at]),
-                `${label} starts a word`,
-            );
+        assert.equal(at37?.detail, '"37%" (answer.md:3:42-3:45)');
+        assert.deepEqual(at37?.textEdit, { range: rangeOf(text, '"37%"'), newText: '"37"' });
+        assert.equal(items[0].detail, '"Orbit 2.4 improves cold-start latency by 37%" (answer.md:3:1-3:45)');
+        for (const [index, item] of items.entries()) {
+            const label = String(item.label);
+            const at = line3.indexOf(label);
+            assert.equal(line3.indexOf(label, at + 1), -1, `${label} is unique`);
+            assert.ok(at === 0 || !/[\p{L}\p{N}]/u.test(line3[at - 1]), `${label} starts a word`);
+            // The detail is the text of the span the ref gets: from this start to the end "37%".
+            assert.ok(item.detail?.startsWith(`"${line3.slice(at, 44)}"`), `${label}: ${item.detail}`);
+            assert.equal(item.sortText, String(index).padStart(5, "0"), "listed in this order");
         }
     });
 
-    it("offers, for an end boundary, the shortest unique string ending at each word end", async () => {
+    it("offers, for an end boundary, only ends that keep the ref valid, never a fragment", async () => {
         const items = await completeInside('"37%"', 1);
-        const percent = items.find((i) => i.label === "%");
-        assert.equal(percent?.detail, '"37%" (answer.md:3:42-3:45)');
-        // Ending after "37" ("7" is unique): with start "37%" that span would not hold both boundaries.
-        const seven = items.find((i) => i.label === "7");
-        assert.match(seven?.detail ?? "", /do not enclose a span/);
-        assert.equal(items.at(-1)?.label, "k.", "the last word end of the line comes last");
+        const labels = items.map((i) => String(i.label));
+        assert.deepEqual(labels, [
+            "37%",
+            "over",
+            "2.3",
+            "2.3,",
+            "according",
+            "to",
+            "the",
+            "team's",
+            "benchmark",
+            "benchmark.",
+        ]);
+        assert.equal(items[0].detail, '"37%" (answer.md:3:42-3:45)');
+        assert.equal(items.at(-1)?.detail, `"${line3.slice(41)}" (answer.md:3:42-3:90)`);
+        // Ends before the start ("Orbit", "2.4") would make the span invalid: not offered.
+        assert.ok(!labels.includes("Orbit") && !labels.includes("7") && !labels.includes("%"), labels.join(" | "));
+    });
+
+    it("without a usable other boundary, offers each word start with where it is and the text it starts", async () => {
+        const typed = text.replace('"end": { "line": 3, "str": "37%" } }', '"end": { "line": 3, "str": "" } }');
+        const typedUri = await client.open("typed-end.sourcecheck.json", "sourcecheck", typed);
+        const at = rangeOf(typed, '"37%"').start;
+        const items = await client.request<CompletionItem[]>("textDocument/completion", {
+            textDocument: { uri: typedUri },
+            position: { line: at.line, character: at.character + 1 },
+        });
+        assert.equal(items[0].label, "Orbit");
+        assert.equal(
+            items[0].detail,
+            'start of the span at line 3, column 1: "Orbit 2.4 improves cold-start latency by⋯ 29 characters cut ⋯he team\'s benchmark."',
+        );
+        const by = items.find((i) => i.label === "by");
+        assert.ok(by?.detail?.startsWith('start of the span at line 3, column 39: "by 37% over'), by?.detail);
+        await client.close(typedUri);
     });
 
     it("inserts a whole JSON string where no value is typed yet", async () => {

@@ -15,8 +15,19 @@ interface CitedSpans {
             polarity?: string;
             confidence?: number;
             claimText?: string;
+            verdict: string;
             refRange: ReturnType<typeof rangeOf>;
         }[];
+    }[];
+    brokenRefs: {
+        range: ReturnType<typeof rangeOf>;
+        line: number;
+        role: "claim" | number;
+        annotationUri: string;
+        annotationIndex: number;
+        code: string;
+        message: string;
+        refRange: ReturnType<typeof rangeOf>;
     }[];
 }
 
@@ -61,6 +72,7 @@ describe("custom protocol", () => {
             annotationIndex: 0,
             role: "claim",
             claimText: "37%",
+            verdict: "supported",
             refRange: rangeOf(
                 text,
                 '{ "path": "answer.md", "start": { "line": 3, "str": "37%" }, "end": { "line": 3, "str": "37%" } }',
@@ -113,13 +125,24 @@ describe("custom protocol", () => {
     });
 
     it("sourcecheck/refForSelection: the ref with shortest unique boundaries, or why not", async () => {
+        // Word-aligned by default (docs/boundaries.md): never "%" alone, never one CJK character.
         const ok = await client.request("sourcecheck/refForSelection", {
             uri: client.uri("answer.md"),
             range: line(2, 41, 44),
         });
         assert.deepEqual(ok, {
             ok: true,
-            ref: { path: "answer.md", start: { line: 3, str: "37" }, end: { line: 3, str: "%" } },
+            ref: { path: "answer.md", start: { line: 3, str: "37" }, end: { line: 3, str: "37%" } },
+            characterLevel: false,
+        });
+        const sentence = await client.request("sourcecheck/refForSelection", {
+            uri: client.uri("answer.md"),
+            range: line(5, 18, 58),
+        });
+        assert.deepEqual(sentence, {
+            ok: true,
+            ref: { path: "answer.md", start: { line: 6, str: "never" }, end: { line: 6, str: "load." } },
+            characterLevel: false,
         });
         const nested = await client.request("sourcecheck/refForSelection", {
             uri: client.uri("sources/survey-zh.md"),
@@ -127,7 +150,8 @@ describe("custom protocol", () => {
         });
         assert.deepEqual(nested, {
             ok: true,
-            ref: { path: "sources/survey-zh.md", start: { line: 4, str: "多" }, end: { line: 4, str: "队" } },
+            ref: { path: "sources/survey-zh.md", start: { line: 4, str: "多数" }, end: { line: 4, str: "团队" } },
+            characterLevel: false,
         });
         const empty = (await client.request("sourcecheck/refForSelection", {
             uri: client.uri("answer.md"),
@@ -147,8 +171,69 @@ describe("custom protocol", () => {
         const result = await client.request("sourcecheck/refForSelection", { uri: sessionUri, range: at });
         assert.deepEqual(result, {
             ok: true,
-            ref: { path: "article", start: { line: 2, str: "d" }, end: { line: 2, str: "ta" } },
+            ref: { path: "article", start: { line: 2, str: "delta" }, end: { line: 2, str: "delta" } },
+            characterLevel: false,
         });
+    });
+
+    it("sourcecheck/refForSelection says when a boundary falls back to character level", async () => {
+        // Selecting "catal" of "cat catalog": no word ends inside the selection, so the start cuts a word.
+        const doc = await client.open("repeats.txt", "plaintext", "cat catalog\n");
+        const result = await client.request("sourcecheck/refForSelection", { uri: doc, range: line(0, 4, 9) });
+        assert.deepEqual(result, {
+            ok: true,
+            ref: { path: "repeats.txt", start: { line: 1, str: "cata" }, end: { line: 1, str: "catal" } },
+            characterLevel: true,
+            note: "a boundary cuts inside a word (character level): no word-aligned string is unique on its line",
+        });
+    });
+
+    it("sourcecheck/refForSelection follows sourcecheck.boundaryStyle", async () => {
+        await client.stop();
+        client = await startClient({ pull: true, settings: { boundaryStyle: "shortest" } });
+        const shortest = await client.request("sourcecheck/refForSelection", {
+            uri: client.uri("answer.md"),
+            range: line(2, 41, 44),
+        });
+        assert.deepEqual(shortest, {
+            ok: true,
+            ref: { path: "answer.md", start: { line: 3, str: "37" }, end: { line: 3, str: "%" } },
+            characterLevel: true,
+        });
+    });
+
+    it("sourcecheck/citedSpans: the verdict of each citing annotation, and broken refs on the line they name", async () => {
+        const notes = await client.request<CitedSpans>("sourcecheck/citedSpans", {
+            uri: client.uri("sources/release-notes.md"),
+        });
+        // Annotation 1 supported (one supporting source), 3 refuted, 4 broken (its claim is ambiguous).
+        const verdictOf = (index: number) =>
+            notes.spans.flatMap((s) => s.citations).find((c) => c.annotationIndex === index)?.verdict;
+        assert.deepEqual([verdictOf(1), verdictOf(3), verdictOf(4)], ["supported", "refuted", "broken"]);
+        // "planned for 2.6." is not on line 16 of the release notes: a broken ref, shown on that line.
+        const broken = notes.brokenRefs.find((b) => b.message.includes("planned for 2.6."));
+        assert.ok(broken, JSON.stringify(notes.brokenRefs));
+        assert.equal(broken.line, 16);
+        assert.deepEqual(broken.range, line(15, 0, 72));
+        assert.match(broken.message, /planned for 2\.6\./);
+        assert.deepEqual(
+            broken.refRange,
+            rangeOf(
+                text,
+                '{ "path": "sources/release-notes.md", "start": { "line": 16, "str": "Orbit 2.4 ships" }, "end": { "line": 16, "str": "planned for 2.6." }, "polarity": "refutes", "confidence": 0.95 }',
+            ),
+        );
+        // Fixing the ref turns it into a span: the broken ref is gone.
+        await client.change(uri, text.replace('"planned for 2.6."', '"planned for 2.5."'));
+        const fixed = await client.request<CitedSpans>("sourcecheck/citedSpans", {
+            uri: client.uri("sources/release-notes.md"),
+        });
+        assert.equal(fixed.brokenRefs.filter((b) => b.line === 16).length, 0);
+        const answer = await client.request<CitedSpans>("sourcecheck/citedSpans", { uri: client.uri("answer.md") });
+        // Annotation 4's claim end is ambiguous ("release" twice on line 7): broken, on line 7.
+        assert.ok(
+            answer.brokenRefs.some((b) => b.annotationIndex === 4 && b.line === 7 && b.code === "boundary-ambiguous"),
+        );
     });
 
     it("sourcecheck/fileSummary counts valid and invalid annotations and schema errors", async () => {

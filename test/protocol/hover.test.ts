@@ -30,12 +30,13 @@ describe("hover", () => {
 
     it("on a claim shows the whole annotation: claim and every source, with locations", async () => {
         const value = markdown(await hoverAt('"37%"'));
-        assert.ok(value.startsWith("**Annotation 0**"), value);
+        // Numbered from 1 as everything a person reads: the first annotation is "Annotation 1".
+        assert.ok(value.startsWith("**Annotation 1** · supported\n"), value);
         assert.ok(value.includes("**Claim** · [answer.md:3:42-3:45]("), value);
         assert.ok(value.includes("```text\n37%\n```"), value);
         // The CRLF benchmark file: the span is shown without its \r.
         assert.ok(
-            value.includes("**Source 0** · supports · confidence 0.95 · [sources/benchmark.txt:4:1-4:12]("),
+            value.includes("**Source 1** · supports · confidence 0.95 · [sources/benchmark.txt:4:1-4:12]("),
             value,
         );
         assert.ok(value.includes("```text\ndelta: -37%\n```"), value);
@@ -45,7 +46,7 @@ describe("hover", () => {
         for (const needle of ['"path": "sources/release-notes.md", "start": { "line": 11', '"low-priority jobs"']) {
             const value = markdown(await hoverAt(needle));
             assert.ok(
-                value.startsWith("**Source 0** · refutes · confidence 0.9 · [sources/release-notes.md:11:3-11:70]("),
+                value.startsWith("**Source 1** · refutes · confidence 0.9 · [sources/release-notes.md:11:3-11:70]("),
                 value,
             );
             assert.ok(
@@ -63,10 +64,39 @@ describe("hover", () => {
         assert.deepEqual(hover?.range, rangeOf(text, ref));
     });
 
-    it("on a broken ref says why it does not resolve", async () => {
+    it("on a broken ref says why it does not resolve, and shows the line it names", async () => {
         const value = markdown(await hoverAt('"planned for 2.6."'));
         assert.ok(value.includes("does not resolve"), value);
         assert.ok(value.includes("`boundary-not-found`"), value);
+        assert.ok(
+            value.includes(
+                "Line 16 of `sources/release-notes.md`:\n\n```text\nOrbit 2.4 ships for Linux and macOS. Windows support is planned for 2.5.\n```",
+            ),
+            value,
+        );
+    });
+
+    it("on a claim gives the annotation's verdict, and each source's text, polarity, confidence and errors", async () => {
+        // Annotation 8 (index 7): a misspelt path, then a line out of range.
+        const value = markdown(await hoverAt('"according to"'));
+        assert.ok(value.startsWith("**Annotation 8** · broken\n"), value);
+        assert.ok(
+            value.includes("**Source 1** · supports · confidence 0.9 · `sources/benchmarks.txt` does not resolve"),
+            value,
+        );
+        assert.ok(value.includes("- `unknown-path`:") || value.includes("- `unreadable-document`:"), value);
+        assert.ok(
+            value.includes("**Source 2** · supports · confidence 0.9 · `sources/benchmark.txt` does not resolve"),
+            value,
+        );
+        assert.ok(value.includes("- `line-out-of-range`: start line 9 is out of range"), value);
+        // Annotation 4 (index 3): one refuting source.
+        const refuted = markdown(await hoverAt('"never drops jobs"'));
+        assert.ok(refuted.startsWith("**Annotation 4** · refuted\n"), refuted);
+        assert.ok(
+            refuted.includes("**Source 1** · refutes · confidence 0.9 · [sources/release-notes.md:11:3-11:70]("),
+            refuted,
+        );
     });
 
     it("on a ref that fails the schema lists its own problems only", async () => {

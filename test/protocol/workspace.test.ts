@@ -348,6 +348,7 @@ describe("robustness", () => {
             assert.deepEqual(await client.request("sourcecheck/citedSpans", { uri: "not a uri" }), {
                 uri: "not a uri",
                 spans: [],
+                brokenRefs: [],
             });
             await assert.rejects(client.request("sourcecheck/fileSummary", { uri: client.uri("answer.md") }));
             const unknown = client.uri("nope.md");

@@ -70,7 +70,7 @@ describe("cli: check", () => {
         const file = path.join(demo, "answer.sourcecheck.json");
         assert.ok(
             lines.includes(
-                `${file}:28:111: boundary-ambiguous: end boundary "release" occurs 2 times on line 7 of "answer.md" (columns 29, 74); extend it until it is unique`,
+                `${file}:28:111: boundary-ambiguous: end boundary "release" occurs 2 times on line 7 of "answer.md" (columns 30, 75); extend it until it is unique`,
             ),
         );
         assert.ok(lines.some((l) => l.startsWith(`${file}:36:126: boundary-not-found:`)));

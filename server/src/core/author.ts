@@ -40,14 +40,14 @@ export function refForSpan(
     if (startChoice === undefined) {
         return {
             ok: false,
-            message: `no string starting at line ${start.line}, column ${start.column} is unique on its line within the selection; widen the selection`,
+            message: `no string starting at line ${start.line}, column ${start.column + 1} is unique on its line within the selection; widen the selection`,
         };
     }
     const endChoice = endBoundary(endText, end.column, { style: options.style, limit: endLimit });
     if (endChoice === undefined) {
         return {
             ok: false,
-            message: `no string ending at line ${end.line}, column ${end.column} is unique on its line within the selection; widen the selection`,
+            message: `no string ending at line ${end.line}, column ${end.column + 1} is unique on its line within the selection; widen the selection`,
         };
     }
     return {

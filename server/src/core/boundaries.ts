@@ -68,6 +68,22 @@ function wordEdges(text: string, side: "end" | "start"): number[] {
     return [...edges].sort((a, b) => a - b);
 }
 
+/**
+ * Columns of a line where a readable span may start (`start`: the first character of each word) or
+ * end (`end`: after each word, and after the punctuation that closes it, as in `37%` or `end.`).
+ * Only the first `maxColumns` code units are looked at, so a huge line costs a bounded amount.
+ */
+export function spanEdges(line: string, side: "start" | "end", maxColumns = 100_000): number[] {
+    const text = line.length > maxColumns ? line.slice(0, maxColumns) : line;
+    const edges = new Set(wordEdges(text, side));
+    if (side === "end") {
+        for (const match of text.matchAll(/(?<=[\p{L}\p{N}\p{M}])[^\s\p{L}\p{N}\p{M}]+(?=\s|$)/gu)) {
+            edges.add((match.index ?? 0) + match[0].length);
+        }
+    }
+    return [...edges].filter((e) => (side === "start" ? e < text.length : e > 0)).sort((a, b) => a - b);
+}
+
 /** A readable unique string starting at `column` of `line`, or undefined when none exists within the limit. */
 export function startBoundary(line: string, column: number, options: BoundaryOptions = {}): BoundaryChoice | undefined {
     const limit = Math.min(options.limit ?? line.length, line.length);

@@ -67,7 +67,7 @@ export function resolveInDocument(document: SessionDocument, ref: Ref): RefResol
     ) {
         return failed(document.path, {
             code: "inverted-boundaries",
-            message: `on line ${ref.start.line} the start boundary ${quote(ref.start.str)} (column ${startColumn}) and the end boundary ${quote(ref.end.str)} (column ${endColumn}) do not enclose a span holding both`,
+            message: `on line ${ref.start.line} the start boundary ${quote(ref.start.str)} (column ${startColumn + 1}) and the end boundary ${quote(ref.end.str)} (column ${endColumn + 1}) do not enclose a span holding both`,
         });
     }
     const startOffset = lines.offsetAt(ref.start.line, startColumn);
@@ -107,7 +107,7 @@ function findBoundary(
             code: "boundary-ambiguous",
             boundary: name,
             occurrences: found,
-            message: `${name} boundary ${quote(boundary.str)} occurs ${found.length} times on line ${boundary.line} of ${quote(document.path)} (columns ${found.join(", ")}); extend it until it is unique`,
+            message: `${name} boundary ${quote(boundary.str)} occurs ${found.length} times on line ${boundary.line} of ${quote(document.path)} (columns ${found.map((column) => column + 1).join(", ")}); extend it until it is unique`,
         });
     }
     return undefined;

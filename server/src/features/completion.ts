@@ -1,29 +1,24 @@
 /**
  * Completion inside annotation files: `path` values (the session's documents, or workspace files),
- * `str` values (for `start`, the shortest unique string beginning at each word start of the line;
- * for `end`, ending at each word end; each with the span it would give), and `polarity` values.
+ * `str` values (for `start`, the readable unique boundary beginning at each word start of the line;
+ * for `end`, ending at each word end: docs/boundaries.md), only those that keep the ref valid, word-
+ * aligned ones first, each with the text of the span it would give; and `polarity` values.
  * Works on text being typed (jsonc-parser's getLocation tolerates broken JSON) and never touches
  * the disk beyond the cached documents.
  */
 import { getLocation, getNodePath, type JSONPath, type Node } from "jsonc-parser";
 import { type CompletionItem, CompletionItemKind, type Position, type Range } from "vscode-languageserver";
+import { type BoundaryChoice, type BoundaryStyle, endBoundary, spanEdges, startBoundary } from "../core/boundaries";
 import { MAX_FIX_STR, occurrenceBudget } from "../core/fixes";
-import { shortestUniqueEndingAt, shortestUniqueStartingAt } from "../core/occurrences";
 import { resolveInDocument } from "../core/resolve";
 import { isDocumentFailure, type SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
-import { describeResolution } from "./format";
+import { describeResolution, oneLine } from "./format";
 import { offsetAt, positionAt } from "./positions";
 
 const MAX_PATHS = 500;
-/**
- * Words of a line: a run of letters, digits and marks; a single CJK character (those scripts put no
- * spaces between words); or a single other visible character such as "%" or "(".
- */
-const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}_]+|[^\s\p{L}\p{N}\p{M}_]/gu;
-
 export function completion(workspace: WorkspaceIndex, file: AnnotationFile, position: Position): CompletionItem[] {
     const offset = offsetAt(file, position);
     const site = locate(file, offset);
@@ -60,7 +55,8 @@ export function completion(workspace: WorkspaceIndex, file: AnnotationFile, posi
             .map((p) => item(p, CompletionItemKind.File, file.embedded ? "session document" : "workspace file"));
     }
     if (last === "str" && (path[path.length - 2] === "start" || path[path.length - 2] === "end")) {
-        return boundaryItems(file, path.slice(0, -2), path[path.length - 2] as "start" | "end").map((c, index) =>
+        const boundary = path[path.length - 2] as "start" | "end";
+        return boundaryItems(file, path.slice(0, -2), boundary, workspace.settings.boundaryStyle).map((c, index) =>
             item(c.value, CompletionItemKind.Text, c.detail, String(index).padStart(5, "0")),
         );
     }
@@ -90,18 +86,24 @@ interface Candidate {
     detail: string;
 }
 
-/** Candidates per document version, line and other boundary: repeated requests cost a lookup. */
+/** Candidates per document version, line, other boundary and style: repeated requests cost a lookup. */
 const candidateCache = new WeakMap<SessionDocument, Map<string, Candidate[]>>();
+const MAX_DETAIL = 60;
 
-function boundaryItems(file: AnnotationFile, refPath: (string | number)[], boundary: "start" | "end"): Candidate[] {
+function boundaryItems(
+    file: AnnotationFile,
+    refPath: (string | number)[],
+    boundary: "start" | "end",
+    style: BoundaryStyle,
+): Candidate[] {
     const ref = valueAt(file.value, refPath);
     if (!isObject(ref) || typeof ref.path !== "string") return [];
     const own = ref[boundary];
     if (!isObject(own) || typeof own.line !== "number") return [];
     const document = file.lookup.get(ref.path);
     if (!document || isDocumentFailure(document) || !document.lines.hasLine(own.line)) return [];
-    const other = boundary === "start" ? ref.end : ref.start;
-    const key = JSON.stringify([ref.path, boundary, own.line, isObject(other) ? [other.line, other.str] : null]);
+    const other = usableBoundary(boundary === "start" ? ref.end : ref.start);
+    const key = JSON.stringify([ref.path, boundary, own.line, other ? [other.line, other.str] : null, style]);
     let cache = candidateCache.get(document);
     if (!cache) {
         cache = new Map();
@@ -109,42 +111,80 @@ function boundaryItems(file: AnnotationFile, refPath: (string | number)[], bound
     }
     const cached = cache.get(key);
     if (cached) return cached;
-    const text = document.lines.line(own.line);
-    const candidates: Candidate[] = [];
-    const seen = new Set<string>();
-    // A huge line (megabytes of text) gets candidates for its first words only: each costs scans of the line.
-    let budget = occurrenceBudget(text);
-    for (const word of text.matchAll(WORD)) {
-        if (budget-- <= 0) break;
-        const index = word.index ?? 0;
-        const value =
-            boundary === "start"
-                ? shortestUniqueStartingAt(text, index, MAX_FIX_STR)
-                : shortestUniqueEndingAt(text, index + word[0].length, MAX_FIX_STR);
-        if (value === undefined || seen.has(value)) continue;
-        seen.add(value);
-        candidates.push({ value, detail: spanDetail(document, ref.path, boundary, own.line, value, other) });
-    }
+    const candidates = computeCandidates(document, ref.path, boundary, own.line, other, style);
     cache.set(key, candidates);
     return candidates;
 }
 
-/** The span the ref would have with this boundary (when the other boundary is usable). */
-function spanDetail(
+/**
+ * One readable boundary per word edge of the line. With the other boundary usable, only those that
+ * make the whole ref resolve are offered, with the span's text; word-aligned before character-level.
+ */
+function computeCandidates(
     document: SessionDocument,
     path: string,
     boundary: "start" | "end",
     line: number,
-    str: string,
-    other: unknown,
-): string {
-    if (!isObject(other) || typeof other.line !== "number" || typeof other.str !== "string" || other.str === "") {
-        return `line ${line}, ${boundary} of the span`;
+    other: { line: number; str: string } | undefined,
+    style: BoundaryStyle,
+): Candidate[] {
+    const text = document.lines.line(line);
+    const found: { choice: BoundaryChoice; detail: string; order: number }[] = [];
+    const seen = new Set<string>();
+    // A huge line (megabytes of text) gets candidates for its first words only: each costs scans of the line.
+    let budget = occurrenceBudget(text);
+    for (const column of spanEdges(text, boundary)) {
+        if (budget-- <= 0) break;
+        const choice =
+            boundary === "start"
+                ? startBoundary(text, column, { style, maxLength: MAX_FIX_STR })
+                : endBoundary(text, column, { style, maxLength: MAX_FIX_STR });
+        if (choice === undefined || seen.has(choice.str)) continue;
+        seen.add(choice.str);
+        const detail = describeCandidate(document, path, boundary, line, choice, other, column);
+        if (detail === undefined) continue;
+        found.push({ choice, detail, order: found.length });
     }
-    const mine = { line, str };
-    const theirs = { line: other.line, str: other.str };
-    const ref: Ref = boundary === "start" ? { path, start: mine, end: theirs } : { path, start: theirs, end: mine };
-    return describeResolution(resolveInDocument(document, ref));
+    // The other boundary is itself broken: no candidate can fix the ref, so offer them on their own.
+    if (other && found.length === 0) return computeCandidates(document, path, boundary, line, undefined, style);
+    const rank = (c: BoundaryChoice) => (c.granularity === "words" || style === "shortest" ? 0 : 1);
+    found.sort((a, b) => rank(a.choice) - rank(b.choice) || a.order - b.order);
+    return found.map(({ choice, detail }) => ({ value: choice.str, detail }));
+}
+
+/**
+ * The text of the span the ref would have, or undefined when it would not resolve. Without a usable
+ * other boundary: where the boundary sits and the text it bounds on its line.
+ */
+function describeCandidate(
+    document: SessionDocument,
+    path: string,
+    boundary: "start" | "end",
+    line: number,
+    choice: BoundaryChoice,
+    other: { line: number; str: string } | undefined,
+    column: number,
+): string | undefined {
+    const cut = choice.granularity === "characters" && choice.str.length > 0 ? " · cuts inside a word" : "";
+    if (!other) {
+        const text = document.lines.line(line);
+        const shown =
+            boundary === "start"
+                ? `"${oneLine(text.slice(column), MAX_DETAIL)}"`
+                : `"${oneLine(text.slice(0, column), MAX_DETAIL)}"`;
+        return `${boundary} of the span at line ${line}, column ${column + 1}: ${shown}${cut}`;
+    }
+    const mine = { line, str: choice.str };
+    const ref: Ref = boundary === "start" ? { path, start: mine, end: other } : { path, start: other, end: mine };
+    const resolution = resolveInDocument(document, ref);
+    if (!resolution.valid) return undefined;
+    return `${describeResolution(resolution, MAX_DETAIL)}${cut}`;
+}
+
+function usableBoundary(value: unknown): { line: number; str: string } | undefined {
+    if (!isObject(value) || typeof value.line !== "number" || typeof value.str !== "string" || value.str === "")
+        return undefined;
+    return { line: value.line, str: value.str };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

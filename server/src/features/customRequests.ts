@@ -3,6 +3,7 @@
  */
 
 import type {
+    BrokenRef,
     Citation,
     CitedSpan,
     CitedSpansResult,
@@ -11,25 +12,30 @@ import type {
     RefForSelectionResult,
     SpanKind,
 } from "../../../shared/customProtocol";
-import { refForSpan } from "../core/author";
+import { type RefAttempt, refForSpan } from "../core/author";
+import type { BoundaryStyle } from "../core/boundaries";
 import { decodedOffsetInJsonString } from "../core/jsonString";
 import { numberedLines } from "../core/numberedLines";
 import { SessionDocument } from "../core/session";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { uriToPath } from "../workspace/uris";
-import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import type { Citation as IndexedCitation, WorkspaceIndex } from "../workspace/workspaceIndex";
 import { offsetAt, prefetchRefSpans, rangeOfPointer, toLspRange } from "./positions";
 
 const MAX_CLAIM_TEXT = 500;
 
-/** The valid resolved spans inside a document, each with who cites it and how. */
+/**
+ * The valid resolved spans inside a document, each with who cites it, how, and the verdict of the
+ * citing annotation; and the refs into it that do not resolve, on the line they name.
+ */
 export function citedSpans(workspace: WorkspaceIndex, uri: string): CitedSpansResult {
     const path = uriToPath(uri);
-    if (path === undefined) return { uri, spans: [] };
+    if (path === undefined) return { uri, spans: [], brokenRefs: [] };
     const byKey = new Map<string, CitedSpan>();
-    const citations = workspace.citationsOf(path).filter((c) => c.site.resolution.valid);
-    prefetchRefSpans(citations);
-    for (const { file, site } of citations) {
+    const all = workspace.citationsOf(path);
+    prefetchRefSpans(all);
+    const brokenRefs = brokenRefsIn(workspace, uri, all);
+    for (const { file, site } of all) {
         if (!site.resolution.valid) continue;
         const kind: SpanKind = site.role === "claim" ? "claim" : (site.polarity ?? "supports");
         const range = toLspRange(site.resolution.range);
@@ -44,6 +50,7 @@ export function citedSpans(workspace: WorkspaceIndex, uri: string): CitedSpansRe
             annotationUri: file.uri,
             annotationIndex: site.annotation,
             role: site.role,
+            verdict: file.verdictOf(site.annotation),
             refRange: rangeOfPointer(file, site.pointer),
         };
         if (site.role !== "claim") {
@@ -56,7 +63,37 @@ export function citedSpans(workspace: WorkspaceIndex, uri: string): CitedSpansRe
     const spans = [...byKey.values()].sort(
         (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
     );
-    return { uri, spans };
+    return { uri, spans, brokenRefs };
+}
+
+function brokenRefsIn(workspace: WorkspaceIndex, uri: string, citations: IndexedCitation[]): BrokenRef[] {
+    const broken = citations.filter((c) => !c.site.resolution.valid);
+    if (broken.length === 0) return [];
+    const cited = workspace.citable(uri);
+    if (!cited.ok) return [];
+    const lines = cited.document.lines;
+    const result: BrokenRef[] = [];
+    for (const { file, site } of broken) {
+        if (site.resolution.valid) continue;
+        const error = site.resolution.errors[0];
+        if (!error) continue;
+        const line = site.ref[error.boundary ?? "start"].line;
+        if (!Number.isInteger(line) || !lines.hasLine(line)) continue;
+        result.push({
+            range: {
+                start: { line: line - 1, character: 0 },
+                end: { line: line - 1, character: lines.line(line).length },
+            },
+            line,
+            role: site.role,
+            annotationUri: file.uri,
+            annotationIndex: site.annotation,
+            code: error.code,
+            message: error.message,
+            refRange: rangeOfPointer(file, site.pointer),
+        });
+    }
+    return result.sort((a, b) => a.line - b.line);
 }
 
 /**
@@ -69,18 +106,32 @@ export function refForSelection(
     uri: string,
     range: LspRange,
 ): RefForSelectionResult {
-    if (annotationFile?.embedded) return refInEmbedded(annotationFile, range);
+    const style = workspace.settings.boundaryStyle;
+    if (annotationFile?.embedded) return withNote(refInEmbedded(annotationFile, range, style), style);
     const cited = workspace.citable(uri);
     if (!cited.ok) return cited;
     const document = cited.document;
-    return refForSpan(
-        document,
-        { line: range.start.line + 1, column: range.start.character },
-        { line: range.end.line + 1, column: range.end.character },
+    return withNote(
+        refForSpan(
+            document,
+            { line: range.start.line + 1, column: range.start.character },
+            { line: range.end.line + 1, column: range.end.character },
+            { style },
+        ),
+        style,
     );
 }
 
-function refInEmbedded(file: AnnotationFile, range: LspRange): RefForSelectionResult {
+/** Character-level boundaries are said out loud (unless asked for): they are fragile and hard to read. */
+function withNote(attempt: RefAttempt, style: BoundaryStyle): RefForSelectionResult {
+    if (!attempt.ok || !attempt.characterLevel || style === "shortest") return attempt;
+    return { ...attempt, note: CHARACTER_LEVEL_NOTE };
+}
+
+export const CHARACTER_LEVEL_NOTE =
+    "a boundary cuts inside a word (character level): no word-aligned string is unique on its line";
+
+function refInEmbedded(file: AnnotationFile, range: LspRange, style: BoundaryStyle): RefAttempt {
     const start = offsetAt(file, range.start);
     const end = offsetAt(file, range.end);
     for (const embedded of file.documents ?? []) {
@@ -91,7 +142,7 @@ function refInEmbedded(file: AnnotationFile, range: LspRange): RefForSelectionRe
         const raw = file.text.slice(token.offset, token.offset + token.length);
         const from = document.lines.positionAt(decodedOffsetInJsonString(raw, start - token.offset));
         const to = document.lines.positionAt(decodedOffsetInJsonString(raw, end - token.offset));
-        return refForSpan(document, from, to);
+        return refForSpan(document, from, to, { style });
     }
     return { ok: false, message: "select text inside a document's content to cite it" };
 }

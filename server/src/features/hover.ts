@@ -1,14 +1,18 @@
 /**
  * Hover on any part of a ref: the resolved text in a code block, its location, and polarity and
- * confidence for sources. On a claim: the whole annotation, the claim and every source.
+ * confidence for sources; for a broken ref, its errors and the text of the lines it names. On a
+ * claim: the whole annotation with its verdict (docs/verdicts.md), the claim and every source.
+ * Annotations and sources are numbered from 1, as everything a person reads.
  */
 import { type Hover, MarkupKind, type Position } from "vscode-languageserver";
+import { isDocumentFailure } from "../core/session";
 import type { AnnotationFile, RefSite, SiteHit } from "../workspace/annotationFile";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
 import { codeBlock, describeRange, shorten } from "./format";
 import { locateSpan, offsetAt, rangeOfSpan } from "./positions";
 
 const MAX_HOVER_CHARS = 800;
+const MAX_LINE_CHARS = 400;
 
 /** Hovers per file version and ref, until the file's results change (its stamp). */
 const cache = new WeakMap<AnnotationFile, { stamp: number; byRef: Map<string, Hover | null> }>();
@@ -46,7 +50,7 @@ function describeHit(workspace: WorkspaceIndex, file: AnnotationFile, hit: SiteH
     const sections =
         site.role === "claim"
             ? [
-                  `**Annotation ${site.annotation}**`,
+                  `**Annotation ${site.annotation + 1}** · ${file.verdictOf(site.annotation)}`,
                   ...file.sitesOf(site.annotation).map((s) => describeSite(workspace, file, s)),
                   ...missingSources(file, site.annotation),
               ]
@@ -54,15 +58,22 @@ function describeHit(workspace: WorkspaceIndex, file: AnnotationFile, hit: SiteH
     return { contents: { kind: MarkupKind.Markdown, value: sections.join("\n\n---\n\n") }, range };
 }
 
+/** A person's name for a ref of an annotation: numbered from 1, as everything a person reads. */
+export function roleTitle(role: "claim" | number): string {
+    return role === "claim" ? "Claim" : `Source ${role + 1}`;
+}
+
 function describeSite(workspace: WorkspaceIndex, file: AnnotationFile, site: RefSite): string {
     const title =
         site.role === "claim"
             ? "**Claim**"
-            : `**Source ${site.role}** · ${site.polarity} · confidence ${site.confidence}`;
+            : `**${roleTitle(site.role)}** · ${site.polarity} · confidence ${site.confidence}`;
     const resolution = site.resolution;
     if (!resolution.valid) {
         const errors = resolution.errors.map((e) => `- \`${e.code}\`: ${e.message}`).join("\n");
-        return `${title} · \`${site.ref.path}\` does not resolve\n\n${errors}`;
+        return [`${title} · \`${site.ref.path}\` does not resolve\n\n${errors}`, ...namedLines(file, site)].join(
+            "\n\n",
+        );
     }
     const where = describeRange(resolution.path, resolution.range);
     const location = locateSpan(workspace, file, resolution.path, resolution.range);
@@ -71,6 +82,19 @@ function describeSite(workspace: WorkspaceIndex, file: AnnotationFile, site: Ref
         : `\`${where}\``;
     const text = resolution.text.length === 0 ? "(empty span)" : shorten(resolution.text, MAX_HOVER_CHARS);
     return `${title} · ${link}\n\n${codeBlock(text)}`;
+}
+
+/** The text of the lines a broken ref names, so the author sees what its boundaries are looked for in. */
+function namedLines(file: AnnotationFile, site: RefSite): string[] {
+    const document = file.lookup.get(site.ref.path);
+    if (!document || isDocumentFailure(document)) return [];
+    const lines = [...new Set([site.ref.start.line, site.ref.end.line])];
+    return lines
+        .filter((line) => Number.isInteger(line) && document.lines.hasLine(line))
+        .map(
+            (line) =>
+                `Line ${line} of \`${site.ref.path}\`:\n\n${codeBlock(shorten(document.lines.line(line), MAX_LINE_CHARS))}`,
+        );
 }
 
 /** Sources that failed the schema are not sites; say they exist rather than hiding them. */

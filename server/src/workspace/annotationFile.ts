@@ -12,6 +12,7 @@ import { LocatedText, parseJsonText } from "../core/parse";
 import { type RefResolution, resolveRef } from "../core/resolve";
 import type { DocumentLookup } from "../core/session";
 import { isSchemaErrorCode, type Polarity, type Ref } from "../core/types";
+import { type Verdict, verdictOfPolarities } from "../core/verdict";
 
 /** A ref of the file: the claim or a source of one annotation. */
 export interface RefSite {
@@ -190,6 +191,16 @@ export class AnnotationFile {
             this.invalidCache = { stamp: this.stamp, invalid };
         }
         return this.invalidCache.invalid;
+    }
+
+    /** The annotation's verdict (docs/verdicts.md): broken when any of its parts has a problem. */
+    verdictOf(annotation: number): Verdict {
+        if (this.invalidAnnotations().has(annotation)) return "broken";
+        return verdictOfPolarities(
+            this.sitesOf(annotation)
+                .filter((s) => s.role !== "claim")
+                .map((s) => s.polarity),
+        );
     }
 
     summary(): FileSummary {

@@ -2,6 +2,7 @@
  * The `sourcecheck.*` settings the server reads (from workspace/configuration, didChangeConfiguration
  * or initializationOptions), validated once here so every other module can trust them.
  */
+import type { BoundaryStyle } from "../core/boundaries";
 import { DEFAULT_MAX_DOCUMENT_BYTES } from "./diskDocuments";
 
 export interface Settings {
@@ -12,6 +13,8 @@ export interface Settings {
     /** Size cap of a cited document, in bytes. */
     maxDocumentSize: number;
     inlayHintsEnabled: boolean;
+    /** How written and proposed boundary strings are chosen (docs/boundaries.md). */
+    boundaryStyle: BoundaryStyle;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -19,6 +22,7 @@ export const DEFAULT_SETTINGS: Settings = {
     documentRoot: "",
     maxDocumentSize: DEFAULT_MAX_DOCUMENT_BYTES,
     inlayHintsEnabled: true,
+    boundaryStyle: "words",
 };
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -26,7 +30,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Read settings from `{ annotationFiles, documentRoot, maxDocumentSize, inlayHints: { enabled } }`
+ * Read settings from `{ annotationFiles, documentRoot, maxDocumentSize, inlayHints: { enabled }, boundaryStyle }`
  * (the `sourcecheck` section) or the same under a `sourcecheck` key; anything malformed falls back
  * to the default rather than breaking the server.
  */
@@ -45,5 +49,6 @@ export function readSettings(raw: unknown): Settings {
         maxDocumentSize:
             typeof size === "number" && Number.isFinite(size) && size > 0 ? size : DEFAULT_SETTINGS.maxDocumentSize,
         inlayHintsEnabled: typeof inlay === "boolean" ? inlay : true,
+        boundaryStyle: section.boundaryStyle === "shortest" ? "shortest" : "words",
     };
 }
