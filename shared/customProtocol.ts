@@ -3,6 +3,7 @@
  * protocol extensions"): method names and message shapes, types only, so both sides compile against
  * one definition and cannot drift. Ranges are LSP ranges: 0-based lines, UTF-16 columns, end exclusive.
  */
+import type { WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { Polarity, Ref } from "./refModel";
 
 export type { Boundary, Ref } from "./refModel";
@@ -13,6 +14,10 @@ export const REF_FOR_SELECTION = "sourcecheck/refForSelection";
 export const FILE_SUMMARY = "sourcecheck/fileSummary";
 export const COVERAGE = "sourcecheck/coverage";
 export const LINE_INDEX = "sourcecheck/lineIndex";
+export const REFS_CAN_FOLLOW = "sourcecheck/refsCanFollow";
+export const FOLLOW_EDITS = "sourcecheck/followEdits";
+export const DISMISS_FOLLOW_EDITS = "sourcecheck/dismissFollowEdits";
+export const PATHS_FOR_RENAME = "sourcecheck/pathsForRename";
 
 export interface LspPosition {
     line: number;
@@ -116,4 +121,28 @@ export interface CoverageResult {
 
 export interface LineIndexResult {
     text: string;
+}
+
+/** Refs into an edited document (`uri`) moved with the edit and can be updated (docs/follow-edits.md). */
+export interface RefsCanFollowParams {
+    uri: string;
+    refCount: number;
+    fileCount: number;
+}
+
+/** Ask for (followEdits) or drop (dismissFollowEdits) the pending updates of refs into `uri`. */
+export interface FollowEditsParams {
+    uri: string;
+}
+
+/** One workspace edit updating refs in annotation files, open or closed. */
+export interface RefUpdate {
+    edit: WorkspaceEdit;
+    refCount: number;
+    fileCount: number;
+}
+
+/** Files or folders about to be renamed or moved: the `path`s citing them follow. */
+export interface PathsForRenameParams {
+    files: { oldUri: string; newUri: string }[];
 }

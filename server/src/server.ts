@@ -22,9 +22,15 @@ import {
     CITED_SPANS,
     CITED_SPANS_CHANGED,
     COVERAGE,
+    DISMISS_FOLLOW_EDITS,
     FILE_SUMMARY,
+    FOLLOW_EDITS,
+    type FollowEditsParams,
     LINE_INDEX,
+    PATHS_FOR_RENAME,
+    type PathsForRenameParams,
     REF_FOR_SELECTION,
+    REFS_CAN_FOLLOW,
 } from "../../shared/customProtocol";
 import { Analysis } from "./features/analysis";
 import { CODE_ACTION_KINDS, codeActions } from "./features/codeActions";
@@ -32,6 +38,7 @@ import { completion } from "./features/completion";
 import { publishConfigProblems } from "./features/configDiagnostics";
 import { citedSpans, coverage, lineIndex, refForSelection } from "./features/customRequests";
 import { clear, publish, pullReport } from "./features/diagnostics";
+import { EditFollower, pathsForRename } from "./features/followEdits";
 import { hover } from "./features/hover";
 import { inlayHints } from "./features/inlayHints";
 import { definition, documentLinks, references } from "./features/navigation";
@@ -43,7 +50,11 @@ import { pathToUri, uriToPath } from "./workspace/uris";
 import { WorkspaceIndex } from "./workspace/workspaceIndex";
 
 const connection = createConnection(ProposedFeatures.all);
-const documents = new TextDocuments(TextDocument);
+// Edits of cited documents are recorded as they are applied, so refs into them can follow (features/followEdits.ts).
+const documents: TextDocuments<TextDocument> = new TextDocuments<TextDocument>({
+    create: TextDocument.create,
+    update: (document, changes, version): TextDocument => follower.update(document, changes, version),
+});
 /** Open buffers by file-system path: a cited document's unsaved text wins over the disk. */
 const openPaths = new Map<string, string>();
 const buffers: BufferStore = {
@@ -54,6 +65,12 @@ const buffers: BufferStore = {
 };
 const workspace = new WorkspaceIndex(buffers);
 let capabilities: ClientCapabilities = {};
+const follower: EditFollower = new EditFollower(workspace, {
+    current: (uri): AnnotationFile | undefined => analysis.current(uri),
+    settle: () => analysis.settle(),
+    openVersion: (uri) => documents.get(uri)?.version,
+    notify: (params) => void connection.sendNotification(REFS_CAN_FOLLOW, params),
+});
 let pullDiagnostics = false;
 /**
  * Pull mode: the URIs the client pulls (open documents, and tabs it pulls on its own) with the stamp
@@ -224,6 +241,7 @@ async function reconfigure(raw: unknown): Promise<void> {
     const section = (raw as { sourcecheck?: unknown } | null)?.sourcecheck;
     if (capabilities.workspace?.configuration) await loadConfiguration();
     else if (section !== undefined) workspace.configure(readSettings(section));
+    follower.configured();
     await reindex();
 }
 
@@ -275,6 +293,7 @@ documents.onDidClose(
         const path = uriToPath(document.uri);
         if (path !== undefined) openPaths.delete(path);
         pulled.delete(document.uri);
+        follower.closed(document.uri);
         if (workspace.isAnnotationFile(document.uri, document.languageId)) {
             // Unsaved edits are gone; the file on disk (if it is one) is what stands now.
             if (path !== undefined && workspace.folderOf(path) !== undefined) {
@@ -427,6 +446,31 @@ connection.onRequest(LINE_INDEX, (params: { uri: string }) => {
     const result = safe("lineIndex", undefined, () => lineIndex(workspace, params.uri))();
     return result ?? new ResponseError(ErrorCodes.InvalidParams, `cannot read ${params.uri}`);
 });
+
+connection.onRequest(
+    FOLLOW_EDITS,
+    safe("followEdits", { edit: {}, refCount: 0, fileCount: 0 }, (params: FollowEditsParams) =>
+        follower.take(params.uri),
+    ),
+);
+
+connection.onNotification(
+    DISMISS_FOLLOW_EDITS,
+    safe("dismissFollowEdits", undefined, (params: FollowEditsParams) => follower.dismiss(params.uri)),
+);
+
+connection.onRequest(
+    PATHS_FOR_RENAME,
+    safe("pathsForRename", { edit: {}, refCount: 0, fileCount: 0 }, (params: PathsForRenameParams) => {
+        analysis.settle();
+        return pathsForRename(
+            workspace,
+            params,
+            (uri) => analysis.current(uri),
+            (uri) => documents.get(uri)?.version,
+        );
+    }),
+);
 
 // Last line of defence: a bug in some handler's asynchronous tail must not take the server down.
 process.on("uncaughtException", (error) =>

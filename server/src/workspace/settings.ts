@@ -15,7 +15,12 @@ export interface Settings {
     inlayHintsEnabled: boolean;
     /** How written and proposed boundary strings are chosen (docs/boundaries.md). */
     boundaryStyle: BoundaryStyle;
+    /** Refs into an edited document follow the edit: ask, always, or never (docs/follow-edits.md). */
+    updateRefsOnEdit: UpdateMode;
 }
+
+export type UpdateMode = "prompt" | "always" | "never";
+const UPDATE_MODES: readonly UpdateMode[] = ["prompt", "always", "never"];
 
 export const DEFAULT_SETTINGS: Settings = {
     annotationFiles: [],
@@ -23,6 +28,7 @@ export const DEFAULT_SETTINGS: Settings = {
     maxDocumentSize: DEFAULT_MAX_DOCUMENT_BYTES,
     inlayHintsEnabled: true,
     boundaryStyle: "words",
+    updateRefsOnEdit: "prompt",
 };
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -50,5 +56,6 @@ export function readSettings(raw: unknown): Settings {
             typeof size === "number" && Number.isFinite(size) && size > 0 ? size : DEFAULT_SETTINGS.maxDocumentSize,
         inlayHintsEnabled: typeof inlay === "boolean" ? inlay : true,
         boundaryStyle: section.boundaryStyle === "shortest" ? "shortest" : "words",
+        updateRefsOnEdit: UPDATE_MODES.find((m) => m === section.updateRefsOnEdit) ?? "prompt",
     };
 }

@@ -1,0 +1,360 @@
+/**
+ * Refs that follow edits, and paths that follow renames (docs/follow-edits.md).
+ *
+ * Edits: the changes to every open cited document are recorded as the server applies them (the
+ * `update` of TextDocuments). After a short pause, the refs into that document that were valid
+ * before are followed through the changes (core/followEdits.ts) and kept as pending updates; the
+ * client is told how many, and asks for them as one WorkspaceEdit (or dismisses them). Pending
+ * updates compose over several pauses: a ref is followed from its pending position. The work of a
+ * pause is proportional to the refs into the edited document, found through the workspace index.
+ *
+ * Renames: the `path`s of refs citing a renamed file (or anything under a renamed folder) are
+ * rewritten relative to each annotation file's document root.
+ */
+import * as nodePath from "node:path";
+import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from "vscode-languageserver";
+import { TextDocument, type TextDocumentContentChangeEvent } from "vscode-languageserver-textdocument";
+import type { BoundaryStyle } from "../core/boundaries";
+import { differenceOf, followRef, type TextChange } from "../core/followEdits";
+import { normalizeLineEndings } from "../core/lines";
+import { SessionDocument } from "../core/session";
+import type { Ref } from "../core/types";
+import type { PathsForRenameParams, RefsCanFollowParams, RefUpdate } from "../../../shared/customProtocol";
+import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
+import { isInside } from "../workspace/pathSafety";
+import { uriToPath } from "../workspace/uris";
+import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import { rangeOfPointer } from "./positions";
+
+/** Changes made to one document since the last pause. */
+interface Window {
+    document: TextDocument;
+    before: string;
+    changes: TextChange[];
+}
+
+/** A ref whose update waits for the client: as written in its file, and where it now points. */
+interface Pending {
+    fileUri: string;
+    annotation: number;
+    role: "claim" | number;
+    pointer: string;
+    before: Ref;
+    after: Ref;
+}
+
+export interface FollowerHost {
+    /** The current analysis of an annotation file (open buffer, else disk). */
+    current(uri: string): AnnotationFile | undefined;
+    /** Finish pending re-checks, so refs are read as their files now say. */
+    settle(): void;
+    /** The version of an open document; undefined when closed. */
+    openVersion(uri: string): number | undefined;
+    notify(params: RefsCanFollowParams): void;
+}
+
+export function sameRef(a: Ref, b: Ref): boolean {
+    return (
+        a.path === b.path &&
+        a.start.line === b.start.line &&
+        a.start.str === b.start.str &&
+        a.end.line === b.end.line &&
+        a.end.str === b.end.str
+    );
+}
+
+function boundaryStyle(workspace: WorkspaceIndex): BoundaryStyle {
+    return workspace.settings.boundaryStyle;
+}
+
+export class EditFollower {
+    private readonly windows = new Map<string, Window>();
+    /** Cited document URI -> pending updates by "file uri#pointer". */
+    private readonly pending = new Map<string, Map<string, Pending>>();
+    /** The content each document had at its last pause, reused as the next pause's "before". */
+    private readonly baselines = new Map<string, SessionDocument>();
+    /**
+     * Cited document URI -> refs that were broken when its updates began to pend: an edit that
+     * happens to make one resolve (then the next moves it) must not turn it into an update.
+     */
+    private readonly brokenAtStart = new Map<string, Map<string, Ref>>();
+    private timer: NodeJS.Timeout | undefined;
+
+    constructor(
+        private readonly workspace: WorkspaceIndex,
+        private readonly host: FollowerHost,
+        private readonly delayMs = 250,
+    ) {}
+
+    private get enabled(): boolean {
+        return this.workspace.settings.updateRefsOnEdit !== "never";
+    }
+
+    /**
+     * TextDocuments' update: apply the changes, recording them with their offsets when the document
+     * is cited (the only documents whose edits matter here; others cost nothing extra).
+     */
+    update(document: TextDocument, changes: TextDocumentContentChangeEvent[], version: number): TextDocument {
+        const path = uriToPath(document.uri);
+        let window = this.windows.get(document.uri);
+        if (!window && (!this.enabled || path === undefined || this.workspace.dependentsOf(path).length === 0)) {
+            return TextDocument.update(document, changes, version);
+        }
+        if (!window) {
+            window = { document, before: document.getText(), changes: [] };
+            this.windows.set(document.uri, window);
+        }
+        for (const change of changes) {
+            const start = "range" in change ? document.offsetAt(change.range.start) : 0;
+            const end = "range" in change ? document.offsetAt(change.range.end) : document.getText().length;
+            TextDocument.update(document, [change], version);
+            window.changes.push({ start, end, text: change.text });
+        }
+        this.schedule();
+        return document;
+    }
+
+    /** A cited document closed: its unsaved edits are gone, and so are the updates they called for. */
+    closed(uri: string): void {
+        this.windows.delete(uri);
+        this.baselines.delete(uri);
+        this.brokenAtStart.delete(uri);
+        if (this.pending.delete(uri)) this.host.notify({ uri, refCount: 0, fileCount: 0 });
+    }
+
+    /** Settings changed: with `never`, nothing is tracked any more. */
+    configured(): void {
+        if (this.enabled) return;
+        for (const uri of [...this.pending.keys()]) this.closed(uri);
+        this.windows.clear();
+        this.baselines.clear();
+    }
+
+    /** Follow the refs through every change recorded so far. */
+    flush(): void {
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = undefined;
+        if (this.windows.size === 0) return;
+        this.host.settle();
+        for (const [uri, window] of [...this.windows]) {
+            this.windows.delete(uri);
+            this.follow(uri, window);
+        }
+    }
+
+    /** The pending updates of refs into `uri` as one WorkspaceEdit; they are no longer pending. */
+    take(uri: string): RefUpdate {
+        this.flush();
+        const entries = [...(this.pending.get(uri)?.values() ?? [])];
+        this.pending.delete(uri);
+        this.brokenAtStart.delete(uri);
+        return buildEdit(
+            entries.map((e) => ({ ...e, file: this.host.current(e.fileUri) })),
+            (fileUri) => this.host.openVersion(fileUri),
+            refEdits,
+        );
+    }
+
+    dismiss(uri: string): void {
+        this.flush();
+        this.pending.delete(uri);
+        this.brokenAtStart.delete(uri);
+    }
+
+    private schedule(): void {
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = setTimeout(() => {
+            this.timer = undefined;
+            try {
+                this.flush();
+            } catch {
+                // A failed pause leaves refs as they are; the next edit tries again.
+            }
+        }, this.delayMs);
+    }
+
+    private follow(uri: string, window: Window): void {
+        const path = uriToPath(uri);
+        if (path === undefined) return;
+        const nowText = window.document.getText();
+        const crlf = window.before.includes("\r") || nowText.includes("\r");
+        const beforeContent = normalizeLineEndings(window.before);
+        const known = this.baselines.get(uri);
+        const before = known?.content === beforeContent ? known : new SessionDocument(path, beforeContent);
+        const cited = this.workspace.citable(uri);
+        const afterContent = normalizeLineEndings(nowText);
+        const after =
+            cited.ok && cited.document.content === afterContent
+                ? cited.document
+                : new SessionDocument(path, afterContent);
+        this.baselines.set(uri, after);
+        // Offsets in CRLF text are not those of its LF-normalised form: there, one replacement is exact.
+        const changes = crlf ? differenceOf(before.content, after.content) : window.changes;
+        if (changes.length === 0) return;
+
+        const style = boundaryStyle(this.workspace);
+        let pending = this.pending.get(uri);
+        let broken = this.brokenAtStart.get(uri);
+        if (!broken) {
+            broken = new Map();
+            this.brokenAtStart.set(uri, broken);
+        }
+        const countBefore = pending?.size ?? 0;
+        let moved = 0;
+        for (const { file, site } of this.workspace.citationsOf(path)) {
+            const key = `${file.uri}#${site.pointer}`;
+            let entry = pending?.get(key);
+            if (entry && !sameRef(entry.before, site.ref)) {
+                pending?.delete(key); // the file was edited since: its ref as written counts now
+                entry = undefined;
+            }
+            const wasBroken = broken.get(key);
+            if (!entry && wasBroken && sameRef(wasBroken, site.ref)) continue;
+            const outcome = followRef(entry?.after ?? site.ref, before, after, changes, { style });
+            if (outcome.kind === "unchanged") continue;
+            if (outcome.kind !== "followed") {
+                if (entry) pending?.delete(key);
+                if (outcome.kind === "invalid-before") broken.set(key, site.ref);
+                continue;
+            }
+            moved++;
+            if (sameRef(outcome.ref, site.ref)) {
+                pending?.delete(key); // edited back to where the ref points
+                continue;
+            }
+            if (!pending) {
+                pending = new Map();
+                this.pending.set(uri, pending);
+            }
+            pending.set(key, pendingOf(file, site, outcome.ref));
+        }
+        const count = pending?.size ?? 0;
+        if (count === 0) {
+            // Nothing pends: the refs as written are the truth again.
+            this.pending.delete(uri);
+            this.brokenAtStart.delete(uri);
+        }
+        if (moved > 0 || count !== countBefore) {
+            const files = new Set([...(pending?.values() ?? [])].map((p) => p.fileUri));
+            this.host.notify({ uri, refCount: count, fileCount: files.size });
+        }
+    }
+}
+
+function pendingOf(file: AnnotationFile, site: RefSite, after: Ref): Pending {
+    return {
+        fileUri: file.uri,
+        annotation: site.annotation,
+        role: site.role,
+        pointer: site.pointer,
+        before: site.ref,
+        after,
+    };
+}
+
+/** The token edits turning a ref into another: only the `line` and `str` values that differ. */
+function refEdits(file: AnnotationFile, site: RefSite, after: Ref): TextEdit[] {
+    const edits: TextEdit[] = [];
+    for (const boundary of ["start", "end"] as const) {
+        if (after[boundary].line !== site.ref[boundary].line) {
+            edits.push({
+                range: rangeOfPointer(file, `${site.pointer}/${boundary}/line`),
+                newText: String(after[boundary].line),
+            });
+        }
+        if (after[boundary].str !== site.ref[boundary].str) {
+            edits.push({
+                range: rangeOfPointer(file, `${site.pointer}/${boundary}/str`),
+                newText: JSON.stringify(after[boundary].str),
+            });
+        }
+    }
+    if (after.path !== site.ref.path) {
+        edits.push({ range: rangeOfPointer(file, `${site.pointer}/path`), newText: JSON.stringify(after.path) });
+    }
+    return edits;
+}
+
+interface PlannedUpdate {
+    file: AnnotationFile | undefined;
+    annotation: number;
+    role: "claim" | number;
+    before: Ref;
+    after: Ref;
+}
+
+/**
+ * One WorkspaceEdit for many ref updates. A ref whose file no longer says `before` is skipped (it was
+ * edited meanwhile). Open files carry their version, so a client can refuse an edit of another one.
+ */
+function buildEdit(
+    updates: PlannedUpdate[],
+    openVersion: (uri: string) => number | undefined,
+    edits: (file: AnnotationFile, site: RefSite, after: Ref) => TextEdit[],
+): RefUpdate {
+    const byFile = new Map<AnnotationFile, { site: RefSite; after: Ref }[]>();
+    for (const update of updates) {
+        const site = update.file?.site(update.annotation, update.role);
+        if (!update.file || !site || !sameRef(site.ref, update.before)) continue;
+        const list = byFile.get(update.file);
+        if (list) list.push({ site, after: update.after });
+        else byFile.set(update.file, [{ site, after: update.after }]);
+    }
+    const documentChanges: TextDocumentEdit[] = [];
+    let refCount = 0;
+    for (const [file, list] of byFile) {
+        // One scan of the file locates every token (no parse tree for a large closed file).
+        file.spansOf(
+            list.flatMap(({ site }) =>
+                ["path", "start/line", "start/str", "end/line", "end/str"].map((f) => `${site.pointer}/${f}`),
+            ),
+        );
+        const fileEdits = list.flatMap(({ site, after }) => edits(file, site, after));
+        if (fileEdits.length === 0) continue;
+        refCount += list.length;
+        documentChanges.push({
+            textDocument: { uri: file.uri, version: openVersion(file.uri) ?? null },
+            edits: fileEdits,
+        });
+    }
+    const edit: WorkspaceEdit = { documentChanges };
+    return { edit, refCount, fileCount: documentChanges.length };
+}
+
+/** The path a ref should have for a file at `absolute`, relative to the root, or undefined outside it. */
+function refPathFor(root: string, absolute: string): string | undefined {
+    if (!isInside(root, absolute)) return undefined;
+    const relative = nodePath.relative(root, absolute);
+    return relative === "" ? undefined : relative.split(nodePath.sep).join("/");
+}
+
+/** The `path` edits for files (or folders) renamed from oldUri to newUri. */
+export function pathsForRename(
+    workspace: WorkspaceIndex,
+    params: PathsForRenameParams,
+    current: (uri: string) => AnnotationFile | undefined,
+    openVersion: (uri: string) => number | undefined,
+): RefUpdate {
+    const updates: PlannedUpdate[] = [];
+    for (const { oldUri, newUri } of params.files ?? []) {
+        const from = uriToPath(oldUri);
+        const to = uriToPath(newUri);
+        if (from === undefined || to === undefined) continue;
+        for (const cited of [from, ...workspace.citedUnder(from)]) {
+            const moved = cited === from ? to : nodePath.join(to, nodePath.relative(from, cited));
+            for (const { file, site } of workspace.citationsOf(cited)) {
+                if (file.root === undefined) continue;
+                const path = refPathFor(file.root, moved);
+                if (path === undefined || path === site.ref.path) continue;
+                updates.push({
+                    file: current(file.uri) ?? file,
+                    annotation: site.annotation,
+                    role: site.role,
+                    before: site.ref,
+                    after: { ...site.ref, path },
+                });
+            }
+        }
+    }
+    return buildEdit(updates, openVersion, refEdits);
+}
