@@ -11,13 +11,21 @@ import {
     type CitedSpansResult,
     COVERAGE,
     type CoverageResult,
+    DISMISS_FOLLOW_EDITS,
     FILE_SUMMARY,
     type FileSummary,
+    FOLLOW_EDITS,
+    type FollowEditsParams,
     LINE_INDEX,
     type LineIndexResult,
+    PATHS_FOR_RENAME,
+    type PathsForRenameParams,
     REF_FOR_SELECTION,
+    REFS_CAN_FOLLOW,
     type RefForSelectionParams,
     type RefForSelectionResult,
+    type RefsCanFollowParams,
+    type RefUpdate,
 } from "../../shared/customProtocol";
 
 export type {
@@ -31,6 +39,8 @@ export type {
     LspRange,
     Ref,
     RefForSelectionResult,
+    RefsCanFollowParams,
+    RefUpdate,
     SpanKind,
 } from "../../shared/customProtocol";
 export { SPAN_KINDS } from "../../shared/customProtocol";
@@ -43,3 +53,7 @@ export const refForSelectionRequest = new RequestType<RefForSelectionParams, Ref
 export const fileSummaryRequest = new RequestType<{ uri: string }, FileSummary, void>(FILE_SUMMARY);
 export const coverageRequest = new RequestType<{ uri: string }, CoverageResult, void>(COVERAGE);
 export const lineIndexRequest = new RequestType<{ uri: string }, LineIndexResult, void>(LINE_INDEX);
+export const refsCanFollowNotification = new NotificationType<RefsCanFollowParams>(REFS_CAN_FOLLOW);
+export const followEditsRequest = new RequestType<FollowEditsParams, RefUpdate, void>(FOLLOW_EDITS);
+export const dismissFollowEditsNotification = new NotificationType<FollowEditsParams>(DISMISS_FOLLOW_EDITS);
+export const pathsForRenameRequest = new RequestType<PathsForRenameParams, RefUpdate, void>(PATHS_FOR_RENAME);

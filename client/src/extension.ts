@@ -11,6 +11,8 @@ import { CurrentAnnotation } from "./currentAnnotation";
 import { CurrentAnnotationStatus } from "./currentAnnotationStatus";
 import type { LspRange } from "./customRequestTypes";
 import { CitedSpanDecorations, toRange } from "./decorations";
+import { FileMoves } from "./fileMoves";
+import { FollowEdits, RefUpdates } from "./followEdits";
 import { CitedSpanHoverProvider, OPEN_REF_COMMAND } from "./hover";
 import { associateAnnotationFiles } from "./languageAssociation";
 import { SourceCheckClient } from "./languageClient";
@@ -51,6 +53,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const documents: vscode.DocumentSelector = [{ scheme: "file" }, { scheme: "untitled" }];
     context.subscriptions.push(output, sc, store, current, decorations, status, lineIndex, associateAnnotationFiles());
     context.subscriptions.push(new CurrentAnnotationStatus(current));
+    const refUpdates = new RefUpdates(sc, output);
+    context.subscriptions.push(new FollowEdits(sc, refUpdates, output), new FileMoves(sc, refUpdates, output));
     context.subscriptions.push(
         vscode.languages.registerHoverProvider(documents, new CitedSpanHoverProvider(store)),
         vscode.workspace.registerTextDocumentContentProvider(LINE_INDEX_SCHEME, lineIndex),
@@ -98,6 +102,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     });
     command("sourcecheck._languageStatus", () => status.settled());
     command("sourcecheck._currentAnnotation", () => current.get());
+    command("sourcecheck._refUpdates", (arg) => {
+        const answer = (arg as { answer?: unknown } | undefined)?.answer;
+        if (answer !== undefined) refUpdates.autoAnswer = typeof answer === "string" ? answer : undefined;
+        return refUpdates.log;
+    });
 
     // VS Code's JSON support validates and completes annotation files against our schema (contributed
     // through jsonValidation + jsonLanguageParticipants), but it only activates on json/jsonc by itself.

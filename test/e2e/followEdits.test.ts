@@ -1,0 +1,136 @@
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { annotationsUri, cleanSlate, prepare, type Ref, resolveRef, valueAt } from "./demo";
+import { waitFor, wsUri } from "./harness";
+
+const NOTES = "sources/release-notes.md";
+
+interface PlainRange {
+    startLine: number;
+    startCharacter: number;
+    endLine: number;
+    endCharacter: number;
+}
+type Applied = Record<"claim" | "supports" | "refutes", PlainRange[]>;
+interface RefUpdateLog {
+    prompts: { message: string; answer: string | undefined }[];
+    applied: { uri: string; refCount: number; ok: boolean }[];
+}
+
+const refUpdates = (arg?: { answer: string | null }) =>
+    vscode.commands.executeCommand<RefUpdateLog>("sourcecheck._refUpdates", arg);
+
+async function allRefs(): Promise<Ref[]> {
+    const doc = await vscode.workspace.openTextDocument(annotationsUri());
+    const annotations = valueAt<{ claim: Ref; sources: Ref[] }[]>(doc, ["annotations"]);
+    return annotations.flatMap((a) => [a.claim, ...a.sources]);
+}
+
+/** The texts under the decorations of a visible document, sorted: what the reader sees highlighted. */
+async function decoratedTexts(doc: vscode.TextDocument, accept: (texts: string[]) => boolean): Promise<string[]> {
+    const texts = await waitFor(
+        `decorations on ${doc.uri.path}`,
+        async () => {
+            const applied = await vscode.commands.executeCommand<Applied>(
+                "sourcecheck._decorationsForEditor",
+                doc.uri.toString(),
+            );
+            return [...applied.claim, ...applied.supports, ...applied.refutes]
+                .map((r) => doc.getText(new vscode.Range(r.startLine, r.startCharacter, r.endLine, r.endCharacter)))
+                .sort();
+        },
+        accept,
+        15_000,
+    );
+    return texts;
+}
+
+describe("refs follow edits and renames of cited documents", () => {
+    before(async () => {
+        await prepare();
+        await refUpdates({ answer: "Update" });
+    });
+    after(async () => {
+        await refUpdates({ answer: null });
+        await cleanSlate();
+    });
+
+    it("lines inserted at the top of a cited document: after the prompt, the refs follow, the decorations stay on the same text, one undo reverts", async () => {
+        const notes = await vscode.workspace.openTextDocument(wsUri(NOTES));
+        const editor = await vscode.window.showTextDocument(notes, { preview: false });
+        const before = await allRefs();
+        const resolvedBefore = await Promise.all(before.map((r) => (r.path === NOTES ? resolveRef(r) : undefined)));
+        const valid = resolvedBefore.filter((r) => r !== undefined).length;
+        assert.ok(valid >= 3, "the demo has valid refs into the release notes");
+        const decoratedBefore = await decoratedTexts(notes, (t) => t.length >= valid);
+        const promptsBefore = (await refUpdates()).prompts.length;
+
+        assert.ok(await editor.edit((b) => b.insert(new vscode.Position(0, 0), "Draft: pending review\n\n")));
+
+        // Every ref valid before moves down two lines and resolves to the very same text.
+        const after = await waitFor(
+            "the refs into the release notes to follow the edit",
+            allRefs,
+            (refs) => refs.every((r, i) => (resolvedBefore[i] ? r.start.line === before[i].start.line + 2 : true)),
+            15_000,
+        );
+        for (const [i, ref] of after.entries()) {
+            if (resolvedBefore[i]) {
+                assert.equal((await resolveRef(ref))?.text, resolvedBefore[i]?.text, `ref ${i} follows its text`);
+                assert.equal(ref.end.line, before[i].end.line + 2);
+                assert.deepEqual([ref.start.str, ref.end.str], [before[i].start.str, before[i].end.str]);
+            } else {
+                assert.deepEqual(ref, before[i], `ref ${i} was not valid before: left alone`);
+            }
+        }
+        const log = await refUpdates();
+        const prompt = log.prompts.slice(promptsBefore).find((p) => p.message.includes("release-notes.md"));
+        assert.ok(prompt, `a prompt about release-notes.md was shown: ${JSON.stringify(log.prompts)}`);
+        assert.match(prompt.message, new RegExp(`^${valid} refs into release-notes\\.md moved with your edit`));
+
+        // The decorations cover the same text as before, now two lines lower.
+        const decoratedAfter = await decoratedTexts(notes, (t) => t.join("\n") === decoratedBefore.join("\n"));
+        assert.deepEqual(decoratedAfter, decoratedBefore);
+
+        // One undo in the annotation file reverts the whole update.
+        const annotations = await vscode.workspace.openTextDocument(annotationsUri());
+        await vscode.window.showTextDocument(annotations, { preview: false });
+        await vscode.commands.executeCommand("undo");
+        const undone = await allRefs();
+        assert.deepEqual(undone, before);
+    });
+
+    it("a cited document renamed: the paths citing it follow, and only those", async () => {
+        await cleanSlate();
+        const before = await allRefs();
+        const oldPath = "sources/benchmark.txt";
+        const newPath = "sources/benchmark-2.4.txt";
+        assert.ok(before.some((r) => r.path === oldPath));
+        const rename = (from: string, to: string) => {
+            const edit = new vscode.WorkspaceEdit();
+            edit.renameFile(wsUri(from), wsUri(to));
+            return vscode.workspace.applyEdit(edit);
+        };
+        assert.ok(await rename(oldPath, newPath), "the rename was applied");
+        try {
+            const after = await waitFor(
+                "the paths to follow the rename",
+                allRefs,
+                (refs) => refs.every((r, i) => r.path === (before[i].path === oldPath ? newPath : before[i].path)),
+                15_000,
+            );
+            for (const [i, ref] of after.entries()) {
+                assert.deepEqual(ref, { ...before[i], path: before[i].path === oldPath ? newPath : before[i].path });
+                // Everything but the path is untouched, and a ref that resolved still does, under its new path.
+                if (before[i].path === oldPath && (await resolveRef({ ...before[i], path: newPath }))) {
+                    assert.ok(await resolveRef(ref), `ref ${i} resolves under the new path`);
+                }
+            }
+        } finally {
+            assert.ok(await rename(newPath, oldPath), "the rename back was applied");
+            await waitFor("the paths to follow back", allRefs, (refs) =>
+                refs.every((r, i) => r.path === before[i].path),
+            );
+        }
+    });
+});
