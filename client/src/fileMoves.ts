@@ -7,9 +7,9 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { uriKey } from "./citedSpans";
+import { pathsForRenameRequest, type RefUpdate } from "./customRequestTypes";
 import { type RefUpdates, updateMode } from "./followEdits";
 import type { SourceCheckClient } from "./languageClient";
-import { pathsForRenameRequest, type RefUpdate } from "./customRequestTypes";
 import { ask, messageOf } from "./requests";
 
 type Renamed = readonly { oldUri: vscode.Uri; newUri: vscode.Uri }[];

@@ -7,7 +7,6 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { uriKey } from "./citedSpans";
-import type { SourceCheckClient } from "./languageClient";
 import {
     dismissFollowEditsNotification,
     followEditsRequest,
@@ -15,6 +14,7 @@ import {
     type RefUpdate,
     refsCanFollowNotification,
 } from "./customRequestTypes";
+import type { SourceCheckClient } from "./languageClient";
 import { ask, messageOf } from "./requests";
 
 export type UpdateMode = "prompt" | "always" | "never";

@@ -14,12 +14,12 @@
 import * as nodePath from "node:path";
 import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from "vscode-languageserver";
 import { TextDocument, type TextDocumentContentChangeEvent } from "vscode-languageserver-textdocument";
+import type { PathsForRenameParams, RefsCanFollowParams, RefUpdate } from "../../../shared/customProtocol";
 import type { BoundaryStyle } from "../core/boundaries";
 import { differenceOf, followRef, type TextChange } from "../core/followEdits";
 import { normalizeLineEndings } from "../core/lines";
 import { SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
-import type { PathsForRenameParams, RefsCanFollowParams, RefUpdate } from "../../../shared/customProtocol";
 import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
 import { isInside } from "../workspace/pathSafety";
 import { uriToPath } from "../workspace/uris";
