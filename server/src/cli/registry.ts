@@ -4,8 +4,12 @@
  */
 import { citeCommand } from "./citeCommand";
 import type { CliIo } from "./commands";
+import { convertCommand } from "./convertCommand";
 import { evidenceCommand } from "./evidenceCommand";
 import { mcpCommand } from "./mcpCommand";
+import { notesCommand } from "./notesCommand";
+import { reportCheckCommand } from "./reportCheckCommand";
+import { traceCommand } from "./traceCommand";
 
 export interface CliCommand {
     /** The first word on the command line, e.g. `repair`; `trace verify-files` is `trace`'s business. */
@@ -16,4 +20,12 @@ export interface CliCommand {
     run(argv: string[], io: CliIo): number | Promise<number>;
 }
 
-export const COMMANDS: CliCommand[] = [citeCommand, mcpCommand, evidenceCommand];
+export const COMMANDS: CliCommand[] = [
+    citeCommand,
+    mcpCommand,
+    evidenceCommand,
+    traceCommand,
+    notesCommand,
+    reportCheckCommand,
+    convertCommand,
+];

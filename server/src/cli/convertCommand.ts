@@ -1,0 +1,100 @@
+/**
+ * `sourcecheck convert [--json] [-o OUT] TRACE.jsonl|NOTES` (docs/quotes.md, "convert"): quote-based
+ * citations become one SourceCheck file (embedded session + annotations). A trace's quotes are cited
+ * against its captured content; notes' quotes against their pages as fetched now (guarded).
+ * SourceCheck's exit codes: 0 every citation converted, 1 some could not be (listed), 2 bad input.
+ */
+import * as nodePath from "node:path";
+import { parseArgs } from "node:util";
+import { type ConvertedFile, convertQuotes, convertTrace } from "../quotes/convert";
+import { parseNotes } from "../quotes/notes";
+import { analyzeTrace } from "../quotes/trace";
+import type { CliIo } from "./commands";
+import { CliError, readTextInput, writeFileAtomic } from "./files";
+import { diagnosticLines, fetchPages, guardedFetcher, type PageFetcher, parseQuoteArgs, printJson } from "./quoteCli";
+import type { CliCommand } from "./registry";
+
+const USAGE = `  sourcecheck convert [--json] [-o OUT] TRACE.jsonl|NOTES
+            turn quote-based citations into a SourceCheck file (session of captured sources, one
+            claim per line, refs citing the quotes); stdout without -o. exit 0 all converted;
+            1 some citations could not be (listed); 2 bad input`;
+
+export const convertCommand: CliCommand = {
+    name: "convert",
+    usage: USAGE,
+    run: (argv, io) => runConvert(argv, io, guardedFetcher),
+};
+
+/** A trace is JSONL: named .jsonl, or its first meaningful line is a JSON object. */
+export function looksLikeTrace(file: string, text: string): boolean {
+    if (file.endsWith(".jsonl")) return true;
+    const first = text.split("\n").find((line) => line.trim() !== "" && !line.trim().startsWith("#"));
+    return first?.trim().startsWith("{") ?? false;
+}
+
+export async function runConvert(argv: string[], io: CliIo, fetcher: PageFetcher): Promise<number> {
+    const { values, positionals } = parseQuoteArgs("convert", USAGE, () =>
+        parseArgs({
+            args: argv,
+            allowPositionals: true,
+            strict: true,
+            options: {
+                json: { type: "boolean" },
+                output: { type: "string", short: "o" },
+                help: { type: "boolean", short: "h" },
+            },
+        }),
+    );
+    if (values.help) {
+        io.stdout(`Usage:\n${USAGE}\n`);
+        return 0;
+    }
+    // SourceCheck's own exit code for bad input is 2 (unlike TraceCite's commands).
+    const bad = (message: string) => new CliError(`convert: ${message}`, 2);
+    if (positionals.length !== 1) throw bad(`takes one TRACE.jsonl or NOTES file\nUsage:\n${USAGE}`);
+    const file = positionals[0];
+    const text = readTextInput(file === "-" ? "-" : nodePath.resolve(io.cwd, file), io.readStdin, file);
+    let converted: ConvertedFile;
+    if (looksLikeTrace(file, text)) {
+        const analysis = analyzeTrace(text);
+        if (analysis.malformed) throw bad(`${file} is not JSONL:\n${diagnosticLines(file, analysis.diagnostics)}`);
+        converted = convertTrace(analysis);
+    } else {
+        const notes = parseNotes(text);
+        if (notes.diagnostics.length > 0)
+            throw bad(`${file} has malformed notes:\n${diagnosticLines(file, notes.diagnostics)}`);
+        const pages = await fetchPages(
+            notes.citations.map((c) => c.url),
+            fetcher,
+        );
+        converted = convertQuotes(notes.citations, pages);
+    }
+    const exitCode = converted.unconverted.length > 0 ? 1 : 0;
+    const json = `${JSON.stringify(converted, null, 2)}\n`;
+    if (values.output !== undefined) writeFileAtomic(nodePath.resolve(io.cwd, values.output), json);
+    const convertedCount = converted.annotations.reduce((sum, a) => sum + a.sources.length, 0);
+    if (values.json) {
+        printJson(io, {
+            ok: exitCode === 0,
+            exitCode,
+            output: values.output ?? null,
+            annotationCount: converted.annotations.length,
+            convertedCount,
+            unconverted: converted.unconverted,
+            ...(values.output === undefined ? { file: converted } : {}),
+        });
+        return exitCode;
+    }
+    if (values.output === undefined) io.stdout(json);
+    const report = values.output === undefined ? io.stderr : io.stdout;
+    report(
+        `${convertedCount} citation${convertedCount === 1 ? "" : "s"} converted into ${converted.annotations.length} annotation${converted.annotations.length === 1 ? "" : "s"}` +
+            `${values.output !== undefined ? ` in ${values.output}` : ""}; ${converted.unconverted.length} not converted\n`,
+    );
+    for (const item of converted.unconverted) {
+        const where =
+            item.citation !== undefined ? `claim ${item.claim} citation ${item.citation}` : `claim ${item.claim}`;
+        report(`  ${file}:${item.line} ${where}: ${item.code}: ${item.message}\n`);
+    }
+    return exitCode;
+}

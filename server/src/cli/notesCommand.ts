@@ -1,0 +1,85 @@
+/**
+ * `sourcecheck notes [--json] NOTES` (docs/quotes.md, "Notes"): TraceCite's verify-notes. Each
+ * record's quote must appear in its URL's page as fetched now (guarded). Exit 0 every quote found,
+ * 2 a quote missing or a page unavailable, 1 bad usage or malformed notes.
+ */
+
+import { parseArgs } from "node:util";
+import { checkQuotesLive, liveSummary } from "../quotes/live";
+import { type ParsedQuotes, parseNotes } from "../quotes/notes";
+import type { CliIo } from "./commands";
+import { CliError } from "./files";
+import {
+    diagnosticLines,
+    fetchPages,
+    guardedFetcher,
+    type PageFetcher,
+    parseQuoteArgs,
+    printJson,
+    readQuoteInput,
+    USAGE_EXIT,
+} from "./quoteCli";
+import type { CliCommand } from "./registry";
+
+const USAGE = `  sourcecheck notes [--json] NOTES
+            check claim:/quote:/url: notes: each quote must appear in its page as fetched now
+            exit 0 every quote found; 2 a quote missing or a page unavailable; 1 bad usage or notes`;
+
+export const notesCommand: CliCommand = {
+    name: "notes",
+    usage: USAGE,
+    run: (argv, io) => runLiveQuotes("notes", USAGE, parseNotes, argv, io, guardedFetcher),
+};
+
+/** Shared by `notes` and `report-check`: parse, fetch each page once, find each quote, report. */
+export async function runLiveQuotes(
+    command: string,
+    usage: string,
+    parse: (text: string) => ParsedQuotes,
+    argv: string[],
+    io: CliIo,
+    fetcher: PageFetcher,
+): Promise<number> {
+    const { values, positionals } = parseQuoteArgs(command, usage, () =>
+        parseArgs({
+            args: argv,
+            allowPositionals: true,
+            strict: true,
+            options: {
+                json: { type: "boolean" },
+                help: { type: "boolean", short: "h" },
+            },
+        }),
+    );
+    if (values.help) {
+        io.stdout(`Usage:\n${usage}\n`);
+        return 0;
+    }
+    if (positionals.length !== 1) throw new CliError(`${command} takes one FILE\nUsage:\n${usage}`, USAGE_EXIT);
+    const file = positionals[0];
+    const parsed = parse(readQuoteInput(io, file));
+    if (parsed.diagnostics.length > 0) {
+        if (values.json) {
+            const diagnostics = parsed.diagnostics.map(({ line, code, message }) => ({ line, code, message }));
+            printJson(io, { ok: false, exitCode: USAGE_EXIT, diagnostics });
+        } else {
+            io.stdout(`Invalid ${command === "notes" ? "citation note input" : "Markdown citations"}\n`);
+            io.stdout(diagnosticLines(file, parsed.diagnostics));
+        }
+        return USAGE_EXIT;
+    }
+    const pages = await fetchPages(
+        parsed.citations.map((c) => c.url),
+        fetcher,
+    );
+    const { report } = checkQuotesLive(parsed.citations, pages);
+    if (values.json) printJson(io, report);
+    else {
+        io.stdout(`${liveSummary(report, "quotes")}\n`);
+        for (const item of report.items) {
+            io.stdout(`  ${file}:${item.line} ${item.ok ? "PASS" : "FAIL"} ${item.url}\n`);
+            for (const code of item.diagnostics) io.stdout(`    [${code}]${item.message ? ` ${item.message}` : ""}\n`);
+        }
+    }
+    return report.exitCode;
+}

@@ -1,0 +1,65 @@
+/**
+ * What the quote commands (`trace`, `notes`, `report-check`, `convert`) share: TraceCite's exit
+ * codes for bad usage and unreadable input (1), argument parsing, diagnostic lines, and fetching
+ * pages with the strict guards (docs/quotes.md).
+ */
+import * as nodePath from "node:path";
+import { fetchSourceText } from "../fetch/fetchSource";
+import type { QuoteDiagnostic } from "../quotes/diagnostics";
+import type { PageText } from "../quotes/live";
+import type { CliIo } from "./commands";
+import { CliError, readTextInput } from "./files";
+
+/** Usage errors and unreadable input of the TraceCite commands exit 1, as TraceCite's do. */
+export const USAGE_EXIT = 1;
+
+/** Arguments parsed by `parse` (node:util parseArgs); its errors are usage errors (exit 1). */
+export function parseQuoteArgs<R>(command: string, usage: string, parse: () => R): R {
+    try {
+        return parse();
+    } catch (error) {
+        throw new CliError(`${command}: ${(error as Error).message}\nUsage:\n${usage}`, USAGE_EXIT);
+    }
+}
+
+/** An input file as text; a missing, binary or non-UTF-8 file is bad input (exit 1). */
+export function readQuoteInput(io: CliIo, file: string): string {
+    try {
+        return readTextInput(file === "-" ? "-" : nodePath.resolve(io.cwd, file), io.readStdin, file);
+    } catch (error) {
+        if (error instanceof CliError) throw new CliError(error.message, USAGE_EXIT);
+        throw error;
+    }
+}
+
+/** `FILE:LINE [CODE] message`, one per diagnostic. */
+export function diagnosticLines(file: string, diagnostics: readonly QuoteDiagnostic[]): string {
+    return diagnostics.map((d) => `  ${file}:${d.line} [${d.code}] ${d.message}\n`).join("");
+}
+
+export function printJson(io: CliIo, value: unknown): void {
+    io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** How a command gets a page's visible text: the guarded fetcher, never anything looser. */
+export type PageFetcher = (url: string) => Promise<PageText>;
+
+export const guardedFetcher: PageFetcher = async (url) => {
+    const result = await fetchSourceText(url);
+    return result.ok ? { ok: true, text: result.text } : { ok: false, code: result.code, message: result.message };
+};
+
+/** Each distinct URL fetched once, a few at a time. */
+export async function fetchPages(urls: Iterable<string>, fetcher: PageFetcher): Promise<Map<string, PageText>> {
+    const unique = [...new Set(urls)];
+    const pages = new Map<string, PageText>();
+    let next = 0;
+    const worker = async () => {
+        while (next < unique.length) {
+            const url = unique[next++];
+            pages.set(url, await fetcher(url));
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(4, unique.length) }, worker));
+    return pages;
+}

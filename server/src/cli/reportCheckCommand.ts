@@ -1,0 +1,19 @@
+/**
+ * `sourcecheck report-check [--json] REPORT.md` (docs/quotes.md, "Markdown reports"): TraceCite's
+ * check-report. Quotes followed by a source link, list-item quotes and blockquote pairs are each
+ * looked up in the linked page as fetched now (guarded); output names the report line of each quote.
+ */
+import { parseReport } from "../quotes/report";
+import { runLiveQuotes } from "./notesCommand";
+import { guardedFetcher } from "./quoteCli";
+import type { CliCommand } from "./registry";
+
+const USAGE = `  sourcecheck report-check [--json] REPORT.md
+            check the quotes of a Markdown report against the pages they link, fetched now
+            exit 0 every quote found; 2 a quote missing or a page unavailable; 1 bad usage or report`;
+
+export const reportCheckCommand: CliCommand = {
+    name: "report-check",
+    usage: USAGE,
+    run: (argv, io) => runLiveQuotes("report-check", USAGE, parseReport, argv, io, guardedFetcher),
+};

@@ -1,0 +1,266 @@
+/**
+ * `sourcecheck trace` (docs/quotes.md, "Agent JSONL traces"): TraceCite's trace checks with its
+ * codes and exit statuses: 0 pass, 2 a structural or evidence finding, a source unavailable or
+ * changed, 1 bad usage or input that is not JSONL at all.
+ *
+ *   trace [--evidence] [--json] TRACE.jsonl
+ *   trace verify-files [--json] [--root DIR] TRACE.jsonl
+ *   trace verify-urls [--json] TRACE.jsonl
+ *   trace compare [--json] OLD.jsonl NEW.jsonl
+ */
+import * as nodePath from "node:path";
+import { parseArgs } from "node:util";
+import { normalizeLineEndings } from "../core/lines";
+import { diagnostic, type QuoteDiagnostic } from "../quotes/diagnostics";
+import { checkTraceLive, liveSummary } from "../quotes/live";
+import {
+    analyzeTrace,
+    compareTraces,
+    fileUriPath,
+    type TraceAnalysis,
+    traceReportJson,
+    traceSummary,
+} from "../quotes/trace";
+import { readDocumentUnderRoot } from "../workspace/diskDocuments";
+import type { CliIo } from "./commands";
+import { CliError } from "./files";
+import {
+    diagnosticLines,
+    fetchPages,
+    guardedFetcher,
+    type PageFetcher,
+    parseQuoteArgs,
+    printJson,
+    readQuoteInput,
+    USAGE_EXIT,
+} from "./quoteCli";
+import type { CliCommand } from "./registry";
+
+const USAGE = `  sourcecheck trace [--evidence] [--json] TRACE.jsonl
+            check an Agent JSONL trace (TraceCite): structure, and each quote against the captured
+            content; --evidence also requires content on every source and a quote on every citation
+  sourcecheck trace verify-files [--json] [--root DIR] TRACE.jsonl
+            compare each file: source's captured content with the file as it is now (under --root)
+  sourcecheck trace verify-urls [--json] TRACE.jsonl
+            fetch each http(s) source (guarded) and find its quotes in the page as it is now
+  sourcecheck trace compare [--json] OLD.jsonl NEW.jsonl
+            captured content compared by URI: [added] / [removed] / [changed]
+            exit 0 pass; 2 a finding, a source unavailable or changed; 1 bad usage or input`;
+
+export const traceCommand: CliCommand = {
+    name: "trace",
+    usage: USAGE,
+    run(argv: string[], io: CliIo): number | Promise<number> {
+        return runTrace(argv, io, guardedFetcher);
+    },
+};
+
+/** The command with its page fetcher as a parameter (tests pass pages without a network). */
+export function runTrace(argv: string[], io: CliIo, fetcher: PageFetcher): number | Promise<number> {
+    const sub = argv[0];
+    if (sub === "verify-files") return verifyFiles(argv.slice(1), io);
+    if (sub === "verify-urls") return verifyUrls(argv.slice(1), io, fetcher);
+    if (sub === "compare") return compare(argv.slice(1), io);
+    return check(argv, io);
+}
+
+function oneFile(positionals: string[], what: string): string {
+    if (positionals.length !== 1) throw new CliError(`${what} takes one TRACE.jsonl\nUsage:\n${USAGE}`, USAGE_EXIT);
+    return positionals[0];
+}
+
+function exitOf(analysis: TraceAnalysis): number {
+    if (analysis.malformed) return USAGE_EXIT;
+    return analysis.diagnostics.length > 0 ? 2 : 0;
+}
+
+function check(argv: string[], io: CliIo): number {
+    const { values, positionals } = parseQuoteArgs("trace", USAGE, () =>
+        parseArgs({
+            args: argv,
+            allowPositionals: true,
+            strict: true,
+            options: {
+                evidence: { type: "boolean" },
+                json: { type: "boolean" },
+                help: { type: "boolean", short: "h" },
+            },
+        }),
+    );
+    if (values.help) return help(io);
+    const file = oneFile(positionals, "trace");
+    const analysis = analyzeTrace(readQuoteInput(io, file), { evidence: values.evidence === true });
+    const exitCode = exitOf(analysis);
+    if (values.json) printJson(io, traceReportJson(analysis, exitCode));
+    else {
+        const summary = traceSummary(analysis);
+        const found = analysis.diagnostics.length;
+        io.stdout(`${summary}${found > 0 ? `; ${found} diagnostic${found === 1 ? "" : "s"}` : ""}\n`);
+        io.stdout(diagnosticLines(file, analysis.diagnostics));
+    }
+    return exitCode;
+}
+
+interface FileCheck {
+    uri: string;
+    line: number;
+    status: "match" | "mismatch" | "unavailable" | "unsupported";
+}
+
+function verifyFiles(argv: string[], io: CliIo): number {
+    const { values, positionals } = parseQuoteArgs("trace verify-files", USAGE, () =>
+        parseArgs({
+            args: argv,
+            allowPositionals: true,
+            strict: true,
+            options: {
+                json: { type: "boolean" },
+                root: { type: "string" },
+                help: { type: "boolean", short: "h" },
+            },
+        }),
+    );
+    if (values.help) return help(io);
+    const file = oneFile(positionals, "trace verify-files");
+    const analysis = analyzeTrace(readQuoteInput(io, file), { evidence: true });
+    if (analysis.diagnostics.length > 0) return evidenceFailed(analysis, file, values.json === true, io);
+    const root = nodePath.resolve(io.cwd, values.root ?? ".");
+    const diagnostics: QuoteDiagnostic[] = [];
+    const files: FileCheck[] = analysis.sources.map((source) => {
+        const at = { uri: source.uri, line: source.line };
+        const target = fileUriPath(source.uri);
+        if (target === undefined) {
+            diagnostics.push(
+                diagnostic(
+                    source.line,
+                    "UNSUPPORTED_SOURCE_URI",
+                    `source ${source.id}: ${source.uri} is not a file: URI`,
+                ),
+            );
+            return { ...at, status: "unsupported" };
+        }
+        // Relative paths are relative to the root; absolute ones are read only when inside it.
+        const relative = nodePath.isAbsolute(target) ? nodePath.relative(root, target) : target;
+        const read = readDocumentUnderRoot(root, relative);
+        if (!read.ok) {
+            diagnostics.push(
+                diagnostic(
+                    source.line,
+                    "SOURCE_UNAVAILABLE",
+                    `source ${source.id}: ${source.uri}: ${read.failure.code}: ${read.failure.message}`,
+                ),
+            );
+            return { ...at, status: "unavailable" };
+        }
+        if (read.content !== normalizeLineEndings(source.content ?? "")) {
+            diagnostics.push(
+                diagnostic(
+                    source.line,
+                    "SOURCE_FILE_MISMATCH",
+                    `source ${source.id}: ${source.uri} differs from its captured content`,
+                ),
+            );
+            return { ...at, status: "mismatch" };
+        }
+        return { ...at, status: "match" };
+    });
+    const exitCode = diagnostics.length > 0 ? 2 : 0;
+    if (values.json) {
+        printJson(io, {
+            ok: exitCode === 0,
+            exitCode,
+            source_count: files.length,
+            matched_count: files.filter((f) => f.status === "match").length,
+            files,
+            diagnostics,
+        });
+    } else {
+        const matched = files.filter((f) => f.status === "match").length;
+        io.stdout(
+            exitCode === 0
+                ? `PASS: ${matched} source file${matched === 1 ? " matches" : "s match"} captured content\n`
+                : `FAIL: ${matched}/${files.length} source files match captured content\n`,
+        );
+        io.stdout(diagnosticLines(file, diagnostics));
+    }
+    return exitCode;
+}
+
+async function verifyUrls(argv: string[], io: CliIo, fetcher: PageFetcher): Promise<number> {
+    const { values, positionals } = parseQuoteArgs("trace verify-urls", USAGE, () =>
+        parseArgs({
+            args: argv,
+            allowPositionals: true,
+            strict: true,
+            options: {
+                json: { type: "boolean" },
+                help: { type: "boolean", short: "h" },
+            },
+        }),
+    );
+    if (values.help) return help(io);
+    const file = oneFile(positionals, "trace verify-urls");
+    const analysis = analyzeTrace(readQuoteInput(io, file), { evidence: true });
+    if (analysis.diagnostics.length > 0) return evidenceFailed(analysis, file, values.json === true, io);
+    const pages = await fetchPages(
+        analysis.sources.map((s) => s.uri),
+        fetcher,
+    );
+    const report = checkTraceLive(analysis, pages);
+    if (values.json) printJson(io, report);
+    else {
+        io.stdout(`${liveSummary(report, "citations")}\n`);
+        for (const item of report.items) {
+            io.stdout(`  ${file}:${item.line} ${item.ok ? "PASS" : "FAIL"} ${item.url}\n`);
+            for (const code of item.diagnostics)
+                io.stdout(`    [${code}]${item.message && !code.includes(":") ? ` ${item.message}` : ""}\n`);
+        }
+    }
+    return report.exitCode;
+}
+
+function evidenceFailed(analysis: TraceAnalysis, file: string, json: boolean, io: CliIo): number {
+    const exitCode = exitOf(analysis);
+    if (json) printJson(io, traceReportJson(analysis, exitCode));
+    else {
+        io.stdout("FAIL: trace evidence validation failed\n");
+        io.stdout(diagnosticLines(file, analysis.diagnostics));
+    }
+    return exitCode;
+}
+
+function compare(argv: string[], io: CliIo): number {
+    const { values, positionals } = parseQuoteArgs("trace compare", USAGE, () =>
+        parseArgs({
+            args: argv,
+            allowPositionals: true,
+            strict: true,
+            options: {
+                json: { type: "boolean" },
+                help: { type: "boolean", short: "h" },
+            },
+        }),
+    );
+    if (values.help) return help(io);
+    if (positionals.length !== 2)
+        throw new CliError(`trace compare takes OLD.jsonl and NEW.jsonl\nUsage:\n${USAGE}`, USAGE_EXIT);
+    const [oldFile, newFile] = positionals;
+    const comparison = compareTraces(readQuoteInput(io, oldFile), readQuoteInput(io, newFile));
+    const ok = comparison.old_valid && comparison.new_valid && comparison.changes.length === 0;
+    const exitCode = ok ? 0 : 2;
+    if (values.json) printJson(io, { ok, exitCode, ...comparison });
+    else if (comparison.old_valid && comparison.new_valid) {
+        io.stdout(`${comparison.changes.length} source changes; ${comparison.unchanged_count} unchanged\n`);
+        for (const change of comparison.changes) io.stdout(`  [${change.kind}] ${change.uri}\n`);
+    } else {
+        io.stdout("Cannot compare: input evidence validation failed\n");
+        io.stdout(diagnosticLines(oldFile, comparison.old_diagnostics));
+        io.stdout(diagnosticLines(newFile, comparison.new_diagnostics));
+    }
+    return exitCode;
+}
+
+function help(io: CliIo): number {
+    io.stdout(`Usage:\n${USAGE}\n`);
+    return 0;
+}

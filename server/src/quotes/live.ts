@@ -1,0 +1,139 @@
+/**
+ * Quotes checked against pages as they are now (docs/quotes.md, "notes", "report-check",
+ * "trace verify-urls"). Pure: the pages are fetched by the caller; this only matches and reports,
+ * in TraceCite's shape (`source_count`, `citation_count`, `matched_count`, one item per citation or
+ * per source), without echoing page text or quotes.
+ */
+import { count } from "./diagnostics";
+import { findQuoteIn, foldText, type QuoteMatch } from "./match";
+import type { QuoteCitation } from "./notes";
+import type { TraceAnalysis } from "./trace";
+
+export type PageText = { ok: true; text: string } | { ok: false; code: string; message: string };
+
+export interface LiveItem {
+    /** 1-based line of the quote (notes, reports) or of the source (traces). */
+    line: number;
+    url: string;
+    ok: boolean;
+    citation_count: number;
+    matched_count: number;
+    diagnostics: string[];
+    /** Why a source was unavailable (never page text). */
+    message?: string;
+}
+
+export interface LiveReport {
+    ok: boolean;
+    exitCode: number;
+    source_count: number;
+    citation_count: number;
+    matched_count: number;
+    items: LiveItem[];
+}
+
+export interface LiveMatch {
+    citation: QuoteCitation;
+    match?: QuoteMatch;
+}
+
+/** One item per quote (notes and reports). Exit 2 unless every quote was found. */
+export function checkQuotesLive(
+    citations: QuoteCitation[],
+    pages: ReadonlyMap<string, PageText>,
+): { report: LiveReport; matches: LiveMatch[] } {
+    const folded = new Map<string, ReturnType<typeof foldText>>();
+    const matches: LiveMatch[] = [];
+    const items = citations.map((citation): LiveItem => {
+        const page = pages.get(citation.url);
+        const item: LiveItem = {
+            line: citation.line,
+            url: citation.url,
+            ok: false,
+            citation_count: 1,
+            matched_count: 0,
+            diagnostics: [],
+        };
+        if (!page || !page.ok) {
+            item.diagnostics.push(page?.ok === false ? page.code : "SOURCE_UNAVAILABLE");
+            if (page?.ok === false) item.message = page.message;
+            matches.push({ citation });
+            return item;
+        }
+        let text = folded.get(citation.url);
+        if (!text) {
+            text = foldText(page.text);
+            folded.set(citation.url, text);
+        }
+        const match = findQuoteIn(text, citation.quote);
+        matches.push({ citation, match });
+        if (match) {
+            item.ok = true;
+            item.matched_count = 1;
+        } else item.diagnostics.push("QUOTE_NOT_IN_LIVE_SOURCE");
+        return item;
+    });
+    const matched = items.filter((item) => item.ok).length;
+    const exitCode = matched === items.length ? 0 : 2;
+    return {
+        report: {
+            ok: exitCode === 0,
+            exitCode,
+            source_count: new Set(citations.map((c) => c.url)).size,
+            citation_count: items.length,
+            matched_count: matched,
+            items,
+        },
+        matches,
+    };
+}
+
+/** One item per source of a trace: each of its quotes must appear in the page as it is now. */
+export function checkTraceLive(analysis: TraceAnalysis, pages: ReadonlyMap<string, PageText>): LiveReport {
+    const items = analysis.sources.map((source): LiveItem => {
+        const citations = analysis.claims.flatMap((claim) =>
+            claim.citations.filter((c) => c.sourceId === source.id && c.quote !== undefined),
+        );
+        const item: LiveItem = {
+            line: source.line,
+            url: source.uri,
+            ok: false,
+            citation_count: citations.length,
+            matched_count: 0,
+            diagnostics: [],
+        };
+        const page = pages.get(source.uri);
+        if (!page || !page.ok) {
+            item.diagnostics.push(page?.ok === false ? page.code : "SOURCE_UNAVAILABLE");
+            if (page?.ok === false) item.message = page.message;
+            return item;
+        }
+        if (citations.length === 0) {
+            item.diagnostics.push("NO_CITATIONS_FOR_SOURCE");
+            return item;
+        }
+        const text = foldText(page.text);
+        for (const citation of citations) {
+            if (findQuoteIn(text, citation.quote ?? "")) item.matched_count++;
+            else item.diagnostics.push(`QUOTE_NOT_IN_LIVE_SOURCE:claim-${citation.claim}`);
+        }
+        item.ok = item.diagnostics.length === 0;
+        return item;
+    });
+    const citationCount = items.reduce((sum, item) => sum + item.citation_count, 0);
+    const matched = items.reduce((sum, item) => sum + item.matched_count, 0);
+    const exitCode = citationCount > 0 && matched === citationCount && items.every((i) => i.ok) ? 0 : 2;
+    return {
+        ok: exitCode === 0,
+        exitCode,
+        source_count: items.length,
+        citation_count: citationCount,
+        matched_count: matched,
+        items,
+    };
+}
+
+/** `PASS: 1/1 quotes appear in 1 live web source`. */
+export function liveSummary(report: LiveReport, what: "quotes" | "citations"): string {
+    return `${report.ok ? "PASS" : "FAIL"}: ${report.matched_count}/${report.citation_count} ${what} appear in ${count(report.source_count, "live web source")}`;
+}
