@@ -17,7 +17,8 @@ export function decodeBody(bytes: Uint8Array, contentType: string, html: boolean
         return { ok: false, code: "UNSUPPORTED_CHARSET", message: `the charset ${JSON.stringify(label)} is unknown` };
     }
     try {
-        return { ok: true, text: decoder.decode(bytes) };
+        const text = decoder.decode(bytes);
+        return { ok: true, text: decoder.encoding === "windows-1252" ? windows1252C1(text) : text };
     } catch {
         return decoder.encoding === "utf-8"
             ? { ok: false, code: "SOURCE_NOT_UTF8", message: "the page is not valid UTF-8" }
@@ -48,4 +49,17 @@ function metaCharset(bytes: Uint8Array): string | undefined {
 /** The media type of a Content-Type header, lower-cased, without parameters. */
 export function mediaType(contentType: string): string {
     return contentType.split(";")[0].trim().toLowerCase();
+}
+
+/**
+ * WHATWG windows-1252 (also what `iso-8859-1` and `latin1` labels mean on the web) maps bytes
+ * 0x80-0x9F to typographic characters; Node 20's TextDecoder decodes them as C1 controls instead.
+ * The 32 entries of the WHATWG index put that right (0x81, 0x8D, 0x8F, 0x90, 0x9D map to themselves).
+ */
+const WINDOWS_1252_C1 =
+    "\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f" +
+    "\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178";
+
+function windows1252C1(text: string): string {
+    return text.replace(/[\u0080-\u009f]/g, (ch) => WINDOWS_1252_C1[ch.charCodeAt(0) - 0x80]);
 }

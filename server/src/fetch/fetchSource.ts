@@ -209,14 +209,14 @@ function requestOnce(url: URL, address: ResolvedAddress, options: FetchOptions, 
             const type = mediaType(contentType);
             const html = type === "" || type === "text/html" || type === "application/xhtml+xml";
             if (!html && !type.startsWith("text/") && type !== "application/json") {
-                res.destroy();
                 reject(new FetchFailure("UNSUPPORTED_CONTENT_TYPE", `the page is ${type}, not text`));
+                res.destroy();
                 return;
             }
             const declared = Number(res.headers["content-length"] ?? "0");
             if (declared > maxBytes) {
-                res.destroy();
                 reject(new FetchFailure("SOURCE_TOO_LARGE", `the page is over ${maxBytes} bytes`));
+                res.destroy();
                 return;
             }
             const chunks: Buffer[] = [];
@@ -224,9 +224,10 @@ function requestOnce(url: URL, address: ResolvedAddress, options: FetchOptions, 
             res.on("data", (chunk: Buffer) => {
                 size += chunk.length;
                 if (size > maxBytes) {
+                    // Settled first: destroying the stream emits errors that must not win.
+                    reject(new FetchFailure("SOURCE_TOO_LARGE", `the page is over ${maxBytes} bytes`));
                     res.destroy();
                     req.destroy();
-                    reject(new FetchFailure("SOURCE_TOO_LARGE", `the page is over ${maxBytes} bytes`));
                     return;
                 }
                 chunks.push(chunk);

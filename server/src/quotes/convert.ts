@@ -104,7 +104,7 @@ export function convertQuotes(
     const claims: PendingClaim[] = citations.map((citation, c) => {
         const page = pages.get(citation.url);
         let source: PendingCitation["source"];
-        if (!page || !page.ok) {
+        if (!page?.ok) {
             source = page?.ok === false ? { code: page.code, message: page.message } : unavailable(citation.url);
         } else {
             let content = tidied.get(citation.url);

@@ -54,7 +54,7 @@ export function checkQuotesLive(
             matched_count: 0,
             diagnostics: [],
         };
-        if (!page || !page.ok) {
+        if (!page?.ok) {
             item.diagnostics.push(page?.ok === false ? page.code : "SOURCE_UNAVAILABLE");
             if (page?.ok === false) item.message = page.message;
             matches.push({ citation });
@@ -103,7 +103,7 @@ export function checkTraceLive(analysis: TraceAnalysis, pages: ReadonlyMap<strin
             diagnostics: [],
         };
         const page = pages.get(source.uri);
-        if (!page || !page.ok) {
+        if (!page?.ok) {
             item.diagnostics.push(page?.ok === false ? page.code : "SOURCE_UNAVAILABLE");
             if (page?.ok === false) item.message = page.message;
             return item;
