@@ -184,6 +184,7 @@ function deleteLines(lines: string[], at: number, count: number): string[] {
 /** Generate one case of a kind, or undefined when the random draw does not fit it (try again). */
 export function makeCase(kind: Kind, next: () => number): Case | undefined {
     let lines = baseDocument(next);
+    const originalLines = lines;
     const other = baseDocument(next);
     const exclude = new Set(lines);
     let ref: Ref;
@@ -244,12 +245,17 @@ export function makeCase(kind: Kind, next: () => number): Case | undefined {
     if (kind === "misquote" || kind === "shift+misquote") {
         const which = next() < 0.5 ? "start" : "end";
         const wrong = misquote(ref[which].str, next);
-        if (wrong === undefined) return undefined;
+        // A "misquote" that still occurs on the line is another valid string, not a misquote.
+        if (wrong === undefined || originalLines[ref[which].line - 1].includes(wrong)) return undefined;
         broken = { ...broken, [which]: { ...broken[which], str: wrong } };
     }
     let docPath = DOC;
     if (kind === "path-typo" || kind === "path+shift") broken = { ...broken, path: typo(DOC, next) };
     if (kind === "path-moved") docPath = "archive/prose.md";
+    // Undecidable by anyone, so not a fixable breakage: the ref, read on its written lines, is still a
+    // whole valid ref once its path is right, or once an ambiguous string is read at some occurrence.
+    if (kind === "path+shift" && resolveRef(session({ [DOC]: lines }), { ...broken, path: DOC }).valid) return undefined;
+    if (kind === "shift+ambiguous" && someOccurrenceResolves(lines, broken)) return undefined;
     return {
         kind,
         documents: session({ [docPath]: lines, [OTHER]: other }),
@@ -319,6 +325,20 @@ function ambiguousRef(
         };
     }
     return undefined;
+}
+
+/** Whether reading each boundary string at any one of its occurrences on its line gives a valid span. */
+function someOccurrenceResolves(lines: string[], ref: Ref): boolean {
+    const startLine = lines[ref.start.line - 1];
+    const endLine = lines[ref.end.line - 1];
+    if (startLine === undefined || endLine === undefined) return false;
+    for (const s of occurrencesOf(startLine, ref.start.str)) {
+        for (const e of occurrencesOf(endLine, ref.end.str)) {
+            if (ref.start.line < ref.end.line) return true;
+            if (s <= e && s + ref.start.str.length <= e + ref.end.str.length) return true;
+        }
+    }
+    return false;
 }
 
 function typo(p: string, next: () => number): string {

@@ -21,19 +21,22 @@ const FIRST_RADIUS = 16;
 /** Placements of one boundary paired, nearest first. */
 const MAX_PLACEMENTS = 48;
 /**
- * A whole span moved costs this much per line: both strings found together at one offset is strong
- * evidence, nearer is likelier. A change of the span's shape (one boundary found apart from the
- * other) is weak evidence, and 1 or 5 lines inserted inside a span are about equally likely: a fixed
- * cost and little per line, so that two such candidates are never far enough apart to be certain.
+ * A whole span moved costs the logarithm of its distance: both strings found together at one offset
+ * is strong evidence, nearer is likelier, and a paste of 1,000 lines is one edit like a paste of 10.
+ * A change of the span's shape (one boundary found apart from the other) is weak evidence, and 1 or
+ * 5 lines inserted inside a span are about equally likely: a fixed cost and little per line, so that
+ * two such candidates are never far enough apart to be certain. Shapes change by SHAPE_MAX lines at most.
  */
-const SHIFT_COST = 0.5;
-const SHAPE_EVENT = 3;
-const SHAPE_COST = 0.25;
+const SHIFT_COST = 2;
+const SHAPE_EVENT = 4;
+const SHAPE_COST = 0.05;
+const SHAPE_MAX = 20;
 /**
- * Moving a boundary away from a line where its string occurs once, as written, needs more evidence:
- * after lines are inserted above, the written line rarely still holds the string.
+ * Moving a boundary away from its written line, where its string still occurs, needs more evidence:
+ * after lines are inserted above, the written line rarely still holds the string (less so for a
+ * string common in the window).
  */
-const LEAVE_VALID_LINE = 3;
+const LEAVE_WRITTEN_LINE = 3;
 /** Lines (nearest to where the other boundary says) searched for a misquoted string. */
 const NEAR_LINES = 3;
 
@@ -139,7 +142,8 @@ function searchDocument<R extends Ref>(ref: R, document: SessionDocument, option
         const found = candidatesInWindow(ref, document, options, from, to, writtenStart, writtenEnd);
         const needed = found.candidates.length === 0 ? Number.POSITIVE_INFINITY : marginAbove(found.candidates[0].cost);
         // Anything outside the window moves a boundary at least `radius` lines: it costs at least this.
-        const outside = Math.min(SHIFT_COST * radius, SHAPE_EVENT + SHAPE_COST * radius);
+        const outside =
+            radius > SHAPE_MAX ? SHAPE_EVENT + lineShiftCost(radius - SHAPE_MAX) : SHAPE_EVENT + lineShiftCost(0);
         if (whole || needed <= outside) {
             if (found.truncated) for (const c of found.candidates) c.doubtful = true;
             return found.candidates;
@@ -168,18 +172,20 @@ function candidatesInWindow<R extends Ref>(
     starts = starts.sort(nearest(writtenStart)).slice(0, MAX_PLACEMENTS);
     ends = ends.sort(nearest(writtenEnd)).slice(0, MAX_PLACEMENTS);
 
-    const validStart = starts.some((p) => p.line === writtenStart && p.count === 1 && p.quoteCost === 0);
-    const validEnd = ends.some((p) => p.line === writtenEnd && p.count === 1 && p.quoteCost === 0);
+    // Leaving a line where the string occurs once costs less when the string is common in the window.
+    const leaveStart = leaveCost(starts, writtenStart);
+    const leaveEnd = leaveCost(ends, writtenEnd);
     const pairs: { start: Placement; end: Placement; cost: number }[] = [];
     for (const start of starts) {
         for (const end of ends) {
             if (start.line > end.line || (start.line === end.line && start.edge >= end.edge)) continue;
+            if (Math.abs(end.line - writtenEnd - (start.line - writtenStart)) > SHAPE_MAX) continue;
             const cost =
                 start.quoteCost +
                 end.quoteCost +
                 shiftCost(start.line - writtenStart, end.line - writtenEnd) +
-                (validStart && start.line !== writtenStart ? LEAVE_VALID_LINE : 0) +
-                (validEnd && end.line !== writtenEnd ? LEAVE_VALID_LINE : 0);
+                (start.line !== writtenStart ? leaveStart : 0) +
+                (end.line !== writtenEnd ? leaveEnd : 0);
             pairs.push({ start, end, cost });
         }
     }
@@ -192,6 +198,16 @@ function candidatesInWindow<R extends Ref>(
         if (candidates.length >= max) break;
         const candidate = candidateFor(ref, document, pair.start, pair.end, pair.cost, options);
         if (!candidate) continue;
+        // A string as short as "2." or "a" found on another line proves nothing; nor does a near
+        // match whose edge is a guess.
+        if (
+            !pair.start.sure ||
+            !pair.end.sure ||
+
+            (pair.start.line !== writtenStart && isWeak(ref.start.str)) ||
+            (pair.end.line !== writtenEnd && isWeak(ref.end.str))
+        )
+            candidate.doubtful = true;
         const key = `${candidate.range.start.line}:${candidate.range.start.column}:${candidate.range.end.line}:${candidate.range.end.column}`;
         if (seen.has(key)) continue;
         seen.add(key);
@@ -200,10 +216,30 @@ function candidatesInWindow<R extends Ref>(
     return { candidates, truncated };
 }
 
+/** Fewer than three letters or digits (and not an unspaced script, where two characters are a word). */
+export function isWeak(str: string): boolean {
+    return !UNSPACED.test(str) && (str.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 3;
+}
+
+const UNSPACED =
+    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+function leaveCost(placements: Placement[], written: number): number {
+    const exact = placements.filter((p) => p.quoteCost === 0);
+    if (!exact.some((p) => p.line === written)) return 0;
+    return LEAVE_WRITTEN_LINE / Math.sqrt(new Set(exact.map((p) => p.line)).size);
+}
+
+function lineShiftCost(lines: number): number {
+    return SHIFT_COST * Math.log2(1 + Math.abs(lines));
+}
+
 /** Whole-span moves cost their distance; a change of the span's shape costs more. */
 export function shiftCost(startShift: number, endShift: number): number {
-    const shape = endShift === startShift ? 0 : SHAPE_EVENT + SHAPE_COST * Math.abs(endShift - startShift);
-    return SHIFT_COST * Math.min(Math.abs(startShift), Math.abs(endShift)) + shape;
+    const change = Math.abs(endShift - startShift);
+    if (change > SHAPE_MAX) return Number.POSITIVE_INFINITY;
+    const shape = change === 0 ? 0 : SHAPE_EVENT + SHAPE_COST * change;
+    return lineShiftCost(Math.min(Math.abs(startShift), Math.abs(endShift))) + shape;
 }
 
 /**

@@ -21,6 +21,8 @@ export interface Placement {
     count: number;
     /** 0 for the written string itself; otherwise how far the near match is from it. */
     quoteCost: number;
+    /** False for a near match whose edge could not be pinned to the needle's words: never certain. */
+    sure: boolean;
 }
 
 /** Occurrences scanned in a window before giving up on a very common string. */
@@ -65,6 +67,7 @@ export function exactPlacements(
                 length: str.length,
                 count: 0,
                 quoteCost: 0,
+                sure: true,
             });
         }
         at = content.indexOf(str, at + 1);
@@ -98,12 +101,17 @@ export function nearPlacements(
     if (text.length === 0 || text.length > MAX_NEAR_LINE) return [];
     const foldedLine = fold(text);
     const needle = fold(str).text;
-    if (needle.trim().length === 0) return [];
+    // Too little to recognise: a lone mark or a two-letter word would be found anywhere.
+    if (!UNSPACED.test(needle) && (needle.match(WORD_CHARS)?.length ?? 0) < 3) return [];
     const exact: number[] = [];
     for (let at = foldedLine.text.indexOf(needle); at !== -1; at = foldedLine.text.indexOf(needle, at + 1))
         exact.push(at);
     if (exact.length > 0) {
-        return exact.map((at) => placementOf(boundary, line, foldedLine, at, at + needle.length, 0.5));
+        return exact
+            .filter((at) =>
+                keepsWordEdge(foldedLine.text, needle, boundary === "start" ? at : at + needle.length, boundary),
+            )
+            .map((at) => placementOf(boundary, line, foldedLine, at, at + needle.length, 0.5, true));
     }
     const maxErrors = Math.floor(needle.length * MAX_ERROR_RATE);
     if (maxErrors < 1) return [];
@@ -119,9 +127,99 @@ export function nearPlacements(
                 regions[regions.length - 1] = match;
         } else regions.push(match);
     }
-    return regions
-        .filter((r) => wordDistance(needle, foldedLine.text.slice(r.start, r.end)) <= 1)
-        .map((r) => placementOf(boundary, line, foldedLine, r.start, r.end, 1 + r.errors));
+    const found: Placement[] = [];
+    for (const region of regions) {
+        // Only the edge that bounds the span matters; it is put where the needle's first (last)
+        // word is, so a dropped or added word in the middle does not move it.
+        const refined =
+            boundary === "start"
+                ? refineStart(foldedLine.text, needle, region)
+                : refineEnd(foldedLine.text, needle, region);
+        const from = boundary === "start" ? refined.edge : Math.min(region.start, refined.edge);
+        const to = boundary === "start" ? Math.max(region.end, refined.edge + 1) : refined.edge;
+        if (to <= from || wordDistance(needle, foldedLine.text.slice(from, to)) > 1) continue;
+        if (!keepsWordEdge(foldedLine.text, needle, refined.edge, boundary)) continue;
+        found.push(
+            placementOf(
+                boundary,
+                line,
+                foldedLine,
+                from,
+                to,
+                1.5 + region.errors + (refined.sure ? 0 : 1),
+                refined.sure,
+            ),
+        );
+    }
+    return found;
+}
+
+const WORD_CHARS = /[\p{L}\p{N}]/gu;
+const UNSPACED =
+    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/**
+ * A needle that begins (ends) with a whole word must not be found inside a longer word: "It" is not
+ * in "positive". Unspaced scripts have no such edges.
+ */
+function keepsWordEdge(text: string, needle: string, edge: number, boundary: BoundaryName): boolean {
+    const isWord = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c) && !UNSPACED.test(c);
+    if (boundary === "start") return !(isWord(needle[0]) && isWord(text[edge - 1]) && isWord(text[edge]));
+    return !(isWord(needle[needle.length - 1]) && isWord(text[edge - 1]) && isWord(text[edge]));
+}
+
+interface Refined {
+    edge: number;
+    /** False when the needle's edge word was not found: the edge is the character-level guess. */
+    sure: boolean;
+}
+
+/**
+ * Where a near match of `needle` starts: at the needle's first word (or its second, when the first
+ * was added or changed), preceded by what precedes the first word in the needle if the line has it too.
+ */
+function refineStart(text: string, needle: string, region: { start: number; end: number }): Refined {
+    const words = [...needle.matchAll(WORD)];
+    if (words.length === 0) return { edge: region.start, sure: false };
+    for (const word of words.slice(0, 2)) {
+        let best: number | undefined;
+        for (const w of text.matchAll(WORD)) {
+            if (w.index < region.start - 3 || w.index >= region.end || w[0] !== word[0]) continue;
+            if (best === undefined || Math.abs(w.index - region.start) < Math.abs(best - region.start)) best = w.index;
+        }
+        if (best === undefined) continue;
+        // What the needle has before this word must be on the line before it too, else the edge is a guess.
+        const prefix = needle.slice(0, word.index);
+        if (prefix.length === 0) return { edge: best, sure: true };
+        if (text.slice(best - prefix.length, best) === prefix) return { edge: best - prefix.length, sure: true };
+        return { edge: best, sure: false };
+    }
+    return { edge: region.start, sure: false };
+}
+
+/** Where a near match of `needle` ends: after its last word (or the one before), then what follows it in the needle. */
+function refineEnd(text: string, needle: string, region: { start: number; end: number }): Refined {
+    const words = [...needle.matchAll(WORD)];
+    if (words.length === 0) return { edge: region.end, sure: false };
+    for (const word of words.slice(-2).reverse()) {
+        let best: number | undefined;
+        for (const w of text.matchAll(WORD)) {
+            const end = w.index + w[0].length;
+            if (end <= region.start || end > region.end + needle.length || w[0] !== word[0]) continue;
+            if (best === undefined || Math.abs(end - region.end) < Math.abs(best - region.end)) best = end;
+        }
+        if (best === undefined) continue;
+        const suffix = needle.slice(word.index + word[0].length);
+        // A trailing mark added in the quote ("line`." for "line`") is the one difference allowed here.
+        let k = 0;
+        while (k < suffix.length && text[best + k] === suffix[k]) k++;
+        const rest = suffix.slice(k);
+        return {
+            edge: best + k,
+            sure: rest.length === 0 || ((k > 0 || suffix.length === 1) && /^[.,;:!?]$/.test(rest)),
+        };
+    }
+    return { edge: region.end, sure: false };
 }
 
 /**
@@ -171,6 +269,7 @@ function placementOf(
     from: number,
     to: number,
     quoteCost: number,
+    sure: boolean,
 ): Placement {
     const { start, end } = originalRange(folded, from, to);
     return {
@@ -181,5 +280,6 @@ function placementOf(
         length: end - start,
         count: 0,
         quoteCost,
+        sure,
     };
 }
