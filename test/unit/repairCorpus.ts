@@ -254,7 +254,8 @@ export function makeCase(kind: Kind, next: () => number): Case | undefined {
     if (kind === "path-moved") docPath = "archive/prose.md";
     // Undecidable by anyone, so not a fixable breakage: the ref, read on its written lines, is still a
     // whole valid ref once its path is right, or once an ambiguous string is read at some occurrence.
-    if (kind === "path+shift" && resolveRef(session({ [DOC]: lines }), { ...broken, path: DOC }).valid) return undefined;
+    if (kind === "path+shift" && resolveRef(session({ [DOC]: lines }), { ...broken, path: DOC }).valid)
+        return undefined;
     if (kind === "shift+ambiguous" && someOccurrenceResolves(lines, broken)) return undefined;
     return {
         kind,

@@ -8,6 +8,7 @@ import { convertCommand } from "./convertCommand";
 import { evidenceCommand } from "./evidenceCommand";
 import { mcpCommand } from "./mcpCommand";
 import { notesCommand } from "./notesCommand";
+import { repairCommand } from "./repairCommand";
 import { reportCheckCommand } from "./reportCheckCommand";
 import { traceCommand } from "./traceCommand";
 
@@ -28,4 +29,5 @@ export const COMMANDS: CliCommand[] = [
     notesCommand,
     reportCheckCommand,
     convertCommand,
+    repairCommand,
 ];

@@ -203,7 +203,6 @@ function candidatesInWindow<R extends Ref>(
         if (
             !pair.start.sure ||
             !pair.end.sure ||
-
             (pair.start.line !== writtenStart && isWeak(ref.start.str)) ||
             (pair.end.line !== writtenEnd && isWeak(ref.end.str))
         )

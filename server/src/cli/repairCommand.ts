@@ -1,0 +1,193 @@
+/**
+ * `sourcecheck repair [--root DIR] [--since REV] [--write] [--json] FILE` (docs/repair.md): every
+ * broken ref of FILE with the refs its author meant. `--write` applies only certain repairs, in
+ * place and atomically, editing just the changed tokens. Exit 0 when every ref is valid once the
+ * certain repairs are applied, 1 otherwise, 2 on schema errors or bad usage.
+ */
+import * as fs from "node:fs";
+import * as nodePath from "node:path";
+import { parseArgs } from "node:util";
+import { applyEdits, type Edit, findNodeAtLocation } from "jsonc-parser";
+import { checkInput } from "../core/check";
+import { LineIndex } from "../core/lines";
+import { LocatedText, parseJsonText, pointerSegments } from "../core/parse";
+import { type AnnotationRepairs, type RepairDocuments, type RepairEntry, repairChecked } from "../core/repair";
+import type { Ref, SchemaError } from "../core/types";
+import { DiskDocuments } from "../workspace/diskDocuments";
+import { GitRevisionDocuments, GitRevisionError } from "../workspace/gitRevision";
+import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
+import type { CliIo } from "./commands";
+import { CliError, readTextInput, writeFileAtomic } from "./files";
+import type { CliCommand } from "./registry";
+
+const USAGE = `  sourcecheck repair [--root DIR] [--since REV] [--write] [--json] FILE
+            propose the refs the broken refs of FILE meant (line shifts, misquotes, ambiguity,
+            moved text, wrong paths); --write applies only the certain ones, in place;
+            --since REV reads the cited documents as they were at a git revision`;
+
+export const repairCommand: CliCommand = {
+    name: "repair",
+    usage: USAGE,
+    run(argv: string[], io: CliIo): number {
+        let parsed: ReturnType<typeof parse>;
+        try {
+            parsed = parse(argv);
+        } catch (error) {
+            throw new CliError(`repair: ${(error as Error).message}\nUsage:\n${USAGE}`);
+        }
+        const { values, positionals } = parsed;
+        if (values.help) {
+            io.stdout(`Usage:\n${USAGE}\n`);
+            return 0;
+        }
+        if (positionals.length !== 1) throw new CliError(`repair takes one FILE\nUsage:\n${USAGE}`);
+        const file = positionals[0];
+        if (file === "-" && values.write) throw new CliError("repair: --write needs a FILE, not stdin");
+        const absolute = file === "-" ? "-" : nodePath.resolve(io.cwd, file);
+        const text = readTextInput(absolute, io.readStdin, file);
+        const resolution = resolveDocumentRoot(file === "-" ? nodePath.join(io.cwd, "-") : absolute, {
+            explicitRoot: values.root !== undefined ? nodePath.resolve(io.cwd, values.root) : undefined,
+            fallback: io.cwd,
+        });
+        if (resolution.problem) throw new CliError(formatConfigProblem(resolution.problem));
+        const root = resolution.root;
+        const disk = new DiskDocuments(root, { maxBytes: resolution.config?.maxDocumentSize });
+        let previous: GitRevisionDocuments | undefined;
+        if (values.since !== undefined) {
+            try {
+                previous = GitRevisionDocuments.open(root, values.since);
+            } catch (error) {
+                if (error instanceof GitRevisionError) throw new CliError(`repair: ${error.message}`);
+                throw error;
+            }
+        }
+        const documents: RepairDocuments = {
+            get: (path) => disk.get(path),
+            candidatePaths: () => listFiles(root),
+        };
+
+        const input = parseJsonText(text);
+        const checked = checkInput(input.value, disk, input.syntaxErrors, { keepEntries: false });
+        const schemaErrors = checked.report.schemaErrors;
+        const result = repairChecked(checked, { documents, previous });
+        const shown = file === "-" ? "<stdin>" : file;
+
+        let written = 0;
+        if (values.write && schemaErrors.length === 0) {
+            const edits = certainEdits(text, result.repairs);
+            if (edits.length > 0) {
+                writeFileAtomic(absolute, applyEdits(text, edits));
+                written = result.repairs.filter((r) => r.certain).length;
+            }
+        }
+        if (values.json) {
+            const json: Record<string, unknown> = { repairs: result.repairs, remaining: result.remaining };
+            if (schemaErrors.length > 0) json.schemaErrors = schemaErrors;
+            io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+        } else {
+            io.stdout(formatRepairs(shown, text, result, schemaErrors, values.write === true, written));
+        }
+        if (schemaErrors.length > 0) return 2;
+        return result.remaining.length === 0 ? 0 : 1;
+    },
+};
+
+/** The token edits of every certain repair: only the fields that change, each replaced in place. */
+export function certainEdits(text: string, repairs: RepairEntry[]): Edit[] {
+    const located = new LocatedText(text);
+    const edits: Edit[] = [];
+    for (const repair of repairs) {
+        if (!repair.certain || !located.root) continue;
+        const base = pointerSegments(repair.pointer);
+        const fields: [(string | number)[], unknown, unknown][] = [
+            [["path"], repair.before.path, repair.after.path],
+            [["start", "line"], repair.before.start.line, repair.after.start.line],
+            [["start", "str"], repair.before.start.str, repair.after.start.str],
+            [["end", "line"], repair.before.end.line, repair.after.end.line],
+            [["end", "str"], repair.before.end.str, repair.after.end.str],
+        ];
+        for (const [field, before, after] of fields) {
+            if (before === after) continue;
+            const node = findNodeAtLocation(located.root, [...base, ...field]);
+            if (!node) continue;
+            edits.push({ offset: node.offset, length: node.length, content: JSON.stringify(after) });
+        }
+    }
+    return edits;
+}
+
+function describeRef(ref: Ref): string {
+    const q = JSON.stringify;
+    return `${ref.path}:${ref.start.line} ${q(ref.start.str)} … ${ref.end.line} ${q(ref.end.str)}`;
+}
+
+function formatRepairs(
+    file: string,
+    text: string,
+    result: AnnotationRepairs,
+    schemaErrors: SchemaError[],
+    write: boolean,
+    written: number,
+): string {
+    const located = new LocatedText(text);
+    const lines = new LineIndex(text);
+    const out: string[] = [];
+    for (const error of schemaErrors) {
+        const at = lines.positionAt(located.spanOf(error.pointer).offset);
+        out.push(`${file}:${at.line}:${at.column + 1}: ${error.code}: ${error.message}`);
+    }
+    for (const repair of result.repairs) {
+        const at = lines.positionAt(located.spanOf(repair.pointer).offset);
+        out.push(
+            `${file}:${at.line}:${at.column + 1}: ${repair.reason}: ${describeRef(repair.before)} -> ${describeRef(repair.after)}${repair.certain ? "" : " (uncertain)"}`,
+        );
+    }
+    const certain = result.repairs.filter((r) => r.certain).length;
+    const broken = certain + result.remaining.length;
+    const offered = new Set(result.repairs.filter((r) => !r.certain).map((r) => r.pointer)).size;
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+    let summary = `${plural(broken, "broken ref")}: ${certain} with a certain repair, ${offered} with candidates only, ${result.remaining.length - offered} without`;
+    if (schemaErrors.length > 0) summary += `; ${plural(schemaErrors.length, "schema error")}, nothing written`;
+    else if (write) summary += written > 0 ? `; ${plural(written, "repair")} written to ${file}` : "; nothing to write";
+    else if (certain > 0) summary += "; --write applies the certain ones";
+    out.push(summary);
+    return `${out.join("\n")}\n`;
+}
+
+/** Files under the root a path could be meant to name (lazily, only when a path needs repair). */
+const MAX_LISTED = 50_000;
+function listFiles(root: string): string[] {
+    const found: string[] = [];
+    const walk = (directory: string, prefix: string) => {
+        let entries: fs.Dirent[];
+        try {
+            entries = fs.readdirSync(directory, { withFileTypes: true });
+        } catch {
+            return;
+        }
+        for (const entry of entries) {
+            if (found.length >= MAX_LISTED) return;
+            if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+            // Symlinks are not followed: a candidate path never leads outside the root.
+            if (entry.isDirectory()) walk(nodePath.join(directory, entry.name), `${prefix}${entry.name}/`);
+            else if (entry.isFile()) found.push(`${prefix}${entry.name}`);
+        }
+    };
+    walk(root, "");
+    return found;
+}
+
+function parse(argv: string[]) {
+    return parseArgs({
+        args: argv,
+        allowPositionals: true,
+        strict: true,
+        options: {
+            root: { type: "string" },
+            since: { type: "string" },
+            write: { type: "boolean" },
+            json: { type: "boolean" },
+            help: { type: "boolean", short: "h" },
+        },
+    });
+}

@@ -1,0 +1,66 @@
+/**
+ * Documents as they were at a git revision (`sourcecheck repair --since REV`, docs/repair.md): git
+ * runs as a child process, never a shell; paths obey the same root safety as documents on disk.
+ */
+import { execFileSync } from "node:child_process";
+import { normalizeLineEndings } from "../core/lines";
+import { type DocumentLookup, SessionDocument } from "../core/session";
+import { decodeText } from "./diskDocuments";
+import { resolveUnderRoot } from "./pathSafety";
+
+export class GitRevisionError extends Error {}
+
+const MAX_BYTES = 64 * 1024 * 1024;
+
+function git(root: string, args: string[]): Buffer {
+    return execFileSync("git", args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], maxBuffer: MAX_BYTES });
+}
+
+/** The documents under `root` at revision `rev`; throws GitRevisionError (one clear line) when it cannot. */
+export class GitRevisionDocuments implements DocumentLookup {
+    private readonly cache = new Map<string, SessionDocument | undefined>();
+
+    private constructor(
+        readonly root: string,
+        readonly commit: string,
+    ) {}
+
+    static open(root: string, rev: string): GitRevisionDocuments {
+        if (rev.length === 0 || rev.startsWith("-"))
+            throw new GitRevisionError(`not a revision: ${JSON.stringify(rev)}`);
+        try {
+            git(root, ["rev-parse", "--is-inside-work-tree"]);
+        } catch (error) {
+            if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+                throw new GitRevisionError("--since needs git, and git is not installed (or not on PATH)");
+            }
+            throw new GitRevisionError(`--since needs a git work tree, and ${root} is not inside one`);
+        }
+        let commit: string;
+        try {
+            commit = git(root, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`])
+                .toString("utf8")
+                .trim();
+        } catch {
+            throw new GitRevisionError(`unknown revision ${JSON.stringify(rev)} in the git repository of ${root}`);
+        }
+        return new GitRevisionDocuments(root, commit);
+    }
+
+    /** The document at the revision, or undefined when it did not exist there (or is not text). */
+    get(path: string): SessionDocument | undefined {
+        if (this.cache.has(path)) return this.cache.get(path);
+        let document: SessionDocument | undefined;
+        if (resolveUnderRoot(this.root, path).ok) {
+            try {
+                const bytes = git(this.root, ["show", `${this.commit}:./${path.replace(/\\/g, "/")}`]);
+                const decoded = decodeText(bytes);
+                if (decoded.ok) document = new SessionDocument(path, normalizeLineEndings(decoded.text));
+            } catch {
+                document = undefined; // not in that revision
+            }
+        }
+        this.cache.set(path, document);
+        return document;
+    }
+}
