@@ -1,0 +1,479 @@
+/**
+ * The SourceCheck language server: connection wiring only (docs/architecture.md). Every feature lives
+ * in features/, documents and the index in workspace/, the format itself in core/. All state lives in
+ * one call of `startLanguageServer`, so a test (or a second connection) gets a server of its own.
+ */
+import {
+    type ClientCapabilities,
+    type Connection,
+    DidChangeConfigurationNotification,
+    DidChangeWatchedFilesNotification,
+    ErrorCodes,
+    FileChangeType,
+    type InitializeResult,
+    type Range,
+    ResponseError,
+    TextDocumentSyncKind,
+    TextDocuments,
+} from "vscode-languageserver/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import {
+    CITED_SPANS,
+    CITED_SPANS_CHANGED,
+    COVERAGE,
+    DISMISS_FOLLOW_EDITS,
+    FILE_SUMMARY,
+    FOLLOW_EDITS,
+    type FollowEditsParams,
+    LINE_INDEX,
+    PATHS_FOR_RENAME,
+    type PathsForRenameParams,
+    REF_FOR_SELECTION,
+    REFS_CAN_FOLLOW,
+} from "../../shared/customProtocol";
+import { Analysis } from "./features/analysis";
+import { CODE_ACTION_KINDS, codeActions } from "./features/codeActions";
+import { completion } from "./features/completion";
+import { publishConfigProblems } from "./features/configDiagnostics";
+import { citedSpans, coverage, lineIndex, refForSelection } from "./features/customRequests";
+import { clear, publish, pullReport } from "./features/diagnostics";
+import { EditFollower, pathsForRename } from "./features/followEdits";
+import { hover } from "./features/hover";
+import { inlayHints } from "./features/inlayHints";
+import { definition, documentLinks, references } from "./features/navigation";
+import type { AnnotationFile } from "./workspace/annotationFile";
+import type { BufferStore } from "./workspace/documentSource";
+import { CONFIG_FILE_NAME } from "./workspace/projectConfig";
+import { readSettings } from "./workspace/settings";
+import { pathToUri, uriToPath } from "./workspace/uris";
+import { WorkspaceIndex } from "./workspace/workspaceIndex";
+
+/** Wire every handler to a connection and start listening. */
+export function startLanguageServer(connection: Connection): void {
+    // Edits of cited documents are recorded as they are applied, so refs into them can follow (features/followEdits.ts).
+    const documents: TextDocuments<TextDocument> = new TextDocuments<TextDocument>({
+        create: TextDocument.create,
+        update: (document, changes, version): TextDocument => follower.update(document, changes, version),
+    });
+    /** Open buffers by file-system path: a cited document's unsaved text wins over the disk. */
+    const openPaths = new Map<string, string>();
+    const buffers: BufferStore = {
+        get: (absolutePath) => {
+            const uri = openPaths.get(absolutePath);
+            return uri !== undefined ? documents.get(uri) : undefined;
+        },
+    };
+    const workspace = new WorkspaceIndex(buffers);
+    let capabilities: ClientCapabilities = {};
+    const follower: EditFollower = new EditFollower(workspace, {
+        current: (uri): AnnotationFile | undefined => analysis.current(uri),
+        settle: () => analysis.settle(),
+        openVersion: (uri) => documents.get(uri)?.version,
+        notify: (params) => void connection.sendNotification(REFS_CAN_FOLLOW, params),
+    });
+    let pullDiagnostics = false;
+    /**
+     * Pull mode: the URIs the client pulls (open documents, and tabs it pulls on its own) with the stamp
+     * last served, to know when to ask for a refresh. Every other annotation file (found by the scan)
+     * is pushed; a URI moves to pull the moment the client pulls it, and its pushed diagnostics are
+     * cleared so nothing shows twice.
+     */
+    const pulled = new Map<string, number | undefined>();
+    const pushed = new Set<string>();
+
+    function push(file: AnnotationFile, version?: number): void {
+        publish(connection, workspace, file, version);
+        if (file.problems.length > 0) pushed.add(file.uri);
+        else pushed.delete(file.uri);
+    }
+
+    function unpush(uri: string): void {
+        if (pushed.delete(uri)) clear(connection, uri);
+    }
+
+    const analysis = new Analysis(workspace, documents, {
+        changed: (files, citedUris) => afterChange(files, citedUris),
+        removed: (uri) => {
+            pushed.delete(uri);
+            clear(connection, uri);
+            if (pulled.has(uri) && capabilities.workspace?.diagnostics?.refreshSupport) {
+                connection.languages.diagnostics.refresh();
+            }
+        },
+        log: (message) => connection.console.error(message),
+    });
+
+    /** Run a handler; bad input must never take the server down, so failures are logged and answered empty. */
+    function safe<P extends unknown[], R>(name: string, fallback: R, handler: (...args: P) => R): (...args: P) => R {
+        return (...args: P) => {
+            try {
+                return handler(...args);
+            } catch (error) {
+                connection.console.error(
+                    `sourcecheck: ${name} failed: ${error instanceof Error ? error.stack : String(error)}`,
+                );
+                return fallback;
+            }
+        };
+    }
+
+    function isOpen(uri: string): boolean {
+        return documents.get(uri) !== undefined;
+    }
+
+    function afterChange(files: AnnotationFile[], citedUris: string[]): void {
+        let refreshPull = false;
+        for (const file of files) {
+            const open = documents.get(file.uri);
+            if (open && open.version !== file.version) continue; // superseded: a newer check is pending
+            if (pullDiagnostics && pulled.has(file.uri)) {
+                if (pulled.get(file.uri) !== file.stamp) refreshPull = true;
+            } else {
+                push(file, open?.version);
+            }
+        }
+        if (refreshPull && capabilities.workspace?.diagnostics?.refreshSupport) {
+            connection.languages.diagnostics.refresh();
+        }
+        if (files.length > 0 && capabilities.workspace?.inlayHint?.refreshSupport) {
+            connection.languages.inlayHint.refresh();
+        }
+        if (citedUris.length > 0) void connection.sendNotification(CITED_SPANS_CHANGED, { uris: citedUris });
+    }
+
+    connection.onInitialize((params): InitializeResult => {
+        capabilities = params.capabilities;
+        pullDiagnostics = capabilities.textDocument?.diagnostic !== undefined;
+        const folders = params.workspaceFolders?.map((f) => uriToPath(f.uri)) ?? [
+            params.rootUri ? uriToPath(params.rootUri) : (params.rootPath ?? undefined),
+        ];
+        workspace.folders = folders.filter((f): f is string => typeof f === "string");
+        workspace.configure(readSettings(params.initializationOptions));
+        return {
+            capabilities: {
+                textDocumentSync: TextDocumentSyncKind.Incremental,
+                hoverProvider: true,
+                codeActionProvider: { codeActionKinds: CODE_ACTION_KINDS, resolveProvider: false },
+                completionProvider: { triggerCharacters: ['"'], resolveProvider: false },
+                definitionProvider: true,
+                referencesProvider: true,
+                inlayHintProvider: true,
+                documentLinkProvider: { resolveProvider: false },
+                diagnosticProvider: pullDiagnostics
+                    ? { identifier: "sourcecheck", interFileDependencies: true, workspaceDiagnostics: false }
+                    : undefined,
+                workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+            },
+            serverInfo: { name: "sourcecheck" },
+        };
+    });
+
+    connection.onInitialized(async () => {
+        if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
+            void connection.client.register(DidChangeWatchedFilesNotification.type, {
+                watchers: [{ globPattern: "**/*" }],
+            });
+        }
+        if (capabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {
+            void connection.client.register(DidChangeConfigurationNotification.type, { section: "sourcecheck" });
+        }
+        if (capabilities.workspace?.workspaceFolders) {
+            connection.workspace.onDidChangeWorkspaceFolders(
+                safe("workspace folders", undefined, (event) => {
+                    const removed = new Set(event.removed.map((f) => uriToPath(f.uri)));
+                    const added = event.added.map((f) => uriToPath(f.uri)).filter((f): f is string => f !== undefined);
+                    workspace.folders = [...workspace.folders.filter((f) => !removed.has(f)), ...added];
+                    void reindex();
+                }),
+            );
+        }
+        await loadConfiguration();
+        await indexWorkspace();
+    });
+
+    async function loadConfiguration(): Promise<void> {
+        if (!capabilities.workspace?.configuration) return;
+        try {
+            const [section] = await connection.workspace.getConfiguration([{ section: "sourcecheck" }]);
+            if (section !== null && section !== undefined) workspace.configure(readSettings(section));
+        } catch (error) {
+            connection.console.error(`sourcecheck: reading settings failed: ${String(error)}`);
+        }
+    }
+
+    /** Find and check every annotation file of the workspace, with work-done progress. */
+    async function indexWorkspace(): Promise<void> {
+        const progress = capabilities.window?.workDoneProgress
+            ? await connection.window.createWorkDoneProgress().catch(() => undefined)
+            : undefined;
+        try {
+            progress?.begin("SourceCheck: checking annotation files", 0, "finding annotation files", false);
+            const found = workspace.walk();
+            const files: AnnotationFile[] = [];
+            const cited = new Set<string>();
+            let slice = Date.now();
+            for (const [index, path] of found.entries()) {
+                // Let requests and edits in between files, so a large workspace never freezes the editor.
+                if (Date.now() - slice > 30) {
+                    await new Promise((resolve) => setImmediate(resolve));
+                    slice = Date.now();
+                }
+                const uri = pathToUri(path);
+                progress?.report(Math.round((index / Math.max(1, found.length)) * 100), path);
+                const file = isOpen(uri) ? analysis.current(uri) : workspace.analyzeFromDisk(uri);
+                if (!file) continue;
+                files.push(file);
+                for (const target of analysis.citedUris(file)) cited.add(target);
+            }
+            afterChange(files, [...cited]);
+            publishConfigProblems(connection, workspace, shownConfigProblems);
+        } catch (error) {
+            connection.console.error(
+                `sourcecheck: indexing failed: ${error instanceof Error ? error.stack : String(error)}`,
+            );
+        } finally {
+            progress?.done();
+        }
+    }
+
+    /** Settings changed: re-read them and check everything again. */
+    async function reconfigure(raw: unknown): Promise<void> {
+        const section = (raw as { sourcecheck?: unknown } | null)?.sourcecheck;
+        if (capabilities.workspace?.configuration) await loadConfiguration();
+        else if (section !== undefined) workspace.configure(readSettings(section));
+        follower.configured();
+        await reindex();
+    }
+
+    /** Roots or recognition changed: forget closed files, scan again, clear what is no longer an annotation file. */
+    async function reindex(): Promise<void> {
+        const before = workspace.all().map((f) => f.uri);
+        for (const uri of before) if (!isOpen(uri)) workspace.remove(uri);
+        for (const document of documents.all()) {
+            if (workspace.isAnnotationFile(document.uri, document.languageId)) analysis.fileChanged(document.uri);
+            else if (workspace.get(document.uri)) workspace.remove(document.uri);
+        }
+        await indexWorkspace();
+        for (const uri of before) {
+            if (!workspace.get(uri)) {
+                pushed.delete(uri);
+                clear(connection, uri);
+            }
+        }
+    }
+
+    connection.onDidChangeConfiguration(
+        safe("configuration", undefined, (params) => void reconfigure(params.settings)),
+    );
+
+    documents.onDidOpen(
+        safe("open", undefined, ({ document }) => {
+            const path = uriToPath(document.uri);
+            if (path !== undefined) openPaths.set(path, document.uri);
+            if (workspace.isAnnotationFile(document.uri, document.languageId)) {
+                if (pullDiagnostics) {
+                    // Open documents are pulled from now on: drop what was pushed.
+                    pulled.set(document.uri, undefined);
+                    unpush(document.uri);
+                }
+                analysis.fileChanged(document.uri);
+            } else {
+                analysis.citedChanged(document.uri);
+            }
+        }),
+    );
+
+    documents.onDidChangeContent(
+        safe("change", undefined, ({ document }) => {
+            if (workspace.isAnnotationFile(document.uri, document.languageId)) analysis.fileChanged(document.uri);
+            else analysis.citedChanged(document.uri);
+        }),
+    );
+
+    documents.onDidClose(
+        safe("close", undefined, ({ document }) => {
+            const path = uriToPath(document.uri);
+            if (path !== undefined) openPaths.delete(path);
+            pulled.delete(document.uri);
+            follower.closed(document.uri);
+            if (workspace.isAnnotationFile(document.uri, document.languageId)) {
+                // Unsaved edits are gone; the file on disk (if it is one) is what stands now.
+                if (path !== undefined && workspace.folderOf(path) !== undefined) {
+                    analysis.fileChanged(document.uri);
+                } else {
+                    workspace.remove(document.uri);
+                    pushed.delete(document.uri);
+                    clear(connection, document.uri);
+                }
+            } else {
+                analysis.citedChanged(document.uri);
+            }
+        }),
+    );
+
+    /** Configuration files whose problems are shown, so fixing one clears them. */
+    const shownConfigProblems = new Set<string>();
+
+    connection.onDidChangeWatchedFiles(
+        safe("watched files", undefined, ({ changes }) => {
+            let configChanged = false;
+            for (const change of changes) {
+                const path = uriToPath(change.uri);
+                if (path === undefined) continue;
+                if (path.split(/[\\/]/).pop() === CONFIG_FILE_NAME) configChanged = true;
+                if (change.type === FileChangeType.Deleted) {
+                    workspace.noteFileDeleted(path);
+                    // A deleted folder comes as one event: every cited document below it changed too.
+                    for (const below of workspace.citedUnder(path)) analysis.citedChanged(pathToUri(below));
+                } else {
+                    workspace.noteFileCreated(path);
+                }
+                if (isOpen(change.uri)) continue; // the buffer wins over the disk
+                if (workspace.isAnnotationFile(change.uri) && !workspace.isSkipped(path)) {
+                    if (change.type === FileChangeType.Deleted) {
+                        workspace.remove(change.uri);
+                        pushed.delete(change.uri);
+                        clear(connection, change.uri);
+                    } else {
+                        analysis.fileChanged(change.uri);
+                    }
+                }
+                analysis.citedChanged(change.uri);
+            }
+            // Document roots may have moved: check everything again against the new configuration.
+            if (configChanged) {
+                workspace.configs.clear();
+                void reindex();
+            }
+        }),
+    );
+
+    connection.languages.diagnostics.on(
+        safe("diagnostics", { kind: "full" as const, items: [] }, (params) => {
+            const file = analysis.current(params.textDocument.uri);
+            const report = pullReport(workspace, file, params.previousResultId);
+            if (file) {
+                pulled.set(file.uri, file.stamp);
+                unpush(file.uri);
+            }
+            return report;
+        }),
+    );
+
+    connection.onHover(
+        safe("hover", null, (params) => {
+            const file = analysis.current(params.textDocument.uri);
+            return file ? hover(workspace, file, params.position) : null;
+        }),
+    );
+
+    connection.onCodeAction(
+        safe("code actions", [], (params) => {
+            const file = analysis.current(params.textDocument.uri);
+            return file ? codeActions(workspace, file, params) : [];
+        }),
+    );
+
+    connection.onCompletion(
+        safe("completion", [], (params) => {
+            const file = analysis.current(params.textDocument.uri);
+            return file ? completion(workspace, file, params.position) : [];
+        }),
+    );
+
+    connection.onDefinition(
+        safe("definition", null, (params) => {
+            const file = analysis.current(params.textDocument.uri);
+            const linkSupport = capabilities.textDocument?.definition?.linkSupport === true;
+            return file ? definition(workspace, file, params.position, linkSupport) : null;
+        }),
+    );
+
+    connection.onReferences(
+        safe("references", [], (params) => {
+            const file = analysis.current(params.textDocument.uri);
+            return references(workspace, params.textDocument.uri, params.position, file);
+        }),
+    );
+
+    connection.languages.inlayHint.on(
+        safe("inlay hints", [], (params) => {
+            if (!workspace.settings.inlayHintsEnabled) return [];
+            const file = analysis.current(params.textDocument.uri);
+            return file ? inlayHints(file, params.range) : [];
+        }),
+    );
+
+    connection.onDocumentLinks(
+        safe("document links", [], (params) => {
+            const file = analysis.current(params.textDocument.uri);
+            return file ? documentLinks(workspace, file) : [];
+        }),
+    );
+
+    // Custom protocol (README "Language server protocol extensions").
+    connection.onRequest(
+        CITED_SPANS,
+        safe("citedSpans", { uri: "", spans: [], brokenRefs: [] }, (params: { uri: string }) => {
+            analysis.settle();
+            return citedSpans(workspace, params.uri);
+        }),
+    );
+
+    connection.onRequest(
+        REF_FOR_SELECTION,
+        safe(
+            "refForSelection",
+            { ok: false as const, message: "the server could not compute a ref" },
+            (params: { uri: string; range: Range }) =>
+                refForSelection(workspace, analysis.current(params.uri), params.uri, params.range),
+        ),
+    );
+
+    connection.onRequest(FILE_SUMMARY, (params: { uri: string }) => {
+        const file = safe("fileSummary", undefined, () => analysis.current(params.uri))();
+        if (!file) return new ResponseError(ErrorCodes.InvalidParams, `${params.uri} is not an annotation file`);
+        return file.summary();
+    });
+
+    connection.onRequest(
+        COVERAGE,
+        safe("coverage", { coveredChars: 0, totalChars: 0, ratio: 0 }, (params: { uri: string }) => {
+            analysis.settle();
+            return coverage(workspace, params.uri);
+        }),
+    );
+
+    connection.onRequest(LINE_INDEX, (params: { uri: string }) => {
+        const result = safe("lineIndex", undefined, () => lineIndex(workspace, params.uri))();
+        return result ?? new ResponseError(ErrorCodes.InvalidParams, `cannot read ${params.uri}`);
+    });
+
+    connection.onRequest(
+        FOLLOW_EDITS,
+        safe("followEdits", { edit: {}, refCount: 0, fileCount: 0 }, (params: FollowEditsParams) =>
+            follower.take(params.uri),
+        ),
+    );
+
+    connection.onNotification(
+        DISMISS_FOLLOW_EDITS,
+        safe("dismissFollowEdits", undefined, (params: FollowEditsParams) => follower.dismiss(params.uri)),
+    );
+
+    connection.onRequest(
+        PATHS_FOR_RENAME,
+        safe("pathsForRename", { edit: {}, refCount: 0, fileCount: 0 }, (params: PathsForRenameParams) => {
+            analysis.settle();
+            return pathsForRename(
+                workspace,
+                params,
+                (uri) => analysis.current(uri),
+                (uri) => documents.get(uri)?.version,
+            );
+        }),
+    );
+
+    documents.listen(connection);
+    connection.listen();
+}
