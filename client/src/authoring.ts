@@ -185,7 +185,7 @@ export class Authoring {
  * A file that embeds its own session resolves refs against those documents only, so a ref to a
  * workspace file would be written broken: refuse it up front.
  */
-function checkPathInSession(text: string, name: string, ref: Ref): EditResult | undefined {
+export function checkPathInSession(text: string, name: string, ref: Ref): EditResult | undefined {
     const paths = embeddedPaths(text);
     if (paths === undefined || paths.includes(ref.path)) return undefined;
     return {
@@ -194,7 +194,7 @@ function checkPathInSession(text: string, name: string, ref: Ref): EditResult | 
     };
 }
 
-async function pickConfidence(polarity: "supports" | "refutes"): Promise<number | undefined> {
+export async function pickConfidence(polarity: "supports" | "refutes"): Promise<number | undefined> {
     const picked = await vscode.window.showQuickPick(
         CONFIDENCE_BANDS.map((band) => ({ ...band })),
         {
@@ -244,7 +244,7 @@ type Editor = (text: string, name: string, formatting: ReturnType<typeof detectF
  * Applies the edits computed on the document's current text as one WorkspaceEdit. A missing file is
  * created in the same edit, so one undo removes both.
  */
-async function editAnnotationFile(
+export async function editAnnotationFile(
     uri: vscode.Uri,
     compute: Editor,
 ): Promise<Outcome<{ document: vscode.TextDocument; annotationIndex: number; sourceIndex?: number }>> {
@@ -289,7 +289,7 @@ function rangeOf(text: string, edit: Edit, document: vscode.TextDocument | undef
 }
 
 /** Shows the annotation without taking focus from the cited document, so selecting can go on. */
-async function revealAnnotation(document: vscode.TextDocument, index: number): Promise<void> {
+export async function revealAnnotation(document: vscode.TextDocument, index: number): Promise<void> {
     const span = annotationSpan(document.getText(), index);
     if (!span) return;
     const range = new vscode.Range(document.positionAt(span.offset), document.positionAt(span.offset + span.length));

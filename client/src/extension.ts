@@ -12,6 +12,7 @@ import { CurrentAnnotationStatus } from "./currentAnnotationStatus";
 import type { LspRange } from "./customRequestTypes";
 import { CitedSpanDecorations, toRange } from "./decorations";
 import { FileMoves } from "./fileMoves";
+import { FindSources, type FindSourcesArgs } from "./findSources";
 import { FollowEdits, RefUpdates } from "./followEdits";
 import { CitedSpanHoverProvider, OPEN_REF_COMMAND } from "./hover";
 import { associateAnnotationFiles } from "./languageAssociation";
@@ -74,6 +75,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     );
     command("sourcecheck.copyRefForSelection", (arg) =>
         reporting(() => authoring.copyRefForSelection(argsObject<SelectionArgs>(arg))),
+    );
+    const findSources = new FindSources(context, sc, current, store);
+    command("sourcecheck.findSourcesForClaim", (arg) =>
+        reporting(() => findSources.run(argsObject<FindSourcesArgs>(arg))),
     );
     command("sourcecheck.showLineIndex", (arg) => reporting(() => showLineIndex(arg)));
     command("sourcecheck.buildSessionFromOpenDocuments", () => reporting(() => buildSessionFromOpenDocuments()));

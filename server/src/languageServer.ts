@@ -31,12 +31,14 @@ import {
     REF_FOR_SELECTION,
     REFS_CAN_FOLLOW,
 } from "../../shared/customProtocol";
+import { FIND_EVIDENCE, type FindEvidenceParams } from "../../shared/evidenceProtocol";
 import { Analysis } from "./features/analysis";
 import { CODE_ACTION_KINDS, codeActions } from "./features/codeActions";
 import { completion } from "./features/completion";
 import { publishConfigProblems } from "./features/configDiagnostics";
 import { citedSpans, coverage, lineIndex, refForSelection } from "./features/customRequests";
 import { clear, publish, pullReport } from "./features/diagnostics";
+import { EvidenceFeature } from "./features/evidence";
 import { EditFollower, pathsForRename } from "./features/followEdits";
 import { hover } from "./features/hover";
 import { inlayHints } from "./features/inlayHints";
@@ -472,6 +474,17 @@ export function startLanguageServer(connection: Connection): void {
                 (uri) => documents.get(uri)?.version,
             );
         }),
+    );
+
+    const evidence = new EvidenceFeature();
+    connection.onRequest(
+        FIND_EVIDENCE,
+        safe(
+            "findEvidence",
+            { ok: false as const, message: "the server could not search for evidence" },
+            (params: FindEvidenceParams) =>
+                evidence.find(analysis.current(params.annotationUri), params, (m) => connection.console.error(m)),
+        ),
     );
 
     documents.listen(connection);

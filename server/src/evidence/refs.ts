@@ -54,27 +54,54 @@ function bodySpan(document: SessionDocument, startLine: number, endLine: number)
     };
 }
 
-function bestSentence(document: SessionDocument, body: Span, weights: ReadonlyMap<string, number>): Span | undefined {
+/** A list item's marker (`- `, `* `, `+ `, `1. `, `2) `) and the blank before its text. */
+const LIST_MARKER = /^\s*(?:[-*+]|\d{1,9}[.)])\s+/;
+
+/**
+ * Units of the body that sentences never cross: each list item, and each run of other lines (a soft
+ * line break does not end a sentence). A unit is [from, to) offsets into the content, markers left out.
+ */
+function units(document: SessionDocument, body: Span): [number, number][] {
     const lines = document.lines;
-    const from = lines.offsetAt(body.start.line, body.start.column);
-    const to = lines.offsetAt(body.end.line, body.end.column);
-    // Newlines as spaces (same length): a soft-wrapped line is not a sentence end.
-    const text = document.content.slice(from, to).replace(/\n/g, " ");
+    const found: [number, number][] = [];
+    let open: [number, number] | undefined;
+    for (let line = body.start.line; line <= body.end.line; line++) {
+        const text = lines.line(line);
+        const lineStart = lines.lineStart(line);
+        const from = lineStart + (line === body.start.line ? body.start.column : 0);
+        const to = lineStart + (line === body.end.line ? body.end.column : text.length);
+        const marker = LIST_MARKER.exec(text);
+        if (text.trim() === "" || marker) {
+            if (open) found.push(open);
+            open = undefined;
+            if (text.trim() === "") continue;
+        }
+        const start = marker ? Math.max(from, lineStart + marker[0].length) : from;
+        if (open) open[1] = to;
+        else open = [start, to];
+    }
+    if (open) found.push(open);
+    return found.filter(([from, to]) => to > from);
+}
+
+function bestSentence(document: SessionDocument, body: Span, weights: ReadonlyMap<string, number>): Span | undefined {
     let best: { score: number; from: number; to: number } | undefined;
     let count = 0;
-    for (const segment of sentences.segment(text)) {
-        const trimmed = segment.segment.trim();
-        if (trimmed === "") continue;
-        count++;
-        let score = 0;
-        for (const term of new Set(tokenize(trimmed))) score += weights.get(term) ?? 0;
-        if (score > 0 && (best === undefined || score > best.score)) {
-            const lead = segment.segment.length - segment.segment.trimStart().length;
-            best = { score, from: from + segment.index + lead, to: from + segment.index + lead + trimmed.length };
+    for (const [from, to] of units(document, body)) {
+        // Newlines as spaces (same length): a soft-wrapped line is not a sentence end.
+        const text = document.content.slice(from, to).replace(/\n/g, " ");
+        for (const segment of sentences.segment(text)) {
+            const trimmed = segment.segment.trim();
+            if (trimmed === "") continue;
+            count++;
+            let score = 0;
+            for (const term of new Set(tokenize(trimmed))) score += weights.get(term) ?? 0;
+            if (score > 0 && (best === undefined || score > best.score)) {
+                const lead = segment.segment.length - segment.segment.trimStart().length;
+                best = { score, from: from + segment.index + lead, to: from + segment.index + lead + trimmed.length };
+            }
         }
     }
     if (best === undefined || count < 2) return undefined; // one sentence: the chunk's text is it
-    const start = lines.positionAt(best.from);
-    const end = lines.positionAt(best.to);
-    return { start, end };
+    return { start: document.lines.positionAt(best.from), end: document.lines.positionAt(best.to) };
 }

@@ -3,6 +3,7 @@
  * each re-validated against the current file (stale check), duplicates dropped, the top k kept, then
  * the hard character budget. Every step's refusals are kept by chunk id in `rejected`.
  */
+import { resolveInDocument } from "../core/resolve";
 import { SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
 import { contentHash } from "./fingerprint";
@@ -33,6 +34,8 @@ export interface ShownHit extends EvidenceHit {
     chunkId: string;
     citation: string;
     text: string;
+    /** The text `ref` cites ("" without a ref). */
+    refText: string;
 }
 
 export interface EvidenceResult {
@@ -47,6 +50,8 @@ export interface SelectOptions {
     read(path: string): CurrentText;
     /** Name every refused chunk in `rejected` (default true); text output has no use for it. */
     explain?: boolean;
+    /** Paths never to show (the claim's own document, when searching for its sources). */
+    skipPath?: (path: string) => boolean;
 }
 
 /** Why a stored chunk cannot be shown from the file as it is now, or its text when it can. */
@@ -97,23 +102,26 @@ export function searchEvidence(index: EvidenceIndex, query: string, options: Sel
             continue;
         }
         const chunk = index.chunk(candidate.slot);
-        if (!chunk) continue;
+        if (!chunk || options.skipPath?.(chunk.document.path)) continue;
         const valid = validateChunk(chunk, read(chunk.document.path));
         if (!valid.ok) {
             refused.set(chunk.id, valid.reason);
             continue;
         }
         seen.add(printKey);
+        const ref = refForHit(valid.document, chunk.startLine, chunk.endLine, idf);
+        const cited = ref ? resolveInDocument(valid.document, ref) : undefined;
         chosen.push({
             path: chunk.document.path,
             startLine: chunk.startLine,
             endLine: chunk.endLine,
             score: Math.round(candidate.score * 1e6) / 1e6,
             headingPath: chunk.headingPath,
-            ref: refForHit(valid.document, chunk.startLine, chunk.endLine, idf) ?? null,
+            ref: ref ?? null,
             chunkId: chunk.id,
             citation: citationOf(chunk.document.path, chunk.startLine, chunk.endLine),
             text: valid.text,
+            refText: cited?.valid ? cited.text : "",
         });
     }
     const hits: ShownHit[] = [];

@@ -117,20 +117,36 @@ function settingsOf(options: CorpusOptions): IndexSettings {
     return { maxChars: options.maxChars ?? DEFAULT_MAX_CHARS, unsafePatterns: [...(options.unsafePatterns ?? [])] };
 }
 
-/** Loads the index of a corpus (or starts a new one), brings it up to date, and saves it if it changed. */
-export function openIndex(corpus: string, indexDir: string, options: CorpusOptions = {}): OpenedIndex {
+/**
+ * Loads the index of a corpus (or starts a new one), brings it up to date, and saves it if it changed.
+ * `kept` is an index already in memory (the language server's): reused when it is for the same file
+ * and settings, so only the stat walk is paid.
+ */
+export function openIndex(
+    corpus: string,
+    indexDir: string,
+    options: CorpusOptions = {},
+    kept?: OpenedIndex,
+): OpenedIndex {
     const root = fs.realpathSync(corpus);
     const indexFile = indexFileFor(indexDir, root);
     const settings = settingsOf(options);
     const warnings: string[] = [];
     let index: EvidenceIndex | undefined;
     let bytes: Buffer | undefined;
-    try {
-        bytes = fs.readFileSync(indexFile);
-    } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== "ENOENT") warnings.push(`the evidence index ${indexFile} is unreadable (${code}); rebuilding it`);
-    }
+    const reusable =
+        kept !== undefined &&
+        kept.indexFile === indexFile &&
+        EvidenceIndex.settingsKey(kept.index.settings) === EvidenceIndex.settingsKey(settings);
+    if (reusable) index = kept.index;
+    else
+        try {
+            bytes = fs.readFileSync(indexFile);
+        } catch (error) {
+            const code = (error as NodeJS.ErrnoException).code;
+            if (code !== "ENOENT")
+                warnings.push(`the evidence index ${indexFile} is unreadable (${code}); rebuilding it`);
+        }
     if (bytes !== undefined) {
         try {
             const loaded = EvidenceIndex.deserialize(bytes);

@@ -1,0 +1,80 @@
+/**
+ * `sourcecheck/findEvidence` (docs/evidence.md, "Editor"): the claim of an annotation, searched for in
+ * the files under the annotation file's document root. The index stays in memory between requests
+ * and is brought up to date (changed files only) before each search, so it follows the files.
+ */
+
+import type { EvidenceHitItem, FindEvidenceParams, FindEvidenceResult } from "../../../shared/evidenceProtocol";
+import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
+import { MAX_TOP_K, searchEvidence } from "../evidence/select";
+import type { AnnotationFile } from "../workspace/annotationFile";
+import {
+    type CorpusOptions,
+    defaultIndexDir,
+    type OpenedIndex,
+    openIndex,
+    readCurrent,
+} from "../workspace/evidenceStore";
+
+const EDITOR_TOP_K = 10;
+
+function strings(value: unknown): string[] | undefined {
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v !== "") : undefined;
+}
+
+export class EvidenceFeature {
+    /** The last index used per index file: the stat walk is all a repeated search pays. */
+    private readonly kept = new Map<string, OpenedIndex>();
+
+    find(
+        file: AnnotationFile | undefined,
+        params: FindEvidenceParams,
+        log: (message: string) => void,
+    ): FindEvidenceResult {
+        if (!file) return { ok: false, message: "not an annotation file" };
+        if (file.embedded)
+            return { ok: false, message: "this file embeds its own session: evidence comes from workspace files" };
+        if (file.root === undefined) return { ok: false, message: "the annotation file has no document root" };
+        const site = file.site(params.annotationIndex, "claim");
+        if (!site) return { ok: false, message: `annotation ${params.annotationIndex} has no claim` };
+        if (!site.resolution.valid) {
+            return {
+                ok: false,
+                message: `the claim of annotation ${params.annotationIndex} does not resolve (${site.resolution.errors[0]?.code}): fix it first`,
+            };
+        }
+        const query = site.resolution.text;
+        const options: CorpusOptions = {
+            include: strings(params.include)?.length ? strings(params.include) : undefined,
+            exclude: strings(params.exclude),
+            unsafePatterns: strings(params.unsafePatterns),
+            maxChars: DEFAULT_MAX_CHARS,
+        };
+        const indexDir =
+            typeof params.indexDir === "string" && params.indexDir !== "" ? params.indexDir : defaultIndexDir();
+        const key = `${file.root}\n${indexDir}`;
+        const opened = openIndex(file.root, indexDir, options, this.kept.get(key));
+        this.kept.set(key, opened);
+        for (const warning of opened.warnings) log(`sourcecheck: ${warning}`);
+        const topK = Number.isInteger(params.topK) ? Math.min(Math.max(params.topK!, 1), MAX_TOP_K) : EDITOR_TOP_K;
+        const claimPath = site.ref.path.replace(/\\/g, "/").replace(/^\.\//, "");
+        const result = searchEvidence(opened.index, query, {
+            topK,
+            budget: Number.MAX_SAFE_INTEGER,
+            explain: false,
+            read: (path) => readCurrent(opened.index.root, path),
+            skipPath: (path) => path === claimPath,
+        });
+        const hits: EvidenceHitItem[] = result.hits.map((hit) => ({
+            path: hit.path,
+            startLine: hit.startLine,
+            endLine: hit.endLine,
+            score: hit.score,
+            headingPath: hit.headingPath,
+            ref: hit.ref,
+            refText: hit.refText,
+            text: hit.text,
+        }));
+        return { ok: true, query, hits, warnings: opened.warnings };
+    }
+}
