@@ -35,7 +35,8 @@ describe("core: fixes for broken refs", () => {
         const fixes = ambiguityFixes(document, ref(1, "Memory use", 1, "release"), "end");
         assert.deepEqual(
             fixes.map((f) => f.str),
-            ["e release", "s release"],
+            ["the release", "previous release"],
+            "readable, word-aligned strings (docs/boundaries.md)",
         );
         assert.ok(fixes.every((f) => f.resolution.valid));
         const [first, second] = fixes;
@@ -58,17 +59,28 @@ describe("core: fixes for broken refs", () => {
             [2],
         );
         assert.equal(fixes[0].resolution.valid, false, "the end boundary is still on line 3");
-        assert.equal(fixes[0].preferred, true, "its own boundary resolves after the move");
+        assert.equal(fixes[0].preferred, false, "a fix that leaves the ref broken is never preferred");
     });
 
     it("replaces a near miss with the string that is on the line", () => {
         const fixes = nearMatchFixes(document, ref(3, "planned", 3, "for 2.6."), "end");
         assert.deepEqual(
             fixes.map((f) => f.str),
-            ["for 2.5."],
+            ["2.5."],
         );
         assert.ok(fixes[0].resolution.valid);
-        assert.equal(fixes[0].preferred, true);
+        assert.equal(fixes[0].preferred, false, "another number is not a misquote the engine is certain of");
+    });
+
+    it("prefers only the fix that gives the certain whole-ref repair", () => {
+        const fixes = ambiguityFixes(document, ref(1, "the same", 1, "release"), "end");
+        assert.deepEqual(
+            fixes.map((f) => [f.str, f.resolution.valid, f.preferred]),
+            [
+                ["the release", false, false],
+                ["previous release", true, true],
+            ],
+        );
     });
 
     it("shortens a valid ref to the shortest unique boundaries with the very same span", () => {

@@ -1,8 +1,9 @@
 /**
- * Edit distance for "did you mean" fixes: plain Levenshtein for short strings such as paths, and
- * approximate substring matching (Sellers' algorithm) to find where a boundary string nearly
- * occurs on a line. Both are O(n·m); callers bound the inputs.
+ * Edit distance for "did you mean" fixes: plain Levenshtein for short strings such as paths (O(n·m);
+ * callers bound the inputs), and approximate substring matching (approx-string-match, Myers'
+ * bit-parallel algorithm) to find where a boundary string nearly occurs on a line.
  */
+import search from "approx-string-match";
 
 export function levenshtein(a: string, b: string): number {
     if (a === b) return 0;
@@ -29,51 +30,21 @@ export interface ApproximateMatch {
 
 /**
  * The substrings of `text` closest to `pattern` (fewest insertions, deletions, substitutions),
- * when that distance is at most `maxDistance`. Several may tie; each is returned once, leftmost first.
+ * when that distance is at most `maxDistance`. Several may tie; each is returned once, leftmost
+ * first. Myers' bit-parallel algorithm (approx-string-match).
  */
 export function approximateMatches(text: string, pattern: string, maxDistance: number): ApproximateMatch[] {
-    const m = pattern.length;
-    if (m === 0 || text.length === 0) return [];
-    // Column j holds, for each prefix of the pattern, the best distance of a substring ending at j
-    // and where that substring starts. A substring may start anywhere: row 0 costs nothing.
-    let cost = Array.from({ length: m + 1 }, (_, i) => i);
-    let origin = Array.from({ length: m + 1 }, () => 0);
-    const ends: { end: number; start: number; distance: number }[] = [{ end: 0, start: 0, distance: cost[m] }];
-    for (let j = 1; j <= text.length; j++) {
-        const nextCost = [0];
-        const nextOrigin = [j];
-        for (let i = 1; i <= m; i++) {
-            const substitute = cost[i - 1] + (pattern[i - 1] === text[j - 1] ? 0 : 1);
-            const skipText = cost[i] + 1;
-            const skipPattern = nextCost[i - 1] + 1;
-            // Ties prefer the diagonal, so matches keep the pattern's length where they can.
-            if (substitute <= skipText && substitute <= skipPattern) {
-                nextCost[i] = substitute;
-                nextOrigin[i] = origin[i - 1];
-            } else if (skipText <= skipPattern) {
-                nextCost[i] = skipText;
-                nextOrigin[i] = origin[i];
-            } else {
-                nextCost[i] = skipPattern;
-                nextOrigin[i] = nextOrigin[i - 1];
-            }
-        }
-        cost = nextCost;
-        origin = nextOrigin;
-        ends.push({ end: j, start: origin[m], distance: cost[m] });
-    }
-    const best = Math.min(...ends.map((e) => e.distance));
-    if (best > maxDistance) return [];
+    if (pattern.length === 0 || text.length === 0) return [];
     const seen = new Set<string>();
     const found: ApproximateMatch[] = [];
-    for (const e of ends) {
-        if (e.distance !== best || e.end <= e.start) continue;
-        const key = `${e.start}:${e.end}`;
+    for (const match of search(text, pattern, maxDistance)) {
+        if (match.end <= match.start) continue;
+        const key = `${match.start}:${match.end}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        found.push({ start: e.start, end: e.end, distance: e.distance });
+        found.push({ start: match.start, end: match.end, distance: match.errors });
     }
-    return found;
+    return found.sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
 /** The candidates within `maxDistance` of `target`, closest first. */

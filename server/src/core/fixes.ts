@@ -1,10 +1,14 @@
 /**
- * Repairs for broken refs, computed from the cited document alone (no editor types): the quick
- * fixes of the language server and anything else that wants to suggest a working ref. Every fix
- * changes one token of one boundary (its `str` or its `line`) and says what the ref becomes.
+ * Single-token fixes for broken refs, computed from the cited document alone (no editor types): each
+ * changes one token of one boundary (its `str` or its `line`) and says what the ref becomes. New
+ * strings come from startBoundary/endBoundary (readable, unique). A fix is `preferred` only when it
+ * yields exactly the span of the repair engine's certain whole-ref repair (docs/repair.md); whole-ref
+ * repairs themselves come from `repairRef`.
  */
+import { endBoundary, startBoundary } from "./boundaries";
 import { approximateMatches } from "./editDistance";
 import { occurrencesOf, occursOnce, shortestUniqueEndingAt, shortestUniqueStartingAt } from "./occurrences";
+import { repairRef } from "./repair/engine";
 import { type RefResolution, resolveInDocument } from "./resolve";
 import type { SessionDocument } from "./session";
 import type { BoundaryName, Ref } from "./types";
@@ -19,7 +23,7 @@ export interface BoundaryFix {
     /** The ref after the fix, and what it resolves to. */
     ref: Ref;
     resolution: RefResolution;
-    /** The one fix worth applying without asking. */
+    /** True only when the fix gives the span of the certain whole-ref repair (docs/repair.md). */
     preferred: boolean;
 }
 
@@ -56,8 +60,8 @@ export function ambiguityFixes(document: SessionDocument, ref: Ref, boundary: Bo
     for (const column of occurrencesOf(text, str, occurrenceBudget(text))) {
         const unique =
             boundary === "start"
-                ? shortestUniqueStartingAt(text, column, MAX_FIX_STR)
-                : shortestUniqueEndingAt(text, column + str.length, MAX_FIX_STR);
+                ? startBoundary(text, column, { maxLength: MAX_FIX_STR })?.str
+                : endBoundary(text, column + str.length, { maxLength: MAX_FIX_STR })?.str;
         // Any string as short as str starting (ending) here occurs at the other occurrences too, so
         // the unique one is always longer and contains this occurrence of str whole.
         if (unique === undefined) continue;
@@ -71,7 +75,7 @@ export function ambiguityFixes(document: SessionDocument, ref: Ref, boundary: Bo
             preferred: false,
         });
     }
-    markPreferred(fixes);
+    markPreferred(fixes, document, ref);
     return fixes;
 }
 
@@ -102,7 +106,7 @@ export function moveFixes(document: SessionDocument, ref: Ref, boundary: Boundar
             });
         }
     }
-    markPreferred(fixes);
+    markPreferred(fixes, document, ref);
     return fixes.slice(0, MAX_MOVES);
 }
 
@@ -114,8 +118,12 @@ export function nearMatchFixes(document: SessionDocument, ref: Ref, boundary: Bo
     const maxDistance = Math.max(1, Math.floor(str.length / 4));
     const fixes: BoundaryFix[] = [];
     for (const match of approximateMatches(text, str, maxDistance)) {
-        const value = text.slice(match.start, match.end);
-        if (value === str || !occursOnce(text, value) || value.trim().length === 0) continue;
+        // The near match fixes where the span begins (ends); the string written there is a readable one.
+        const value =
+            boundary === "start"
+                ? startBoundary(text, match.start, { maxLength: MAX_FIX_STR })?.str
+                : endBoundary(text, match.end, { maxLength: MAX_FIX_STR })?.str;
+        if (value === undefined || value === str || !occursOnce(text, value) || value.trim().length === 0) continue;
         const fixed = withBoundary(ref, boundary, line, value);
         fixes.push({
             kind: "replace",
@@ -126,21 +134,29 @@ export function nearMatchFixes(document: SessionDocument, ref: Ref, boundary: Bo
             preferred: false,
         });
     }
-    markPreferred(fixes);
+    markPreferred(fixes, document, ref);
     return fixes;
 }
 
 /**
- * The one fix worth applying without asking: the only one whose own boundary then resolves (the
- * other boundary may still be broken, and have a fix of its own).
+ * The one fix worth applying without asking: the one that makes the whole ref resolve to the span of
+ * the engine's certain repair. A fix that leaves the ref broken, or any fix when no repair is
+ * certain, is never preferred: a preferred fix must not re-point a citation.
  */
-function markPreferred(fixes: BoundaryFix[]): void {
-    const working = fixes.filter(
+function markPreferred(fixes: BoundaryFix[], document: SessionDocument, ref: Ref): void {
+    if (fixes.length === 0) return;
+    const lookup = { get: (path: string) => (path === document.path ? document : undefined) };
+    const certain = repairRef({ ...ref, path: document.path }, lookup).find((c) => c.certain);
+    if (!certain) return;
+    const span = resolveInDocument(document, certain.ref);
+    if (!span.valid) return;
+    const match = fixes.find(
         (f) =>
-            f.resolution.valid ||
-            f.resolution.errors.every((e) => e.boundary !== undefined && e.boundary !== f.boundary),
+            f.resolution.valid &&
+            f.resolution.startOffset === span.startOffset &&
+            f.resolution.endOffset === span.endOffset,
     );
-    if (working.length === 1) working[0].preferred = true;
+    if (match) match.preferred = true;
 }
 
 /**

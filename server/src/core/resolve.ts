@@ -99,7 +99,7 @@ function findBoundary(
         errors.push({
             code: "boundary-not-found",
             boundary: name,
-            message: `${name} boundary ${quote(boundary.str)} does not occur on line ${boundary.line} of ${quote(document.path)}`,
+            message: `${name} boundary ${quote(boundary.str)} does not occur on line ${boundary.line} of ${quote(document.path)}${whereNearby(document, boundary)}`,
         });
     } else {
         const found = occurrencesOf(text, boundary.str);
@@ -111,6 +111,37 @@ function findBoundary(
         });
     }
     return undefined;
+}
+
+/** Lines either side searched for a missing boundary string, so the message can say where it went. */
+const NEARBY_LINES = 20;
+
+/**
+ * "; found once on line 7" (or "on lines 7 and 12", at most three named) when the string occurs within
+ * NEARBY_LINES lines of the line written; "" otherwise. One indexOf scan of a bounded window.
+ */
+function whereNearby(document: SessionDocument, boundary: Boundary): string {
+    const lines = document.lines;
+    if (boundary.str.length === 0 || boundary.str.includes("\n")) return "";
+    const from = Math.max(1, boundary.line - NEARBY_LINES);
+    const to = Math.min(lines.lineCount, boundary.line + NEARBY_LINES);
+    const end = lines.lineEnd(to);
+    const found: number[] = [];
+    let occurrences = 0;
+    for (
+        let at = document.content.indexOf(boundary.str, lines.lineStart(from));
+        at !== -1 && at + boundary.str.length <= end;
+    ) {
+        occurrences++;
+        const line = lines.positionAt(at).line;
+        if (found.at(-1) !== line) found.push(line);
+        if (found.length > 3) break;
+        at = document.content.indexOf(boundary.str, at + 1);
+    }
+    if (found.length === 0) return "";
+    if (found.length === 1) return `; found ${occurrences === 1 ? "once" : `${occurrences} times`} on line ${found[0]}`;
+    if (found.length > 3) return `; found on lines ${found.slice(0, 3).join(", ")} and more nearby`;
+    return `; found on lines ${found.slice(0, -1).join(", ")} and ${found.at(-1)}`;
 }
 
 function failed(path: string, ...errors: RefError[]): FailedSpan {
