@@ -17,7 +17,7 @@ function runMeasured(scratch, args, cwd) {
     const probe = join(scratch, "peak-rss.cjs");
     writeFileSync(
         probe,
-        'process.on("exit", () => require("node:fs").writeSync(2, `\\npeak-rss=${process.resourceUsage().maxRSS}\\n`));\n',
+        'process.on("exit", () => require("node:fs").writeSync(2, "\\npeak-rss=" + process.resourceUsage().maxRSS + "\\n"));\n',
     );
     const run = spawnSync(process.execPath, ["--require", probe, ...args], {
         cwd,

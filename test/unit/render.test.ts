@@ -224,7 +224,7 @@ describe("render: in a real Chromium", function () {
             const errors: string[] = [];
             tab.on("pageerror", (error) => errors.push(String(error)));
             await tab.goto(page, { waitUntil: "load" });
-            const text = await tab.innerText("body");
+            const text = (await tab.textContent("body")) ?? "";
             assert.match(text, /<script>document\.title="pwned";window\.pwned=1<\/script>/, "the cited script is text");
             assert.match(text, /<img src="http:\/\/127\.0\.0\.1:9\/x\.png"/, "the image tag is text");
             assert.equal(await tab.title(), `SourceCheck: ${file}`);
