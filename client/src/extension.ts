@@ -19,6 +19,7 @@ import { associateAnnotationFiles } from "./languageAssociation";
 import { SourceCheckClient } from "./languageClient";
 import { LanguageStatus } from "./languageStatus";
 import { LINE_INDEX_SCHEME, LineIndexProvider, showLineIndex } from "./lineIndex";
+import { registerQuoteFiles } from "./quoteFiles";
 import { messageOf } from "./requests";
 import { argsObject, type SelectionArgs } from "./selection";
 import { buildSessionFromOpenDocuments } from "./sessionBuilder";
@@ -54,6 +55,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const documents: vscode.DocumentSelector = [{ scheme: "file" }, { scheme: "untitled" }];
     context.subscriptions.push(output, sc, store, current, decorations, status, lineIndex, associateAnnotationFiles());
     context.subscriptions.push(new CurrentAnnotationStatus(current));
+    context.subscriptions.push(registerQuoteFiles(sc));
     const refUpdates = new RefUpdates(sc, output);
     context.subscriptions.push(new FollowEdits(sc, refUpdates, output), new FileMoves(sc, refUpdates, output));
     context.subscriptions.push(
