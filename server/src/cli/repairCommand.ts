@@ -7,7 +7,8 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
-import { applyEdits, type Edit, findNodeAtLocation } from "jsonc-parser";
+import { applyEdits, type Edit, findNodeAtLocation, type ParseError, parseTree } from "jsonc-parser";
+import { MAX_NESTING, nestingBeyond } from "../../../shared/jsonNesting";
 import { checkInput } from "../core/check";
 import { LineIndex } from "../core/lines";
 import { LocatedText, parseJsonText, pointerSegments } from "../core/parse";
@@ -73,7 +74,10 @@ export const repairCommand: CliCommand = {
         const shown = file === "-" ? "<stdin>" : file;
 
         let written = 0;
-        if (values.write && schemaErrors.length === 0) {
+        // Certain repairs are written even beside schema errors elsewhere (exit 2 still says so), but
+        // only into text that parses whole once comments and trailing commas are allowed.
+        const editable = parsesLeniently(text);
+        if (values.write && editable) {
             const edits = certainEdits(text, result.repairs);
             if (edits.length > 0) {
                 writeFileAtomic(absolute, applyEdits(text, edits));
@@ -85,7 +89,7 @@ export const repairCommand: CliCommand = {
             if (schemaErrors.length > 0) json.schemaErrors = schemaErrors;
             io.stdout(`${JSON.stringify(json, null, 2)}\n`);
         } else {
-            io.stdout(formatRepairs(shown, text, result, schemaErrors, values.write === true, written));
+            io.stdout(formatRepairs(shown, text, result, schemaErrors, values.write === true, editable, written));
         }
         if (schemaErrors.length > 0) return 2;
         return result.remaining.length === 0 ? 0 : 1;
@@ -127,6 +131,7 @@ function formatRepairs(
     result: AnnotationRepairs,
     schemaErrors: SchemaError[],
     write: boolean,
+    editable: boolean,
     written: number,
 ): string {
     const located = new LocatedText(text);
@@ -147,11 +152,18 @@ function formatRepairs(
     const offered = new Set(result.repairs.filter((r) => !r.certain).map((r) => r.pointer)).size;
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
     let summary = `${plural(broken, "broken ref")}: ${certain} with a certain repair, ${offered} with candidates only, ${result.remaining.length - offered} without`;
-    if (schemaErrors.length > 0) summary += `; ${plural(schemaErrors.length, "schema error")}, nothing written`;
+    if (schemaErrors.length > 0) summary += `; ${plural(schemaErrors.length, "schema error")}`;
+    if (write && !editable) summary += "; the file does not parse, nothing written";
     else if (write) summary += written > 0 ? `; ${plural(written, "repair")} written to ${file}` : "; nothing to write";
     else if (certain > 0) summary += "; --write applies the certain ones";
     out.push(summary);
     return `${out.join("\n")}\n`;
+}
+
+function parsesLeniently(text: string): boolean {
+    const errors: ParseError[] = [];
+    parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+    return errors.length === 0 && nestingBeyond(text, MAX_NESTING) === -1;
 }
 
 /** Files under the root a path could be meant to name (lazily, only when a path needs repair). */
