@@ -10,8 +10,8 @@ import {
     openAnnotations,
     prepare,
     type Ref,
+    readableEndingAt,
     restoreText,
-    shortestUniqueEndingAt,
     tokenRange,
     valueAt,
     waitForDiagnostics,
@@ -34,7 +34,7 @@ describe("quick fix for an ambiguous boundary", () => {
     before(prepare);
     after(cleanSlate);
 
-    it("offers the shortest unique end boundary for annotation 4, and applying it clears the diagnostic", async () => {
+    it("offers a readable unique end boundary per occurrence for annotation 4 (none preferred), and applying it clears the diagnostic", async () => {
         const doc = await openAnnotations();
         const original = doc.getText();
         try {
@@ -50,7 +50,7 @@ describe("quick fix for an ambiguous boundary", () => {
             const claim = valueAt<Ref>(doc, ["annotations", 4, "claim"]);
             const line = await lineOf(claim.path, claim.end.line);
             const expected = occurrences(line, claim.end.str)
-                .map((c) => shortestUniqueEndingAt(line, c + claim.end.str.length))
+                .map((c) => readableEndingAt(line, c + claim.end.str.length))
                 .filter((s): s is string => s !== undefined);
             assert.ok(expected.length > 0, "the demo line should allow a unique end boundary");
 
@@ -72,12 +72,14 @@ describe("quick fix for an ambiguous boundary", () => {
             for (const { action, value } of offered) {
                 assert.ok(
                     expected.includes(value!),
-                    `quick fix "${action.title}" writes ${JSON.stringify(value)}, not a shortest unique boundary (${JSON.stringify(expected)})`,
+                    `quick fix "${action.title}" writes ${JSON.stringify(value)}, not a readable unique boundary (${JSON.stringify(expected)})`,
                 );
                 assert.ok(
                     action.kind?.contains(vscode.CodeActionKind.QuickFix),
                     `"${action.title}" is not a quick fix`,
                 );
+                // Nothing decides between the occurrences: no fix may be applied without asking.
+                assert.ok(!action.isPreferred, `"${action.title}" is preferred on an undecidable ambiguity`);
             }
 
             // The sentence's own end is the last occurrence: take the fix for it when offered.

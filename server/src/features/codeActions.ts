@@ -1,8 +1,10 @@
 /**
- * Code actions. Quick fixes for broken boundaries (one per ambiguous occurrence, "move to line N",
- * "replace with" a near match, a near file name for a missing document); a refactor shortening a
- * valid ref to its shortest unique boundaries; and source.fixAll.sourcecheck applying every fix
- * that is the only sensible one. Each edit replaces exactly the token it fixes; each action
+ * Code actions (docs/repair.md, "In the editor"). Quick fixes for a broken ref are the repair
+ * engine's candidates, each moving the whole ref (never one boundary into another broken state):
+ * the certain candidate is the one preferred fix, the others are offered with the span they give.
+ * Each SourceCheck diagnostic's menu also offers to apply every certain repair of the file, which
+ * is what source.fixAll.sourcecheck does. A refactor rewrites a valid ref with readable unique
+ * boundaries when they are shorter. Each edit replaces exactly the tokens it changes; each action
  * carries its data (what it fixes and how).
  */
 import {
@@ -13,26 +15,33 @@ import {
     type Range,
     type TextEdit,
 } from "vscode-languageserver";
+import { refForSpan } from "../core/author";
 import type { Problem } from "../core/check";
-import { closestStrings } from "../core/editDistance";
-import { ambiguityFixes, type BoundaryFix, relocationFixes, shortenedRef } from "../core/fixes";
+import { type RepairCandidate, type RepairDocuments, type RepairReason, repairRef } from "../core/repair";
 import { isDocumentFailure, type SessionDocument } from "../core/session";
+import type { Ref } from "../core/types";
 import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
 import { problemDiagnostics } from "./diagnostics";
+import { refEdits } from "./followEdits";
 import { describeRange, oneLine } from "./format";
 import { offsetAt, rangeOfPointer } from "./positions";
 
 export const FIX_ALL_KIND = "source.fixAll.sourcecheck";
 export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite, FIX_ALL_KIND];
+export const FIX_ALL_TITLE = "Fix all certain SourceCheck repairs in this file";
 
 /** What every action carries: the file version it was computed for and the fix itself. */
 export interface CodeActionData {
     uri: string;
     version: number;
-    kind: "extend" | "move" | "replace" | "path" | "shorten" | "fixAll";
+    kind: "repair" | "shorten" | "fixAll";
+    /** The ref's pointer ("" for a whole-file fix). */
     pointer: string;
-    value?: string | number;
+    reason?: RepairReason;
+    certain?: boolean;
+    /** The ref after the fix. */
+    ref?: Ref;
 }
 
 interface Fix {
@@ -42,33 +51,61 @@ interface Fix {
     data: CodeActionData;
 }
 
+const REASONS: Record<RepairReason, string> = {
+    "line-shift": "its lines shifted",
+    misquote: "a boundary was misquoted",
+    ambiguous: "a boundary was ambiguous",
+    "moved-text": "its text moved",
+    path: "its path was wrong",
+};
+
 export function codeActions(workspace: WorkspaceIndex, file: AnnotationFile, params: CodeActionParams): CodeAction[] {
     const only = params.context.only;
     const wanted = (kind: string) => !only || only.some((o) => kind === o || kind.startsWith(`${o}.`));
     const actions: CodeAction[] = [];
 
     if (wanted(CodeActionKind.QuickFix)) {
-        for (const { problem, diagnostic } of problemDiagnostics(workspace, file)) {
-            if (!intersects(diagnostic.range, params.range)) continue;
-            for (const fix of fixesFor(workspace, file, problem)) {
-                actions.push(
-                    toAction(file, fix, CodeActionKind.QuickFix, [matching(params.context.diagnostics, diagnostic)]),
-                );
+        const touched = problemDiagnostics(workspace, file).filter(({ diagnostic }) =>
+            intersects(diagnostic.range, params.range),
+        );
+        // One set of fixes per broken ref, attached to every diagnostic of it under the range.
+        const bySite = new Map<RefSite, Diagnostic[]>();
+        for (const { problem, diagnostic } of touched) {
+            const site = siteOf(file, problem);
+            if (!site) continue;
+            const list = bySite.get(site) ?? [];
+            list.push(matching(params.context.diagnostics, diagnostic));
+            bySite.set(site, list);
+        }
+        for (const [site, diagnostics] of bySite) {
+            for (const fix of repairFixes(workspace, file, site)) {
+                actions.push(toAction(file, fix, CodeActionKind.QuickFix, diagnostics));
             }
+        }
+        if (touched.length > 0) {
+            const diagnostics = touched.map(({ diagnostic }) => matching(params.context.diagnostics, diagnostic));
+            const fixAll = fixAllAction(workspace, file, CodeActionKind.QuickFix, diagnostics);
+            if (fixAll) actions.push(fixAll);
         }
     }
     if (wanted(CodeActionKind.RefactorRewrite)) {
         for (const site of sitesIn(file, params.range)) {
-            const fix = shortenFix(file, site);
+            const fix = shortenFix(workspace, file, site);
             if (fix) actions.push(toAction(file, fix, CodeActionKind.RefactorRewrite));
         }
     }
     // Source actions only when asked for (on save, or the Source Action menu), as VS Code expects.
     if (only && wanted(FIX_ALL_KIND)) {
-        const fixAll = fixAllAction(workspace, file);
+        const fixAll = fixAllAction(workspace, file, FIX_ALL_KIND);
         if (fixAll) actions.push(fixAll);
     }
     return actions;
+}
+
+function siteOf(file: AnnotationFile, problem: Problem): RefSite | undefined {
+    if (problem.annotation === undefined || problem.role === undefined) return undefined;
+    const site = file.site(problem.annotation, problem.role);
+    return site && !site.resolution.valid ? site : undefined;
 }
 
 /**
@@ -107,115 +144,114 @@ function toAction(file: AnnotationFile, fix: Fix, kind: string, diagnostics?: Di
     };
 }
 
+/** Where the repair engine reads this file's documents, and which paths it may offer instead. */
+function repairDocuments(workspace: WorkspaceIndex, file: AnnotationFile): RepairDocuments {
+    return {
+        get: (path) => file.lookup.get(path),
+        candidatePaths: () =>
+            file.embedded
+                ? (file.documents ?? []).map((d) => d.path)
+                : file.root !== undefined
+                  ? workspace.filesUnder(file.root)
+                  : [],
+    };
+}
+
+/** Candidates per broken ref, computed once per file state (code actions are asked on every caret move). */
+const repairCache = new WeakMap<AnnotationFile, { stamp: number; bySite: Map<RefSite, RepairCandidate[]> }>();
+
+export function repairsOf(workspace: WorkspaceIndex, file: AnnotationFile, site: RefSite): RepairCandidate[] {
+    let cache = repairCache.get(file);
+    if (!cache || cache.stamp !== file.stamp) {
+        cache = { stamp: file.stamp, bySite: new Map() };
+        repairCache.set(file, cache);
+    }
+    let candidates = cache.bySite.get(site);
+    if (!candidates) {
+        candidates = site.resolution.valid
+            ? []
+            : repairRef(site.ref, repairDocuments(workspace, file), { style: workspace.settings.boundaryStyle });
+        cache.bySite.set(site, candidates);
+    }
+    return candidates;
+}
+
+/** The quick fixes of one broken ref: one per repair candidate, the certain one preferred. */
+export function repairFixes(workspace: WorkspaceIndex, file: AnnotationFile, site: RefSite): Fix[] {
+    return repairsOf(workspace, file, site).map((candidate) => repairFix(file, site, candidate));
+}
+
+function repairFix(file: AnnotationFile, site: RefSite, candidate: RepairCandidate): Fix {
+    const span = `${describeRange(candidate.ref.path, candidate.range)} "${oneLine(candidate.text, 60)}"`;
+    const title = candidate.certain
+        ? `Repair the ref (${REASONS[candidate.reason]}): ${span}`
+        : `Re-anchor the ref to ${span} (${REASONS[candidate.reason]}; one of several)`;
+    return {
+        title,
+        edits: refEdits(file, site, candidate.ref),
+        preferred: candidate.certain,
+        data: {
+            uri: file.uri,
+            version: file.version,
+            kind: "repair",
+            pointer: site.pointer,
+            reason: candidate.reason,
+            certain: candidate.certain,
+            ref: { path: candidate.ref.path, start: candidate.ref.start, end: candidate.ref.end },
+        },
+    };
+}
+
 function documentOf(file: AnnotationFile, site: RefSite): SessionDocument | undefined {
     const entry = file.lookup.get(site.ref.path);
     return entry && !isDocumentFailure(entry) ? entry : undefined;
 }
 
-/** The quick fixes of one problem. */
-export function fixesFor(workspace: WorkspaceIndex, file: AnnotationFile, problem: Problem): Fix[] {
-    if (problem.annotation === undefined || problem.role === undefined) return [];
-    const site = file.site(problem.annotation, problem.role);
-    if (!site) return [];
-    if (problem.code === "unknown-path" || problem.code === "unreadable-document")
-        return pathFixes(workspace, file, site);
-    const boundary = problem.boundary;
+/** A valid ref rewritten with readable unique boundaries, when those are shorter than the written ones. */
+function shortenFix(workspace: WorkspaceIndex, file: AnnotationFile, site: RefSite): Fix | undefined {
     const document = documentOf(file, site);
-    if (!boundary || !document) return [];
-    let fixes: BoundaryFix[] = [];
-    if (problem.code === "boundary-ambiguous") fixes = ambiguityFixes(document, site.ref, boundary);
-    else if (problem.code === "boundary-not-found" || problem.code === "line-out-of-range") {
-        fixes = relocationFixes(document, site.ref, boundary);
-    }
-    return fixes.map((fix) => boundaryFix(file, site, fix));
-}
-
-function boundaryFix(file: AnnotationFile, site: RefSite, fix: BoundaryFix): Fix {
-    const field = fix.kind === "move" ? "line" : "str";
-    const pointer = `${site.pointer}/${fix.boundary}/${field}`;
-    const value = fix.kind === "move" ? (fix.line as number) : (fix.str as string);
-    const outcome = fix.resolution.valid
-        ? `span ${describeRange(fix.resolution.path, fix.resolution.range)} "${oneLine(fix.resolution.text, 50)}"`
-        : // Every remaining error, not just the first: a fix that adds one (moving one boundary of a
-          // ref may invert its lines) must say so before it is applied.
-          `still broken: ${fix.resolution.errors.map((e) => e.message).join("; ") || "does not resolve"}`;
-    const title =
-        fix.kind === "move"
-            ? `Move to line ${fix.line}: ${fix.boundary} "${oneLine(fix.ref[fix.boundary].str, 40)}" occurs there once (${outcome})`
-            : fix.kind === "replace"
-              ? `Replace with "${oneLine(value as string, 60)}" (${outcome})`
-              : `Use "${oneLine(value as string, 60)}" for the ${fix.boundary} boundary (${outcome})`;
+    const resolution = site.resolution;
+    if (!document || !resolution.valid) return undefined;
+    const attempt = refForSpan(document, resolution.range.start, resolution.range.end, {
+        style: workspace.settings.boundaryStyle,
+    });
+    if (!attempt.ok) return undefined;
+    const shorter: Ref = { ...site.ref, start: attempt.ref.start, end: attempt.ref.end };
+    const length = (r: Ref) => r.start.str.length + r.end.str.length;
+    if (length(shorter) >= length(site.ref)) return undefined;
     return {
-        title,
-        edits: [{ range: rangeOfPointer(file, pointer), newText: JSON.stringify(value) }],
-        preferred: fix.preferred,
-        data: { uri: file.uri, version: file.version, kind: fix.kind, pointer, value },
-    };
-}
-
-/** A missing document with a near namesake in the workspace (or the session): use that path. */
-function pathFixes(workspace: WorkspaceIndex, file: AnnotationFile, site: RefSite): Fix[] {
-    const candidates = file.embedded
-        ? (file.documents ?? []).map((d) => d.path)
-        : file.root !== undefined
-          ? workspace.filesUnder(file.root)
-          : [];
-    const wanted = site.ref.path;
-    const near = closestStrings(wanted, candidates, Math.max(2, Math.floor(wanted.length / 5))).slice(0, 3);
-    const pointer = `${site.pointer}/path`;
-    return near.map((path, index) => ({
-        title: `Replace with "${path}"`,
-        edits: [{ range: rangeOfPointer(file, pointer), newText: JSON.stringify(path) }],
-        preferred: near.length === 1 && index === 0,
-        data: { uri: file.uri, version: file.version, kind: "path", pointer, value: path },
-    }));
-}
-
-function shortenFix(file: AnnotationFile, site: RefSite): Fix | undefined {
-    const document = documentOf(file, site);
-    if (!document || !site.resolution.valid) return undefined;
-    const shorter = shortenedRef(document, site.ref);
-    if (!shorter) return undefined;
-    const edits: TextEdit[] = [];
-    for (const boundary of ["start", "end"] as const) {
-        if (shorter.ref[boundary].str === site.ref[boundary].str) continue;
-        edits.push({
-            range: rangeOfPointer(file, `${site.pointer}/${boundary}/str`),
-            newText: JSON.stringify(shorter.ref[boundary].str),
-        });
-    }
-    return {
-        title: `Shorten to the shortest unique boundaries: "${oneLine(shorter.ref.start.str, 30)}" … "${oneLine(shorter.ref.end.str, 30)}"`,
-        edits,
+        title: `Shorten to readable unique boundaries: "${oneLine(shorter.start.str, 30)}" … "${oneLine(shorter.end.str, 30)}"`,
+        edits: refEdits(file, site, shorter),
         preferred: false,
-        data: { uri: file.uri, version: file.version, kind: "shorten", pointer: site.pointer },
+        data: { uri: file.uri, version: file.version, kind: "shorten", pointer: site.pointer, ref: shorter },
     };
 }
 
-/** Every problem whose fix is unambiguous (preferred, or the only one), one edit per token. */
-function fixAllAction(workspace: WorkspaceIndex, file: AnnotationFile): CodeAction | undefined {
+/**
+ * Every certain repair of the file, one edit per changed token. Each certain candidate makes its
+ * whole ref valid and edits only that ref's tokens, so applying them together breaks nothing.
+ */
+function fixAllAction(
+    workspace: WorkspaceIndex,
+    file: AnnotationFile,
+    kind: string,
+    diagnostics?: Diagnostic[],
+): CodeAction | undefined {
     const edits: TextEdit[] = [];
-    const touched = new Set<string>();
-    for (const problem of file.problems) {
-        const fixes = fixesFor(workspace, file, problem);
-        const chosen =
-            fixes.length === 1
-                ? fixes[0]
-                : fixes.filter((f) => f.preferred).length === 1
-                  ? fixes.find((f) => f.preferred)
-                  : undefined;
-        if (!chosen) continue;
-        for (const edit of chosen.edits) {
-            const key = `${edit.range.start.line}:${edit.range.start.character}`;
-            if (touched.has(key)) continue;
-            touched.add(key);
-            edits.push(edit);
-        }
+    let repaired = 0;
+    const broken = file.sites.filter((site) => !site.resolution.valid);
+    file.spansOf(broken.map((site) => site.pointer));
+    for (const site of broken) {
+        const certain = repairsOf(workspace, file, site).find((c) => c.certain);
+        if (!certain) continue;
+        edits.push(...refEdits(file, site, certain.ref));
+        repaired++;
     }
     if (edits.length === 0) return undefined;
     return {
-        title: `Fix all unambiguous SourceCheck problems (${edits.length} edit${edits.length === 1 ? "" : "s"})`,
-        kind: FIX_ALL_KIND,
+        title: kind === FIX_ALL_KIND ? `${FIX_ALL_TITLE} (${repaired} ref${repaired === 1 ? "" : "s"})` : FIX_ALL_TITLE,
+        kind,
+        diagnostics,
         edit: { changes: { [file.uri]: edits } },
         data: { uri: file.uri, version: file.version, kind: "fixAll", pointer: "" } satisfies CodeActionData,
     };

@@ -252,8 +252,8 @@ function pendingOf(file: AnnotationFile, site: RefSite, after: Ref): Pending {
     };
 }
 
-/** The token edits turning a ref into another: only the `line` and `str` values that differ. */
-function refEdits(file: AnnotationFile, site: RefSite, after: Ref): TextEdit[] {
+/** The token edits turning a ref into another: only the `path`, `line` and `str` values that differ. */
+export function refEdits(file: AnnotationFile, site: RefSite, after: Ref): TextEdit[] {
     const edits: TextEdit[] = [];
     for (const boundary of ["start", "end"] as const) {
         if (after[boundary].line !== site.ref[boundary].line) {
