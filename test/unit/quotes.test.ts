@@ -190,6 +190,13 @@ describe("quotes: Markdown reports", () => {
         );
     });
 
+    it("ignores quotes inside inline code: they are examples", () => {
+        assert.deepEqual(quotes("Write `“words” ([t](https://x.example/))` like this."), []);
+        assert.deepEqual(quotes("He said “run `npm ci` first” ([npm](https://n.example/))."), [
+            [1, "run npm ci first", "https://n.example/"],
+        ]);
+    });
+
     it("ignores fenced code and links without a quote", () => {
         const parsed = parseReport(
             "```md\n“not checked” ([x](https://x.example/))\n```\nSee [the docs](https://d.example/).\n~~~\n> Quote: “no”\n~~~\n",

@@ -114,7 +114,7 @@ function linkOrUrl(value: string): string | undefined {
     return /^https?:\/\//i.test(url) ? url : undefined;
 }
 
-/** Spans of inline code and link destinations, where a straight `"` is not a quote mark. */
+/** Spans of inline code and link destinations, where no `"` or `“` opens or closes a quote. */
 function maskedSpans(raw: string): Array<[number, number]> {
     const spans: Array<[number, number]> = [];
     for (const match of raw.matchAll(/`[^`]*`|\]\([^)]*\)/g)) spans.push([match.index, match.index + match[0].length]);
@@ -136,7 +136,7 @@ function collectInline(
         if (open === -1) return;
         const closer = raw[open] === "“" ? "”" : '"';
         let close = raw.indexOf(closer, open + 1);
-        while (close !== -1 && closer === '"' && isMasked(close)) close = raw.indexOf(closer, close + 1);
+        while (close !== -1 && isMasked(close)) close = raw.indexOf(closer, close + 1);
         if (close === -1) return;
         from = close + 1;
         const url = linkAfter(raw.slice(close + 1)) ?? listLinkBefore(raw.slice(0, open));
@@ -163,7 +163,8 @@ function collectInline(
 
 function nextOpening(raw: string, from: number, isMasked: (at: number) => boolean): number {
     for (let i = from; i < raw.length; i++) {
-        if (raw[i] === "“" || (raw[i] === '"' && !isMasked(i))) return i;
+        // A quote mark inside inline code is an example, not a quotation (like fenced code).
+        if ((raw[i] === "“" || raw[i] === '"') && !isMasked(i)) return i;
     }
     return -1;
 }
