@@ -90,7 +90,9 @@ class Pool {
     /** Handle one reply; true when every file has been written. */
     private receive(worker: Worker, reply: WorkReply): boolean {
         if (reply.kind === "failed") {
-            throw new CliError(`${this.jobs[reply.id].shown}: ${reply.message}`);
+            // A CliError keeps its exit status 2; anything else is an internal error (exit 3), as in one thread.
+            const message = `${this.jobs[reply.id].shown}: ${reply.message}`;
+            throw reply.internal ? new Error(message) : new CliError(message);
         }
         if (reply.id === this.nextToWrite) {
             if (reply.kind === "piece") this.sink.piece(reply.text, reply.startsItem);

@@ -4,6 +4,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import { checkFileInto, DocumentCache, type FileJob, type OutputFormat } from "./checkFile";
+import { CliError } from "./files";
 import { ChunkedWriter } from "./stdout";
 
 export interface WorkRequest {
@@ -15,7 +16,7 @@ export interface WorkRequest {
 export type WorkReply =
     | { id: number; kind: "piece"; text: string; startsItem: boolean }
     | { id: number; kind: "done"; totals: { validCount: number; invalidCount: number; exitCode: 0 | 1 | 2 } }
-    | { id: number; kind: "failed"; message: string };
+    | { id: number; kind: "failed"; message: string; internal: boolean };
 
 const documents = new DocumentCache();
 const port = parentPort;
@@ -40,6 +41,11 @@ port?.on("message", ({ id, job, format }: WorkRequest) => {
         documents.trim();
         post({ id, kind: "done", totals });
     } catch (error) {
-        post({ id, kind: "failed", message: error instanceof Error ? error.message : String(error) });
+        post({
+            id,
+            kind: "failed",
+            message: error instanceof Error ? error.message : String(error),
+            internal: !(error instanceof CliError),
+        });
     }
 });
