@@ -245,8 +245,6 @@ const started = Date.now();
 if (!only || only === "cli") await cliCases();
 if (!only || only === "schema") await schemaCase();
 if (!only || only === "lsp") await lspCases({ scratch, smoke, record, results });
-if (!only || only === "workspaces")
-    await (await import("./workspaces.mjs")).workspacesCases({ scratch, smoke, record, results });
 
 const output = {
     machine: { node: process.version, cpus: (await import("node:os")).cpus().length, smoke },

@@ -17,9 +17,9 @@ import { FollowEdits, RefUpdates } from "./followEdits";
 import { CitedSpanHoverProvider, OPEN_REF_COMMAND } from "./hover";
 import { associateAnnotationFiles } from "./languageAssociation";
 import { SourceCheckClient } from "./languageClient";
+import { registerLanguageModelTools } from "./languageModelTools";
 import { LanguageStatus } from "./languageStatus";
 import { LINE_INDEX_SCHEME, LineIndexProvider, showLineIndex } from "./lineIndex";
-import { registerQuoteFiles } from "./quoteFiles";
 import { messageOf } from "./requests";
 import { argsObject, type SelectionArgs } from "./selection";
 import { buildSessionFromOpenDocuments } from "./sessionBuilder";
@@ -55,13 +55,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const documents: vscode.DocumentSelector = [{ scheme: "file" }, { scheme: "untitled" }];
     context.subscriptions.push(output, sc, store, current, decorations, status, lineIndex, associateAnnotationFiles());
     context.subscriptions.push(new CurrentAnnotationStatus(current));
-    context.subscriptions.push(registerQuoteFiles(sc));
     const refUpdates = new RefUpdates(sc, output);
     context.subscriptions.push(new FollowEdits(sc, refUpdates, output), new FileMoves(sc, refUpdates, output));
     context.subscriptions.push(
         vscode.languages.registerHoverProvider(documents, new CitedSpanHoverProvider(store)),
         vscode.workspace.registerTextDocumentContentProvider(LINE_INDEX_SCHEME, lineIndex),
     );
+
+    registerLanguageModelTools(context, sc);
 
     const command = (id: string, handler: (...args: unknown[]) => unknown) =>
         context.subscriptions.push(vscode.commands.registerCommand(id, handler));

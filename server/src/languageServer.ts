@@ -17,6 +17,7 @@ import {
     TextDocuments,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
+import { AGENT_TOOL, type AgentToolParams } from "../../shared/agentToolProtocol";
 import {
     CITED_SPANS,
     CITED_SPANS_CHANGED,
@@ -32,6 +33,7 @@ import {
     REFS_CAN_FOLLOW,
 } from "../../shared/customProtocol";
 import { FIND_EVIDENCE, type FindEvidenceParams } from "../../shared/evidenceProtocol";
+import { agentTool } from "./features/agentTools";
 import { Analysis } from "./features/analysis";
 import { CODE_ACTION_KINDS, codeActions } from "./features/codeActions";
 import { completion } from "./features/completion";
@@ -43,7 +45,6 @@ import { EditFollower, pathsForRename } from "./features/followEdits";
 import { hover } from "./features/hover";
 import { inlayHints } from "./features/inlayHints";
 import { definition, documentLinks, references } from "./features/navigation";
-import { QUOTE_CODE_ACTION_KINDS, QuoteFiles } from "./features/quoteFiles";
 import type { AnnotationFile } from "./workspace/annotationFile";
 import type { BufferStore } from "./workspace/documentSource";
 import { CONFIG_FILE_NAME } from "./workspace/projectConfig";
@@ -93,16 +94,6 @@ export function startLanguageServer(connection: Connection): void {
     function unpush(uri: string): void {
         if (pushed.delete(uri)) clear(connection, uri);
     }
-
-    // TraceCite traces, notes and Markdown reports (docs/quotes.md): their own diagnostics, hovers, actions.
-    const quoteFiles = new QuoteFiles(
-        connection,
-        documents,
-        () => pullDiagnostics,
-        () => {
-            if (capabilities.workspace?.diagnostics?.refreshSupport) connection.languages.diagnostics.refresh();
-        },
-    );
 
     const analysis = new Analysis(workspace, documents, {
         changed: (files, citedUris) => afterChange(files, citedUris),
@@ -166,10 +157,7 @@ export function startLanguageServer(connection: Connection): void {
             capabilities: {
                 textDocumentSync: TextDocumentSyncKind.Incremental,
                 hoverProvider: true,
-                codeActionProvider: {
-                    codeActionKinds: [...CODE_ACTION_KINDS, ...QUOTE_CODE_ACTION_KINDS],
-                    resolveProvider: false,
-                },
+                codeActionProvider: { codeActionKinds: CODE_ACTION_KINDS, resolveProvider: false },
                 completionProvider: { triggerCharacters: ['"'], resolveProvider: false },
                 definitionProvider: true,
                 referencesProvider: true,
@@ -367,8 +355,6 @@ export function startLanguageServer(connection: Connection): void {
     connection.languages.diagnostics.on(
         safe("diagnostics", { kind: "full" as const, items: [] }, (params) => {
             const file = analysis.current(params.textDocument.uri);
-            if (!file && quoteFiles.handles(params.textDocument.uri))
-                return quoteFiles.pullReport(params.textDocument.uri);
             const report = pullReport(workspace, file, params.previousResultId);
             if (file) {
                 pulled.set(file.uri, file.stamp);
@@ -381,14 +367,14 @@ export function startLanguageServer(connection: Connection): void {
     connection.onHover(
         safe("hover", null, (params) => {
             const file = analysis.current(params.textDocument.uri);
-            return file ? hover(workspace, file, params.position) : quoteFiles.hover(params);
+            return file ? hover(workspace, file, params.position) : null;
         }),
     );
 
     connection.onCodeAction(
         safe("code actions", [], (params) => {
             const file = analysis.current(params.textDocument.uri);
-            return file ? codeActions(workspace, file, params) : quoteFiles.codeActions(params);
+            return file ? codeActions(workspace, file, params) : [];
         }),
     );
 
@@ -501,6 +487,17 @@ export function startLanguageServer(connection: Connection): void {
             (params: FindEvidenceParams) =>
                 evidence.find(analysis.current(params.annotationUri), params, (m) => connection.console.error(m)),
         ),
+    );
+
+    connection.onRequest(AGENT_TOOL, (params: AgentToolParams) =>
+        agentTool(workspace, params, {
+            buffer: (path) => {
+                const uri = openPaths.get(path);
+                const open = uri === undefined ? undefined : documents.get(uri);
+                return uri !== undefined && open ? { uri, text: open.getText() } : undefined;
+            },
+            applyEdit: async (edit, label) => (await connection.workspace.applyEdit({ label, edit })).applied,
+        }),
     );
 
     documents.listen(connection);

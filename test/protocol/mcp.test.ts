@@ -17,12 +17,15 @@ import { copyDemo, repoRoot } from "./harness";
 
 const cliBundle = path.join(repoRoot, "dist", "cli.js");
 const SECRET = "outside-the-root secret words";
+const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-mcp-cache-"));
 
 async function connect(root: string): Promise<{ client: Client; stderr: () => string }> {
     const transport = new StdioClientTransport({
         command: process.execPath,
         args: [cliBundle, "mcp", "--root", root],
         stderr: "pipe",
+        // Evidence indexes go to the cache directory: a temporary one, not the user's.
+        env: { ...(process.env as Record<string, string>), XDG_CACHE_HOME: cacheDir },
     });
     let stderr = "";
     transport.stderr?.on("data", (chunk: Buffer) => {
@@ -106,7 +109,7 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
     it("lists the tools, each with an input and an output schema", async () => {
         const { tools } = await client.listTools();
         const names = tools.map((tool) => tool.name).sort();
-        assert.deepEqual(names, ["check", "cite", "index"]);
+        assert.deepEqual(names, ["check", "cite", "evidence", "index", "repair"]);
         for (const tool of tools) {
             assert.equal(tool.inputSchema.type, "object", tool.name);
             assert.equal(tool.outputSchema?.type, "object", tool.name);
@@ -223,6 +226,9 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
             const check = await call(client, "check", { file: hostile });
             assert.equal(errorCode(check), code, `check ${hostile}`);
             assertNoSecret(check);
+            const repair = await call(client, "repair", { file: hostile, write: true });
+            assert.equal(errorCode(repair), code, `repair ${hostile}`);
+            assertNoSecret(repair);
         }
         // Refs inside a checked file obey the same safety: the report says so, and shows no content.
         const refs = await call(client, "check", {
@@ -262,6 +268,12 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
             ["check", { file: "answer.sourcecheck.json", documents: [] }],
             ["check", { annotations: "[]" }],
             ["check", { annotations: [], documents: [{ path: "a" }] }],
+            ["repair", { file: "answer.sourcecheck.json", write: "yes" }],
+            ["repair", {}],
+            ["evidence", { query: "" }],
+            ["evidence", { query: "latency", topK: 0 }],
+            ["evidence", { query: "latency", topK: 21 }],
+            ["evidence", { query: "latency", corpus: 7 }],
         ];
         for (const [name, args] of cases) {
             assert.equal(
@@ -300,6 +312,53 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
         });
     });
 
+    it("evidence answers what `sourcecheck evidence --json` answers, paths relative to the root", async () => {
+        const query = "cold start latency benchmark";
+        const whole = await call(client, "evidence", { query, topK: 3 });
+        const expected = await cliJson(
+            ["evidence", "--json", "--corpus", root, "--query", query, "--top-k", "3", "--index-dir", cacheDir],
+            root,
+        );
+        assert.equal(whole.isError, undefined);
+        assert.deepEqual(whole.structuredContent, expected.json);
+        const hits = (whole.structuredContent as { hits: { path: string }[] }).hits;
+        assert.ok(hits.length > 0, "the demo has evidence for cold-start latency");
+
+        const folder = await call(client, "evidence", { query, corpus: "sources" });
+        const inFolder = await cliJson(
+            ["evidence", "--json", "--corpus", path.join(root, "sources"), "--query", query, "--index-dir", cacheDir],
+            root,
+        );
+        type Hit = { path: string; ref: { path: string } | null };
+        const prefixed = (inFolder.json as { hits: Hit[] }).hits.map((hit) => ({
+            ...hit,
+            path: `sources/${hit.path}`,
+            ref: hit.ref && { ...hit.ref, path: `sources/${hit.ref.path}` },
+        }));
+        assert.deepEqual((folder.structuredContent as { hits: Hit[] }).hits, prefixed);
+        // A hit's ref can be used as it is: check resolves it under the root.
+        const ref = (folder.structuredContent as { hits: Hit[] }).hits.find((hit) => hit.ref)?.ref;
+        assert.ok(ref);
+        const checked = await call(client, "check", {
+            annotations: [{ claim: ref, sources: [{ ...ref, polarity: "supports", confidence: 1 }] }],
+        });
+        assert.equal((checked.structuredContent as { exitCode: number }).exitCode, 0);
+    });
+
+    it("evidence refuses a corpus outside the root or that is not a folder", async () => {
+        for (const [corpus, code] of [
+            ["..", "path-outside-root"],
+            ["/etc", "path-outside-root"],
+            ["linkdir", "path-outside-root"],
+            ["answer.md", "unreadable-document"],
+            ["missing", "unreadable-document"],
+        ]) {
+            const result = await call(client, "evidence", { query: "secret words", corpus });
+            assert.equal(errorCode(result), code, corpus);
+            assertNoSecret(result);
+        }
+    });
+
     it("logged nothing fatal, and still answers a ping after everything above", async () => {
         await client.ping();
         assert.ok(!/uncaught|unhandled/.test(stderr()), stderr());
@@ -330,5 +389,144 @@ describe("mcp: the command line", function () {
             stdio: ["pipe", "pipe", "pipe"],
         });
         assert.equal(output.length, 0);
+    });
+});
+
+/** A ref resolved by the format's rules, independently of the server: the text it cites, or undefined. */
+function resolveByHand(root: string, ref: { path: string; start: Boundary; end: Boundary }): string | undefined {
+    const lines = fs.readFileSync(path.join(root, ref.path), "utf8").split("\n");
+    const only = (line: string, str: string) => {
+        const first = line.indexOf(str);
+        return first !== -1 && line.indexOf(str, first + 1) === -1 ? first : -1;
+    };
+    const startLine = lines[ref.start.line - 1];
+    const endLine = lines[ref.end.line - 1];
+    if (startLine === undefined || endLine === undefined) return undefined;
+    const from = only(startLine, ref.start.str);
+    const to = only(endLine, ref.end.str);
+    if (from === -1 || to === -1) return undefined;
+    const span = lines.slice(ref.start.line - 1, ref.end.line).join("\n");
+    const end = span.length - endLine.length + to + ref.end.str.length;
+    return span.slice(from, end);
+}
+
+interface Boundary {
+    line: number;
+    str: string;
+}
+
+interface RepairJson {
+    repairs: {
+        pointer: string;
+        reason: string;
+        certain: boolean;
+        before: { path: string; start: Boundary; end: Boundary };
+        after: { path: string; start: Boundary; end: Boundary };
+        text: string;
+    }[];
+    remaining: { annotation: number; role: string | number; code: string }[];
+    written: number;
+}
+
+describe("mcp: repair proposes, and writes only certain repairs when asked", function () {
+    this.timeout(60000);
+    let root: string;
+    let client: Client;
+
+    before(async () => {
+        root = copyDemo();
+        ({ client } = await connect(root));
+    });
+
+    after(async () => {
+        await client?.close();
+    });
+
+    it("after lines are inserted above cited text, the certain repairs cite the same text again", async () => {
+        const file = path.join(root, "answer.sourcecheck.json");
+        const notes = path.join(root, "sources", "release-notes.md");
+        const annotations = (
+            JSON.parse(fs.readFileSync(file, "utf8")) as {
+                annotations: { sources: { path: string; start: Boundary; end: Boundary }[] }[];
+            }
+        ).annotations;
+        const citedBefore = new Map<string, string | undefined>();
+        for (const [a, annotation] of annotations.entries()) {
+            for (const [index, source] of annotation.sources.entries()) {
+                if (source.path === "sources/release-notes.md")
+                    citedBefore.set(`/annotations/${a}/sources/${index}`, resolveByHand(root, source));
+            }
+        }
+        fs.writeFileSync(notes, `Two lines inserted\nabove everything.\n${fs.readFileSync(notes, "utf8")}`);
+        const original = fs.readFileSync(file, "utf8");
+
+        const proposed = await call(client, "repair", { file: "answer.sourcecheck.json" });
+        const json = proposed.structuredContent as unknown as RepairJson;
+        assert.equal(json.written, 0);
+        const cli = await cliJson(["repair", "--json", "--root", root, "answer.sourcecheck.json"], root);
+        const { written: _written, ...asCli } = json;
+        assert.deepEqual(asCli, cli.json, "repair answers what `sourcecheck repair --json` answers");
+        assert.equal(fs.readFileSync(file, "utf8"), original, "proposing must not write");
+        const shifted = json.repairs.filter((r) => r.certain && citedBefore.get(r.pointer) !== undefined);
+        assert.ok(shifted.length >= 2, JSON.stringify(json.repairs.map((r) => [r.pointer, r.reason, r.certain])));
+        for (const repair of shifted) {
+            assert.equal(repair.reason, "line-shift");
+            assert.equal(repair.after.start.line, repair.before.start.line + 2);
+            assert.equal(resolveByHand(root, repair.after), citedBefore.get(repair.pointer));
+            assert.equal(repair.text, citedBefore.get(repair.pointer));
+        }
+
+        const written = await call(client, "repair", { file: "answer.sourcecheck.json", write: true });
+        const after = written.structuredContent as unknown as RepairJson;
+        const certain = after.repairs.filter((r) => r.certain);
+        assert.equal(after.written, certain.length);
+        const text = fs.readFileSync(file, "utf8");
+        // Only the repaired values changed: the same lines, each equal but for its numbers and strings.
+        const before = original.split("\n");
+        const now = text.split("\n");
+        assert.equal(now.length, before.length);
+        const changed = now.filter((line, i) => line !== before[i]);
+        assert.ok(changed.length > 0 && changed.length <= certain.length * 2, changed.join("\n"));
+        // Every certain repair is in the file; every uncertain one is not.
+        const value = JSON.parse(text);
+        const at = (pointer: string) =>
+            pointer
+                .slice(1)
+                .split("/")
+                .reduce((node: Record<string, unknown>, key) => node[key] as Record<string, unknown>, value);
+        for (const repair of after.repairs) {
+            const ref = at(repair.pointer) as { start: Boundary; end: Boundary };
+            if (repair.certain)
+                assert.deepEqual(
+                    { start: ref.start, end: ref.end },
+                    { start: repair.after.start, end: repair.after.end },
+                );
+            else
+                assert.deepEqual(
+                    { start: ref.start, end: ref.end },
+                    { start: repair.before.start, end: repair.before.end },
+                );
+        }
+        const again = await call(client, "repair", { file: "answer.sourcecheck.json" });
+        assert.equal((again.structuredContent as unknown as RepairJson).repairs.filter((r) => r.certain).length, 0);
+    });
+
+    it("keeps CRLF line endings and everything else of the file byte for byte", async () => {
+        const file = path.join(root, "crlf.sourcecheck.json");
+        const ref = { path: "answer.md", start: { line: 1, str: "Orbit" }, end: { line: 1, str: "changed" } };
+        const shiftedRef = { ...ref, start: { line: 2, str: "Orbit" }, end: { line: 2, str: "changed" } };
+        const body = JSON.stringify(
+            { annotations: [{ claim: shiftedRef, sources: [{ ...ref, polarity: "supports", confidence: 0.5 }] }] },
+            null,
+            "\t",
+        ).replace(/\n/g, "\r\n");
+        fs.writeFileSync(file, body);
+        const result = await call(client, "repair", { file: "crlf.sourcecheck.json", write: true });
+        const json = result.structuredContent as unknown as RepairJson;
+        const text = fs.readFileSync(file, "utf8");
+        assert.equal(json.written, 1, JSON.stringify(json));
+        assert.match(text, /"line": 1,/);
+        assert.equal(text.replace(/"line": \d+/g, ""), body.replace(/"line": \d+/g, ""));
+        assert.ok(!/[^\r]\n/.test(text), "a line ending lost its CR");
     });
 });

@@ -12,6 +12,8 @@ export const MAX_QUOTE_CHARS = 100_000;
 /** Inline annotations and documents of one `check` call. */
 export const MAX_INLINE_ITEMS = 100_000;
 export const MAX_INLINE_DOCUMENT_CHARS = 64 * 1024 * 1024;
+/** The evidence search's own ceiling on hits. */
+export const MAX_EVIDENCE_HITS = 20;
 
 const relativePath = (what: string) =>
     z
@@ -79,7 +81,7 @@ export const evidenceInput = z
     .object({
         query: z.string().min(1).max(MAX_QUOTE_CHARS).describe("What the claim says, in words"),
         corpus: relativePath("A folder to search (default: the whole document root)").optional(),
-        topK: z.number().int().min(1).max(100).describe("How many hits to return (default 5)").optional(),
+        topK: z.number().int().min(1).max(MAX_EVIDENCE_HITS).describe("How many hits to return (default 3)").optional(),
     })
     .strict();
 
@@ -129,7 +131,42 @@ export const indexOutput = z.object({
 
 export const citeOutput = z.object({ ref: refSchema, text: z.string() });
 
-export type ToolName = "check" | "index" | "cite";
+const role = z.union([z.literal("claim"), z.number().int()]);
+export const repairOutput = z.object({
+    repairs: z.array(
+        z.object({
+            annotation: z.number().int(),
+            role,
+            pointer: z.string(),
+            reason: z.string(),
+            certain: z.boolean(),
+            before: refSchema,
+            after: refSchema,
+            text: z.string(),
+        }),
+    ),
+    remaining: z.array(z.object({ annotation: z.number().int(), role, code: z.string() })),
+    /** Present when the file fails the schema: then nothing is written. */
+    schemaErrors: z.array(z.object({ code: z.string(), pointer: z.string(), message: z.string() })).optional(),
+    /** How many certain repairs were written into the file (0 unless `write: true`). */
+    written: z.number().int(),
+});
+
+export const evidenceOutput = z.object({
+    hits: z.array(
+        z.object({
+            path: z.string(),
+            startLine: z.number().int(),
+            endLine: z.number().int(),
+            score: z.number(),
+            headingPath: z.array(z.string()),
+            ref: z.union([refSchema, z.null()]),
+        }),
+    ),
+    rejected: z.record(z.string(), z.string()),
+});
+
+export type ToolName = "check" | "index" | "cite" | "repair" | "evidence";
 
 export interface ToolDefinition {
     name: ToolName;
@@ -137,7 +174,7 @@ export interface ToolDefinition {
     description: string;
     input: z.ZodType;
     output: z.ZodType;
-    /** Only `repair` with `write: true` changes anything. */
+    /** True when a call may change files (`repair` with `write: true`): VS Code asks before it runs. */
     writes: boolean;
 }
 
@@ -178,6 +215,31 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         output: checkOutput,
         writes: false,
     },
+    {
+        name: "repair",
+        title: "Repair broken refs",
+        description:
+            "Propose repairs for the broken refs of an annotation file (lines shifted by edits, slightly misquoted or " +
+            "ambiguous boundary strings, moved text, a wrong path). Returns the shape of `sourcecheck repair --json`: " +
+            "repairs [{ annotation, role, pointer, reason, certain, before, after, text }] and remaining (refs with no " +
+            "certain repair). Check each proposal's text against what the annotation means; a repair marked certain is the " +
+            "single clear best. With write: true the certain repairs (only those) are written into the file; then call check.",
+        input: repairInput,
+        output: repairOutput,
+        writes: true,
+    },
+    {
+        name: "evidence",
+        title: "Find evidence for a claim",
+        description:
+            "Search the Markdown documents under the workspace (or the folder corpus) for the passages that support or " +
+            "refute a claim (BM25 over heading-aware chunks; unsafe and stale sources are refused). Each hit has a path, " +
+            "its lines, a score, its heading path and a ref to its best sentence, ready to use as a source (paths are " +
+            "relative to the workspace). Read the hit with index and cite the exact words you rely on with cite.",
+        input: evidenceInput,
+        output: evidenceOutput,
+        writes: false,
+    },
 ];
 
 /** The definition of a tool by name. */
@@ -188,7 +250,20 @@ export function toolDefinition(name: string): ToolDefinition | undefined {
 /** A JSON Schema (draft 7, as MCP clients validate) of a zod schema, for listing a tool. */
 export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
     const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { target: "draft-7", io }) as Record<string, unknown>;
-    return json;
+    return withoutSafeIntegerBounds(json) as Record<string, unknown>;
+}
+
+/** Zod bounds every integer by ±(2^53 - 1): true, but noise in a schema a model reads. */
+function withoutSafeIntegerBounds(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map(withoutSafeIntegerBounds);
+    if (typeof value !== "object" || value === null) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+        if (key === "maximum" && inner === Number.MAX_SAFE_INTEGER) continue;
+        if (key === "minimum" && inner === Number.MIN_SAFE_INTEGER) continue;
+        out[key] = withoutSafeIntegerBounds(inner);
+    }
+    return out;
 }
 
 /** The output schema a client sees: the success shape or a tool error, both objects. */

@@ -8,8 +8,10 @@ import { checkInput as checkAnnotations } from "../core/check";
 import { citeQuote } from "../core/cite";
 import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
+import { type RepairDocuments, repairChecked } from "../core/repair";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
-import type { checkInput, citeInput, indexInput } from "./schemas";
+import { writeCertainRepairs } from "./repairEdits";
+import type { checkInput, citeInput, evidenceInput, evidenceOutput, indexInput, repairInput } from "./schemas";
 import { type ToolName, toolDefinition } from "./schemas";
 
 export type ToolErrorCode =
@@ -20,6 +22,7 @@ export type ToolErrorCode =
     | "line-out-of-range"
     | "quote-not-found"
     | "quote-ambiguous"
+    | "write-failed"
     | "internal-error";
 
 export interface ToolErrorShape {
@@ -44,12 +47,29 @@ export class ToolError extends Error {
     }
 }
 
+/** An annotation file to repair: its text as stored (or in its open buffer), and how to replace it. */
+export interface AnnotationFileAccess {
+    text: string;
+    /** Replace the whole text at once: atomically on disk, as one undoable edit in the editor. */
+    write(text: string): Promise<void>;
+}
+
+export type EvidenceAnswer = z.infer<typeof evidenceOutput>;
+
 /** Where the tools find documents and annotation files; paths are relative to the document root. */
 export interface ToolContext {
     /** A document (path safety applied), as the caller sees it. */
     document(path: string): SessionDocument | DocumentFailure;
     /** A lookup for the refs of one `check` call (workspace mode). */
     documents(): DocumentLookup;
+    annotationFile(path: string): AnnotationFileAccess | DocumentFailure;
+    /** Every file under the root (relative paths), for repairing a ref whose path names none. */
+    files(): Iterable<string>;
+    /**
+     * The evidence search over a folder under the root (default the root), hit paths relative to the
+     * root. Throws a ToolError when the folder cannot be searched.
+     */
+    evidence(query: string, corpus: string | undefined, topK: number | undefined): EvidenceAnswer;
 }
 
 export type ToolOutcome =
@@ -97,6 +117,9 @@ const IMPLEMENTATIONS: Record<ToolName, Implementation> = {
     check: (args: z.infer<typeof checkInput>, context) => check(args, context),
     index: (args: z.infer<typeof indexInput>, context) => index(args, context),
     cite: (args: z.infer<typeof citeInput>, context) => cite(args, context),
+    repair: (args: z.infer<typeof repairInput>, context) => repair(args, context),
+    evidence: (args: z.infer<typeof evidenceInput>, context) =>
+        json(context.evidence(args.query, args.corpus, args.topK)),
 };
 
 function json(structured: object): ToolOutcome {
@@ -171,4 +194,34 @@ function cite(args: z.infer<typeof citeInput>, context: ToolContext): ToolOutcom
     const result = citeQuote(documentOrFail(context, args.path), args.quote);
     if (!result.ok) throw new ToolError(result.error.code, result.error.message, result.error.lines);
     return json({ ref: result.ref, text: result.text });
+}
+
+async function repair(args: z.infer<typeof repairInput>, context: ToolContext): Promise<ToolOutcome> {
+    const file = context.annotationFile(args.file);
+    if ("code" in file) throw new ToolError(file.code, file.message);
+    const parsed = parseJsonText(file.text);
+    const lookup = context.documents();
+    const result = checkAnnotations(parsed.value, lookup, parsed.syntaxErrors, {
+        keepAnnotations: true,
+        keepEntries: false,
+    });
+    const documents: RepairDocuments = { get: (path) => lookup.get(path), candidatePaths: () => context.files() };
+    const { repairs, remaining } = repairChecked(result, { documents });
+    const schemaErrors = result.report.schemaErrors;
+    let written = 0;
+    // As `sourcecheck repair --write`: nothing is written into a file with schema errors.
+    if (args.write === true && schemaErrors.length === 0) {
+        const change = writeCertainRepairs(file.text, repairs);
+        if (change.applied > 0) {
+            try {
+                await file.write(change.text);
+            } catch (error) {
+                throw new ToolError("write-failed", `cannot write ${args.file}: ${(error as Error).message}`);
+            }
+        }
+        written = change.applied;
+    }
+    return json(
+        schemaErrors.length > 0 ? { repairs, remaining, schemaErrors, written } : { repairs, remaining, written },
+    );
 }

@@ -8,7 +8,6 @@ import { convertCommand } from "./convertCommand";
 import { evidenceCommand } from "./evidenceCommand";
 import { mcpCommand } from "./mcpCommand";
 import { notesCommand } from "./notesCommand";
-import { renderCommand } from "./renderCommand";
 import { repairCommand } from "./repairCommand";
 import { reportCheckCommand } from "./reportCheckCommand";
 import { traceCommand } from "./traceCommand";
@@ -31,5 +30,4 @@ export const COMMANDS: CliCommand[] = [
     reportCheckCommand,
     convertCommand,
     repairCommand,
-    renderCommand,
 ];

@@ -168,7 +168,7 @@ function parsesLeniently(text: string): boolean {
 
 /** Files under the root a path could be meant to name (lazily, only when a path needs repair). */
 const MAX_LISTED = 50_000;
-function listFiles(root: string): string[] {
+export function listFiles(root: string): string[] {
     const found: string[] = [];
     const walk = (directory: string, prefix: string) => {
         let entries: fs.Dirent[];

@@ -27,7 +27,14 @@ export interface DiskDocumentsOptions {
     fs?: FileSystem;
 }
 
-export type DiskRead = { ok: true; content: string } | { ok: false; failure: DocumentFailure };
+export type DiskRead =
+    | {
+          ok: true;
+          content: string;
+          /** The text as stored, line endings untouched (for writers that keep a file's formatting). */
+          raw: string;
+      }
+    | { ok: false; failure: DocumentFailure };
 
 /** Read one document path under a root, with every safety check. Content comes back LF-normalised. */
 export function readDocumentUnderRoot(
@@ -97,7 +104,7 @@ export function readDocumentUnderRoot(
         return unreadable(`${quoted} grew over the ${formatBytes(maxBytes)} size cap while read`);
     const decoded = decodeText(bytes);
     if (!decoded.ok) return unreadable(`${quoted} ${decoded.message}`);
-    return { ok: true, content: normalizeLineEndings(decoded.text) };
+    return { ok: true, content: normalizeLineEndings(decoded.text), raw: decoded.text };
 }
 
 /** Bytes as text: UTF-8 only, no NUL bytes (binary), a leading BOM dropped. */

@@ -1,0 +1,20 @@
+// Which language model tool calls VS Code must confirm (pure). Run: npx tsc -p . && npx mocha out/client/src/test/*.test.js
+import * as assert from "node:assert/strict";
+import { confirmation, writes } from "../toolConfirmation";
+
+describe("language model tools: confirmation before writing", () => {
+    it("only repair with write: true writes", () => {
+        assert.equal(writes("repair", { file: "a.sourcecheck.json", write: true }), true);
+        assert.equal(writes("repair", { file: "a.sourcecheck.json", write: false }), false);
+        assert.equal(writes("repair", { file: "a.sourcecheck.json", write: "true" }), false);
+        assert.equal(writes("repair", { file: "a.sourcecheck.json" }), false);
+        for (const tool of ["check", "index", "cite", "evidence"]) assert.equal(writes(tool, { write: true }), false);
+        assert.equal(writes("repair", null), false);
+    });
+
+    it("names the file, and a backtick in its name cannot break out of the code span", () => {
+        assert.match(confirmation({ file: "notes/a.sourcecheck.json" }).message, /`notes\/a\.sourcecheck\.json`/);
+        assert.ok(!confirmation({ file: "a`b" }).message.includes("a`b"));
+        assert.match(confirmation({}).message, /the annotation file/);
+    });
+});

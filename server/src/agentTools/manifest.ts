@@ -1,0 +1,31 @@
+/**
+ * The `contributes.languageModelTools` entries of package.json (docs/agents.md), derived from the tool
+ * definitions: VS Code's name `sourcecheck_<tool>`, `#sourcecheck<Tool>` in prompts.
+ */
+import { jsonSchemaOf, TOOL_DEFINITIONS, type ToolName } from "./schemas";
+
+const FOR_PEOPLE: Record<ToolName, { userDescription: string; icon: string }> = {
+    index: { userDescription: "Show a document with line numbers, for citing", icon: "$(list-ordered)" },
+    cite: { userDescription: "Turn a verbatim quote into the SourceCheck ref that cites it", icon: "$(quote)" },
+    check: { userDescription: "Check SourceCheck annotations and report each ref that fails", icon: "$(pass)" },
+    repair: { userDescription: "Propose (and on request write) repairs for broken refs", icon: "$(wrench)" },
+    evidence: { userDescription: "Search the workspace's Markdown for passages behind a claim", icon: "$(search)" },
+};
+
+export function vscodeToolName(tool: ToolName): string {
+    return `sourcecheck_${tool}`;
+}
+
+export function languageModelTools(): Record<string, unknown>[] {
+    return TOOL_DEFINITIONS.map((tool) => ({
+        name: vscodeToolName(tool.name),
+        displayName: `SourceCheck: ${tool.title}`,
+        toolReferenceName: `sourcecheck${tool.name[0].toUpperCase()}${tool.name.slice(1)}`,
+        canBeReferencedInPrompt: true,
+        icon: FOR_PEOPLE[tool.name].icon,
+        tags: ["sourcecheck", "citations"],
+        userDescription: FOR_PEOPLE[tool.name].userDescription,
+        modelDescription: tool.description,
+        inputSchema: jsonSchemaOf(tool.input, "input"),
+    }));
+}

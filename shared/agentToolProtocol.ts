@@ -1,0 +1,29 @@
+/**
+ * The request by which VS Code's language model tools run an agent tool in the language server
+ * (docs/agents.md): the tools act on the workspace as the server sees it, unsaved buffers included,
+ * and the client never resolves anything itself. Types and names only.
+ */
+export const AGENT_TOOL = "sourcecheck/agentTool";
+
+export interface AgentToolParams {
+    /** `check`, `index`, `cite`, ... (the MCP tool names). */
+    name: string;
+    /** The tool's arguments, exactly as the model gave them. */
+    input: unknown;
+}
+
+export interface AgentToolError {
+    code: string;
+    message: string;
+    lines?: number[];
+}
+
+export type AgentToolResult =
+    | {
+          ok: true;
+          /** The CLI's `--json` shape. */
+          structured: Record<string, unknown>;
+          /** What the model reads. */
+          text: string;
+      }
+    | { ok: false; error: AgentToolError };
