@@ -233,6 +233,10 @@ describe("fetch: a local server on 127.0.0.1", () => {
             "/sjis": text(Buffer.from([0x93, 0xfa, 0x96, 0x7b]), "text/plain; charset=Shift_JIS"),
             "/bad-utf8": text(Buffer.from([0x61, 0xc3, 0x28]), "text/plain"),
             "/image": text(Buffer.from([0x89, 0x50]), "image/png"),
+            "/gzip": (_req, res) => {
+                res.writeHead(200, { "Content-Type": "text/plain", "Content-Encoding": "gzip" });
+                res.end(Buffer.from([0x1f, 0x8b]));
+            },
             "/big": (_req, res) => {
                 res.writeHead(200, { "Content-Type": "text/plain", "Content-Length": "5000" });
                 res.end("x".repeat(5000));
@@ -292,9 +296,11 @@ describe("fetch: a local server on 127.0.0.1", () => {
         assert.equal(bad.ok ? bad.text : bad.code, "SOURCE_NOT_UTF8");
     });
 
-    it("refuses content that is not text, and HTTP errors", async () => {
+    it("refuses content that is not text, compressed bodies it did not ask for, and HTTP errors", async () => {
         const image = await fetchSourceText("http://site.test/image", options);
         assert.equal(image.ok ? "" : image.code, "UNSUPPORTED_CONTENT_TYPE");
+        const gzip = await fetchSourceText("http://site.test/gzip", options);
+        assert.equal(gzip.ok ? "" : gzip.code, "UNSUPPORTED_CONTENT_ENCODING");
         const missing = await fetchSourceText("http://site.test/nope", options);
         assert.equal(missing.ok ? "" : missing.code, "HTTP_STATUS_404");
     });

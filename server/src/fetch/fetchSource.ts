@@ -213,6 +213,13 @@ function requestOnce(url: URL, address: ResolvedAddress, options: FetchOptions, 
                 res.destroy();
                 return;
             }
+            // Identity was asked for; a compressed body would be decoded as garbage, so it is refused.
+            const encoding = (res.headers["content-encoding"] ?? "identity").trim().toLowerCase();
+            if (encoding !== "identity" && encoding !== "") {
+                reject(new FetchFailure("UNSUPPORTED_CONTENT_ENCODING", `the page is ${encoding}-encoded`));
+                res.destroy();
+                return;
+            }
             const declared = Number(res.headers["content-length"] ?? "0");
             if (declared > maxBytes) {
                 reject(new FetchFailure("SOURCE_TOO_LARGE", `the page is over ${maxBytes} bytes`));
