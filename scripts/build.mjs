@@ -18,6 +18,7 @@ await Promise.all([
     build({ ...common, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"] }),
     build({ ...common, entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" }),
     build({ ...common, entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js" }),
+    build({ ...common, entryPoints: ["server/src/cli/evidenceMain.ts"], outfile: "dist/evidence.js" }),
     build({ ...common, entryPoints: ["server/src/cli/checkWorker.ts"], outfile: "dist/checkWorker.js" }),
     build({ ...common, entryPoints: ["server/src/index.ts"], outfile: "dist/index.js" }),
 ]);

@@ -2,14 +2,12 @@
  * The `sourcecheck` command (DESIGN section 5): argument parsing and error handling only; the work
  * is in cli/commands.ts over the same core and workspace code as the language server.
  */
-import * as fs from "node:fs";
 import { parseArgs } from "node:util";
-import packageJson from "../../package.json";
 import { type CliIo, type OutputFormat, runCheck, runIndex, runSession, runValidate } from "./cli/commands";
 import { parseShard } from "./cli/discovery";
 import { CliError } from "./cli/files";
+import { processIo, reportError } from "./cli/processIo";
 import { COMMANDS as MORE_COMMANDS } from "./cli/registry";
-import { writeAllSync } from "./cli/stdout";
 
 export const USAGE = `Usage:
   sourcecheck [check] [--json|--format text|json|sarif|github] [--root DIR] [--max-size BYTES] [FILE|-]
@@ -45,16 +43,6 @@ export function main(argv: string[], io: CliIo): number | Promise<number> {
     } catch (error) {
         return reportError(error, io);
     }
-}
-
-function reportError(error: unknown, io: CliIo): number {
-    if (error instanceof CliError) {
-        io.stderr(`sourcecheck: ${error.message}\n`);
-        return error.exitCode;
-    }
-    // Not ours to expect: still one line, no stack trace, and a distinct status from check's 0/1/2.
-    io.stderr(`sourcecheck: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 3;
 }
 
 function dispatch(argv: string[], io: CliIo): number | Promise<number> {
@@ -146,40 +134,7 @@ function maxSize(value: string | undefined): number | undefined {
     return bytes;
 }
 
-export function processIo(): CliIo {
-    let stdinIsPiped = false;
-    try {
-        const stats = fs.fstatSync(0);
-        stdinIsPiped = stats.isFIFO() || stats.isFile() || stats.isSocket();
-    } catch {
-        stdinIsPiped = false;
-    }
-    return {
-        cwd: process.cwd(),
-        stdout: stdoutWriter(),
-        stderr: (text) => process.stderr.write(text),
-        readStdin: () => fs.readFileSync(0),
-        stdinIsPiped,
-        version: packageJson.version,
-    };
-}
-
-/**
- * Writes to stdout synchronously (streamed reports must not queue up in memory); a reader that went
- * away (`| head`) ends the output quietly, as other command-line tools do.
- */
-function stdoutWriter(): (text: string) => void {
-    let closed = false;
-    return (text) => {
-        if (closed) return;
-        try {
-            writeAllSync(1, text);
-        } catch (error) {
-            if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw error;
-            closed = true;
-        }
-    };
-}
+export { processIo };
 
 if (require.main === module) {
     // Set the exit code rather than exiting: large reports are written asynchronously to pipes.

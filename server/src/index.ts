@@ -3,3 +3,4 @@
  * (`buildSession`, `validateAnnotations`), plus `checkInput` for every input shape.
  */
 export * from "./core/index";
+export * from "./evidence/public";

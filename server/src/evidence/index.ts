@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { type Chunk, chunkMarkdown, DEFAULT_MAX_CHARS } from "./chunker";
 import { chunkId, chunkIdPrefix, contentHash, fingerprint } from "./fingerprint";
 import { PostingList } from "./postings";
-import { forEachTerm } from "./tokenizer";
+import { type TermVisitor, type TokenizerName, termVisitor, tokenize } from "./tokenizer";
 import { unsafePatterns, unsafeReason } from "./unsafe";
 
 /** Bumped whenever chunking, tokenizing or the file layout change: an older index is rebuilt. */
@@ -20,6 +20,8 @@ export interface IndexSettings {
     maxChars: number;
     /** Extra unsafe-source phrases beside the defaults. */
     unsafePatterns: string[];
+    /** Bigrams (the default, docs/evidence.md "Tokenizer"), or `Intl.Segmenter` words for comparison. */
+    tokenizer?: TokenizerName;
 }
 
 export interface DocumentRecord {
@@ -81,6 +83,7 @@ export class EvidenceIndex {
     private headingIds = new Map<string, number>();
     private terms = new Map<string, PostingList>();
     private readonly patterns: string[];
+    private readonly visit: TermVisitor;
 
     constructor(
         readonly root: string,
@@ -89,6 +92,12 @@ export class EvidenceIndex {
     ) {
         this.table = new Int32Array(capacity * FIELDS);
         this.patterns = unsafePatterns(settings.unsafePatterns);
+        this.visit = termVisitor(settings.tokenizer);
+    }
+
+    /** The terms of a text as this index counts them (queries, best sentences). */
+    termsOf(text: string): string[] {
+        return tokenize(text, this.settings.tokenizer);
     }
 
     /** What must match for a stored index to be reused as is. */
@@ -184,14 +193,16 @@ export class EvidenceIndex {
         const occurrence = seen.get(printKey) ?? 0;
         seen.set(printKey, occurrence + 1);
         // The searchable text is the heading path and the chunk, as the seed does.
+        // A fresh map and closure per chunk measured faster and smaller than one reused map.
         const frequencies = new Map<string, number>();
         let length = 0;
         const count = (term: string) => {
             frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
             length++;
         };
-        for (const title of chunk.headingPath) forEachTerm(title, count);
-        forEachTerm(chunk.text, count);
+        const visit = this.visit;
+        for (const title of chunk.headingPath) visit(title, count);
+        visit(chunk.text, count);
         const base = slot * FIELDS;
         this.table[base + DOC] = docIndex;
         this.table[base + START] = chunk.startLine;

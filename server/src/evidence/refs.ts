@@ -22,10 +22,11 @@ export function refForHit(
     startLine: number,
     endLine: number,
     weights: ReadonlyMap<string, number>,
+    terms: (text: string) => string[] = tokenize,
 ): Ref | undefined {
     const body = bodySpan(document, startLine, endLine);
     if (!body) return undefined;
-    const best = bestSentence(document, body, weights);
+    const best = bestSentence(document, body, weights, terms);
     for (const span of best ? [best, body] : [body]) {
         const attempt = refForSpan(document, span.start, span.end);
         if (attempt.ok) return attempt.ref;
@@ -84,7 +85,12 @@ function units(document: SessionDocument, body: Span): [number, number][] {
     return found.filter(([from, to]) => to > from);
 }
 
-function bestSentence(document: SessionDocument, body: Span, weights: ReadonlyMap<string, number>): Span | undefined {
+function bestSentence(
+    document: SessionDocument,
+    body: Span,
+    weights: ReadonlyMap<string, number>,
+    terms: (text: string) => string[],
+): Span | undefined {
     let best: { score: number; from: number; to: number } | undefined;
     let count = 0;
     for (const [from, to] of units(document, body)) {
@@ -95,7 +101,7 @@ function bestSentence(document: SessionDocument, body: Span, weights: ReadonlyMa
             if (trimmed === "") continue;
             count++;
             let score = 0;
-            for (const term of new Set(tokenize(trimmed))) score += weights.get(term) ?? 0;
+            for (const term of new Set(terms(trimmed))) score += weights.get(term) ?? 0;
             if (score > 0 && (best === undefined || score > best.score)) {
                 const lead = segment.segment.length - segment.segment.trimStart().length;
                 best = { score, from: from + segment.index + lead, to: from + segment.index + lead + trimmed.length };

@@ -10,7 +10,6 @@ import { contentHash } from "./fingerprint";
 import type { ChunkRecord, EvidenceIndex } from "./index";
 import { citationOf, evidenceBlock, evidencePrompt } from "./prompt";
 import { refForHit } from "./refs";
-import { tokenize } from "./tokenizer";
 
 export const DEFAULT_TOP_K = 3;
 export const MAX_TOP_K = 20;
@@ -82,7 +81,7 @@ export function searchEvidence(index: EvidenceIndex, query: string, options: Sel
     const explain = options.explain ?? true;
     const refused = new Map<string, string>();
     if (explain) for (const chunk of index.unsafeChunks()) refused.set(chunk.id, chunk.reason);
-    const { candidates, idf } = index.search(tokenize(query));
+    const { candidates, idf } = index.search(index.termsOf(query));
     const reads = new Map<string, CurrentText>();
     const read = (path: string) => {
         let current = reads.get(path);
@@ -109,7 +108,7 @@ export function searchEvidence(index: EvidenceIndex, query: string, options: Sel
             continue;
         }
         seen.add(printKey);
-        const ref = refForHit(valid.document, chunk.startLine, chunk.endLine, idf);
+        const ref = refForHit(valid.document, chunk.startLine, chunk.endLine, idf, (text) => index.termsOf(text));
         const cited = ref ? resolveInDocument(valid.document, ref) : undefined;
         chosen.push({
             path: chunk.document.path,

@@ -65,9 +65,30 @@ export function forEachTerm(text: string, emit: (term: string) => void): void {
     }
 }
 
+export type TokenizerName = "bigrams" | "words";
+export type TermVisitor = (text: string, emit: (term: string) => void) => void;
+
+/** Made on first use: a word segmenter for Chinese loads a dictionary of tens of megabytes. */
+let wordSegmenter: Intl.Segmenter | undefined;
+
+/**
+ * The alternative the evaluation compared bigrams with (docs/evidence.md, "Tokenizer"): the words of
+ * `Intl.Segmenter` (dictionary segmentation for Chinese and Japanese), case-folded, minus stop words.
+ */
+export function forEachSegmentedTerm(text: string, emit: (term: string) => void): void {
+    wordSegmenter ??= new Intl.Segmenter("zh", { granularity: "word" });
+    for (const segment of wordSegmenter.segment(text.toLowerCase())) {
+        if (segment.isWordLike && !STOP_WORDS.has(segment.segment)) emit(segment.segment);
+    }
+}
+
+export function termVisitor(name: TokenizerName = "bigrams"): TermVisitor {
+    return name === "words" ? forEachSegmentedTerm : forEachTerm;
+}
+
 /** The terms of `text` as an array (queries, tests). */
-export function tokenize(text: string): string[] {
+export function tokenize(text: string, name: TokenizerName = "bigrams"): string[] {
     const terms: string[] = [];
-    forEachTerm(text, (term) => terms.push(term));
+    termVisitor(name)(text, (term) => terms.push(term));
     return terms;
 }

@@ -26,11 +26,35 @@ export function unsafePatterns(extra: readonly string[] = []): string[] {
     return [...new Set(all)];
 }
 
+const compiled = new Map<string, RegExp>();
+
+/**
+ * One regular expression for all patterns (spaces match any whitespace run, case ignored), so a
+ * document is scanned once and never copied: the gate runs on every file of the corpus.
+ */
+function matcher(patterns: readonly string[]): RegExp {
+    const key = patterns.join("\n");
+    let found = compiled.get(key);
+    if (!found) {
+        const alternatives = patterns.map((p) =>
+            p
+                .split(" ")
+                .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+                .join("\\s+"),
+        );
+        found = new RegExp(alternatives.join("|"), "iu");
+        compiled.set(key, found);
+    }
+    return found;
+}
+
 /** Why a document is unsafe (`prompt override pattern: <pattern>`), or undefined when it is not. */
 export function unsafeReason(content: string, patterns: readonly string[]): string | undefined {
+    if (patterns.length === 0) return undefined;
+    const match = matcher(patterns).exec(content);
+    if (!match) return undefined;
+    // The first pattern (in order) that the document contains, as the reason.
     const normalized = normalizeForGate(content);
-    for (const pattern of patterns) {
-        if (normalized.includes(pattern)) return `prompt override pattern: ${pattern}`;
-    }
-    return undefined;
+    const pattern = patterns.find((p) => normalized.includes(p)) ?? normalizeForGate(match[0]);
+    return `prompt override pattern: ${pattern}`;
 }

@@ -62,7 +62,6 @@ export function indexFileFor(indexDir: string, realRoot: string): string {
 interface Found {
     path: string;
     absolute: string;
-    stats: fs.Stats;
 }
 
 /** Corpus files under `root` (real path), as `/`-separated relative paths, in a stable order. */
@@ -85,8 +84,7 @@ export function listCorpus(root: string, options: CorpusOptions = {}): Found[] {
             if (entry.isDirectory()) {
                 if (!exclude(`${relative}/`) && !exclude(relative)) walk(absolute, `${relative}/`);
             } else if (entry.isFile() && include(relative) && !exclude(relative)) {
-                const stats = fs.lstatSync(absolute, { throwIfNoEntry: false });
-                if (stats?.isFile()) found.push({ path: relative, absolute, stats });
+                found.push({ path: relative, absolute });
             }
             // Symlinks are skipped: evidence never comes from outside the corpus.
         }
@@ -95,17 +93,19 @@ export function listCorpus(root: string, options: CorpusOptions = {}): Found[] {
     return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** Reads a file found by the walk, only if it is still that regular file (no symlink swapped in). */
-function readFound(file: Found, maxBytes: number): string | undefined {
+/**
+ * Reads a file found by the walk, only if it is still a regular file and not a symlink swapped in
+ * (O_NOFOLLOW; non-blocking so a FIFO cannot hang us), with its stat taken on the open descriptor.
+ */
+function readFound(file: Found, maxBytes: number): { text: string; stats: fs.Stats } | undefined {
     let fd: number | undefined;
     try {
         const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
         fd = fs.openSync(file.absolute, O_RDONLY | (O_NOFOLLOW ?? 0) | (O_NONBLOCK ?? 0));
-        const opened = fs.fstatSync(fd);
-        if (!opened.isFile() || opened.ino !== file.stats.ino || opened.dev !== file.stats.dev) return undefined;
-        if (opened.size > maxBytes) return undefined;
+        const stats = fs.fstatSync(fd);
+        if (!stats.isFile() || stats.size > maxBytes) return undefined;
         const decoded = decodeText(fs.readFileSync(fd));
-        return decoded.ok ? decoded.text.replace(/\r\n?/g, "\n") : undefined;
+        return decoded.ok ? { text: decoded.text.replace(/\r\n?/g, "\n"), stats } : undefined;
     } catch {
         return undefined;
     } finally {
@@ -188,15 +188,19 @@ export function syncIndex(
     const seen = new Set<string>();
     for (const file of listCorpus(root, options)) {
         const record = index.document(file.path);
-        if (record && record.size === file.stats.size && record.mtimeMs === file.stats.mtimeMs) {
-            seen.add(file.path);
-            report.unchanged++;
-            continue;
+        if (record) {
+            // Known files cost one lstat when unchanged; new files are read at once (their stat comes with them).
+            const stats = fs.lstatSync(file.absolute, { throwIfNoEntry: false });
+            if (stats?.isFile() && record.size === stats.size && record.mtimeMs === stats.mtimeMs) {
+                seen.add(file.path);
+                report.unchanged++;
+                continue;
+            }
         }
-        const text = readFound(file, maxBytes);
-        if (text === undefined) continue; // unreadable, binary or too big: not evidence (and dropped below)
+        const read = readFound(file, maxBytes);
+        if (read === undefined) continue; // unreadable, binary or too big: not evidence (and dropped below)
         seen.add(file.path);
-        const outcome = index.upsert(file.path, file.stats.size, file.stats.mtimeMs, text);
+        const outcome = index.upsert(file.path, read.stats.size, read.stats.mtimeMs, read.text);
         if (outcome === "unchanged") {
             report.unchanged++;
             report.touched = true;

@@ -1,0 +1,315 @@
+// Evidence search against the Python retrieval it comes from (docs/evidence.md, README "Benchmarks"),
+// on the peer's scaling corpus: the fixture corpus copied 4,947 times into one flat folder, files
+// renamed cNNNNN-<name>.md (about 10 MB, 19,788 files), generated here in a temp folder.
+//
+// Both sides run as command-line processes, as a user runs them: wall time from spawn to exit (the
+// interpreter's start included) and the process's peak RSS. With SOURCECHECK_PEER_RAG pointing at the
+// peer's code.py (learn-workbuddy examples/source_grounded_rag, commit ccc22c4), the two sides run
+// alternately, order swapped each round; without it, ours is compared with the peer's recorded
+// figures (below), and the output says so.
+import { spawnSync } from "node:child_process";
+import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { round, stats } from "./measure.mjs";
+
+const require = createRequire(import.meta.url);
+const repo = dirname(dirname(fileURLToPath(import.meta.url)));
+const fixtures = join(repo, "test/fixtures/evidence");
+const QUERY = "How should stale evidence be validated?";
+const COPIES = 4947;
+
+/**
+ * The peer on the 10 MB corpus, measured on one of these 2-vCPU machines with Python 3.11.7
+ * (`/usr/bin/time -v`, several runs; the fastest and slowest are kept): seconds, MB.
+ */
+export const PEER_RECORDED = {
+    cold: { fastest: 7.9, slowest: 25.4 },
+    warm: { fastest: 8.5, slowest: 19.3 },
+    changed: { fastest: 16.4, slowest: 16.4 },
+    peakRssMB: { fastest: 353, slowest: 383 },
+    indexMB: 44.8,
+};
+const TARGETS = { cold: 1 / 20, warm: 1 / 100, changed: 1 / 100, rss: 1 / 3, index: 1 };
+
+/** The scaling corpus: `copies` copies of the fixture corpus, flat, renamed cNNNNN-<name>.md. */
+export function makeScalingCorpus(dir, copies) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const names = readdirSync(join(fixtures, "corpus")).sort();
+    let bytes = 0;
+    for (let i = 0; i < copies; i++) {
+        for (const name of names) {
+            const target = join(dir, `c${String(i).padStart(5, "0")}-${name}`);
+            cpSync(join(fixtures, "corpus", name), target);
+            bytes += statSync(target).size;
+        }
+    }
+    return { dir, files: copies * names.length, bytes };
+}
+
+// Runs the CLI in a child and reports its peak RSS on stderr's last line.
+const RUNNER = `const { main, processIo } = require(${JSON.stringify(join(repo, "dist/cli.js"))});
+process.on("exit", () => process.stderr.write("\\nmaxRSS " + process.resourceUsage().maxRSS + "\\n"));
+Promise.resolve(main(process.argv.slice(1), processIo())).then((status) => { process.exitCode = status; });`;
+
+// Runs the peer's code.py in an isolated interpreter and reports its peak RSS the same way.
+const PEER_RUNNER = `import resource, runpy, sys
+code = sys.argv[1]
+sys.argv = [code] + sys.argv[2:]
+try:
+    runpy.run_path(code, run_name="__main__")
+except SystemExit as exit:
+    status = exit.code
+finally:
+    sys.stderr.write("\\nmaxRSS %d\\n" % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+`;
+
+function timed(command, args) {
+    const t0 = performance.now();
+    const run = spawnSync(command, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const ms = performance.now() - t0;
+    if (run.status !== 0)
+        throw new Error(`${command} ${args.slice(0, 3).join(" ")} exited ${run.status}: ${run.stderr}`);
+    const rss = Number(/maxRSS (\d+)\s*$/.exec(run.stderr)?.[1] ?? Number.NaN) / 1024;
+    return { ms, rssMB: rss, stdout: run.stdout };
+}
+
+function ours(corpus, indexDir) {
+    return timed(process.execPath, [
+        "-e",
+        RUNNER,
+        "evidence",
+        "--corpus",
+        corpus,
+        "--query",
+        QUERY,
+        "--index-dir",
+        indexDir,
+    ]);
+}
+
+function peer(code, corpus, outputDir) {
+    return timed("python3", [
+        "-I",
+        "-S",
+        "-c",
+        PEER_RUNNER,
+        code,
+        "--corpus",
+        corpus,
+        "--query",
+        QUERY,
+        "--output-dir",
+        outputDir,
+    ]);
+}
+
+/** Changes one file of the corpus (its size and modification time move), as an editor save would. */
+function touchOneFile(corpus, round) {
+    const file = join(corpus, "c02473-rag-security.md");
+    appendFileSync(file, `\nEdit ${round}: stale evidence must be validated again.\n`);
+    const when = new Date(Date.now() + (round + 1) * 2000);
+    utimesSync(file, when, when);
+}
+
+function indexBytes(indexDir) {
+    return readdirSync(indexDir)
+        .filter((n) => n.endsWith(".idx"))
+        .reduce((sum, n) => sum + statSync(join(indexDir, n)).size, 0);
+}
+
+/** One case: `rounds` runs of each side, alternately, the order swapped every round. */
+function alternate(rounds, prepare, sides) {
+    const samples = sides.map(() => []);
+    for (let r = 0; r < rounds; r++) {
+        const order = r % 2 === 0 ? sides.map((_, i) => i) : sides.map((_, i) => sides.length - 1 - i);
+        for (const i of order) {
+            prepare(r, i);
+            samples[i].push(sides[i](r));
+        }
+    }
+    return samples;
+}
+
+export async function evidenceCases({ scratch, smoke, record, results }) {
+    const copies = smoke ? 20 : COPIES;
+    const corpus = makeScalingCorpus(join(scratch, "evidence-corpus"), copies);
+    const corpusMB = corpus.bytes / 1e6;
+    const label = `${corpus.files} files, ${round(corpusMB, 1)} MB`;
+    const peerCode = process.env.SOURCECHECK_PEER_RAG;
+    const live = peerCode !== undefined && peerCode !== "";
+    const rounds = smoke ? 1 : 3;
+    console.log(
+        live
+            ? `     evidence: the peer runs side by side (${peerCode})`
+            : "     evidence: the peer (Python) is not run here (set SOURCECHECK_PEER_RAG to its code.py); ours is compared with its recorded figures, the fastest of them",
+    );
+    let fresh = 0;
+    const ourIndex = () => join(scratch, "evidence-index");
+    const peerOut = () => join(scratch, "evidence-peer");
+    const sides = [(r) => ours(corpus.dir, ourIndex(r))];
+    if (live) sides.push(() => peer(peerCode, corpus.dir, peerOut()));
+
+    // Cold: no index on either side before each run.
+    const cold = alternate(
+        rounds,
+        () => {
+            rmSync(ourIndex(), { recursive: true, force: true });
+            rmSync(peerOut(), { recursive: true, force: true });
+            fresh++;
+        },
+        sides,
+    );
+    const size = indexBytes(ourIndex());
+    const citations = /Citations: (.*)/.exec(cold[0][0].stdout)?.[1];
+    if (!citations?.startsWith("c00000-rag-security.md#L7-L9")) throw new Error(`unexpected evidence: ${citations}`);
+    // Warm: nothing changed since the last run.
+    const warm = alternate(rounds, () => {}, sides);
+    // Warm after one file changed since each side's last run.
+    let edits = 0;
+    const changed = alternate(rounds, () => touchOneFile(corpus.dir, edits++), sides);
+
+    const report = (name, key, samples, target) => {
+        const mine = stats(samples[0].map((s) => s.ms));
+        const theirs = live ? stats(samples[1].map((s) => s.ms)) : undefined;
+        const baseline = theirs?.median ?? PEER_RECORDED[key].fastest * 1000;
+        record(
+            `evidence ${name} vs the peer, ${label}`,
+            { ratio: mine.median / baseline },
+            smoke ? undefined : target,
+            {
+                ours: mine,
+                baseline: theirs ?? { min: baseline, median: baseline, max: PEER_RECORDED[key].slowest * 1000 },
+                baselineName: live
+                    ? "the peer's code.py, run alternately"
+                    : `the peer's recorded figures (${PEER_RECORDED[key].fastest}-${PEER_RECORDED[key].slowest} s), not run here`,
+                ratioToSlowest: live ? undefined : round(mine.median / (PEER_RECORDED[key].slowest * 1000)),
+            },
+        );
+    };
+    report("cold build + query", "cold", cold, TARGETS.cold);
+    report("warm query (nothing changed)", "warm", warm, TARGETS.warm);
+    report("warm query after one file changed", "changed", changed, TARGETS.changed);
+
+    const ourRss = Math.max(...[...cold[0], ...warm[0], ...changed[0]].map((s) => s.rssMB));
+    const peerRss = live
+        ? Math.max(...[...cold[1], ...warm[1], ...changed[1]].map((s) => s.rssMB))
+        : PEER_RECORDED.peakRssMB.fastest;
+    record(`evidence peak RSS vs the peer, ${label}`, { ratio: ourRss / peerRss }, smoke ? undefined : TARGETS.rss, {
+        ours: { min: round(ourRss, 1), median: round(ourRss, 1), max: round(ourRss, 1) },
+        baseline: { min: round(peerRss, 1), median: round(peerRss, 1), max: round(peerRss, 1) },
+        baselineName: live ? "the peer's peak RSS, run alternately" : "the peer's recorded peak RSS (353-383 MB)",
+    });
+    const peerIndex = live
+        ? readdirSync(peerOut()).reduce((sum, n) => sum + statSync(join(peerOut(), n)).size, 0) / 1e6
+        : PEER_RECORDED.indexMB;
+    record(
+        `evidence index size vs corpus size, ${label}`,
+        { ratio: size / corpus.bytes },
+        smoke ? undefined : TARGETS.index,
+        {
+            indexMB: round(size / 1e6, 2),
+            corpusMB: round(corpusMB, 2),
+            peerIndexMB: round(peerIndex, 2),
+        },
+    );
+    console.log(
+        `     evidence index ${round(size / 1e6, 2)} MB for ${round(corpusMB, 2)} MB of corpus (the peer's: ${round(peerIndex, 1)} MB); ${fresh} cold builds`,
+    );
+    if (!smoke) miniSearchReference(corpus, results);
+    tokenizerComparison(corpus, results);
+}
+
+/**
+ * Why not MiniSearch (docs/evidence.md, "Why our own BM25"): the same chunks in MiniSearch, built,
+ * saved as JSON and loaded again, in a child process of its own (for its peak RSS). Reported only.
+ */
+function miniSearchReference(corpus, results) {
+    const script = `const fs = require("node:fs"); const path = require("node:path");
+const MiniSearch = require(${JSON.stringify(require.resolve("minisearch"))});
+const { chunkMarkdown, tokenize } = require(${JSON.stringify(join(repo, "dist/index.js"))});
+const dir = ${JSON.stringify(corpus.dir)};
+const t0 = performance.now();
+const docs = [];
+for (const name of fs.readdirSync(dir).sort()) {
+    const text = fs.readFileSync(path.join(dir, name), "utf8");
+    for (const chunk of chunkMarkdown(text.split("\\n"))) docs.push({ id: docs.length, text: chunk.headingPath.join(" ") + "\\n" + chunk.text });
+}
+const options = { fields: ["text"], tokenize: (t) => tokenize(t), processTerm: (t) => t };
+const search = new MiniSearch(options);
+search.addAll(docs);
+const json = JSON.stringify(search);
+const t1 = performance.now();
+const loaded = MiniSearch.loadJSON(json, options);
+loaded.search(${JSON.stringify(QUERY)});
+const t2 = performance.now();
+process.stdout.write(JSON.stringify({ buildMs: t1 - t0, loadMs: t2 - t1, jsonBytes: Buffer.byteLength(json), chunks: docs.length, rssMB: process.resourceUsage().maxRSS / 1024 }));`;
+    const run = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
+    if (run.status !== 0) {
+        console.log(`     MiniSearch reference failed: ${run.stderr.trim().split("\n").at(-1)}`);
+        return;
+    }
+    const m = JSON.parse(run.stdout);
+    const row = {
+        name: "evidence: MiniSearch on the same chunks (why our own BM25)",
+        ratio: null,
+        target: null,
+        pass: null,
+        buildAndSaveMs: round(m.buildMs),
+        loadAndQueryMs: round(m.loadMs),
+        indexMB: round(m.jsonBytes / 1e6, 2),
+        peakRssMB: round(m.rssMB, 1),
+        corpusMB: round(corpus.bytes / 1e6, 2),
+    };
+    row.summary = `build + save ${round(m.buildMs / 1000, 2)} s, load + query ${round(m.loadMs / 1000, 2)} s, index ${row.indexMB} MB, peak RSS ${row.peakRssMB} MB`;
+    results.push(row);
+    console.log(
+        `     MiniSearch on the same ${m.chunks} chunks: build + JSON ${round(m.buildMs / 1000, 2)} s, load + query ${round(m.loadMs / 1000, 2)} s, index ${row.indexMB} MB, peak RSS ${row.peakRssMB} MB`,
+    );
+}
+
+/** Bigrams against Intl.Segmenter words: the seed's evaluation with each, and tokenizing speed. */
+function tokenizerComparison(corpus, results) {
+    const lib = require(join(repo, "dist/index.js"));
+    const files = readdirSync(join(fixtures, "corpus")).sort();
+    const texts = new Map(files.map((n) => [n, readFileSync(join(fixtures, "corpus", n), "utf8")]));
+    const cases = lib.parseCases(JSON.parse(readFileSync(join(fixtures, "cases.json"), "utf8")));
+    const sample = readdirSync(corpus.dir)
+        .slice(0, 2000)
+        .map((n) => readFileSync(join(corpus.dir, n), "utf8"))
+        .join("\n");
+    const verdicts = {};
+    for (const tokenizer of ["bigrams", "words"]) {
+        const index = new lib.EvidenceIndex("/fixtures", { maxChars: 900, unsafePatterns: [], tokenizer });
+        for (const [name, text] of texts) index.upsert(name, text.length, 0, text);
+        const read = (p) => (texts.has(p) ? { ok: true, content: texts.get(p) } : { ok: false, missing: true });
+        const report = lib.evaluate(cases, {
+            search: (c) => lib.searchEvidence(index, c.query, { topK: c.topK, budget: c.budget, read }),
+            isStale: () => false,
+            isUnsafe: (hit) => index.document(hit.path)?.unsafe !== undefined,
+        });
+        const visit = tokenizer === "words" ? lib.forEachSegmentedTerm : lib.forEachTerm;
+        const t0 = performance.now();
+        let terms = 0;
+        visit(sample, () => terms++);
+        const ms = performance.now() - t0;
+        verdicts[tokenizer] = {
+            passed: report.passed,
+            metrics: report.metrics,
+            msPerMB: round(ms / (Buffer.byteLength(sample) / 1e6)),
+            terms,
+        };
+    }
+    const show = (t) => `${t}: gates ${verdicts[t].passed ? "pass" : "FAIL"}, ${verdicts[t].msPerMB} ms per MB`;
+    results.push({
+        name: "evidence tokenizer: bigrams vs Intl.Segmenter words",
+        ratio: null,
+        target: null,
+        pass: null,
+        summary: `${show("bigrams")}; ${show("words")}`,
+        ...verdicts,
+    });
+    console.log(`     tokenizer on the seed's cases: ${show("bigrams")}; ${show("words")}`);
+}

@@ -1,0 +1,21 @@
+/** Evidence search as a library (docs/evidence.md, "Library"): the pure pieces, no file access. */
+export { type Chunk, chunkMarkdown, DEFAULT_MAX_CHARS } from "./chunker";
+export {
+    type EvalCase,
+    type EvalReport,
+    evaluate,
+    METRIC_GATES,
+    type Metrics,
+    parseCases,
+} from "./evaluation";
+export { EvidenceIndex, type IndexSettings } from "./index";
+export {
+    type CurrentText,
+    type EvidenceHit,
+    type EvidenceResult,
+    publicHit,
+    type ShownHit,
+    searchEvidence,
+} from "./select";
+export { forEachSegmentedTerm, forEachTerm, type TokenizerName, tokenize } from "./tokenizer";
+export { DEFAULT_UNSAFE_PATTERNS, unsafeReason } from "./unsafe";
