@@ -49,21 +49,24 @@ export function makeScalingCorpus(dir, copies) {
     return { dir, files: copies * names.length, bytes };
 }
 
-// Runs the CLI in a child and reports its peak RSS on stderr's last line.
-const RUNNER = `const { main, processIo } = require(${JSON.stringify(join(repo, "dist/cli.js"))});
-process.on("exit", () => process.stderr.write("\\nmaxRSS " + process.resourceUsage().maxRSS + "\\n"));
-Promise.resolve(main(process.argv.slice(1), processIo())).then((status) => { process.exitCode = status; });`;
+// Runs `sourcecheck` exactly as a user does (bin/sourcecheck.js) and reports its peak RSS last on stderr.
+const BIN = join(repo, "bin/sourcecheck.js");
+const RUNNER = `process.on("exit", () => process.stderr.write("\\nmaxRSS " + process.resourceUsage().maxRSS + "\\n"));
+process.argv = [process.argv[0], ${JSON.stringify(BIN)}, ...process.argv.slice(1)];
+require(${JSON.stringify(BIN)});`;
 
 // Runs the peer's code.py in an isolated interpreter and reports its peak RSS the same way.
 const PEER_RUNNER = `import resource, runpy, sys
 code = sys.argv[1]
 sys.argv = [code] + sys.argv[2:]
+status = 0
 try:
     runpy.run_path(code, run_name="__main__")
 except SystemExit as exit:
-    status = exit.code
+    status = exit.code or 0
 finally:
     sys.stderr.write("\\nmaxRSS %d\\n" % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+sys.exit(status)
 `;
 
 function timed(command, args) {
