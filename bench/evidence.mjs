@@ -158,10 +158,9 @@ export async function evidenceCases({ scratch, smoke, record, results }) {
     // Cold: no index on either side before each run.
     const cold = alternate(
         rounds,
-        () => {
-            rmSync(ourIndex(), { recursive: true, force: true });
-            rmSync(peerOut(), { recursive: true, force: true });
-            fresh++;
+        (_, side) => {
+            rmSync(side === 0 ? ourIndex() : peerOut(), { recursive: true, force: true });
+            if (side === 0) fresh++;
         },
         sides,
     );
