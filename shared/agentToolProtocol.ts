@@ -26,4 +26,4 @@ export type AgentToolResult =
           /** What the model reads. */
           text: string;
       }
-    | { ok: false; error: AgentToolError };
+    | { ok: false; error: AgentToolError; candidates?: unknown[] };

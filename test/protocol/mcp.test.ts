@@ -126,12 +126,21 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
             "adds offline sync for mobile clients.\nEarly adopters",
             "release",
             "not in the answer",
+            "Under Ten Minutes",
         ]) {
             const result = await call(client, "cite", { path: "answer.md", quote });
             const expected = await cliJson(["cite", "--json", "--root", root, "answer.md", quote], root);
             assert.deepEqual(result.structuredContent, expected.json, quote);
             assert.equal(result.isError === true, expected.status !== 0, quote);
         }
+        const misquoted = await call(client, "cite", { path: "answer.md", quote: "Under Ten Minutes" });
+        assert.equal(errorCode(misquoted), "quote-not-found");
+        const candidates = (misquoted.structuredContent as { candidates: { text: string; certain: boolean }[] })
+            .candidates;
+        assert.deepEqual(
+            candidates.map((c) => [c.text, c.certain]),
+            [["under ten minutes", false]],
+        );
         const ambiguous = await call(client, "cite", { path: "answer.md", quote: "release" });
         assert.equal(errorCode(ambiguous), "quote-ambiguous");
         assert.deepEqual((ambiguous.structuredContent as { error: { lines: number[] } }).error.lines, [4, 7, 7]);

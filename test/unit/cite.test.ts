@@ -65,6 +65,39 @@ describe("cite: a quote becomes the ref that cites exactly it", () => {
         }
     });
 
+    it("offers an uncertain near match for a misquote: case, typographic dashes, rewrapped lines, a dropped word", () => {
+        const cases: [string, string][] = [
+            ["Cold-Start latency by 37%", "cold-start latency by 37%"],
+            ["cold\u2011start latency by 37%", "cold-start latency by 37%"],
+            [
+                "adds offline sync for mobile clients. Early adopters",
+                "adds offline sync for mobile clients.\nEarly adopters",
+            ],
+            ["adds offline sync for the mobile clients", "adds offline sync for mobile clients"],
+        ];
+        for (const [quote, meant] of cases) {
+            const result = citeQuote(answer, quote);
+            assert.equal(result.ok, false, quote);
+            if (result.ok) continue;
+            assert.equal(result.error.code, "quote-not-found");
+            assert.equal(result.candidates?.length, 1, quote);
+            const candidate = result.candidates![0];
+            assert.deepEqual([candidate.certain, candidate.reason, candidate.text], [false, "misquote", meant]);
+            const resolved = resolveRef(buildSession([{ path: "answer.md", content: answer.content }]), candidate.ref);
+            assert.ok(resolved.valid && resolved.text === meant, quote);
+            assert.ok(result.error.message.includes("uncertain"));
+        }
+    });
+
+    it("offers nothing when no single region is clearly meant, or the quote is too short to tell", () => {
+        const document = new SessionDocument("d", "The quick brown fox jumps.\nThe quick brown fox jumps!\n");
+        for (const quote of ["the quick brown fox jumps", "zzzzzzzzzzzzzzzzzzzzzz", "Tha"]) {
+            const result = citeQuote(document, quote);
+            assert.equal(result.ok, false, quote);
+            if (!result.ok) assert.equal(result.candidates, undefined, quote);
+        }
+    });
+
     it("is ambiguous when the quote is unique but its edge repeats on its line", () => {
         // "ab" starts the quote, and the rest of line 1 from there ("ab") occurs twice on the line.
         const document = new SessionDocument("d", "ab ab\nxyz");
@@ -248,6 +281,12 @@ describe("cli: cite", () => {
         assert.deepEqual(JSON.parse(missing.stdout), {
             error: { code: "quote-not-found", message: JSON.parse(missing.stdout).error.message, lines: [] },
         });
+        const near = await cli(["cite", "--json", "--root", demo, "answer.md", "Under Ten Minutes"]);
+        assert.equal(near.status, 1);
+        const nearJson = JSON.parse(near.stdout);
+        assert.equal(nearJson.error.code, "quote-not-found");
+        assert.equal(nearJson.candidates[0].text, "under ten minutes");
+        assert.equal(nearJson.candidates[0].certain, false);
         const text = await cli(["cite", "--root", demo, "answer.md", "Orbit 9"]);
         assert.equal(text.status, 1);
         assert.equal(text.stdout, "");

@@ -97,6 +97,10 @@ export const toolErrorOutput = z.object({
         message: z.string(),
         lines: z.array(z.number().int()).optional(),
     }),
+    /** With `quote-not-found`: the near match the quote probably meant, never certain. */
+    candidates: z
+        .array(z.object({ ref: refSchema, text: z.string(), reason: z.literal("misquote"), certain: z.literal(false) }))
+        .optional(),
 });
 
 const refError = z.looseObject({ code: z.string(), message: z.string() });

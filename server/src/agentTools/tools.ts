@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import { checkInput as checkAnnotations } from "../core/check";
-import { citeQuote } from "../core/cite";
+import { type CiteCandidate, citeQuote } from "../core/cite";
 import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
 import { type RepairDocuments, repairChecked } from "../core/repair";
@@ -36,6 +36,8 @@ export class ToolError extends Error {
         readonly code: ToolErrorCode,
         message: string,
         readonly lines?: number[],
+        /** Near matches offered with `quote-not-found` (never certain). */
+        readonly candidates?: CiteCandidate[],
     ) {
         super(message);
     }
@@ -80,7 +82,7 @@ export type ToolOutcome =
           /** What a model reads: the same JSON, or numbered lines for `index`. */
           text: string;
       }
-    | { ok: false; error: ToolErrorShape };
+    | { ok: false; error: ToolErrorShape; candidates?: CiteCandidate[] };
 
 /** A range of `index` is cut after this many lines or characters, whichever comes first. */
 export const MAX_INDEX_LINES = 2000;
@@ -97,7 +99,11 @@ export async function runTool(name: string, rawArguments: unknown, context: Tool
         }
         return await IMPLEMENTATIONS[definition.name](parsed.data as never, context);
     } catch (error) {
-        if (error instanceof ToolError) return { ok: false, error: error.shape };
+        if (error instanceof ToolError) {
+            return error.candidates
+                ? { ok: false, error: error.shape, candidates: error.candidates }
+                : { ok: false, error: error.shape };
+        }
         const message = error instanceof Error ? error.message : String(error);
         return { ok: false, error: { code: "internal-error", message: `${name} failed: ${message}` } };
     }
@@ -192,7 +198,7 @@ function index(args: z.infer<typeof indexInput>, context: ToolContext): ToolOutc
 
 function cite(args: z.infer<typeof citeInput>, context: ToolContext): ToolOutcome {
     const result = citeQuote(documentOrFail(context, args.path), args.quote);
-    if (!result.ok) throw new ToolError(result.error.code, result.error.message, result.error.lines);
+    if (!result.ok) throw new ToolError(result.error.code, result.error.message, result.error.lines, result.candidates);
     return json({ ref: result.ref, text: result.text });
 }
 

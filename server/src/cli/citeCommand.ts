@@ -54,7 +54,8 @@ export const citeCommand: CliCommand = {
 
 /** The `--json` shape, also the structured content of the MCP tool `cite`. */
 export function citeJson(result: CiteResult): object {
-    return result.ok ? { ref: result.ref, text: result.text } : { error: result.error };
+    if (result.ok) return { ref: result.ref, text: result.text };
+    return result.candidates ? { error: result.error, candidates: result.candidates } : { error: result.error };
 }
 
 /** Text output: the ref as one JSON line, ready to paste into an annotation. */

@@ -3,10 +3,12 @@
  * readable unique boundaries. Models quote well and count badly; this turns the one into the other.
  * Never guesses: a quote found more than once is ambiguous, with the line of every occurrence.
  */
+import search from "approx-string-match";
 import { refForSpan } from "./author";
 import type { BoundaryStyle } from "./boundaries";
 import { normalizeLineEndings } from "./lines";
 import { splitsSurrogatePair } from "./occurrences";
+import { fold, originalRange } from "./repair/normalize";
 import { resolveInDocument } from "./resolve";
 import type { SessionDocument } from "./session";
 import type { Ref } from "./types";
@@ -20,7 +22,17 @@ export interface CiteError {
     lines: number[];
 }
 
-export type CiteResult = { ok: true; ref: Ref; text: string } | { ok: false; error: CiteError };
+/** A near match of a quote not found verbatim (docs/cite.md): never certain, never used unasked. */
+export interface CiteCandidate {
+    ref: Ref;
+    text: string;
+    reason: "misquote";
+    certain: false;
+}
+
+export type CiteResult =
+    | { ok: true; ref: Ref; text: string }
+    | { ok: false; error: CiteError; candidates?: CiteCandidate[] };
 
 export interface CiteOptions {
     style?: BoundaryStyle;
@@ -46,11 +58,22 @@ export function citeQuote(document: SessionDocument, quote: string, options: Cit
     const content = document.content;
     const first = content.indexOf(wanted);
     if (first === -1) {
-        return failure(
-            "quote-not-found",
-            `the quote does not occur verbatim in ${name}: copy it exactly from the document (use index to read it)`,
-            [],
-        );
+        const near = nearMatch(document, wanted, options);
+        const message = `the quote does not occur verbatim in ${name}: copy it exactly from the document (use index to read it)`;
+        if (near === undefined) return failure("quote-not-found", message, []);
+        const where =
+            near.ref.start.line === near.ref.end.line
+                ? `line ${near.ref.start.line}`
+                : `lines ${near.ref.start.line}-${near.ref.end.line}`;
+        return {
+            ok: false,
+            error: {
+                code: "quote-not-found",
+                message: `${message}; a near match on ${where} (uncertain): ${JSON.stringify(near.text)}`,
+                lines: [],
+            },
+            candidates: [near],
+        };
     }
     const lines = document.lines;
     const second = content.indexOf(wanted, first + 1);
@@ -92,4 +115,71 @@ export function citeQuote(document: SessionDocument, quote: string, options: Cit
 
 function failure(code: CiteErrorCode, message: string, lines: number[]): CiteResult {
     return { ok: false, error: { code, message, lines } };
+}
+
+/** Near matches are looked for in documents up to this size, for quotes up to this length. */
+const MAX_NEAR_DOCUMENT = 2 * 1024 * 1024;
+const MAX_NEAR_QUOTE = 2000;
+/** Shorter folded quotes match too much by chance to suggest anything. */
+const MIN_NEAR_QUOTE = 12;
+/** Edits allowed per character of the quote for an approximate match (a dropped or added word). */
+const MAX_ERROR_RATE = 0.12;
+
+/**
+ * The one place the quote was probably meant to cite: the quote compared as a person misquotes
+ * (case, whitespace and line breaks, typographic quotes and dashes folded), then allowing a few edits.
+ * Undefined unless exactly one region is the best match by a clear margin.
+ */
+function nearMatch(document: SessionDocument, quote: string, options: CiteOptions): CiteCandidate | undefined {
+    if (document.content.length > MAX_NEAR_DOCUMENT || quote.length > MAX_NEAR_QUOTE) return undefined;
+    const needle = fold(quote).text.trim();
+    if (needle.length < MIN_NEAR_QUOTE) return undefined;
+    const folded = fold(document.content);
+    const exact: number[] = [];
+    for (let at = folded.text.indexOf(needle); at !== -1 && exact.length < 2; at = folded.text.indexOf(needle, at + 1))
+        exact.push(at);
+    let region: { start: number; end: number } | undefined;
+    if (exact.length === 1) region = { start: exact[0], end: exact[0] + needle.length };
+    else if (exact.length === 0) region = soleApproximateRegion(folded.text, needle);
+    if (region === undefined) return undefined;
+    const { start, end } = originalRange(folded, region.start, region.end);
+    const span = snapToWords(document.content, start, end);
+    if (span === undefined) return undefined;
+    const lines = document.lines;
+    const attempt = refForSpan(document, lines.positionAt(span.start), lines.positionAt(span.end), {
+        style: options.style,
+    });
+    if (!attempt.ok) return undefined;
+    const resolved = resolveInDocument(document, attempt.ref);
+    if (!resolved.valid) return undefined;
+    return { ref: attempt.ref, text: resolved.text, reason: "misquote", certain: false };
+}
+
+/** The region with the fewest edits, when no other region comes as close. */
+function soleApproximateRegion(text: string, needle: string): { start: number; end: number } | undefined {
+    const maxErrors = Math.max(1, Math.floor(needle.length * MAX_ERROR_RATE));
+    const matches = search(text, needle, maxErrors);
+    if (matches.length === 0) return undefined;
+    // Variants of one region (an edge character more or less) overlap: keep the best of each.
+    const regions: { start: number; end: number; errors: number }[] = [];
+    for (const match of [...matches].sort((a, b) => a.start - b.start || a.end - b.end)) {
+        const last = regions.at(-1);
+        if (last && match.start < last.end) {
+            if (match.errors < last.errors) regions[regions.length - 1] = match;
+        } else regions.push(match);
+    }
+    regions.sort((a, b) => a.errors - b.errors);
+    if (regions.length > 1 && regions[1].errors <= regions[0].errors + 1) return undefined;
+    return regions[0];
+}
+
+/** The span widened to whole words and stripped of surrounding whitespace; undefined when empty. */
+function snapToWords(content: string, start: number, end: number): { start: number; end: number } | undefined {
+    const word = /[\p{L}\p{N}]/u;
+    while (start > 0 && word.test(content[start - 1]) && word.test(content[start])) start--;
+    while (end < content.length && word.test(content[end - 1]) && word.test(content[end])) end++;
+    while (start < end && /\s/.test(content[start])) start++;
+    while (end > start && /\s/.test(content[end - 1])) end--;
+    if (end <= start || splitsSurrogatePair(content, start) || splitsSurrogatePair(content, end)) return undefined;
+    return { start, end };
 }

@@ -24,6 +24,7 @@ export {
     validateAnnotations,
 } from "./check";
 export {
+    type CiteCandidate,
     type CiteError,
     type CiteErrorCode,
     type CiteOptions,

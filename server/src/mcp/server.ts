@@ -44,7 +44,9 @@ export function callToolResult(outcome: ToolOutcome): CallToolResult {
     return {
         isError: true,
         content: [{ type: "text", text: `${outcome.error.code}: ${outcome.error.message}` }],
-        structuredContent: { error: outcome.error },
+        structuredContent: outcome.candidates
+            ? { error: outcome.error, candidates: outcome.candidates }
+            : { error: outcome.error },
     };
 }
 
