@@ -249,6 +249,7 @@ if (!only || only === "schema") await schemaCase();
 if (!only || only === "lsp") await lspCases({ scratch, smoke, record, results });
 if (!only || only === "evidence") await evidenceCases({ scratch, smoke, record, results });
 
+if (!only || only === "repair") await (await import("./repair.mjs")).repairCases({ scratch, smoke, record });
 const output = {
     machine: { node: process.version, cpus: (await import("node:os")).cpus().length, smoke },
     seconds: round((Date.now() - started) / 1000, 1),

@@ -114,32 +114,34 @@ function findBoundary(
 }
 
 /** Lines either side searched for a missing boundary string, so the message can say where it went. */
-const NEARBY_LINES = 20;
+const NEARBY_LINES = 10;
 
 /**
  * "; found once on line 7" (or "on lines 7 and 12", at most three named) when the string occurs within
- * NEARBY_LINES lines of the line written; "" otherwise. One indexOf scan of a bounded window.
+ * NEARBY_LINES lines of the line written; "" otherwise. One indexOf scan of a bounded window, the
+ * line advanced as the scan goes (no search per hit).
  */
 function whereNearby(document: SessionDocument, boundary: Boundary): string {
     const lines = document.lines;
-    if (boundary.str.length === 0 || boundary.str.includes("\n")) return "";
-    const from = Math.max(1, boundary.line - NEARBY_LINES);
-    const to = Math.min(lines.lineCount, boundary.line + NEARBY_LINES);
-    const end = lines.lineEnd(to);
+    const str = boundary.str;
+    if (str.length === 0 || str.includes("\n") || !lines.hasLine(boundary.line)) return "";
+    let line = Math.max(1, boundary.line - NEARBY_LINES);
+    const last = Math.min(lines.lineCount, boundary.line + NEARBY_LINES);
+    // A slice of the window: indexOf on the whole content would run to its end on a miss.
+    const base = lines.lineStart(line);
+    const window = document.content.slice(base, lines.lineEnd(last));
     const found: number[] = [];
-    let occurrences = 0;
-    for (
-        let at = document.content.indexOf(boundary.str, lines.lineStart(from));
-        at !== -1 && at + boundary.str.length <= end;
-    ) {
-        occurrences++;
-        const line = lines.positionAt(at).line;
-        if (found.at(-1) !== line) found.push(line);
-        if (found.length > 3) break;
-        at = document.content.indexOf(boundary.str, at + 1);
+    let hits = 0;
+    for (let at = window.indexOf(str); at !== -1; at = window.indexOf(str, at + 1)) {
+        while (base + at > lines.lineEnd(line)) line++;
+        hits++;
+        if (found.at(-1) !== line) {
+            found.push(line);
+            if (found.length > 3) break;
+        }
     }
     if (found.length === 0) return "";
-    if (found.length === 1) return `; found ${occurrences === 1 ? "once" : `${occurrences} times`} on line ${found[0]}`;
+    if (found.length === 1) return `; found ${hits === 1 ? "once" : `${hits} times`} on line ${found[0]}`;
     if (found.length > 3) return `; found on lines ${found.slice(0, 3).join(", ")} and more nearby`;
     return `; found on lines ${found.slice(0, -1).join(", ")} and ${found.at(-1)}`;
 }

@@ -17,7 +17,7 @@ import { exactPlacements, nearPlacements, type Placement } from "./placements";
 import type { RepairCandidate, RepairDocuments, RepairOptions, RepairReason } from "./types";
 
 /** Lines searched either side of the written lines before the window grows. */
-const FIRST_RADIUS = 16;
+const FIRST_RADIUS = 32;
 /** Placements of one boundary paired, nearest first. */
 const MAX_PLACEMENTS = 48;
 /**

@@ -43,34 +43,33 @@ export function exactPlacements(
     const content = document.content;
     if (str.length === 0 || str.includes("\n")) return [];
     const windowStart = lines.lineStart(from);
-    const windowEnd = lines.lineEnd(to);
+    // A slice of the window: indexOf on the whole content would run to its end on a miss.
+    const window = content.slice(windowStart, lines.lineEnd(to));
     const found: Placement[] = [];
     let line = from;
     let lineEnd = lines.lineEnd(line);
     let first = found.length;
     let scanned = 0;
-    for (let at = content.indexOf(str, windowStart); at !== -1 && at + str.length <= windowEnd; ) {
+    for (let hit = window.indexOf(str); hit !== -1; hit = window.indexOf(str, hit + 1)) {
         if (++scanned > MAX_OCCURRENCES) break;
+        const at = windowStart + hit;
         while (at > lineEnd) {
             setCounts(found, first);
             line++;
             lineEnd = lines.lineEnd(line);
             first = found.length;
         }
-        if (at + str.length <= lineEnd) {
-            const column = at - lines.lineStart(line);
-            found.push({
-                boundary,
-                line,
-                edge: boundary === "start" ? column : column + str.length,
-                column,
-                length: str.length,
-                count: 0,
-                quoteCost: 0,
-                sure: true,
-            });
-        }
-        at = content.indexOf(str, at + 1);
+        const column = at - lines.lineStart(line);
+        found.push({
+            boundary,
+            line,
+            edge: boundary === "start" ? column : column + str.length,
+            column,
+            length: str.length,
+            count: 0,
+            quoteCost: 0,
+            sure: true,
+        });
     }
     setCounts(found, first);
     return found;
@@ -99,10 +98,18 @@ export function nearPlacements(
     if (!document.lines.hasLine(line) || str.length > MAX_NEAR_STR) return [];
     const text = document.lines.line(line);
     if (text.length === 0 || text.length > MAX_NEAR_LINE) return [];
-    const foldedLine = fold(text);
     const needle = fold(str).text;
     // Too little to recognise: a lone mark or a two-letter word would be found anywhere.
     if (!UNSPACED.test(needle) && (needle.match(WORD_CHARS)?.length ?? 0) < 3) return [];
+    // A sure near match keeps one of the needle's two first or two last words: a line holding none
+    // of them is not searched (the common case of a line that simply moved away).
+    const edgeWords = needle.match(WORD) ?? [];
+    if (!UNSPACED.test(needle) && edgeWords.length > 0) {
+        const lower = text.toLowerCase();
+        const keys = [...edgeWords.slice(0, 2), ...edgeWords.slice(-2)];
+        if (!keys.some((word) => lower.includes(word))) return [];
+    }
+    const foldedLine = fold(text);
     const exact: number[] = [];
     for (let at = foldedLine.text.indexOf(needle); at !== -1; at = foldedLine.text.indexOf(needle, at + 1))
         exact.push(at);
