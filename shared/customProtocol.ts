@@ -146,3 +146,14 @@ export interface RefUpdate {
 export interface PathsForRenameParams {
     files: { oldUri: string; newUri: string }[];
 }
+
+/**
+ * Every document some annotation file cites (valid refs or not), so the client registers the
+ * cited-span features (hovers, references, decorations) for those documents only. The set is asked
+ * again after `sourcecheck/citedSpansChanged`.
+ */
+export const CITED_DOCUMENTS = "sourcecheck/citedDocuments";
+
+export interface CitedDocumentsResult {
+    uris: string[];
+}

@@ -90,10 +90,29 @@ export function embeddedPaths(text: string): string[] | undefined {
 
 /** The index of the annotation containing the offset, if any. */
 export function annotationIndexAt(text: string, offset: number): number | undefined {
+    const extents = annotationExtents(text);
+    return extents ? indexAtOffset(extents, offset) : undefined;
+}
+
+/** Where each annotation sits: [offset, end] pairs in file order; undefined when the file does not parse. */
+export function annotationExtents(text: string): [number, number][] | undefined {
     const located = locateAnnotations(text, "the file");
-    if (!located.ok || !located.list?.children) return undefined;
-    const index = located.list.children.findIndex((n) => n.offset <= offset && offset <= n.offset + n.length);
-    return index >= 0 ? index : undefined;
+    if (!located.ok) return undefined;
+    return (located.list?.children ?? []).map((n) => [n.offset, n.offset + n.length]);
+}
+
+/** The annotation whose extent holds the offset (its edges included), by binary search. */
+export function indexAtOffset(extents: readonly [number, number][], offset: number): number | undefined {
+    let low = 0;
+    let high = extents.length - 1;
+    while (low <= high) {
+        const middle = (low + high) >> 1;
+        const [from, to] = extents[middle];
+        if (offset < from) high = middle - 1;
+        else if (offset > to) low = middle + 1;
+        else return middle;
+    }
+    return undefined;
 }
 
 export function annotationCount(text: string): number | undefined {

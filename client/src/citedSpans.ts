@@ -3,7 +3,13 @@
  * version, shared by the decorations, the hovers and the language status so one edit costs one request.
  */
 import * as vscode from "vscode";
-import { type CitedSpan, citedSpansChangedNotification, citedSpansRequest } from "./customRequestTypes";
+import { extensionEnabled } from "./config";
+import {
+    type CitedSpan,
+    citedDocumentsRequest,
+    citedSpansChangedNotification,
+    citedSpansRequest,
+} from "./customRequestTypes";
 import type { SourceCheckClient } from "./languageClient";
 import { ask } from "./requests";
 
@@ -24,13 +30,21 @@ export function uriKey(uri: vscode.Uri | string): string {
     return typeof uri === "string" ? vscode.Uri.parse(uri).toString() : uri.toString();
 }
 
+const CITED_DOCUMENTS_DELAY_MS = 100;
+
 export class CitedSpansStore implements vscode.Disposable {
     private readonly cache = new Map<string, Entry>();
     private readonly changed = new vscode.EventEmitter<string[] | undefined>();
-    private readonly disposables: vscode.Disposable[] = [this.changed];
+    private readonly citedChanged = new vscode.EventEmitter<void>();
+    private readonly disposables: vscode.Disposable[] = [this.changed, this.citedChanged];
+    /** URIs of the documents some annotation file cites; undefined until the server has said. */
+    private cited: Set<string> | undefined;
+    private citedTimer: NodeJS.Timeout | undefined;
 
     /** Fires with the URIs whose spans may have changed, or undefined for "any document". */
     readonly onDidChange = this.changed.event;
+    /** Fires when the set of cited documents changed. */
+    readonly onDidChangeCitedDocuments = this.citedChanged.event;
 
     constructor(
         private readonly sc: SourceCheckClient,
@@ -40,8 +54,12 @@ export class CitedSpansStore implements vscode.Disposable {
             sc.client.onNotification(citedSpansChangedNotification, (params) => {
                 const uris = Array.isArray(params?.uris) ? params.uris.map(uriKey) : undefined;
                 this.invalidate(uris);
+                this.scheduleCitedDocuments();
             }),
-            sc.onRunning(() => this.invalidate(undefined)),
+            sc.onRunning(() => {
+                this.invalidate(undefined);
+                this.scheduleCitedDocuments();
+            }),
             vscode.workspace.onDidChangeTextDocument((event) => {
                 // Output channels are documents too and change with every log line (including our trace).
                 if (event.contentChanges.length > 0 && isCitable(event.document.uri)) {
@@ -58,9 +76,49 @@ export class CitedSpansStore implements vscode.Disposable {
         this.changed.fire(uris);
     }
 
+    /** True when some annotation file cites the document (or the server has not said yet). */
+    isCited(uri: vscode.Uri | string): boolean {
+        return this.cited === undefined || this.cited.has(uriKey(uri));
+    }
+
+    /** The cited documents, when known. */
+    citedDocuments(): string[] | undefined {
+        return this.cited && [...this.cited];
+    }
+
+    private scheduleCitedDocuments(): void {
+        if (this.citedTimer) return;
+        this.citedTimer = setTimeout(() => {
+            this.citedTimer = undefined;
+            void this.refreshCitedDocuments();
+        }, CITED_DOCUMENTS_DELAY_MS);
+    }
+
+    private async refreshCitedDocuments(): Promise<void> {
+        let uris: string[];
+        try {
+            const result = await ask(this.sc, citedDocumentsRequest, undefined);
+            uris = Array.isArray(result?.uris) ? result.uris.map(uriKey) : [];
+        } catch (error) {
+            this.output.appendLine(`[client] cited documents: ${(error as Error).message}`);
+            return;
+        }
+        const next = new Set(uris);
+        const previous = this.cited;
+        if (previous && previous.size === next.size && uris.every((u) => previous.has(u))) return;
+        this.cited = next;
+        // Documents that became (un)cited: their cached answers are stale.
+        const moved = previous
+            ? [...uris.filter((u) => !previous.has(u)), ...[...previous].filter((u) => !next.has(u))]
+            : undefined;
+        this.citedChanged.fire();
+        this.invalidate(moved);
+    }
+
     /** The spans of the document as it is now; [] when the server cannot say (the reason is logged). */
     spansOf(document: vscode.TextDocument): Promise<CitedSpan[]> {
-        if (!isCitable(document.uri)) return Promise.resolve([]);
+        // Documents nobody cites are never asked about.
+        if (!isCitable(document.uri) || !this.isCited(document.uri) || !extensionEnabled()) return Promise.resolve([]);
         const key = uriKey(document.uri);
         const cached = this.cache.get(key);
         if (cached && cached.version === document.version) return cached.spans;
@@ -78,6 +136,7 @@ export class CitedSpansStore implements vscode.Disposable {
     }
 
     dispose(): void {
+        if (this.citedTimer) clearTimeout(this.citedTimer);
         for (const d of this.disposables) d.dispose();
     }
 }

@@ -20,6 +20,11 @@ export function isAnnotationDocument(document: vscode.TextDocument): boolean {
     return annotationFileGlobs().some((pattern) => vscode.languages.match({ scheme: "file", pattern }, document) > 0);
 }
 
+/** `sourcecheck.enable`: the whole extension, per workspace. */
+export function extensionEnabled(): boolean {
+    return section().get<boolean>("enable", true);
+}
+
 export function decorationsEnabled(): boolean {
     return section().get<boolean>("decorations.enabled", true);
 }

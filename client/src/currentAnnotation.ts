@@ -1,10 +1,12 @@
 /**
- * The "current" annotation: where the next source goes. Set by citing a claim, and by the user moving
- * the cursor into an annotation of an annotation file (so "the annotation under the cursor" and
- * "the last one used" are one notion: whichever happened last).
+ * The "current" annotation: where the next source goes. Set by citing a claim, and by the cursor
+ * landing inside an annotation of an annotation file however it got there (click, keys, Go to Line,
+ * the Problems panel, a link), so "the annotation under the cursor" and "the last one used" are one
+ * notion: whichever happened last. Selections that only moved because the text was edited do not
+ * count. The file is parsed at most once per version: cursor moves binary-search cached extents.
  */
 import * as vscode from "vscode";
-import { annotationIndexAt } from "./annotationJson";
+import { annotationExtents, indexAtOffset } from "./annotationJson";
 import { uriKey } from "./citedSpans";
 import { isAnnotationDocument } from "./config";
 
@@ -14,25 +16,54 @@ export interface AnnotationTarget {
     annotationIndex: number;
 }
 
+interface Extents {
+    version: number;
+    extents: [number, number][] | undefined;
+}
+
 export class CurrentAnnotation implements vscode.Disposable {
     private target: AnnotationTarget | undefined;
     private readonly changed = new vscode.EventEmitter<AnnotationTarget | undefined>();
     private readonly disposables: vscode.Disposable[] = [this.changed];
+    /** Per annotation file: annotation extents of one version. */
+    private readonly extents = new Map<string, Extents>();
+    /** Per document: the version its last selection event saw, to tell edits from moves. */
+    private readonly seenVersion = new Map<string, number>();
+    /** How many times a file was parsed (for the e2e hook: once per version, not per move). */
+    parses = 0;
     readonly onDidChange = this.changed.event;
 
     constructor() {
         this.disposables.push(
-            vscode.window.onDidChangeTextEditorSelection((event) => {
-                // Only the user's own cursor moves count, not selections set by commands or edits.
-                const byUser =
-                    event.kind === vscode.TextEditorSelectionChangeKind.Keyboard ||
-                    event.kind === vscode.TextEditorSelectionChangeKind.Mouse;
-                if (!byUser || !isAnnotationDocument(event.textEditor.document)) return;
-                const document = event.textEditor.document;
-                const index = annotationIndexAt(document.getText(), document.offsetAt(event.selections[0].active));
-                if (index !== undefined) this.set({ annotationFile: uriKey(document.uri), annotationIndex: index });
+            vscode.window.onDidChangeTextEditorSelection((event) => this.selectionChanged(event)),
+            vscode.workspace.onDidCloseTextDocument((document) => {
+                this.extents.delete(uriKey(document.uri));
+                this.seenVersion.delete(uriKey(document.uri));
             }),
         );
+    }
+
+    private selectionChanged(event: vscode.TextEditorSelectionChangeEvent): void {
+        const document = event.textEditor.document;
+        if (!isAnnotationDocument(document)) return;
+        const key = uriKey(document.uri);
+        const seen = this.seenVersion.get(key);
+        this.seenVersion.set(key, document.version);
+        // Typing, undo and our own edits move the cursor with the text (no kind): not a choice.
+        if (event.kind === undefined && seen !== undefined && seen !== document.version) return;
+        const index = this.indexAt(document, document.offsetAt(event.selections[0].active));
+        if (index !== undefined) this.set({ annotationFile: key, annotationIndex: index });
+    }
+
+    private indexAt(document: vscode.TextDocument, offset: number): number | undefined {
+        const key = uriKey(document.uri);
+        let cached = this.extents.get(key);
+        if (cached?.version !== document.version) {
+            this.parses++;
+            cached = { version: document.version, extents: annotationExtents(document.getText()) };
+            this.extents.set(key, cached);
+        }
+        return cached.extents ? indexAtOffset(cached.extents, offset) : undefined;
     }
 
     get(): AnnotationTarget | undefined {

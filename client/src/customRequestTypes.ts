@@ -4,8 +4,10 @@
  */
 import { NotificationType, RequestType } from "vscode-languageclient/node";
 import {
+    CITED_DOCUMENTS,
     CITED_SPANS,
     CITED_SPANS_CHANGED,
+    type CitedDocumentsResult,
     type CitedSpansChangedParams,
     type CitedSpansParams,
     type CitedSpansResult,
@@ -57,3 +59,4 @@ export const refsCanFollowNotification = new NotificationType<RefsCanFollowParam
 export const followEditsRequest = new RequestType<FollowEditsParams, RefUpdate, void>(FOLLOW_EDITS);
 export const dismissFollowEditsNotification = new NotificationType<FollowEditsParams>(DISMISS_FOLLOW_EDITS);
 export const pathsForRenameRequest = new RequestType<PathsForRenameParams, RefUpdate, void>(PATHS_FOR_RENAME);
+export const citedDocumentsRequest = new RequestType<void, CitedDocumentsResult, void>(CITED_DOCUMENTS);

@@ -6,11 +6,12 @@
 import * as vscode from "vscode";
 import { type AddSourceArgs, Authoring, type CiteClaimArgs } from "./authoring";
 import { CitedSpansStore, uriKey } from "./citedSpans";
-import { toggleDecorationsSetting } from "./config";
+import { extensionEnabled, toggleDecorationsSetting } from "./config";
 import { CurrentAnnotation } from "./currentAnnotation";
 import { CurrentAnnotationStatus } from "./currentAnnotationStatus";
 import type { LspRange } from "./customRequestTypes";
 import { CitedSpanDecorations, toRange } from "./decorations";
+import { DocumentScopes } from "./documentScopes";
 import { FileMoves } from "./fileMoves";
 import { FindSources, type FindSourcesArgs } from "./findSources";
 import { FollowEdits, RefUpdates } from "./followEdits";
@@ -52,15 +53,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const status = new LanguageStatus(sc, store);
     const lineIndex = new LineIndexProvider(sc);
     const authoring = new Authoring(context, sc, current);
-    const documents: vscode.DocumentSelector = [{ scheme: "file" }, { scheme: "untitled" }];
+    const scopes = new DocumentScopes(sc, store, new CitedSpanHoverProvider(store));
     context.subscriptions.push(output, sc, store, current, decorations, status, lineIndex, associateAnnotationFiles());
-    context.subscriptions.push(new CurrentAnnotationStatus(current));
+    context.subscriptions.push(new CurrentAnnotationStatus(current), scopes);
     const refUpdates = new RefUpdates(sc, output);
     context.subscriptions.push(new FollowEdits(sc, refUpdates, output), new FileMoves(sc, refUpdates, output));
-    context.subscriptions.push(
-        vscode.languages.registerHoverProvider(documents, new CitedSpanHoverProvider(store)),
-        vscode.workspace.registerTextDocumentContentProvider(LINE_INDEX_SCHEME, lineIndex),
-    );
+    context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(LINE_INDEX_SCHEME, lineIndex));
 
     registerLanguageModelTools(context, sc);
 
@@ -94,6 +92,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     );
     command("sourcecheck.restartServer", () =>
         reporting(async () => {
+            if (!extensionEnabled()) {
+                return { ok: false, message: "SourceCheck is turned off in this workspace (sourcecheck.enable)." };
+            }
             output.appendLine("[client] restarting the language server on request");
             await sc.restart();
             return { ok: true };
@@ -115,14 +116,23 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         if (answer !== undefined) refUpdates.autoAnswer = typeof answer === "string" ? answer : undefined;
         return refUpdates.log;
     });
+    command("sourcecheck._featureRequests", () => sc.requests.take());
+    command("sourcecheck._citedDocumentSelector", () => scopes.citedSelector());
+    command("sourcecheck._serverPid", () => sc.serverPid());
 
-    // VS Code's JSON support validates and completes annotation files against our schema (contributed
-    // through jsonValidation + jsonLanguageParticipants), but it only activates on json/jsonc by itself.
-    void vscode.extensions
-        .getExtension("vscode.json-language-features")
-        ?.activate()
-        .then(undefined, (error: unknown) => output.appendLine(`[client] JSON language features: ${messageOf(error)}`));
+    // `sourcecheck.enable`: the whole extension on or off for this workspace, without a reload.
+    context.subscriptions.push(
+        vscode.workspace.onDidChangeConfiguration((event) => {
+            if (!event.affectsConfiguration("sourcecheck.enable")) return;
+            store.invalidate(undefined);
+            void (extensionEnabled() ? startServer(sc, output) : stopServer(sc, output));
+        }),
+    );
+    if (extensionEnabled()) await startServer(sc, output);
+    else output.appendLine("[client] SourceCheck is turned off in this workspace (sourcecheck.enable)");
+}
 
+async function startServer(sc: SourceCheckClient, output: vscode.OutputChannel): Promise<void> {
     try {
         await sc.start();
         output.appendLine("[client] SourceCheck language server started");
@@ -134,6 +144,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
             if (choice) output.show(true);
         });
     }
+}
+
+async function stopServer(sc: SourceCheckClient, output: vscode.OutputChannel): Promise<void> {
+    if (sc.client.needsStop()) await sc.client.stop();
+    output.appendLine("[client] SourceCheck turned off in this workspace (sourcecheck.enable): server stopped");
 }
 
 /** Opens an annotation file at a citing ref (the target of hover links). */

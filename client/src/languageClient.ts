@@ -12,6 +12,7 @@ import {
     type ErrorHandlerResult,
     LanguageClient,
     type LanguageClientOptions,
+    type Middleware,
     type ServerOptions,
     State,
     TransportKind,
@@ -63,8 +64,50 @@ class RestartingErrorHandler implements ErrorHandler {
     }
 }
 
+/**
+ * The documents the client sent feature requests for (hover, completion, code actions, ...), so
+ * the e2e suite can check that no request goes out for a document the features do not belong to.
+ */
+class FeatureRequestLog {
+    private readonly uris = new Set<string>();
+
+    record(document: vscode.TextDocument | vscode.Uri): void {
+        const uri = document instanceof vscode.Uri ? document : document.uri;
+        if (this.uris.size < 10_000) this.uris.add(uri.toString());
+    }
+
+    /** The URIs recorded since the last call. */
+    take(): string[] {
+        const uris = [...this.uris];
+        this.uris.clear();
+        return uris;
+    }
+
+    middleware(): Middleware {
+        // Every provider middleware takes the document first and `next` last.
+        const recorded =
+            () =>
+            (document: vscode.TextDocument | vscode.Uri, ...rest: unknown[]) => {
+                this.record(document);
+                const next = rest[rest.length - 1] as (...args: unknown[]) => unknown;
+                return next(document, ...rest.slice(0, -1));
+            };
+        return {
+            provideHover: recorded(),
+            provideCompletionItem: recorded(),
+            provideCodeActions: recorded(),
+            provideDefinition: recorded(),
+            provideReferences: recorded(),
+            provideDocumentLinks: recorded(),
+            provideInlayHints: recorded(),
+            provideDiagnostics: recorded(),
+        } as Middleware;
+    }
+}
+
 export class SourceCheckClient implements vscode.Disposable {
     readonly client: LanguageClient;
+    readonly requests = new FeatureRequestLog();
     private readonly errorHandler: RestartingErrorHandler;
 
     constructor(context: vscode.ExtensionContext, output: vscode.OutputChannel) {
@@ -76,13 +119,10 @@ export class SourceCheckClient implements vscode.Disposable {
         this.errorHandler = new RestartingErrorHandler(output);
         const annotationPatterns = annotationFileGlobs().map((pattern) => ({ scheme: "file", pattern }));
         const clientOptions: LanguageClientOptions = {
-            // Every file document syncs too: cited documents are resolved from their unsaved buffers.
-            documentSelector: [
-                { language: "sourcecheck" },
-                ...annotationPatterns,
-                { scheme: "file" },
-                { scheme: "untitled", language: "sourcecheck" },
-            ],
+            // The server's language features serve annotation files only; cited documents get theirs,
+            // and every file document its text sync, from DocumentScopes (docs/editor-features.md).
+            documentSelector: [{ language: "sourcecheck" }, ...annotationPatterns],
+            middleware: this.requests.middleware(),
             // The server registers its own file watchers and pulls `sourcecheck.*` settings; these are
             // only its first view of them.
             initializationOptions: () => JSON.parse(JSON.stringify(vscode.workspace.getConfiguration("sourcecheck"))),
@@ -94,6 +134,12 @@ export class SourceCheckClient implements vscode.Disposable {
         };
         // The id "sourcecheck" makes the client honour the `sourcecheck.trace.server` setting.
         this.client = new LanguageClient("sourcecheck", "SourceCheck Language Server", serverOptions, clientOptions);
+    }
+
+    /** The process id of the running server (the client library keeps its child process private). */
+    serverPid(): number | undefined {
+        const child = (this.client as unknown as { _serverProcess?: { pid?: number } })._serverProcess;
+        return this.isRunning ? child?.pid : undefined;
     }
 
     get isRunning(): boolean {

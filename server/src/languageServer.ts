@@ -11,6 +11,7 @@ import {
     ErrorCodes,
     FileChangeType,
     type InitializeResult,
+    type Position,
     type Range,
     ResponseError,
     TextDocumentSyncKind,
@@ -19,6 +20,7 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { AGENT_TOOL, type AgentToolParams } from "../../shared/agentToolProtocol";
 import {
+    CITED_DOCUMENTS,
     CITED_SPANS,
     CITED_SPANS_CHANGED,
     COVERAGE,
@@ -45,14 +47,20 @@ import { EditFollower, pathsForRename } from "./features/followEdits";
 import { hover } from "./features/hover";
 import { inlayHints } from "./features/inlayHints";
 import { definition, documentLinks, references } from "./features/navigation";
+import { offsetAt, positionAt } from "./features/positions";
+import { schemaCompletion } from "./features/schemaCompletion";
 import type { AnnotationFile } from "./workspace/annotationFile";
 import type { BufferStore } from "./workspace/documentSource";
 import { CONFIG_FILE_NAME } from "./workspace/projectConfig";
 import { readSettings } from "./workspace/settings";
 import { pathToUri, uriToPath } from "./workspace/uris";
 import { WorkspaceIndex } from "./workspace/workspaceIndex";
+import { enabledGlobs } from "./workspace/workspaceScan";
 
 /** Wire every handler to a connection and start listening. */
+/** The settings the server reads: its own, and the exclusions the workspace scan honours. */
+const CONFIGURATION_SECTIONS = ["sourcecheck", "files.exclude", "search.exclude"];
+
 export function startLanguageServer(connection: Connection): void {
     // Edits of cited documents are recorded as they are applied, so refs into them can follow (features/followEdits.ts).
     const documents: TextDocuments<TextDocument> = new TextDocuments<TextDocument>({
@@ -179,7 +187,9 @@ export function startLanguageServer(connection: Connection): void {
             });
         }
         if (capabilities.workspace?.didChangeConfiguration?.dynamicRegistration) {
-            void connection.client.register(DidChangeConfigurationNotification.type, { section: "sourcecheck" });
+            void connection.client.register(DidChangeConfigurationNotification.type, {
+                section: CONFIGURATION_SECTIONS,
+            });
         }
         if (capabilities.workspace?.workspaceFolders) {
             connection.workspace.onDidChangeWorkspaceFolders(
@@ -191,28 +201,42 @@ export function startLanguageServer(connection: Connection): void {
                 }),
             );
         }
-        await loadConfiguration();
-        await indexWorkspace();
+        // Path completion waits for the scan's list of files; the scan needs the exclusion settings first.
+        const scanned = loadConfiguration().then(() => workspace.scan());
+        workspace.expectScan(scanned);
+        await indexWorkspace(scanned);
     });
 
     async function loadConfiguration(): Promise<void> {
         if (!capabilities.workspace?.configuration) return;
         try {
-            const [section] = await connection.workspace.getConfiguration([{ section: "sourcecheck" }]);
-            if (section !== null && section !== undefined) workspace.configure(readSettings(section));
+            const folders = workspace.folders;
+            const [section, ...excludes] = await connection.workspace.getConfiguration([
+                { section: "sourcecheck" },
+                ...folders.flatMap((folder) => [
+                    { section: "files.exclude", scopeUri: pathToUri(folder) },
+                    { section: "search.exclude", scopeUri: pathToUri(folder) },
+                ]),
+            ]);
+            const settings = section !== null && section !== undefined ? readSettings(section) : undefined;
+            if (settings && JSON.stringify(settings) !== JSON.stringify(workspace.settings)) {
+                workspace.configure(settings);
+            }
+            const globs = (i: number) => [...enabledGlobs(excludes[2 * i]), ...enabledGlobs(excludes[2 * i + 1])];
+            workspace.configureExcludes(new Map(folders.map((folder, i) => [folder, globs(i)])));
         } catch (error) {
             connection.console.error(`sourcecheck: reading settings failed: ${String(error)}`);
         }
     }
 
-    /** Find and check every annotation file of the workspace, with work-done progress. */
-    async function indexWorkspace(): Promise<void> {
+    /** Find (unless already under way) and check every annotation file of the workspace, with work-done progress. */
+    async function indexWorkspace(scanned?: Promise<string[]>): Promise<void> {
         const progress = capabilities.window?.workDoneProgress
             ? await connection.window.createWorkDoneProgress().catch(() => undefined)
             : undefined;
         try {
             progress?.begin("SourceCheck: checking annotation files", 0, "finding annotation files", false);
-            const found = workspace.walk();
+            const found = await (scanned ?? workspace.scan());
             const files: AnnotationFile[] = [];
             const cited = new Set<string>();
             let slice = Date.now();
@@ -240,13 +264,31 @@ export function startLanguageServer(connection: Connection): void {
         }
     }
 
-    /** Settings changed: re-read them and check everything again. */
+    /**
+     * Settings changed: re-read them; scan and check again only when what they change needs it (what
+     * is an annotation file, what is excluded, where documents are read from), never for others.
+     */
     async function reconfigure(raw: unknown): Promise<void> {
         const section = (raw as { sourcecheck?: unknown } | null)?.sourcecheck;
+        const before = {
+            scan: workspace.scanKey(),
+            resolution: resolutionKey(),
+            inlay: workspace.settings.inlayHintsEnabled,
+        };
         if (capabilities.workspace?.configuration) await loadConfiguration();
         else if (section !== undefined) workspace.configure(readSettings(section));
         follower.configured();
-        await reindex();
+        if (workspace.scanKey() !== before.scan || resolutionKey() !== before.resolution) await reindex();
+        else if (
+            workspace.settings.inlayHintsEnabled !== before.inlay &&
+            capabilities.workspace?.inlayHint?.refreshSupport
+        ) {
+            connection.languages.inlayHint.refresh();
+        }
+    }
+
+    function resolutionKey(): string {
+        return JSON.stringify([workspace.settings.documentRoot, workspace.settings.maxDocumentSize]);
     }
 
     /** Roots or recognition changed: forget closed files, scan again, clear what is no longer an annotation file. */
@@ -378,12 +420,33 @@ export function startLanguageServer(connection: Connection): void {
         }),
     );
 
-    connection.onCompletion(
-        safe("completion", [], (params) => {
+    connection.onCompletion(async (params) => {
+        // Path values complete from the scan's list of files: at start-up, wait for it. A request whose
+        // document changed meanwhile is stale (the client asks again): it gets nothing.
+        if (workspace.scanPending()) {
+            const version = documents.get(params.textDocument.uri)?.version;
+            await workspace.whenScanned();
+            if (documents.get(params.textDocument.uri)?.version !== version) return [];
+        }
+        // From here on synchronous until the schema's turn: edits arriving meanwhile must not mix in.
+        const own = safe("completion", [], () => {
             const file = analysis.current(params.textDocument.uri);
             return file ? completion(workspace, file, params.position) : [];
-        }),
-    );
+        })();
+        const open = documents.get(params.textDocument.uri);
+        const file = analysis.current(params.textDocument.uri);
+        if (own.length > 0 || !open || !file || file.text !== open.getText()) return own;
+        // Elsewhere in the file (a property name, a new annotation): what the schema allows there.
+        const snapshot = TextDocument.create(open.uri, open.languageId, open.version, open.getText());
+        const lines = {
+            offsetAt: (position: Position) => offsetAt(file, position),
+            positionAt: (offset: number) => positionAt(file, offset),
+        };
+        return schemaCompletion(snapshot, params.position, lines).catch((error: unknown) => {
+            connection.console.error(`sourcecheck: schema completion failed: ${String(error)}`);
+            return [];
+        });
+    });
 
     connection.onDefinition(
         safe("definition", null, (params) => {
@@ -421,6 +484,14 @@ export function startLanguageServer(connection: Connection): void {
         safe("citedSpans", { uri: "", spans: [], brokenRefs: [] }, (params: { uri: string }) => {
             analysis.settle();
             return citedSpans(workspace, params.uri);
+        }),
+    );
+
+    connection.onRequest(
+        CITED_DOCUMENTS,
+        safe("citedDocuments", { uris: [] }, () => {
+            analysis.settle();
+            return { uris: workspace.citedPaths().map(pathToUri) };
         }),
     );
 

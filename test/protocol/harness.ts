@@ -36,6 +36,7 @@ export interface StartOptions {
     root: string;
     pull: boolean;
     settings?: Record<string, unknown>;
+    sections?: Record<string, unknown>;
     progress?: boolean;
 }
 
@@ -57,10 +58,13 @@ export class TestClient {
     private readonly versions = new Map<string, number>();
     private readonly texts = new Map<string, string>();
     settings: Record<string, unknown>;
+    /** Other configuration sections, such as `files.exclude`, by name. */
+    sections: Record<string, unknown>;
     exited = false;
 
     constructor(readonly options: StartOptions) {
         this.settings = options.settings ?? {};
+        this.sections = options.sections ?? {};
         this.child = spawn(process.execPath, [path.join(repoRoot, "dist", "server.js"), "--stdio"], {
             stdio: ["pipe", "pipe", "pipe"],
         });
@@ -84,7 +88,9 @@ export class TestClient {
             this.logs.push(params.message);
         });
         this.connection.onRequest("workspace/configuration", (params: { items: { section?: string }[] }) =>
-            params.items.map(() => this.settings),
+            params.items.map((item) =>
+                item.section && item.section !== "sourcecheck" ? (this.sections[item.section] ?? null) : this.settings,
+            ),
         );
         this.connection.onRequest("client/registerCapability", () => null);
         this.connection.onRequest("window/workDoneProgress/create", () => null);

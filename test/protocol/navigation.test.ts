@@ -104,6 +104,21 @@ describe("definition, references, inlay hints, document links", () => {
         assert.deepEqual(hints[0].position, rangeOf(text, CLAIM_0).end);
         assert.equal(hints[0].label, '⇒ "37%"');
         assert.equal(hints[1].label, '⇒ "delta: -37%"');
+        // VS Code cuts labels over 43 characters with its own "…": ours fit, shortened once, by us.
+        const long = hints.filter((h) => typeof h.label === "string" && h.label.includes("…"));
+        assert.ok(long.length > 0, "the demo has refs longer than a hint");
+        for (const hint of hints) {
+            const label = hint.label as string;
+            assert.ok(label.length <= 43, `${label} is longer than VS Code's default inlay hint maximum`);
+            assert.ok(!label.includes("characters cut"), label);
+            const tooltip = String(hint.tooltip);
+            if (!label.includes("…")) continue;
+            const [head, tail] = label.slice(3, -1).split("…");
+            assert.ok(
+                tooltip.startsWith(head) && tooltip.endsWith(tail),
+                `${label} is not the head and tail of ${tooltip}`,
+            );
+        }
     });
 
     it("document links on path values lead to the cited files", async () => {

@@ -1,13 +1,16 @@
 // Unit tests of the annotation-file edits (pure: no vscode). Run: npx tsc -p . && npx mocha out/client/src/test/*.test.js
 import * as assert from "node:assert/strict";
+import fc from "fast-check";
 import { applyEdits } from "jsonc-parser";
 import {
+    annotationExtents,
     annotationIndexAt,
     appendClaim,
     appendSource,
     detectFormatting,
     type EditResult,
     embeddedPaths,
+    indexAtOffset,
     inline,
     type NewSource,
 } from "../annotationJson";
@@ -101,5 +104,30 @@ describe("annotation file edits", () => {
             embeddedPaths('{ "session": { "documents": [{ "path": "b" }] }, "documents": [{ "path": "a" }] }'),
             ["b"],
         );
+    });
+});
+
+describe("current-annotation lookup (parsed once per version, then binary search)", () => {
+    it("finds the same annotation as a scan of every extent, at every offset", () => {
+        let ran = 0;
+        const annotation = fc.record({
+            claim: fc.constant(claim),
+            sources: fc.array(fc.constant(source), { maxLength: 2 }),
+        });
+        fc.assert(
+            fc.property(fc.array(annotation, { maxLength: 8 }), fc.boolean(), (annotations, pretty) => {
+                ran++;
+                const text = JSON.stringify({ annotations }, null, pretty ? 2 : 0);
+                const extents = annotationExtents(text);
+                assert.ok(extents);
+                assert.equal(extents.length, annotations.length);
+                for (let offset = 0; offset <= text.length; offset++) {
+                    const naive: number = extents.findIndex(([from, to]) => from <= offset && offset <= to);
+                    assert.equal(indexAtOffset(extents, offset), naive >= 0 ? naive : undefined);
+                }
+            }),
+            { numRuns: 300 },
+        );
+        assert.equal(ran, 300);
     });
 });

@@ -1,6 +1,6 @@
 /**
  * Diagnostics: every problem of DESIGN section 3 on its exact JSON token, code = the error code,
- * source "sourcecheck", severity Error; ambiguity lists every occurrence as relatedInformation.
+ * source "sourcecheck", severity Error (except a claim still waiting for its sources); ambiguity lists every occurrence as relatedInformation.
  * Served by pull (textDocument/diagnostic) when the client supports it, else pushed.
  */
 import {
@@ -69,12 +69,13 @@ function toDiagnostic(workspace: WorkspaceIndex, file: AnnotationFile, problem: 
         role: problem.role,
         boundary: problem.boundary,
     };
+    const awaiting = awaitingSources(file, problem);
     const diagnostic: Diagnostic = {
         range,
-        severity: DiagnosticSeverity.Error,
+        severity: awaiting ? DiagnosticSeverity.Information : DiagnosticSeverity.Error,
         code: problem.code,
         source: "sourcecheck",
-        message: problem.message,
+        message: awaiting ? `${problem.message}; ${AWAITING_SOURCES_HINT}` : problem.message,
         data,
     };
     const occurrences = problem.occurrences;
@@ -95,6 +96,20 @@ function toDiagnostic(workspace: WorkspaceIndex, file: AnnotationFile, problem: 
         diagnostic.relatedInformation = related;
     }
     return diagnostic;
+}
+
+const AWAITING_SOURCES_HINT =
+    "select the evidence in a document and run “SourceCheck: Add Selection as Supporting Source”";
+
+/**
+ * `"sources": []` is what *Cite Selection as Claim* writes on purpose: a claim waiting for its
+ * evidence. Still a schema error (the CLI fails on it), but in the editor an authoring state shown
+ * as information, not an error (docs/diagnostics.md).
+ */
+function awaitingSources(file: AnnotationFile, problem: Problem): boolean {
+    if (problem.code !== "schema" || !problem.pointer.endsWith("/sources")) return false;
+    const token = file.spanOf(problem.pointer);
+    return token !== undefined && /^\[\s*\]$/.test(file.text.slice(token.offset, token.offset + token.length));
 }
 
 /** A full pull report; `unchanged` when the client already has this stamp. */

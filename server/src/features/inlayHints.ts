@@ -1,10 +1,26 @@
 /** Inlay hints after each ref: the text it resolves to, shortened (setting sourcecheck.inlayHints.enabled). */
 import type { InlayHint, Range } from "vscode-languageserver";
+import { splitsSurrogatePair } from "../core/occurrences";
 import type { AnnotationFile } from "../workspace/annotationFile";
-import { oneLine, shorten } from "./format";
+import { shorten } from "./format";
 import { positionAt } from "./positions";
 
-const MAX_LABEL = 48;
+/**
+ * VS Code cuts inlay hints longer than `editor.inlayHints.maximumLength` (43 by default) with its own
+ * "…": a label that fits, `⇒ "` + text + `"`, is shortened once, by us, with the head and tail kept.
+ */
+const MAX_TEXT = 38;
+
+/** At most `max` characters on one line: the middle replaced by one "…" (never a surrogate half). */
+export function hintText(text: string, max = MAX_TEXT): string {
+    const line = text.replace(/\n/g, "⏎").replace(/\t/g, "→");
+    if (line.length <= max) return line;
+    let head = Math.ceil((max - 1) * 0.6);
+    let tail = max - 1 - head;
+    if (splitsSurrogatePair(line, head)) head--;
+    if (splitsSurrogatePair(line, line.length - tail)) tail--;
+    return `${line.slice(0, head)}…${line.slice(line.length - tail)}`;
+}
 
 /** Every hint of a file, computed once per stamp; requests (one per scroll) only filter by line. */
 const cache = new WeakMap<AnnotationFile, { stamp: number; hints: InlayHint[] }>();
@@ -27,7 +43,7 @@ function allHints(file: AnnotationFile): InlayHint[] {
         const token = file.spanOf(site.pointer);
         hints.push({
             position: positionAt(file, token.offset + token.length),
-            label: `⇒ "${oneLine(site.resolution.text, MAX_LABEL)}"`,
+            label: `⇒ "${hintText(site.resolution.text)}"`,
             paddingLeft: true,
             tooltip: shorten(site.resolution.text, 1000),
         });

@@ -17,6 +17,8 @@ export interface Settings {
     boundaryStyle: BoundaryStyle;
     /** Refs into an edited document follow the edit: ask, always, or never (docs/follow-edits.md). */
     updateRefsOnEdit: UpdateMode;
+    /** `sourcecheck.exclude`: globs the workspace scan skips, beside files.exclude, search.exclude, .gitignore. */
+    exclude: string[];
 }
 
 export type UpdateMode = "prompt" | "always" | "never";
@@ -29,6 +31,7 @@ export const DEFAULT_SETTINGS: Settings = {
     inlayHintsEnabled: true,
     boundaryStyle: "words",
     updateRefsOnEdit: "prompt",
+    exclude: [],
 };
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -57,5 +60,8 @@ export function readSettings(raw: unknown): Settings {
         inlayHintsEnabled: typeof inlay === "boolean" ? inlay : true,
         boundaryStyle: section.boundaryStyle === "shortest" ? "shortest" : "words",
         updateRefsOnEdit: UPDATE_MODES.find((m) => m === section.updateRefsOnEdit) ?? "prompt",
+        exclude: Array.isArray(section.exclude)
+            ? section.exclude.filter((g): g is string => typeof g === "string" && g.length > 0)
+            : [],
     };
 }

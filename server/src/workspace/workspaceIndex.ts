@@ -11,9 +11,11 @@ import { ANNOTATION_LANGUAGE_ID, AnnotationFileMatcher } from "./annotationFiles
 import { decodeText } from "./diskDocuments";
 import { type BufferStore, DocumentSource } from "./documentSource";
 import { isInside } from "./pathSafety";
+import { PathTree } from "./pathTree";
 import { ProjectConfigs, resolveDocumentRoot } from "./projectConfig";
 import { DEFAULT_SETTINGS, type Settings } from "./settings";
 import { pathToUri, uriToPath } from "./uris";
+import { ExcludeRules, scanFolder } from "./workspaceScan";
 
 export interface Citation {
     file: AnnotationFile;
@@ -27,7 +29,8 @@ const NO_ROOT: DocumentLookup = {
     }),
 };
 
-const SKIPPED_DIRECTORIES = new Set(["node_modules", ".git"]);
+/** At most this many files are remembered for path completion. */
+const SCAN_LIMIT = 200_000;
 
 /**
  * The bytes of a regular file. Opened without blocking and checked on the open descriptor, so a
@@ -56,11 +59,18 @@ export class WorkspaceIndex {
     private readonly dependents = new Map<string, Set<string>>();
     /** Annotation file URI -> absolute cited path -> the ref paths naming it. */
     private readonly dependencies = new Map<string, Map<string, string[]>>();
-    /** Every file found by the last walk (absolute), for path completion without touching the disk. */
-    private knownFiles = new Set<string>();
-    private walked = false;
+    /** Every file found by the last scan (absolute), for path completion without touching the disk. */
+    private knownFiles = new PathTree();
+    /** The keys of `dependents` as a tree, so a deleted folder finds the cited paths below it. */
+    private readonly citedTree = new PathTree();
     /** filesUnder answers, until the set of known files changes. */
     private readonly listings = new Map<string, string[]>();
+    /** Exclusion globs of each workspace folder (`files.exclude`, `search.exclude`). */
+    private folderExcludes = new Map<string, string[]>();
+    /** The rules of each folder, with the `.gitignore` files the last scan read. */
+    private excludeRules = new Map<string, ExcludeRules>();
+    private scanning: Promise<string[]> | undefined;
+    private pendingScans = 0;
 
     constructor(buffers: BufferStore) {
         this.source = new DocumentSource(buffers, DEFAULT_SETTINGS.maxDocumentSize);
@@ -68,7 +78,33 @@ export class WorkspaceIndex {
         this.source.maxBytesFor = (root) => this.configs.forFolder(root)?.config.maxDocumentSize;
     }
 
+    /** The `files.exclude` and `search.exclude` globs of each folder (switched-on keys only). */
+    configureExcludes(byFolder: Map<string, string[]>): void {
+        this.folderExcludes = byFolder;
+        this.excludeRules.clear();
+    }
+
+    /** The globs the scan skips in a folder, with the settings they come from, to tell when a rescan is due. */
+    scanKey(): string {
+        return JSON.stringify([
+            this.settings.annotationFiles,
+            this.settings.exclude,
+            [...this.folderExcludes],
+            this.folders,
+        ]);
+    }
+
+    private rulesFor(folder: string): ExcludeRules {
+        let rules = this.excludeRules.get(folder);
+        if (!rules) {
+            rules = new ExcludeRules(folder, [...(this.folderExcludes.get(folder) ?? []), ...this.settings.exclude]);
+            this.excludeRules.set(folder, rules);
+        }
+        return rules;
+    }
+
     configure(settings: Settings): void {
+        if (JSON.stringify(settings.exclude) !== JSON.stringify(this.settings.exclude)) this.excludeRules.clear();
         this.settings = settings;
         this.matcher = new AnnotationFileMatcher(settings.annotationFiles);
         this.source.maxBytes = settings.maxDocumentSize;
@@ -171,9 +207,14 @@ export class WorkspaceIndex {
         return changed;
     }
 
-    /** Cited absolute paths at or below a path (a folder was deleted or renamed). */
+    /** Every absolute path some annotation file cites (valid refs or not). */
+    citedPaths(): string[] {
+        return [...this.dependents.keys()];
+    }
+
+    /** Cited absolute paths below a path (a folder was deleted or renamed): proportional to what is below. */
     citedUnder(absolutePath: string): string[] {
-        return [...this.dependents.keys()].filter((cited) => cited !== absolutePath && isInside(absolutePath, cited));
+        return this.citedTree.under(absolutePath).filter((cited) => cited !== absolutePath);
     }
 
     /** Every ref of every annotation file citing this absolute path (valid or not). */
@@ -226,68 +267,82 @@ export class WorkspaceIndex {
         return isDocumentFailure(entry) ? undefined : entry.content;
     }
 
-    /** Files under a root, relative to it, from the last walk (no disk access). */
+    /** Files under a root, relative to it, from the last scan (no disk access; partial while it runs). */
     filesUnder(root: string): string[] {
-        if (!this.walked) this.walk(); // asked before the start-up walk finished
         let listing = this.listings.get(root);
         if (!listing) {
-            listing = [];
-            for (const path of this.knownFiles) {
-                if (isInside(root, path)) listing.push(nodePath.relative(root, path).split(nodePath.sep).join("/"));
-            }
-            listing.sort();
+            listing = this.knownFiles
+                .under(root)
+                .map((path) => nodePath.relative(root, path).split(nodePath.sep).join("/"));
             this.listings.set(root, listing);
         }
         return listing;
     }
 
-    /** Inside node_modules or .git (below its workspace folder): never scanned, never listed. */
+    /** Excluded from the scan (node_modules, .git, the exclude settings, .gitignore): never scanned, never listed. */
     isSkipped(absolutePath: string): boolean {
         const folder = this.folderOf(absolutePath);
-        const below = folder !== undefined ? nodePath.relative(folder, absolutePath) : absolutePath;
-        return below.split(/[\\/]/).some((segment) => SKIPPED_DIRECTORIES.has(segment));
+        return folder !== undefined && this.rulesFor(folder).excludes(absolutePath, false);
     }
 
     noteFileCreated(absolutePath: string): void {
-        if (this.isSkipped(absolutePath) || this.knownFiles.has(absolutePath)) return;
+        if (this.knownFiles.has(absolutePath) || this.knownFiles.size >= SCAN_LIMIT || this.isSkipped(absolutePath))
+            return;
         this.knownFiles.add(absolutePath);
         this.listings.clear();
     }
 
+    /** A file or a folder was deleted: costs time in proportion to what was below it. */
     noteFileDeleted(absolutePath: string): void {
-        this.knownFiles.delete(absolutePath);
-        for (const known of this.knownFiles) if (isInside(absolutePath, known)) this.knownFiles.delete(known);
-        this.listings.clear();
+        if (this.knownFiles.deleteUnder(absolutePath).length > 0) this.listings.clear();
     }
 
     /**
-     * Walk every folder (skipping node_modules and .git, not following symlinked directories) and
-     * return the annotation files found; remembers every file for path completion.
+     * Scan every folder asynchronously (see workspaceScan.ts) and return the annotation files found;
+     * remembers every file for path completion.
      */
-    walk(limit = 200_000): string[] {
+    scan(limit = SCAN_LIMIT): Promise<string[]> {
+        const scanning = this.scanFolders(limit);
+        this.track(scanning);
+        return scanning;
+    }
+
+    /** A scan that is about to start (settings are read first): whenScanned waits for it. */
+    expectScan(scan: Promise<unknown>): void {
+        this.track(scan.then(() => []));
+    }
+
+    /** True while a scan is under way. */
+    scanPending(): boolean {
+        return this.pendingScans > 0;
+    }
+
+    private track(scan: Promise<string[]>): void {
+        this.scanning = scan;
+        this.pendingScans++;
+        void scan.then(
+            () => this.pendingScans--,
+            () => this.pendingScans--,
+        );
+    }
+
+    /** Resolves once the scan under way (if any) is over: path completion waits for the whole list. */
+    async whenScanned(): Promise<void> {
+        await this.scanning?.catch(() => undefined);
+    }
+
+    private async scanFolders(limit: number): Promise<string[]> {
+        const known = new PathTree();
         const annotationFiles: string[] = [];
-        const known = new Set<string>();
-        const stack = [...this.folders];
-        while (stack.length > 0 && known.size < limit) {
-            const directory = stack.pop() as string;
-            let entries: nodeFs.Dirent[];
-            try {
-                entries = nodeFs.readdirSync(directory, { withFileTypes: true });
-            } catch {
-                continue;
-            }
-            for (const entry of entries) {
-                const full = nodePath.join(directory, entry.name);
-                if (entry.isDirectory()) {
-                    if (!SKIPPED_DIRECTORIES.has(entry.name)) stack.push(full);
-                } else if (entry.isFile() || entry.isSymbolicLink()) {
-                    known.add(full);
-                    if (this.isAnnotationFile(pathToUri(full))) annotationFiles.push(full);
-                }
+        this.excludeRules.clear();
+        for (const folder of this.folders) {
+            const { files } = await scanFolder(this.rulesFor(folder), limit - known.size);
+            for (const path of files) {
+                known.add(path);
+                if (this.isAnnotationFile(pathToUri(path))) annotationFiles.push(path);
             }
         }
         this.knownFiles = known;
-        this.walked = true;
         this.listings.clear();
         return annotationFiles.sort();
     }
@@ -305,6 +360,7 @@ export class WorkspaceIndex {
             if (!set) {
                 set = new Set();
                 this.dependents.set(absolute, set);
+                this.citedTree.add(absolute);
             }
             set.add(file.uri);
         }
@@ -317,7 +373,10 @@ export class WorkspaceIndex {
         for (const absolute of previous.keys()) {
             const set = this.dependents.get(absolute);
             set?.delete(uri);
-            if (set && set.size === 0) this.dependents.delete(absolute);
+            if (set && set.size === 0) {
+                this.dependents.delete(absolute);
+                this.citedTree.delete(absolute);
+            }
         }
         this.dependencies.delete(uri);
     }
