@@ -248,6 +248,8 @@ if (!only || only === "cli") await cliCases();
 if (!only || only === "schema") await schemaCase();
 if (!only || only === "lsp") await lspCases({ scratch, smoke, record, results });
 if (!only || only === "evidence") await evidenceCases({ scratch, smoke, record, results });
+if (!only || only === "workspaces")
+    await (await import("./workspaces.mjs")).workspacesCases({ scratch, smoke, record, results });
 
 if (!only || only === "repair") await (await import("./repair.mjs")).repairCases({ scratch, smoke, record });
 const output = {

@@ -7,7 +7,7 @@ import { type CliIo, type OutputFormat, runCheck, runIndex, runSession, runValid
 import { parseShard } from "./cli/discovery";
 import { CliError } from "./cli/files";
 import { processIo, reportError } from "./cli/processIo";
-import { COMMANDS as MORE_COMMANDS } from "./cli/registry";
+import type { CliCommand } from "./cli/registry";
 
 export const USAGE = `Usage:
   sourcecheck [check] [--json|--format text|json|sarif|github] [--root DIR] [--max-size BYTES] [FILE|-]
@@ -28,16 +28,30 @@ index     print files with 1-based line numbers, for authoring refs
 Exit status: 0 all refs resolve; 1 a ref fails to resolve; 2 invalid JSON, schema or usage error.`;
 
 function usage(): string {
-    const more = MORE_COMMANDS.map((command) => command.usage.trimEnd()).join("\n");
+    const more = moreCommands()
+        .map((command) => command.usage.trimEnd())
+        .join("\n");
     return more.length > 0 ? `${USAGE}\n\nMore commands:\n${more}` : USAGE;
 }
 
 const COMMANDS = new Set(["check", "session", "validate", "index", "help"]);
+/** Commands (and option-first command lines) that never need the other command modules. */
+const FIRST_WAVE = new Set([...COMMANDS, "--json", "--format", "--root", "--max-size", "-"]);
+
+/**
+ * The commands of cli/registry.ts, loaded on first use: `check` in CI then starts without
+ * initialising the MCP SDK, the fetchers and the rest it never calls.
+ */
+function moreCommands(): CliCommand[] {
+    return (require("./cli/registry") as typeof import("./cli/registry")).COMMANDS;
+}
 
 /** Exit status; a promise for the commands that do I/O asynchronously (fetching, workers, servers). */
 export function main(argv: string[], io: CliIo): number | Promise<number> {
     try {
-        const command = MORE_COMMANDS.find((candidate) => candidate.name === argv[0]);
+        const command = FIRST_WAVE.has(argv[0])
+            ? undefined
+            : moreCommands().find((candidate) => candidate.name === argv[0]);
         const status = command ? command.run(argv.slice(1), io) : dispatch(argv, io);
         return typeof status === "number" ? status : status.catch((error: unknown) => reportError(error, io));
     } catch (error) {

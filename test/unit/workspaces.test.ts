@@ -9,9 +9,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { main } from "../../server/src/cli";
+import { entryJson } from "../../server/src/cli/checkFile";
 import type { CliIo } from "../../server/src/cli/commands";
 import { discoverFiles, parseShard, shardOf } from "../../server/src/cli/discovery";
 import { escapeData, escapeProperty } from "../../server/src/cli/github";
+import { checkInput } from "../../server/src/core/check";
 import {
     CONFIG_FILE_NAME,
     type ConfigFileSystem,
@@ -431,6 +433,59 @@ describe("workspaces: check many files", () => {
             `${run.stdout.length} bytes, written in ${run.writes} pieces`,
         );
         assert.equal(JSON.parse(run.stdout).entries.length, 20_000);
+    });
+});
+
+describe("workspaces: fast JSON entries", () => {
+    it("serialise every report entry exactly as JSON.stringify does (fast-check over real check results)", () => {
+        const word = fc.constantFrom("alpha", "beta", "gamma", "delta", "é", "中", '"q"', "\\", "a\tb");
+        const boundary = fc.record({ line: fc.oneof(fc.integer({ min: 0, max: 4 }), fc.constant("2")), str: word });
+        const randomRef = fc.record({ path: fc.constantFrom("d", "e", "missing"), start: boundary, end: boundary });
+        const at = (path: string, line: number, start: string, end: string) => ({
+            path,
+            start: { line, str: start },
+            end: { line, str: end },
+        });
+        const goodRef = fc.constantFrom(
+            at("d", 1, "alpha", "beta"),
+            at("d", 2, "gamma", "alpha"),
+            at("d", 3, "中", "a\tb"),
+            at("e", 1, "beta", "beta"),
+        );
+        const ref = fc.oneof(goodRef, randomRef);
+        const meta = fc.oneof(
+            fc.constant(undefined),
+            fc.constant(null),
+            fc.string(),
+            fc.double(),
+            fc.constantFrom("supports", "refutes"),
+        );
+        const source = fc
+            .tuple(ref, meta, fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), meta))
+            .map(([r, polarity, confidence]) => ({ ...r, polarity, confidence }));
+        const annotation = fc.record({ claim: ref, sources: fc.array(source, { maxLength: 3 }) });
+        let ran = 0;
+        let entries = 0;
+        let resolved = 0;
+        fc.assert(
+            fc.property(fc.array(annotation, { maxLength: 6 }), (list) => {
+                ran++;
+                const documents = [
+                    { path: "d", content: 'alpha beta\ngamma delta alpha\né 中 "q" \\ a\tb\n' },
+                    { path: "e", content: "beta\n" },
+                ];
+                const result = checkInput({ documents, annotations: list });
+                for (const entry of result.report.entries) {
+                    entries++;
+                    for (const span of [entry.claim, ...entry.sources]) if (span.valid) resolved++;
+                    assert.equal(entryJson(entry), JSON.stringify(entry));
+                }
+            }),
+            { numRuns: 500 },
+        );
+        assert.equal(ran, 500);
+        assert.ok(entries > 500, `${entries} entries compared`);
+        assert.ok(resolved > 50, `${resolved} resolved spans took the fast path`);
     });
 });
 

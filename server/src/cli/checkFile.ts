@@ -3,7 +3,7 @@
  * in the main thread (one file, `--jobs 1`) and in worker threads, so the report is the same whatever
  * the number of jobs. JSON entries are written as they are made: memory does not grow with the report.
  */
-import { checkInput, type ReportEntry } from "../core/check";
+import { checkInput, type ReportEntry, type SpanEntry } from "../core/check";
 import { parseJsonText } from "../core/parse";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
 import type { SchemaError } from "../core/types";
@@ -104,7 +104,7 @@ export function checkFileInto(
     const onEntry =
         format === "json"
             ? (entry: ReportEntry) => {
-                  emit(`${entryCount++ === 0 ? "\n" : ",\n"}${layout.entry}${JSON.stringify(entry)}`, false);
+                  emit(`${entryCount++ === 0 ? "\n" : ",\n"}${layout.entry}${entryJson(entry)}`, false);
               }
             : undefined;
     const result = checkInput(parsed.value, documents.lookup(job.root, job.maxBytes), parsed.syntaxErrors, {
@@ -150,6 +150,39 @@ function emitProblems(
         );
         emit(`${lines.join("\n")}\n`, false);
     }
+}
+
+const quote = JSON.stringify;
+
+/**
+ * `JSON.stringify(entry)`, several times faster for the common shapes (a 100k-annotation report
+ * spends most of its output time here): resolved spans are written field by field, anything else
+ * falls back to JSON.stringify. Same text, byte for byte (a property test holds it to that).
+ */
+export function entryJson(entry: ReportEntry): string {
+    let out = `{"index":${entry.index},"valid":${entry.valid},"claim":${spanJson(entry.claim)},"sources":[`;
+    for (let i = 0; i < entry.sources.length; i++) {
+        const source = entry.sources[i];
+        if (i > 0) out += ",";
+        if (!source.valid) {
+            out += quote(source);
+            continue;
+        }
+        out += spanJson(source).slice(0, -1);
+        if (source.polarity !== undefined) out += `,"polarity":${quote(source.polarity)}`;
+        if (source.confidence !== undefined) out += `,"confidence":${quote(source.confidence)}`;
+        out += "}";
+    }
+    return `${out}]}`;
+}
+
+function spanJson(span: SpanEntry): string {
+    if (!span.valid) return quote(span);
+    const { start, end } = span.range;
+    return (
+        `{"valid":true,"path":${quote(span.path)},"text":${quote(span.text)},"range":{"start":{"line":${start.line},` +
+        `"column":${start.column}},"end":{"line":${end.line},"column":${end.column}}}}`
+    );
 }
 
 /**

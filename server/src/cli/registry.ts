@@ -8,6 +8,7 @@ import { convertCommand } from "./convertCommand";
 import { evidenceCommand } from "./evidenceCommand";
 import { mcpCommand } from "./mcpCommand";
 import { notesCommand } from "./notesCommand";
+import { renderCommand } from "./renderCommand";
 import { repairCommand } from "./repairCommand";
 import { reportCheckCommand } from "./reportCheckCommand";
 import { traceCommand } from "./traceCommand";
@@ -30,4 +31,5 @@ export const COMMANDS: CliCommand[] = [
     reportCheckCommand,
     convertCommand,
     repairCommand,
+    renderCommand,
 ];

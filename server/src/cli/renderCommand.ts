@@ -1,0 +1,87 @@
+/**
+ * `sourcecheck render [--root DIR] [-o OUT.html] FILE` (docs/render.md): the check of FILE as one
+ * self-contained HTML page, for reviewers without an editor. The document root is found as `check`
+ * finds it (--root, else the nearest sourcecheck.config.json, else the current folder). Exit 0 when
+ * the page is written, whatever the verdicts; 2 when it cannot be made.
+ */
+import * as nodePath from "node:path";
+import { parseArgs } from "node:util";
+import { checkInput } from "../core/check";
+import { parseJsonText } from "../core/parse";
+import { isDocumentFailure } from "../core/session";
+import { renderHtml } from "../render/html";
+import { DiskDocuments } from "../workspace/diskDocuments";
+import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
+import type { CliIo } from "./commands";
+import { CliError, readTextInput, writeFileAtomic } from "./files";
+import type { CliCommand } from "./registry";
+
+const USAGE = `  sourcecheck render [--root DIR] [-o OUT.html] FILE
+            one self-contained HTML page of FILE's check: each answer document with its claims
+            highlighted and numbered, each claim's sources, polarity, confidence and errors`;
+
+export const renderCommand: CliCommand = {
+    name: "render",
+    usage: USAGE,
+    run(argv: string[], io: CliIo): number {
+        let parsed: ReturnType<typeof parse>;
+        try {
+            parsed = parse(argv);
+        } catch (error) {
+            throw new CliError(`render: ${(error as Error).message}\nUsage:\n${USAGE}`);
+        }
+        const { values, positionals } = parsed;
+        if (values.help) {
+            io.stdout(`Usage:\n${USAGE}\n`);
+            return 0;
+        }
+        if (positionals.length !== 1) throw new CliError(`render takes one FILE\nUsage:\n${USAGE}`);
+        const [file] = positionals;
+        const text = readTextInput(file === "-" ? "-" : nodePath.resolve(io.cwd, file), io.readStdin, file);
+        const path = nodePath.resolve(io.cwd, file === "-" ? "-" : file);
+        const resolution = resolveDocumentRoot(path, {
+            explicitRoot: values.root !== undefined ? nodePath.resolve(io.cwd, values.root) : undefined,
+            fallback: io.cwd,
+        });
+        if (resolution.problem) {
+            throw new CliError(
+                formatConfigProblem(resolution.problem, nodePath.relative(io.cwd, resolution.problem.file)),
+            );
+        }
+        const parsedJson = parseJsonText(text);
+        const workspace = new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize });
+        const result = checkInput(parsedJson.value, workspace, parsedJson.syntaxErrors, { keepAnnotations: false });
+        const documents: { path: string; content: string }[] = [];
+        const seen = new Set<string>();
+        for (const entry of result.report.entries) {
+            const claim = entry.claim;
+            if (!claim.valid || seen.has(claim.path)) continue;
+            seen.add(claim.path);
+            const document = result.lookup.get(claim.path);
+            if (document && !isDocumentFailure(document))
+                documents.push({ path: claim.path, content: document.content });
+        }
+        const html = renderHtml({
+            title: file === "-" ? "<stdin>" : file,
+            generator: `sourcecheck ${io.version}`,
+            report: result.report,
+            documents,
+        });
+        if (values.output === undefined) io.stdout(html);
+        else writeFileAtomic(nodePath.resolve(io.cwd, values.output), html);
+        return 0;
+    },
+};
+
+function parse(argv: string[]) {
+    return parseArgs({
+        args: argv,
+        allowPositionals: true,
+        strict: true,
+        options: {
+            root: { type: "string" },
+            output: { type: "string", short: "o" },
+            help: { type: "boolean", short: "h" },
+        },
+    });
+}

@@ -1,0 +1,233 @@
+/**
+ * The HTML report of `sourcecheck render` (docs/render.md): one self-contained page showing each
+ * answer document with its claims highlighted and numbered, and per claim its sources' text,
+ * polarity, confidence and errors. Pure: data in, a string out. Everything that comes from the
+ * annotation file or a document is LLM output and is escaped, always; the page carries no script,
+ * and its Content-Security-Policy forbids scripts and every load, so nothing in it can run or fetch.
+ */
+import type { Report, ReportEntry, SourceEntry, SpanEntry } from "../core/check";
+import { LineIndex } from "../core/lines";
+import type { SchemaError } from "../core/types";
+import { VERDICTS, type Verdict, verdictOf } from "../core/verdict";
+
+export interface RenderInput {
+    /** The annotation file, as shown to the reader. */
+    title: string;
+    /** e.g. "sourcecheck 0.1.0". */
+    generator: string;
+    /** The check's report, with its entries. */
+    report: Report;
+    /** Answer documents (those claims cite) that could be read, LF-normalised. */
+    documents: { path: string; content: string }[];
+}
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Text as HTML text or attribute value: the only way content reaches the page. */
+export function escapeHtml(text: string): string {
+    return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+const VERDICT_TEXT: Record<Verdict, string> = {
+    supported: "supported",
+    contested: "contested",
+    refuted: "refuted",
+    broken: "broken",
+};
+
+export function renderHtml(input: RenderInput): string {
+    const { report } = input;
+    const verdicts = new Map<number, Verdict>(report.entries.map((entry) => [entry.index, verdictOf(entry)]));
+    const counts = VERDICTS.map((verdict) => {
+        const count = [...verdicts.values()].filter((v) => v === verdict).length;
+        return `<li class="count ${verdict}"><span class="badge ${verdict}">${VERDICT_TEXT[verdict]}</span> ${count}</li>`;
+    }).join("");
+    const documents = input.documents.map((document) => renderDocument(document, report.entries, verdicts)).join("\n");
+    const claims = report.entries.map((entry) => renderClaim(entry, verdicts.get(entry.index) as Verdict)).join("\n");
+    const total = report.validCount + report.invalidCount;
+    return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; form-action 'none'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="${escapeHtml(input.generator)}">
+<title>SourceCheck: ${escapeHtml(input.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1>SourceCheck report <span class="file">${escapeHtml(input.title)}</span></h1>
+<p class="summary">${total} annotation${total === 1 ? "" : "s"}: ${report.validCount} valid, ${report.invalidCount} invalid${
+        report.schemaErrors.length > 0
+            ? `, ${report.schemaErrors.length} schema error${report.schemaErrors.length === 1 ? "" : "s"}`
+            : ""
+    } (exit ${report.exitCode})</p>
+<ul class="counts">${counts}</ul>
+</header>
+<main>
+${renderSchemaErrors(report.schemaErrors)}
+<section class="documents">
+<h2>Answer</h2>
+${documents || '<p class="none">No claim resolves into a readable document.</p>'}
+</section>
+<section class="claims">
+<h2>Claims and sources</h2>
+${claims || '<p class="none">No annotations.</p>'}
+</section>
+</main>
+<footer>Made by ${escapeHtml(input.generator)}. Lines count from 1.</footer>
+</body>
+</html>
+`;
+}
+
+interface Span {
+    start: number;
+    end: number;
+    index: number;
+}
+
+/** A document's text with each resolved claim into it marked and numbered (overlaps split into segments). */
+function renderDocument(
+    document: { path: string; content: string },
+    entries: ReportEntry[],
+    verdicts: Map<number, Verdict>,
+): string {
+    const lines = new LineIndex(document.content);
+    const spans: Span[] = [];
+    for (const entry of entries) {
+        const claim = entry.claim;
+        if (!claim.valid || claim.path !== document.path) continue;
+        const start = lines.offsetAt(claim.range.start.line, claim.range.start.column);
+        const end = lines.offsetAt(claim.range.end.line, claim.range.end.column);
+        if (end > start) spans.push({ start, end, index: entry.index });
+    }
+    const cuts = new Set<number>([0, document.content.length]);
+    for (const span of spans) {
+        cuts.add(span.start);
+        cuts.add(span.end);
+    }
+    const points = [...cuts].sort((a, b) => a - b);
+    const starts = new Map<number, number[]>();
+    for (const span of spans) starts.set(span.start, [...(starts.get(span.start) ?? []), span.index]);
+    let html = "";
+    for (let i = 0; i + 1 < points.length; i++) {
+        const from = points[i];
+        const to = points[i + 1];
+        const numbers = (starts.get(from) ?? [])
+            .map((index) => `<a class="number ${verdicts.get(index)}" href="#claim-${index + 1}">${index + 1}</a>`)
+            .join("");
+        const text = escapeHtml(document.content.slice(from, to));
+        const covering = spans.filter((span) => span.start <= from && span.end >= to);
+        if (covering.length === 0) {
+            html += numbers + text;
+            continue;
+        }
+        const worst = covering.map((span) => verdicts.get(span.index) as Verdict).sort(byConcern)[0];
+        const title = covering.map((span) => `claim ${span.index + 1}: ${verdicts.get(span.index)}`).join(", ");
+        html += `${numbers}<mark class="claim ${worst}" title="${escapeHtml(title)}">${text}</mark>`;
+    }
+    return `<article class="document"><h3 class="path">${escapeHtml(document.path)}</h3><pre>${html}</pre></article>`;
+}
+
+/** broken first, then refuted, contested, supported: an overlap shows the most concerning verdict. */
+function byConcern(a: Verdict, b: Verdict): number {
+    const order: Verdict[] = ["broken", "refuted", "contested", "supported"];
+    return order.indexOf(a) - order.indexOf(b);
+}
+
+function renderClaim(entry: ReportEntry, verdict: Verdict): string {
+    const number = entry.index + 1;
+    const sources = entry.sources.map((source, i) => renderSource(source, i)).join("\n");
+    return `<article class="annotation ${verdict}" id="claim-${number}">
+<h3><span class="number ${verdict}">${number}</span> <span class="badge ${verdict}">${VERDICT_TEXT[verdict]}</span></h3>
+<div class="ref claim-ref">${renderSpan(entry.claim, "claim")}</div>
+<ol class="sources">${sources || '<li class="source broken-ref"><span class="error">no sources</span></li>'}</ol>
+</article>`;
+}
+
+function renderSource(source: SourceEntry, index: number): string {
+    const polarity = typeof source.polarity === "string" ? source.polarity : String(source.polarity ?? "?");
+    const confidence =
+        typeof source.confidence === "number" ? source.confidence.toFixed(2) : String(source.confidence ?? "?");
+    const kind = polarity === "supports" || polarity === "refutes" ? polarity : "unknown";
+    return `<li class="source ${source.valid ? kind : "broken-ref"}">
+<p class="meta"><span class="polarity ${kind}">${escapeHtml(polarity)}</span> <span class="confidence">confidence ${escapeHtml(confidence)}</span> <span class="which">source ${index + 1}</span></p>
+${renderSpan(source, "source")}
+</li>`;
+}
+
+function renderSpan(span: SpanEntry, role: "claim" | "source"): string {
+    const path = span.path !== undefined ? escapeHtml(span.path) : "(no path)";
+    if (span.valid) {
+        const { start, end } = span.range;
+        const where = start.line === end.line ? `line ${start.line}` : `lines ${start.line}\u2013${end.line}`;
+        return `<p class="where"><span class="path">${path}</span>, ${where}</p><blockquote class="${role}-text">${escapeHtml(span.text)}</blockquote>`;
+    }
+    const occurrences = span.error.occurrences
+        ? ` (columns ${span.error.occurrences.map((c) => c + 1).join(", ")})`
+        : "";
+    return `<p class="where"><span class="path">${path}</span></p><p class="error"><strong>${escapeHtml(span.error.code)}</strong>: ${escapeHtml(span.error.message)}${escapeHtml(occurrences)}</p>`;
+}
+
+function renderSchemaErrors(errors: SchemaError[]): string {
+    if (errors.length === 0) return "";
+    const items = errors
+        .map(
+            (e) =>
+                `<li><strong>${escapeHtml(e.code)}</strong> at <code>${escapeHtml(e.pointer || "/")}</code>: ${escapeHtml(e.message)}</li>`,
+        )
+        .join("\n");
+    return `<section class="schema-errors"><h2>Schema errors</h2><ul>${items}</ul></section>`;
+}
+
+const STYLE = `
+:root { color-scheme: light dark; --bg: #fff; --fg: #1f2328; --muted: #59636e; --card: #f6f8fa; --line: #d1d9e0;
+  --supported: #1a7f37; --supported-bg: #dafbe1; --refuted: #cf222e; --refuted-bg: #ffebe9;
+  --contested: #9a6700; --contested-bg: #fff8c5; --broken: #ffffff; --broken-bg: #cf222e; }
+@media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --card: #161b22; --line: #3d444d;
+  --supported: #3fb950; --supported-bg: #12361f; --refuted: #f85149; --refuted-bg: #3c1618;
+  --contested: #d29922; --contested-bg: #3a2d0b; --broken: #ffffff; --broken-bg: #da3633; } }
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 72rem; padding: 1.5rem; background: var(--bg); color: var(--fg);
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
+h1 { font-size: 1.4rem; margin: 0 0 .25rem; } h1 .file { font-weight: normal; color: var(--muted); font-family: ui-monospace, monospace; font-size: 1rem; }
+h2 { font-size: 1.15rem; border-bottom: 1px solid var(--line); padding-bottom: .25rem; margin-top: 2rem; }
+h3 { font-size: 1rem; margin: 0 0 .5rem; }
+.summary { margin: 0; color: var(--muted); }
+.counts { list-style: none; padding: 0; display: flex; gap: 1rem; flex-wrap: wrap; }
+.badge { display: inline-block; padding: 0 .5rem; border-radius: 1rem; font-size: .8rem; font-weight: 600; }
+.badge.supported { color: var(--supported); background: var(--supported-bg); }
+.badge.refuted { color: var(--refuted); background: var(--refuted-bg); }
+.badge.contested { color: var(--contested); background: var(--contested-bg); }
+.badge.broken { color: var(--broken); background: var(--broken-bg); }
+.document pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--card); border: 1px solid var(--line);
+  border-radius: 6px; padding: 1rem; font: 14px/1.7 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
+.path { font-family: ui-monospace, monospace; }
+mark.claim { color: inherit; border-radius: 3px; padding: 0 1px; }
+mark.supported { background: var(--supported-bg); border-bottom: 2px solid var(--supported); }
+mark.refuted { background: var(--refuted-bg); border-bottom: 2px solid var(--refuted); }
+mark.contested { background: var(--contested-bg); border-bottom: 2px solid var(--contested); }
+mark.broken { background: var(--refuted-bg); border-bottom: 2px dashed var(--broken-bg); }
+.number { display: inline-block; min-width: 1.4em; padding: 0 .3em; margin-right: 2px; border-radius: 4px; text-align: center;
+  font: 600 .75rem/1.4 system-ui, sans-serif; vertical-align: super; text-decoration: none; color: #fff; }
+h3 .number { vertical-align: baseline; font-size: .9rem; }
+.number.supported { background: var(--supported); } .number.refuted { background: var(--refuted); }
+.number.contested { background: var(--contested); } .number.broken { background: var(--broken-bg); }
+.annotation { border: 1px solid var(--line); border-left: 4px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: .75rem 0; background: var(--card); }
+.annotation.supported { border-left-color: var(--supported); } .annotation.refuted { border-left-color: var(--refuted); }
+.annotation.contested { border-left-color: var(--contested); } .annotation.broken { border-left-color: var(--broken-bg); }
+.where { margin: .25rem 0; color: var(--muted); font-size: .85rem; }
+blockquote { margin: .25rem 0 .5rem; padding: .25rem .75rem; border-left: 3px solid var(--line); white-space: pre-wrap; overflow-wrap: anywhere; }
+.sources { padding-left: 1.25rem; }
+.source { margin: .5rem 0; }
+.polarity { font-weight: 600; } .polarity.supports { color: var(--supported); } .polarity.refutes { color: var(--refuted); }
+.confidence, .which { color: var(--muted); font-size: .85rem; }
+.meta { margin: 0; }
+.error { margin: .25rem 0; padding: .35rem .6rem; border-radius: 4px; color: var(--broken); background: var(--broken-bg); overflow-wrap: anywhere; }
+.source.broken-ref { outline: 2px solid var(--broken-bg); outline-offset: 4px; border-radius: 2px; }
+.schema-errors { border: 2px solid var(--broken-bg); border-radius: 6px; padding: 0 1rem; }
+.none { color: var(--muted); }
+footer { margin-top: 2rem; color: var(--muted); font-size: .8rem; }
+`;

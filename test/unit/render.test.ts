@@ -1,0 +1,245 @@
+/**
+ * `sourcecheck render` (docs/render.md): every piece of content escaped, nothing external, and the
+ * page rendered by a real Chromium from disk with no script run and no request beyond the file.
+ */
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { type DefaultTreeAdapterMap, parse } from "parse5";
+import { main } from "../../server/src/cli";
+import type { CliIo } from "../../server/src/cli/commands";
+import { escapeHtml, renderHtml } from "../../server/src/render/html";
+
+const repo = path.resolve(__dirname, "../../..");
+const CHROMIUM = "/usr/bin/chromium";
+
+function render(args: string[], cwd: string): { status: number; stdout: string; stderr: string } {
+    let stdout = "";
+    let stderr = "";
+    const io: CliIo = {
+        cwd,
+        stdout: (t) => {
+            stdout += t;
+        },
+        stderr: (t) => {
+            stderr += t;
+        },
+        readStdin: () => Buffer.alloc(0),
+        stdinIsPiped: false,
+        version: "test",
+    };
+    const status = main(["render", ...args], io) as number;
+    return { status, stdout, stderr };
+}
+
+/** A workspace whose every string is hostile markup: paths, cited text, messages, the annotation file's name. */
+function hostileWorkspace(): { dir: string; file: string } {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-render-")));
+    const script = `<script>document.title="pwned";window.pwned=1</script>`;
+    const image = `<img src="http://127.0.0.1:9/x.png" onerror="window.pwned=2">`;
+    fs.writeFileSync(
+        path.join(dir, "answer.md"),
+        `The claim ${script} is here.\nSecond line with ${image} & "quotes".\n`,
+    );
+    fs.writeFileSync(path.join(dir, "src<b>.md"), `Evidence: ${script} end.\n`);
+    const annotations = [
+        {
+            claim: { path: "answer.md", start: { line: 1, str: "The claim" }, end: { line: 1, str: "is here." } },
+            sources: [
+                {
+                    path: "src<b>.md",
+                    start: { line: 1, str: "Evidence:" },
+                    end: { line: 1, str: "end." },
+                    polarity: "supports",
+                    confidence: 0.9,
+                },
+                {
+                    path: "src<b>.md",
+                    start: { line: 1, str: "<script>nope" },
+                    end: { line: 1, str: "end." },
+                    polarity: "refutes",
+                    confidence: 0.4,
+                },
+            ],
+        },
+        {
+            claim: { path: "answer.md", start: { line: 2, str: "Second" }, end: { line: 2, str: '"quotes".' } },
+            sources: [
+                {
+                    path: "src<b>.md",
+                    start: { line: 1, str: "Evidence:" },
+                    end: { line: 1, str: "end." },
+                    polarity: "refutes",
+                    confidence: 0.7,
+                },
+            ],
+        },
+    ];
+    const file = "<x>.sourcecheck.json";
+    fs.writeFileSync(path.join(dir, file), JSON.stringify({ annotations }, null, 2));
+    return { dir, file };
+}
+
+describe("render: escaping and self-containment", () => {
+    it("escapes every character that could start markup", () => {
+        assert.equal(
+            escapeHtml(`<a href="x" title='y'>&</a>`),
+            "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;",
+        );
+    });
+
+    it("writes one page with no script, no external resource, and all content as text", () => {
+        const { dir, file } = hostileWorkspace();
+        const run = render([file], dir);
+        assert.equal(run.status, 0, run.stderr);
+        const html = run.stdout;
+        // The page as a browser parses it: only our own elements, no handler, nothing that loads.
+        const elements = new Set<string>();
+        const walk = (node: DefaultTreeAdapterMap["parentNode"]) => {
+            for (const child of node.childNodes) {
+                if (!("tagName" in child)) continue;
+                elements.add(child.tagName);
+                for (const attribute of child.attrs) {
+                    assert.doesNotMatch(attribute.name, /^on|^src$|^srcset$/i, `${child.tagName} ${attribute.name}`);
+                    if (attribute.name === "href") assert.match(attribute.value, /^#claim-\d+$/);
+                }
+                walk(child.tagName === "template" ? (child as DefaultTreeAdapterMap["template"]).content : child);
+            }
+        };
+        walk(parse(html));
+        for (const tag of ["script", "img", "link", "iframe", "object", "embed", "svg", "base", "form"])
+            assert.ok(!elements.has(tag), `no <${tag}>`);
+        const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";
+        assert.doesNotMatch(style, /url\(|@import/i, "the style loads nothing");
+        assert.match(html, /&lt;script&gt;document\.title=&quot;pwned&quot;/);
+        assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+        assert.match(html, /src&lt;b&gt;\.md/, "paths escaped");
+        assert.match(html, /&lt;x&gt;\.sourcecheck\.json/, "the file name escaped");
+        assert.match(html, /boundary-not-found/, "the broken source's error is shown");
+    });
+
+    it("numbers claims, gives each its verdict, and marks the claims in the answer", () => {
+        const html = renderHtml({
+            title: "t",
+            generator: "g",
+            documents: [{ path: "a.md", content: "one two three\nfour five" }],
+            report: {
+                ok: true,
+                exitCode: 0,
+                validCount: 1,
+                invalidCount: 0,
+                schemaErrors: [],
+                entries: [
+                    {
+                        index: 0,
+                        valid: true,
+                        claim: {
+                            valid: true,
+                            path: "a.md",
+                            text: "two three\nfour",
+                            range: { start: { line: 1, column: 4 }, end: { line: 2, column: 4 } },
+                        },
+                        sources: [
+                            {
+                                valid: true,
+                                path: "s.md",
+                                text: "x",
+                                range: { start: { line: 1, column: 0 }, end: { line: 1, column: 1 } },
+                                polarity: "supports",
+                                confidence: 1,
+                            },
+                            {
+                                valid: true,
+                                path: "s.md",
+                                text: "y",
+                                range: { start: { line: 1, column: 0 }, end: { line: 1, column: 1 } },
+                                polarity: "refutes",
+                                confidence: 0.5,
+                            },
+                        ],
+                    },
+                ],
+            },
+        });
+        assert.match(
+            html,
+            /one <a class="number contested" href="#claim-1">1<\/a><mark class="claim contested"[^>]*>two three\nfour<\/mark> five/,
+        );
+        assert.match(html, /id="claim-1"/);
+        assert.match(html, /confidence 0\.50/);
+        assert.match(html, /lines 1–2/);
+    });
+
+    it("finds the document root as check does: the demo renders from the repository root", () => {
+        const run = render(["examples/demo/answer.sourcecheck.json"], repo);
+        assert.equal(run.status, 0, run.stderr);
+        assert.match(run.stdout, /Offline sync/);
+        assert.equal((run.stdout.match(/class="annotation /g) ?? []).length, 8);
+        assert.equal((run.stdout.match(/class="annotation broken"/g) ?? []).length, 4);
+    });
+
+    it("writes -o atomically and refuses a missing file with one line, exit 2", () => {
+        const { dir, file } = hostileWorkspace();
+        assert.equal(render([file, "-o", "out.html"], dir).status, 0);
+        assert.match(fs.readFileSync(path.join(dir, "out.html"), "utf8"), /^<!doctype html>/);
+        const missing = render(["nope.json"], dir);
+        assert.equal(missing.status, 2);
+        assert.equal(missing.stderr, "sourcecheck: cannot read nope.json: no such file\n");
+    });
+});
+
+describe("render: in a real Chromium", function () {
+    this.timeout(90_000);
+
+    it("shows the content as text, runs no script and requests nothing but the page", async () => {
+        assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is needed for this test`);
+        const { chromium } = await import("playwright-core");
+        const { dir, file } = hostileWorkspace();
+        assert.equal(render([file, "-o", "report.html"], dir).status, 0);
+        const page = pathToFileURL(path.join(dir, "report.html")).href;
+        const profile = fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-chromium-"));
+        const context = await chromium.launchPersistentContext(profile, {
+            executablePath: CHROMIUM,
+            headless: true,
+            args: [
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+            ],
+        });
+        try {
+            const tab = context.pages()[0] ?? (await context.newPage());
+            const requested: string[] = [];
+            // Every request is recorded; anything but the page itself is refused before it leaves.
+            await tab.route("**/*", (route) => {
+                const url = route.request().url();
+                requested.push(url);
+                return url === page ? route.continue() : route.abort();
+            });
+            const errors: string[] = [];
+            tab.on("pageerror", (error) => errors.push(String(error)));
+            await tab.goto(page, { waitUntil: "load" });
+            const text = (await tab.textContent("body")) ?? "";
+            assert.match(text, /<script>document\.title="pwned";window\.pwned=1<\/script>/, "the cited script is text");
+            assert.match(text, /<img src="http:\/\/127\.0\.0\.1:9\/x\.png"/, "the image tag is text");
+            assert.equal(await tab.title(), `SourceCheck: ${file}`);
+            assert.equal(await tab.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned), undefined);
+            assert.equal(await tab.locator("script").count(), 0);
+            assert.equal(await tab.locator("img").count(), 0);
+            assert.equal(await tab.locator("mark.claim").count(), 2, "both claims marked in the answer");
+            assert.equal(await tab.locator(".annotation.contested").count(), 0);
+            assert.equal(await tab.locator(".annotation.broken").count(), 1, "the claim with a missing boundary");
+            assert.equal(await tab.locator(".source.broken-ref .error").count(), 1, "its broken ref stands out");
+            assert.deepEqual(requested, [page], "no request but the page itself");
+            assert.deepEqual(errors, []);
+        } finally {
+            await context.close();
+            fs.rmSync(profile, { recursive: true, force: true });
+        }
+    });
+});
