@@ -21,6 +21,7 @@ import { SourceCheckClient } from "./languageClient";
 import { registerLanguageModelTools } from "./languageModelTools";
 import { LanguageStatus } from "./languageStatus";
 import { LINE_INDEX_SCHEME, LineIndexProvider, showLineIndex } from "./lineIndex";
+import { registerQuoteFiles } from "./quoteFiles";
 import { messageOf } from "./requests";
 import { argsObject, type SelectionArgs } from "./selection";
 import { buildSessionFromOpenDocuments } from "./sessionBuilder";
@@ -56,6 +57,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const scopes = new DocumentScopes(sc, store, new CitedSpanHoverProvider(store));
     context.subscriptions.push(output, sc, store, current, decorations, status, lineIndex, associateAnnotationFiles());
     context.subscriptions.push(new CurrentAnnotationStatus(current), scopes);
+    context.subscriptions.push(registerQuoteFiles(sc));
     const refUpdates = new RefUpdates(sc, output);
     context.subscriptions.push(new FollowEdits(sc, refUpdates, output), new FileMoves(sc, refUpdates, output));
     context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(LINE_INDEX_SCHEME, lineIndex));

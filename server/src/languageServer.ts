@@ -49,6 +49,7 @@ import { inlayHints } from "./features/inlayHints";
 import { definition, documentLinks, references } from "./features/navigation";
 import { offsetAt, positionAt } from "./features/positions";
 import { schemaCompletion } from "./features/schemaCompletion";
+import { QUOTE_CODE_ACTION_KINDS, QuoteFiles } from "./features/quoteFiles";
 import type { AnnotationFile } from "./workspace/annotationFile";
 import type { BufferStore } from "./workspace/documentSource";
 import { CONFIG_FILE_NAME } from "./workspace/projectConfig";
@@ -102,6 +103,16 @@ export function startLanguageServer(connection: Connection): void {
     function unpush(uri: string): void {
         if (pushed.delete(uri)) clear(connection, uri);
     }
+
+    // TraceCite traces, notes and Markdown reports (docs/quotes.md): their own diagnostics, hovers, actions.
+    const quoteFiles = new QuoteFiles(
+        connection,
+        documents,
+        () => pullDiagnostics,
+        () => {
+            if (capabilities.workspace?.diagnostics?.refreshSupport) connection.languages.diagnostics.refresh();
+        },
+    );
 
     const analysis = new Analysis(workspace, documents, {
         changed: (files, citedUris) => afterChange(files, citedUris),
@@ -165,7 +176,10 @@ export function startLanguageServer(connection: Connection): void {
             capabilities: {
                 textDocumentSync: TextDocumentSyncKind.Incremental,
                 hoverProvider: true,
-                codeActionProvider: { codeActionKinds: CODE_ACTION_KINDS, resolveProvider: false },
+                codeActionProvider: {
+                    codeActionKinds: [...CODE_ACTION_KINDS, ...QUOTE_CODE_ACTION_KINDS],
+                    resolveProvider: false,
+                },
                 completionProvider: { triggerCharacters: ['"'], resolveProvider: false },
                 definitionProvider: true,
                 referencesProvider: true,
@@ -397,6 +411,8 @@ export function startLanguageServer(connection: Connection): void {
     connection.languages.diagnostics.on(
         safe("diagnostics", { kind: "full" as const, items: [] }, (params) => {
             const file = analysis.current(params.textDocument.uri);
+            if (!file && quoteFiles.handles(params.textDocument.uri))
+                return quoteFiles.pullReport(params.textDocument.uri);
             const report = pullReport(workspace, file, params.previousResultId);
             if (file) {
                 pulled.set(file.uri, file.stamp);
@@ -409,14 +425,14 @@ export function startLanguageServer(connection: Connection): void {
     connection.onHover(
         safe("hover", null, (params) => {
             const file = analysis.current(params.textDocument.uri);
-            return file ? hover(workspace, file, params.position) : null;
+            return file ? hover(workspace, file, params.position) : quoteFiles.hover(params);
         }),
     );
 
     connection.onCodeAction(
         safe("code actions", [], (params) => {
             const file = analysis.current(params.textDocument.uri);
-            return file ? codeActions(workspace, file, params) : [];
+            return file ? codeActions(workspace, file, params) : quoteFiles.codeActions(params);
         }),
     );
 

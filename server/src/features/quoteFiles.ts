@@ -1,0 +1,332 @@
+/**
+ * Quote-based citations in the editor (docs/quotes.md, "In the editor"): diagnostics on the exact
+ * line for TraceCite traces, notes and Markdown reports; hovers showing where a quote was found;
+ * the "Convert to SourceCheck refs" code action; re-fetching pages, only when the client asks (an
+ * explicit, cancellable command in a trusted workspace). A thin adapter over server/src/quotes and
+ * server/src/fetch; nothing here is fetched on its own.
+ */
+import * as nodePath from "node:path";
+import {
+    type CancellationToken,
+    type CodeAction,
+    type CodeActionParams,
+    type Connection,
+    type Diagnostic,
+    DiagnosticSeverity,
+    type DocumentDiagnosticReport,
+    DocumentDiagnosticReportKind,
+    type Hover,
+    type HoverParams,
+    MarkupKind,
+    type Range,
+    type TextDocuments,
+} from "vscode-languageserver/node";
+import type { TextDocument } from "vscode-languageserver-textdocument";
+import {
+    CONVERT_QUOTES,
+    CONVERT_QUOTES_COMMAND,
+    CONVERT_QUOTES_KIND,
+    type ConvertQuotesParams,
+    type ConvertQuotesResult,
+    NOTES_LANGUAGE,
+    REFETCH_QUOTES,
+    type RefetchQuotesParams,
+    type RefetchQuotesResult,
+    TRACE_LANGUAGE,
+} from "../../../shared/quoteProtocol";
+import { LineIndex } from "../core/lines";
+import { fetchSourceText } from "../fetch/fetchSource";
+import { convertQuotes, convertTrace, tidyPageText } from "../quotes/convert";
+import type { QuoteDiagnostic } from "../quotes/diagnostics";
+import { checkQuotesLive, type LiveMatch, type PageText } from "../quotes/live";
+import { type ParsedQuotes, parseNotes } from "../quotes/notes";
+import { parseReport } from "../quotes/report";
+import { analyzeTrace, type TraceAnalysis } from "../quotes/trace";
+import { pathToUri, uriToPath } from "../workspace/uris";
+
+export const QUOTE_CODE_ACTION_KINDS = [CONVERT_QUOTES_KIND];
+
+type Kind = "trace" | "notes" | "report";
+
+interface Analysed {
+    version: number;
+    kind: Kind;
+    trace?: TraceAnalysis;
+    quotes?: ParsedQuotes;
+    live?: LiveMatch[];
+    liveCodes?: Map<LiveMatch, { code: string; message: string }>;
+}
+
+/** Codes of the live check that mean the page was unavailable rather than the quote missing. */
+const NOT_FOUND = "QUOTE_NOT_IN_LIVE_SOURCE";
+
+export class QuoteFiles {
+    private readonly cache = new Map<string, Analysed>();
+    /** Pages fetched on request, per document: URL -> tidied visible text (or why unavailable). */
+    private readonly pages = new Map<string, Map<string, PageText>>();
+    private readonly pushed = new Set<string>();
+
+    constructor(
+        private readonly connection: Connection,
+        private readonly documents: TextDocuments<TextDocument>,
+        private readonly pullMode: () => boolean,
+        private readonly refreshPull: () => void,
+    ) {
+        documents.onDidOpen(({ document }) => {
+            // A file whose language was just switched to a trace or notes (a configured glob) was
+            // pulled under its old language: ask the client to pull again.
+            if (this.pullMode() && kindOf(document) !== undefined && document.languageId !== "markdown")
+                this.refreshPull();
+            this.changed(document);
+        });
+        documents.onDidChangeContent(({ document }) => this.changed(document));
+        documents.onDidClose(({ document }) => {
+            this.cache.delete(document.uri);
+            this.pages.delete(document.uri);
+            if (this.pushed.delete(document.uri))
+                void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
+        });
+        connection.onRequest(REFETCH_QUOTES, (params: RefetchQuotesParams, token: CancellationToken) =>
+            this.refetch(params.uri, token),
+        );
+        connection.onRequest(CONVERT_QUOTES, (params: ConvertQuotesParams) => this.convert(params.uri));
+    }
+
+    /** True for an open trace, notes file or Markdown document. */
+    handles(uri: string): boolean {
+        const document = this.documents.get(uri);
+        return document !== undefined && kindOf(document) !== undefined;
+    }
+
+    pullReport(uri: string): DocumentDiagnosticReport {
+        return { kind: DocumentDiagnosticReportKind.Full, items: this.diagnostics(uri) };
+    }
+
+    diagnostics(uri: string): Diagnostic[] {
+        const analysed = this.analysed(uri);
+        const document = this.documents.get(uri);
+        if (!analysed || !document) return [];
+        const found: QuoteDiagnostic[] = analysed.trace?.diagnostics ?? analysed.quotes?.diagnostics ?? [];
+        // A Markdown file without report quotes is just Markdown: no "no citations" complaint.
+        const shown = analysed.kind === "report" ? found.filter((d) => d.code !== "NO_REPORT_CITATIONS") : found;
+        const diagnostics = shown.map((d) => toDiagnostic(document, d, DiagnosticSeverity.Error));
+        for (const match of analysed.live ?? []) {
+            const failure = analysed.liveCodes?.get(match);
+            if (!failure) continue;
+            const { citation } = match;
+            diagnostics.push(
+                toDiagnostic(
+                    document,
+                    { line: citation.line, code: failure.code, message: failure.message, columns: citation.columns },
+                    failure.code === NOT_FOUND ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
+                ),
+            );
+        }
+        return diagnostics;
+    }
+
+    hover(params: HoverParams): Hover | null {
+        const analysed = this.analysed(params.textDocument.uri);
+        if (!analysed) return null;
+        const { line, character } = params.position;
+        const inside = (l: number, columns?: { start: number; end: number }) =>
+            l - 1 === line && columns !== undefined && character >= columns.start && character <= columns.end;
+        if (analysed.trace) {
+            const sources = new Map(analysed.trace.sources.map((s) => [s.id, s]));
+            for (const claim of analysed.trace.claims) {
+                for (const citation of claim.citations) {
+                    if (!inside(citation.line, citation.columns)) continue;
+                    const source = sources.get(citation.sourceId);
+                    let text: string;
+                    if (!source) text = `Source \`${citation.sourceId}\` is not in this trace.`;
+                    else if (citation.found && source.content !== undefined) {
+                        const at = new LineIndex(source.content).positionAt(citation.found.start);
+                        text = `Found verbatim in the captured content of source \`${source.id}\` (${source.uri}): line ${at.line}, column ${at.column + 1}.`;
+                    } else if (citation.status === "not-matched")
+                        text = `Not found verbatim in the captured content of source \`${source.id}\` (${source.uri}).`;
+                    else text = `Source \`${source.id}\` (${source.uri}) has no captured content to look in.`;
+                    return hoverAt(citation.line, citation.columns!, text);
+                }
+            }
+            return null;
+        }
+        for (const citation of analysed.quotes?.citations ?? []) {
+            if (!inside(citation.line, citation.columns)) continue;
+            const page = this.pages.get(params.textDocument.uri)?.get(citation.url);
+            const match = analysed.live?.find((m) => m.citation === citation)?.match;
+            let text: string;
+            if (!page)
+                text = `Not fetched yet: run **SourceCheck: Re-fetch Cited Pages** to look for it in ${citation.url}.`;
+            else if (!page.ok) text = `${citation.url} was unavailable: ${page.code} (${page.message}).`;
+            else if (match) {
+                const at = new LineIndex(page.text).positionAt(match.start);
+                text = `Found${match.elided ? " (through an elision)" : ""} in the visible text of ${citation.url} as fetched: line ${at.line}, column ${at.column + 1}.`;
+            } else text = `Not found in the visible text of ${citation.url} as fetched.`;
+            return hoverAt(citation.line, citation.columns, text);
+        }
+        return null;
+    }
+
+    codeActions(params: CodeActionParams): CodeAction[] {
+        const analysed = this.analysed(params.textDocument.uri);
+        if (!analysed) return [];
+        const has = analysed.trace
+            ? analysed.trace.claims.some((c) => c.citations.length > 0)
+            : (analysed.quotes?.citations.length ?? 0) > 0;
+        if (!has) return [];
+        if (params.context.only && !params.context.only.some((kind) => CONVERT_QUOTES_KIND.startsWith(kind))) return [];
+        const title = "Convert to SourceCheck refs";
+        return [
+            {
+                title,
+                kind: CONVERT_QUOTES_KIND,
+                command: { title, command: CONVERT_QUOTES_COMMAND, arguments: [{ uri: params.textDocument.uri }] },
+            },
+        ];
+    }
+
+    private changed(document: TextDocument): void {
+        if (kindOf(document) === undefined) return;
+        if (this.pullMode()) return; // the client pulls
+        const diagnostics = this.diagnostics(document.uri);
+        if (diagnostics.length > 0 || this.pushed.has(document.uri)) {
+            void this.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+        }
+        if (diagnostics.length > 0) this.pushed.add(document.uri);
+        else this.pushed.delete(document.uri);
+    }
+
+    private analysed(uri: string): Analysed | undefined {
+        const document = this.documents.get(uri);
+        if (!document) return undefined;
+        const kind = kindOf(document);
+        if (kind === undefined) return undefined;
+        const cached = this.cache.get(uri);
+        if (cached && cached.version === document.version && cached.kind === kind) return cached;
+        const text = document.getText();
+        const analysed: Analysed = { version: document.version, kind };
+        if (kind === "trace") analysed.trace = analyzeTrace(text);
+        else {
+            analysed.quotes = kind === "notes" ? parseNotes(text) : parseReport(text);
+            this.matchPages(uri, analysed);
+        }
+        this.cache.set(uri, analysed);
+        return analysed;
+    }
+
+    private matchPages(uri: string, analysed: Analysed): void {
+        const pages = this.pages.get(uri);
+        const quotes = analysed.quotes;
+        if (!pages || !quotes || quotes.diagnostics.some((d) => d.code !== "NO_REPORT_CITATIONS")) return;
+        const fetched = quotes.citations.filter((c) => pages.has(c.url));
+        const { report, matches } = checkQuotesLive(fetched, pages);
+        analysed.live = matches;
+        analysed.liveCodes = new Map();
+        matches.forEach((match, i) => {
+            const item = report.items[i];
+            if (item.ok) return;
+            const code = item.diagnostics[0] ?? NOT_FOUND;
+            const message =
+                code === NOT_FOUND
+                    ? `the quote does not appear in ${item.url} as fetched`
+                    : `${item.url} is unavailable: ${item.message ?? code}`;
+            analysed.liveCodes?.set(match, { code, message });
+        });
+    }
+
+    private async refetch(uri: string, token: CancellationToken): Promise<RefetchQuotesResult> {
+        const document = this.documents.get(uri);
+        const kind = document ? kindOf(document) : undefined;
+        if (!document || (kind !== "notes" && kind !== "report"))
+            return { ok: false, message: "re-fetching works on an open notes file or Markdown report" };
+        const quotes = kind === "notes" ? parseNotes(document.getText()) : parseReport(document.getText());
+        const urls = [...new Set(quotes.citations.map((c) => c.url))];
+        if (urls.length === 0) return { ok: false, message: "this file cites no page" };
+        const controller = new AbortController();
+        const cancel = token.onCancellationRequested(() => controller.abort());
+        const pages = new Map<string, PageText>();
+        try {
+            for (const url of urls) {
+                if (controller.signal.aborted) break;
+                // The strict policy and the system resolver: no option loosens them here.
+                const result = await fetchSourceText(url, { signal: controller.signal });
+                if (!result.ok && result.code === "FETCH_CANCELLED") break;
+                pages.set(
+                    url,
+                    result.ok
+                        ? { ok: true, text: tidyPageText(result.text) }
+                        : { ok: false, code: result.code, message: result.message },
+                );
+            }
+        } finally {
+            cancel.dispose();
+        }
+        if (controller.signal.aborted) return { ok: false, cancelled: true, message: "re-fetching was cancelled" };
+        this.pages.set(uri, pages);
+        this.cache.delete(uri);
+        const analysed = this.analysed(uri);
+        if (this.pullMode()) this.refreshPull();
+        else this.changed(document);
+        const matched = analysed?.live?.filter((m) => m.match !== undefined).length ?? 0;
+        return {
+            ok: true,
+            pageCount: pages.size,
+            failedCount: [...pages.values()].filter((p) => !p.ok).length,
+            citationCount: quotes.citations.length,
+            matchedCount: matched,
+        };
+    }
+
+    private convert(uri: string): ConvertQuotesResult {
+        const document = this.documents.get(uri);
+        const analysed = this.analysed(uri);
+        const path = uriToPath(uri);
+        if (!document || !analysed || path === undefined)
+            return { ok: false, message: "convert works on an open trace, notes file or Markdown report on disk" };
+        if (analysed.trace?.malformed) return { ok: false, message: "the trace has lines that are not JSON" };
+        const badInput = analysed.quotes?.diagnostics.filter((d) => d.code !== "NO_REPORT_CITATIONS") ?? [];
+        if (badInput.length > 0)
+            return { ok: false, message: `line ${badInput[0].line}: ${badInput[0].code}: fix the file first` };
+        const converted = analysed.trace
+            ? convertTrace(analysed.trace)
+            : convertQuotes(analysed.quotes?.citations ?? [], this.pages.get(uri) ?? new Map());
+        const base = nodePath.basename(path).replace(/(\.trace)?\.(jsonl|md|markdown|txt)$/i, "");
+        return {
+            ok: true,
+            targetUri: pathToUri(nodePath.join(nodePath.dirname(path), `${base}.sourcecheck.json`)),
+            content: `${JSON.stringify(converted, null, 2)}\n`,
+            convertedCount: converted.annotations.reduce((sum, a) => sum + a.sources.length, 0),
+            unconvertedCount: converted.unconverted.length,
+        };
+    }
+}
+
+function kindOf(document: TextDocument): Kind | undefined {
+    if (document.languageId === TRACE_LANGUAGE) return "trace";
+    if (document.languageId === NOTES_LANGUAGE) return "notes";
+    if (document.languageId === "markdown") return "report";
+    return undefined;
+}
+
+/** The finding's columns when it has them, else its whole line without the indentation. */
+function toDiagnostic(document: TextDocument, finding: QuoteDiagnostic, severity: DiagnosticSeverity): Diagnostic {
+    const line = Math.max(0, Math.min(finding.line - 1, document.lineCount - 1));
+    let range: Range;
+    if (finding.columns)
+        range = { start: { line, character: finding.columns.start }, end: { line, character: finding.columns.end } };
+    else {
+        const text = document
+            .getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } })
+            .replace(/\r?\n$/, "");
+        const indent = text.length - text.trimStart().length;
+        range = { start: { line, character: indent }, end: { line, character: text.length } };
+    }
+    return { range, severity, code: finding.code, source: "sourcecheck", message: finding.message };
+}
+
+function hoverAt(line: number, columns: { start: number; end: number }, text: string): Hover {
+    return {
+        contents: { kind: MarkupKind.Markdown, value: text },
+        range: { start: { line: line - 1, character: columns.start }, end: { line: line - 1, character: columns.end } },
+    };
+}
