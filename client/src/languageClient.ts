@@ -18,6 +18,7 @@ import {
     TransportKind,
 } from "vscode-languageclient/node";
 import { annotationFileGlobs } from "./config";
+import { quoteDocumentSelector } from "./quoteFiles";
 
 const CRASH_WINDOW_MS = 3 * 60 * 1000;
 const MAX_CRASHES_IN_WINDOW = 5;
@@ -121,7 +122,7 @@ export class SourceCheckClient implements vscode.Disposable {
         const clientOptions: LanguageClientOptions = {
             // The server's language features serve annotation files only; cited documents get theirs,
             // and every file document its text sync, from DocumentScopes (docs/editor-features.md).
-            documentSelector: [{ language: "sourcecheck" }, ...annotationPatterns],
+            documentSelector: [{ language: "sourcecheck" }, ...annotationPatterns, ...quoteDocumentSelector()],
             middleware: this.requests.middleware(),
             // The server registers its own file watchers and pulls `sourcecheck.*` settings; these are
             // only its first view of them.

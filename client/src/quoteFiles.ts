@@ -6,7 +6,7 @@
  * written beside the file and opened. Nothing is matched or fetched here.
  */
 import * as vscode from "vscode";
-import { RequestType } from "vscode-languageclient/node";
+import { type DocumentSelector, RequestType } from "vscode-languageclient/node";
 import {
     CONVERT_QUOTES,
     CONVERT_QUOTES_COMMAND,
@@ -29,7 +29,21 @@ const convertType = new RequestType<ConvertQuotesParams, ConvertQuotesResult, vo
 /** Languages a matched file may be switched from: a language picked on purpose is left alone. */
 const SWITCHABLE = new Set(["plaintext", "json", "jsonl", "jsonc", "markdown"]);
 
-function globs(setting: "traceFiles" | "notesFiles"): string[] {
+/**
+ * The documents the server's language features serve beside annotation files: traces and notes by
+ * their language, Markdown reports by name (`*.report.md` and the `sourcecheck.reportFiles` globs),
+ * so that other Markdown documents keep text sync only.
+ */
+export function quoteDocumentSelector(): DocumentSelector {
+    const reports = [...new Set(["**/*.report.md", ...globs("reportFiles")])];
+    return [
+        { language: TRACE_LANGUAGE },
+        { language: NOTES_LANGUAGE },
+        ...reports.map((pattern) => ({ scheme: "file", language: "markdown", pattern })),
+    ];
+}
+
+function globs(setting: "traceFiles" | "notesFiles" | "reportFiles"): string[] {
     const value = vscode.workspace.getConfiguration("sourcecheck").get<unknown>(setting);
     return Array.isArray(value) ? value.filter((g): g is string => typeof g === "string" && g.length > 0) : [];
 }
