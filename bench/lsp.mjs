@@ -82,13 +82,56 @@ function open(connection, uri, text, languageId = "json") {
     connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } });
 }
 
-/** Offset of the n-th occurrence of `needle`, as an LSP position. */
-function positionOf(text, needle, nth = 1) {
-    let at = -1;
-    for (let i = 0; i < nth; i++) at = text.indexOf(needle, at + 1);
+/** An offset of the text as an LSP position. */
+function positionAt(text, at) {
     const before = text.slice(0, at);
     const line = before.split("\n").length - 1;
     return { line, character: at - before.lastIndexOf("\n") - 1 };
+}
+
+function lineStartOf(text, position) {
+    let at = 0;
+    for (let line = 0; line < position.line; line++) at = text.indexOf("\n", at) + 1;
+    return at;
+}
+
+function offsetOf(text, position) {
+    return lineStartOf(text, position) + position.character;
+}
+
+/** The last digit of the first two-decimal confidence after the n-th one: editing it keeps the JSON valid. */
+function lastDigitOfConfidence(text, nth) {
+    const pattern = /"confidence": 0\.\d\d/g;
+    let match;
+    let seen = 0;
+    while ((match = pattern.exec(text)) !== null) if (seen++ >= nth) break;
+    if (!match) throw new Error("no two-decimal confidence in the workload");
+    return positionAt(text, match.index + match[0].length - 1);
+}
+
+/** Positions inside `count` different `str` values, spread evenly over the file. */
+function strPositions(text, count) {
+    const all = [];
+    for (let at = text.indexOf('"str": "'); at !== -1; at = text.indexOf('"str": "', at + 1)) all.push(at + 9);
+    if (all.length < count) throw new Error(`only ${all.length} str values for ${count} distinct positions`);
+    const step = all.length / count;
+    // Offsets to positions in one pass (the file is large).
+    const wanted = Array.from({ length: count }, (_, i) => all[Math.floor(i * step)]);
+    const positions = [];
+    let line = 0;
+    let lineStart = 0;
+    let w = 0;
+    for (let at = 0; at <= text.length && w < wanted.length; at++) {
+        if (at === wanted[w]) {
+            positions.push({ line, character: at - lineStart });
+            w++;
+        }
+        if (text.charCodeAt(at) === 10) {
+            line++;
+            lineStart = at + 1;
+        }
+    }
+    return positions;
 }
 
 async function pull(connection, uri) {
@@ -111,24 +154,34 @@ export async function lspCases({ scratch, smoke, record, results }) {
         open(connection, uri, text, "sourcecheck");
         await pull(connection, uri);
 
-        // 1. A one-character edit, until fresh diagnostics arrive; against a jsonc-parser parse of the file.
-        const confidenceAt = positionOf(text, '"confidence": ', Math.floor(annotations / 2));
-        const digit = { line: confidenceAt.line, character: confidenceAt.character + 15 };
+        // 1. One-character edits until fresh diagnostics arrive, against a jsonc-parser parse of the
+        // file. The valid edit changes the last digit of a confidence ("0.47" -> "0.41" -> "0.42"), so
+        // the file stays valid JSON and every check is a full one; the invalid edit is measured apart.
+        const digit = lastDigitOfConfidence(text, Math.floor(annotations / 2));
         let version = 1;
+        const editAt = (position, replacement) => {
+            connection.sendNotification("textDocument/didChange", {
+                textDocument: { uri, version: ++version },
+                contentChanges: [
+                    {
+                        range: { start: position, end: { ...position, character: position.character + 1 } },
+                        text: replacement,
+                    },
+                ],
+            });
+        };
+        const freshReport = async () => {
+            const report = await pull(connection, uri);
+            if (report.kind !== "full" && report.kind !== "unchanged") throw new Error("no diagnostic report");
+            return report;
+        };
+        let round = 0;
         const edit = await sideBySide(
             async () => {
-                const replacement = version % 2 ? "1" : "2";
-                connection.sendNotification("textDocument/didChange", {
-                    textDocument: { uri, version: ++version },
-                    contentChanges: [
-                        {
-                            range: { start: digit, end: { ...digit, character: digit.character + 1 } },
-                            text: replacement,
-                        },
-                    ],
-                });
-                const report = await pull(connection, uri);
-                if (report.kind !== "full" && report.kind !== "unchanged") throw new Error("no diagnostic report");
+                editAt(digit, round++ % 2 ? "1" : "2");
+                const report = await freshReport();
+                if (report.kind === "full" && report.items.length > 0)
+                    throw new Error(`the valid edit produced ${report.items[0].message}`);
             },
             () => {
                 parseTree(text);
@@ -136,20 +189,48 @@ export async function lspCases({ scratch, smoke, record, results }) {
             { runs: 7, warmup: 2 },
         );
         record(
-            `lsp one-character edit to fresh diagnostics, ${annotations} annotations`,
+            `lsp one-character valid edit to fresh diagnostics, ${annotations} annotations`,
             { ratio: edit.ours.median / edit.baseline.median },
             3,
-            {
-                ours: edit.ours,
-                baseline: edit.baseline,
-                baselineName: "jsonc-parser parseTree of the file",
-            },
+            { ours: edit.ours, baseline: edit.baseline, baselineName: "jsonc-parser parseTree of the file" },
         );
+        // The invalid edit: the ":" after that "confidence" becomes "x" or "y" (invalid JSON each time),
+        // so the server takes its recovery path: jsonc-parser's tolerant parse and a syntax diagnostic.
+        const colon = {
+            line: digit.line,
+            character: text.lastIndexOf(":", offsetOf(text, digit)) - lineStartOf(text, digit),
+        };
+        editAt(colon, "x");
+        await freshReport();
+        const invalid = await sideBySide(
+            async () => {
+                editAt(colon, round++ % 2 ? "x" : "y");
+                const report = await freshReport();
+                if (report.kind === "full" && !report.items.some((d) => d.code === "invalid-json"))
+                    throw new Error("the invalid edit was not reported");
+            },
+            () => {
+                parseTree(text);
+            },
+            { runs: 7, warmup: 2 },
+        );
+        record(
+            `lsp one-character edit making the file invalid JSON, to fresh diagnostics, ${annotations} annotations`,
+            { ratio: invalid.ours.median / invalid.baseline.median },
+            3,
+            { ours: invalid.ours, baseline: invalid.baseline, baselineName: "jsonc-parser parseTree of the file" },
+        );
+        editAt(colon, ":");
+        await freshReport();
 
-        // 2. Hover and completion, against a round trip that does no work (an unknown method).
+        // 2. Hover and completion at many distinct positions (every request a different str value
+        // of a different ref, spread over the file, so no answer comes from a cache), against a
+        // round trip that does no work (an unknown method).
         const batch = 20;
-        const strAt = positionOf(text, '"str": "', Math.floor(annotations / 3));
-        const inStr = { line: strAt.line, character: strAt.character + 9 };
+        const rounds = 9;
+        const positions = strPositions(text, 2 * batch * rounds);
+        let next = 0;
+        const distinct = () => positions[next++];
         const noop = async () => {
             for (let i = 0; i < batch; i++)
                 await connection.sendRequest("sourcecheck/benchNoop", {}).catch(() => undefined);
@@ -159,40 +240,39 @@ export async function lspCases({ scratch, smoke, record, results }) {
                 for (let i = 0; i < batch; i++) {
                     const result = await connection.sendRequest("textDocument/hover", {
                         textDocument: { uri },
-                        position: inStr,
+                        position: distinct(),
                     });
                     if (!result) throw new Error("no hover on a str value");
                 }
             },
             noop,
-            { runs: 7, warmup: 2 },
+            { runs: rounds - 2, warmup: 2 },
         );
-        record("lsp hover vs no-op round trip", { ratio: hover.ours.median / hover.baseline.median }, 2, {
-            ours: hover.ours,
-            baseline: hover.baseline,
-        });
+        record(
+            `lsp hover at ${batch * rounds} distinct refs vs no-op round trip`,
+            { ratio: hover.ours.median / hover.baseline.median },
+            2,
+            { ours: hover.ours, baseline: hover.baseline },
+        );
         const completion = await sideBySide(
             async () => {
                 for (let i = 0; i < batch; i++) {
                     const result = await connection.sendRequest("textDocument/completion", {
                         textDocument: { uri },
-                        position: inStr,
+                        position: distinct(),
                     });
                     const items = Array.isArray(result) ? result : result?.items;
                     if (!items || items.length === 0) throw new Error("no completion in a str value");
                 }
             },
             noop,
-            { runs: 7, warmup: 2 },
+            { runs: rounds - 2, warmup: 2 },
         );
         record(
-            "lsp completion vs no-op round trip",
+            `lsp completion at ${batch * rounds} distinct refs vs no-op round trip`,
             { ratio: completion.ours.median / completion.baseline.median },
             2,
-            {
-                ours: completion.ours,
-                baseline: completion.baseline,
-            },
+            { ours: completion.ours, baseline: completion.baseline },
         );
         text = undefined;
     } finally {
@@ -226,21 +306,30 @@ async function oneOfManyCase({ scratch, smoke, record }) {
         await pull(connection, uri);
         let citedVersion = 1;
         let fileVersion = 1;
+        // Both sides make the same change: 9 characters inserted at the end of a file, or removed again,
+        // as one incremental edit. Ours edits a cited document (every ref into it re-resolved); the
+        // baseline edits the annotation file with whitespace (the whole file, every ref, re-checked).
+        const appended = "\nappended";
+        const blank = "\n        ";
+        const endOf = (text) => positionAt(text, text.length);
+        const toggle = (docUri, version, text, added) => {
+            const end = endOf(text);
+            const change =
+                version % 2 === 0
+                    ? { range: { start: end, end }, text: added }
+                    : { range: { start: end, end: endOf(text + added) }, text: "" };
+            connection.sendNotification("textDocument/didChange", {
+                textDocument: { uri: docUri, version },
+                contentChanges: [change],
+            });
+        };
         const measured = await sideBySide(
             async () => {
-                // Append a line: every ref into the document still resolves, but each must be re-checked.
-                connection.sendNotification("textDocument/didChange", {
-                    textDocument: { uri: citedUri, version: ++citedVersion },
-                    contentChanges: [{ text: citedVersion % 2 ? citedText : `${citedText}\nappended` }],
-                });
+                toggle(citedUri, ++citedVersion, citedText, appended);
                 await pull(connection, uri);
             },
             async () => {
-                // Whitespace at the end of the annotation file: the whole file, every ref, re-checked.
-                connection.sendNotification("textDocument/didChange", {
-                    textDocument: { uri, version: ++fileVersion },
-                    contentChanges: [{ text: fileVersion % 2 ? annotationText : `${annotationText} ` }],
-                });
+                toggle(uri, ++fileVersion, annotationText, blank);
                 await pull(connection, uri);
             },
             { runs: 7, warmup: 2 },
@@ -252,7 +341,7 @@ async function oneOfManyCase({ scratch, smoke, record }) {
             {
                 ours: measured.ours,
                 baseline: measured.baseline,
-                baselineName: `re-check of all ${annotations} annotations`,
+                baselineName: `re-check of all ${annotations} annotations after an edit of the same size`,
             },
         );
     } finally {

@@ -1,5 +1,6 @@
 // Side-by-side timing: both sides run alternately in one process after a warm-up, so machine noise
-// hits both alike; a case is judged on the ratio of medians, never on absolute times.
+// hits both alike; which side goes first alternates too (caches, GC debt and CPU frequency favour
+// neither side). A case is judged on the ratio of medians, never on absolute times.
 import { performance } from "node:perf_hooks";
 
 export function stats(samples) {
@@ -16,21 +17,38 @@ export function round(value, digits = 3) {
     return Math.round(value * f) / f;
 }
 
-/** Time `ours` and `baseline` alternately: `warmup` discarded rounds, then `runs` measured ones (ms). */
+async function timed(work) {
+    const t0 = performance.now();
+    await work();
+    return performance.now() - t0;
+}
+
+/**
+ * Time `ours` and `baseline` alternately: `warmup` discarded rounds, then `runs` measured ones (ms).
+ * Even rounds run ours first, odd rounds the baseline first; memory is collected before each side.
+ */
 export async function sideBySide(ours, baseline, { runs = 5, warmup = 1 } = {}) {
     const a = [];
     const b = [];
+    let oursFirst = 0;
     for (let i = 0; i < warmup + runs; i++) {
-        const t0 = performance.now();
-        await ours();
-        const t1 = performance.now();
-        await baseline();
-        const t2 = performance.now();
-        if (i >= warmup) {
-            a.push(t1 - t0);
-            b.push(t2 - t1);
-        }
+        let tOurs;
+        let tBaseline;
         globalThis.gc?.();
+        if (i % 2 === 0) {
+            tOurs = await timed(ours);
+            globalThis.gc?.();
+            tBaseline = await timed(baseline);
+        } else {
+            tBaseline = await timed(baseline);
+            globalThis.gc?.();
+            tOurs = await timed(ours);
+        }
+        if (i >= warmup) {
+            a.push(tOurs);
+            b.push(tBaseline);
+            if (i % 2 === 0) oursFirst++;
+        }
     }
-    return { ours: stats(a), baseline: stats(b) };
+    return { ours: stats(a), baseline: stats(b), oursFirst, runs };
 }

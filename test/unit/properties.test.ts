@@ -14,6 +14,7 @@ import {
     shortestUniqueEndingAt,
     shortestUniqueStartingAt,
 } from "../../server/src/core";
+import { boundariesAt, endBoundary, startBoundary } from "../../server/src/core/boundaries";
 
 /** Runs per property: 10,000 in CI (issue "hostile input"); SOURCECHECK_FC_RUNS overrides it. */
 const numRuns = Number(process.env.SOURCECHECK_FC_RUNS ?? 10_000);
@@ -232,6 +233,26 @@ describe("core properties (fast-check, independent oracles)", () => {
         );
         tally.requireAtLeast(0.05, "cited, word-aligned", "not citable");
         assert.ok(tally.get("cited, character level") > 0, "the fallback to character level was exercised");
+    });
+
+    it("boundaries for many columns at once are the single-column answers", () => {
+        const tally = new Tally();
+        const spaced = fc.array(fc.constantFrom("ab", "a", "b", " ", "中", "😀", ".", "ba"), { maxLength: 16 });
+        fc.assert(
+            fc.property(spaced, (pieces) => {
+                const line = pieces.join("");
+                const columns = Array.from({ length: line.length + 1 }, (_, i) => i);
+                const starts = boundariesAt(line, "start", columns);
+                const ends = boundariesAt(line, "end", columns);
+                for (const column of columns) {
+                    assert.deepEqual(starts[column], startBoundary(line, column), `start at ${column} of ${line}`);
+                    assert.deepEqual(ends[column], endBoundary(line, column), `end at ${column} of ${line}`);
+                }
+                tally.note(starts.some((c) => c?.granularity === "words") ? "word-aligned found" : "none word-aligned");
+            }),
+            { numRuns: Math.ceil(numRuns / 10) },
+        );
+        assert.ok(tally.get("word-aligned found") >= numRuns / 100, JSON.stringify(tally.get("word-aligned found")));
     });
 });
 

@@ -89,15 +89,81 @@ export function startBoundary(line: string, column: number, options: BoundaryOpt
     const limit = Math.min(options.limit ?? line.length, line.length);
     const maxLength = options.maxLength ?? DEFAULT_MAX;
     if (column < 0 || column >= limit || splitsSurrogatePair(line, column)) return undefined;
+    let ends: number[] = [];
     if (options.style !== "shortest") {
         const windowEnd = Math.min(line.length, column + maxLength);
         const window = line.slice(column, windowEnd);
         // An edge at the window's end is real only when the window reaches the line's end.
-        const ends = wordEdges(window, "end").filter((e) => e > 0 && (e < window.length || windowEnd === line.length));
-        if (windowEnd === line.length && !ends.includes(window.length)) ends.push(window.length);
+        ends = wordEdges(window, "end")
+            .filter((e) => e > 0 && (e < window.length || windowEnd === line.length))
+            .map((e) => column + e);
+    }
+    return pickStart(line, column, ends, limit, maxLength, options.style);
+}
+
+/** A readable unique string ending at column `end` of `line`, or undefined when none exists within the limit. */
+export function endBoundary(line: string, end: number, options: BoundaryOptions = {}): BoundaryChoice | undefined {
+    const limit = Math.max(options.limit ?? 0, 0);
+    const maxLength = options.maxLength ?? DEFAULT_MAX;
+    if (end <= limit || end > line.length || splitsSurrogatePair(line, end)) return undefined;
+    let starts: number[] = [];
+    if (options.style !== "shortest") {
+        const windowStart = Math.max(0, end - maxLength);
+        const window = line.slice(windowStart, end);
+        starts = wordEdges(window, "start")
+            .filter((s) => s < window.length && (s > 0 || windowStart === 0))
+            .map((s) => windowStart + s);
+    }
+    return pickEnd(line, end, starts, limit, maxLength, options.style);
+}
+
+/**
+ * `startBoundary` (side `start`) or `endBoundary` (side `end`) at many columns of one line, with the
+ * line segmented into words once instead of once per column: what completion asks for every word
+ * of a line. Same answers as the single-column functions.
+ */
+export function boundariesAt(
+    line: string,
+    side: "start" | "end",
+    columns: readonly number[],
+    options: BoundaryOptions = {},
+): (BoundaryChoice | undefined)[] {
+    const maxLength = options.maxLength ?? DEFAULT_MAX;
+    if (options.style === "shortest" || options.limit !== undefined) {
+        return columns.map((c) => (side === "start" ? startBoundary(line, c, options) : endBoundary(line, c, options)));
+    }
+    if (side === "start") {
+        const ends = wordEdges(line, "end").filter((e) => e > 0);
+        return columns.map((column) => {
+            if (column < 0 || column >= line.length || splitsSurrogatePair(line, column)) return undefined;
+            const near = ends.filter((e) => e > column && e - column <= maxLength);
+            return pickStart(line, column, near, line.length, maxLength, options.style);
+        });
+    }
+    const starts = wordEdges(line, "start").filter((s) => s < line.length);
+    return columns.map((end) => {
+        if (end <= 0 || end > line.length || splitsSurrogatePair(line, end)) return undefined;
+        const near = starts.filter((s) => s < end && (end - s <= maxLength || s === 0));
+        return pickEnd(line, end, near, 0, maxLength, options.style);
+    });
+}
+
+/** The shortest unique word-aligned start string among word ends `ends` (absolute, ascending), else character level. */
+function pickStart(
+    line: string,
+    column: number,
+    ends: number[],
+    limit: number,
+    maxLength: number,
+    style: BoundaryStyle | undefined,
+): BoundaryChoice | undefined {
+    if (style !== "shortest") {
+        const candidates = ends.filter((e) => e <= limit);
+        if (line.length <= limit && line.length - column <= maxLength && !candidates.includes(line.length))
+            candidates.push(line.length);
         const chosen = firstUnique(
             line,
-            ends.map((e) => line.slice(column, column + e)).filter((s) => column + s.length <= limit),
+            candidates.map((e) => line.slice(column, e)),
         );
         if (chosen !== undefined) return { str: chosen, granularity: "words" };
     }
@@ -106,21 +172,22 @@ export function startBoundary(line: string, column: number, options: BoundaryOpt
     return { str, granularity: "characters" };
 }
 
-/** A readable unique string ending at column `end` of `line`, or undefined when none exists within the limit. */
-export function endBoundary(line: string, end: number, options: BoundaryOptions = {}): BoundaryChoice | undefined {
-    const limit = Math.max(options.limit ?? 0, 0);
-    const maxLength = options.maxLength ?? DEFAULT_MAX;
-    if (end <= limit || end > line.length || splitsSurrogatePair(line, end)) return undefined;
-    if (options.style !== "shortest") {
-        const windowStart = Math.max(0, end - maxLength);
-        const window = line.slice(windowStart, end);
-        const starts = wordEdges(window, "start").filter((s) => s < window.length && (s > 0 || windowStart === 0));
-        if (windowStart === 0 && !starts.includes(0)) starts.unshift(0);
-        const candidates = starts
-            .reverse()
-            .map((s) => window.slice(s))
-            .filter((s) => end - s.length >= limit);
-        const chosen = firstUnique(line, candidates);
+/** The end-side twin of pickStart: word starts `starts` (absolute, ascending), nearest first. */
+function pickEnd(
+    line: string,
+    end: number,
+    starts: number[],
+    limit: number,
+    maxLength: number,
+    style: BoundaryStyle | undefined,
+): BoundaryChoice | undefined {
+    if (style !== "shortest") {
+        const candidates = starts.filter((s) => s >= limit);
+        if (limit === 0 && end <= maxLength && !candidates.includes(0)) candidates.unshift(0);
+        const chosen = firstUnique(
+            line,
+            candidates.reverse().map((s) => line.slice(s, end)),
+        );
         if (chosen !== undefined) return { str: chosen, granularity: "words" };
     }
     const str = shortestUniqueEndingAt(line, end, maxLength);

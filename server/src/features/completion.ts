@@ -8,18 +8,18 @@
  */
 import { getLocation, getNodePath, type JSONPath, type Node } from "jsonc-parser";
 import { type CompletionItem, CompletionItemKind, type Position, type Range } from "vscode-languageserver";
-import { type BoundaryChoice, type BoundaryStyle, endBoundary, spanEdges, startBoundary } from "../core/boundaries";
+import { type BoundaryChoice, type BoundaryStyle, boundariesAt, spanEdges } from "../core/boundaries";
 import { MAX_FIX_STR, occurrenceBudget } from "../core/fixes";
 import { resolveInDocument } from "../core/resolve";
 import { isDocumentFailure, type SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
 import type { AnnotationFile } from "../workspace/annotationFile";
-import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import type { FeatureWorkspace } from "./featureWorkspace";
 import { describeResolution, oneLine } from "./format";
 import { offsetAt, positionAt } from "./positions";
 
 const MAX_PATHS = 500;
-export function completion(workspace: WorkspaceIndex, file: AnnotationFile, position: Position): CompletionItem[] {
+export function completion(workspace: FeatureWorkspace, file: AnnotationFile, position: Position): CompletionItem[] {
     const offset = offsetAt(file, position);
     const site = locate(file, offset);
     if (!site) return [];
@@ -132,13 +132,10 @@ function computeCandidates(
     const found: { choice: BoundaryChoice; detail: string; order: number }[] = [];
     const seen = new Set<string>();
     // A huge line (megabytes of text) gets candidates for its first words only: each costs scans of the line.
-    let budget = occurrenceBudget(text);
-    for (const column of spanEdges(text, boundary)) {
-        if (budget-- <= 0) break;
-        const choice =
-            boundary === "start"
-                ? startBoundary(text, column, { style, maxLength: MAX_FIX_STR })
-                : endBoundary(text, column, { style, maxLength: MAX_FIX_STR });
+    const columns = spanEdges(text, boundary).slice(0, occurrenceBudget(text));
+    const choices = boundariesAt(text, boundary, columns, { style, maxLength: MAX_FIX_STR });
+    for (const [i, column] of columns.entries()) {
+        const choice = choices[i];
         if (choice === undefined || seen.has(choice.str)) continue;
         seen.add(choice.str);
         const detail = describeCandidate(document, path, boundary, line, choice, other, column);

@@ -19,7 +19,7 @@ import { numberedLines } from "../core/numberedLines";
 import { SessionDocument } from "../core/session";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { uriToPath } from "../workspace/uris";
-import type { Citation as IndexedCitation, WorkspaceIndex } from "../workspace/workspaceIndex";
+import type { FeatureWorkspace, Citation as IndexedCitation } from "./featureWorkspace";
 import { offsetAt, prefetchRefSpans, rangeOfPointer, toLspRange } from "./positions";
 
 const MAX_CLAIM_TEXT = 500;
@@ -28,7 +28,7 @@ const MAX_CLAIM_TEXT = 500;
  * The valid resolved spans inside a document, each with who cites it, how, and the verdict of the
  * citing annotation; and the refs into it that do not resolve, on the line they name.
  */
-export function citedSpans(workspace: WorkspaceIndex, uri: string): CitedSpansResult {
+export function citedSpans(workspace: FeatureWorkspace, uri: string): CitedSpansResult {
     const path = uriToPath(uri);
     if (path === undefined) return { uri, spans: [], brokenRefs: [] };
     const byKey = new Map<string, CitedSpan>();
@@ -66,7 +66,7 @@ export function citedSpans(workspace: WorkspaceIndex, uri: string): CitedSpansRe
     return { uri, spans, brokenRefs };
 }
 
-function brokenRefsIn(workspace: WorkspaceIndex, uri: string, citations: IndexedCitation[]): BrokenRef[] {
+function brokenRefsIn(workspace: FeatureWorkspace, uri: string, citations: IndexedCitation[]): BrokenRef[] {
     const broken = citations.filter((c) => !c.site.resolution.valid);
     if (broken.length === 0) return [];
     const cited = workspace.citable(uri);
@@ -101,7 +101,7 @@ function brokenRefsIn(workspace: WorkspaceIndex, uri: string, citations: Indexed
  * an embedded document's `content` of a session file (that document's path).
  */
 export function refForSelection(
-    workspace: WorkspaceIndex,
+    workspace: FeatureWorkspace,
     annotationFile: AnnotationFile | undefined,
     uri: string,
     range: LspRange,
@@ -148,7 +148,7 @@ function refInEmbedded(file: AnnotationFile, range: LspRange, style: BoundarySty
 }
 
 /** Share of the document's non-blank characters inside claims of valid annotations. */
-export function coverage(workspace: WorkspaceIndex, uri: string): CoverageResult {
+export function coverage(workspace: FeatureWorkspace, uri: string): CoverageResult {
     const content = workspace.documentText(uri);
     const path = uriToPath(uri);
     if (content === undefined || path === undefined) return { coveredChars: 0, totalChars: 0, ratio: 0 };
@@ -183,7 +183,7 @@ function isBlank(code: number): boolean {
 }
 
 /** Each line prefixed with its 1-based number, like `evidex index`. */
-export function lineIndex(workspace: WorkspaceIndex, uri: string): { text: string } | undefined {
+export function lineIndex(workspace: FeatureWorkspace, uri: string): { text: string } | undefined {
     const content = workspace.documentText(uri);
     return content === undefined ? undefined : { text: numberedLines(content) };
 }

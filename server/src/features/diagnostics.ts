@@ -13,7 +13,7 @@ import {
 } from "vscode-languageserver";
 import type { Problem } from "../core/check";
 import type { AnnotationFile } from "../workspace/annotationFile";
-import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import type { FeatureWorkspace } from "./featureWorkspace";
 import { locateSpan, rangeOfPointer, rangeOfSpan } from "./positions";
 
 /** What a diagnostic carries for code actions. */
@@ -32,7 +32,7 @@ export interface ProblemDiagnostic {
 const cache = new WeakMap<AnnotationFile, { stamp: number; entries: ProblemDiagnostic[] }>();
 
 /** Each problem of the file with its diagnostic, cached per stamp (code actions need both). */
-export function problemDiagnostics(workspace: WorkspaceIndex, file: AnnotationFile): ProblemDiagnostic[] {
+export function problemDiagnostics(workspace: FeatureWorkspace, file: AnnotationFile): ProblemDiagnostic[] {
     const cached = cache.get(file);
     if (cached && cached.stamp === file.stamp) return cached.entries;
     const syntaxAt = new Set<number>();
@@ -53,11 +53,11 @@ export function problemDiagnostics(workspace: WorkspaceIndex, file: AnnotationFi
     return entries;
 }
 
-export function diagnosticsOf(workspace: WorkspaceIndex, file: AnnotationFile): Diagnostic[] {
+export function diagnosticsOf(workspace: FeatureWorkspace, file: AnnotationFile): Diagnostic[] {
     return problemDiagnostics(workspace, file).map((e) => e.diagnostic);
 }
 
-function toDiagnostic(workspace: WorkspaceIndex, file: AnnotationFile, problem: Problem): Diagnostic {
+function toDiagnostic(workspace: FeatureWorkspace, file: AnnotationFile, problem: Problem): Diagnostic {
     const syntax = problem as Problem & { offset?: number; length?: number };
     const range =
         problem.code === "invalid-json" && syntax.offset !== undefined
@@ -114,7 +114,7 @@ function awaitingSources(file: AnnotationFile, problem: Problem): boolean {
 
 /** A full pull report; `unchanged` when the client already has this stamp. */
 export function pullReport(
-    workspace: WorkspaceIndex,
+    workspace: FeatureWorkspace,
     file: AnnotationFile | undefined,
     previousResultId: string | undefined,
 ): DocumentDiagnosticReport {
@@ -126,7 +126,7 @@ export function pullReport(
 
 export function publish(
     connection: Connection,
-    workspace: WorkspaceIndex,
+    workspace: FeatureWorkspace,
     file: AnnotationFile,
     version?: number,
 ): void {

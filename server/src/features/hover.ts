@@ -7,7 +7,7 @@
 import { type Hover, MarkupKind, type Position } from "vscode-languageserver";
 import { isDocumentFailure } from "../core/session";
 import type { AnnotationFile, RefSite, SiteHit } from "../workspace/annotationFile";
-import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import type { FeatureWorkspace } from "./featureWorkspace";
 import { codeBlock, describeRange, shorten } from "./format";
 import { locateSpan, offsetAt, rangeOfSpan } from "./positions";
 
@@ -17,7 +17,7 @@ const MAX_LINE_CHARS = 400;
 /** Hovers per file version and ref, until the file's results change (its stamp). */
 const cache = new WeakMap<AnnotationFile, { stamp: number; byRef: Map<string, Hover | null> }>();
 
-export function hover(workspace: WorkspaceIndex, file: AnnotationFile, position: Position): Hover | null {
+export function hover(workspace: FeatureWorkspace, file: AnnotationFile, position: Position): Hover | null {
     const hit = file.hitAt(offsetAt(file, position));
     if (!hit) return null;
     let entry = cache.get(file);
@@ -33,7 +33,7 @@ export function hover(workspace: WorkspaceIndex, file: AnnotationFile, position:
     return result;
 }
 
-function describeHit(workspace: WorkspaceIndex, file: AnnotationFile, hit: SiteHit): Hover | null {
+function describeHit(workspace: FeatureWorkspace, file: AnnotationFile, hit: SiteHit): Hover | null {
     const range = rangeOfSpan(file, file.spanOf(hit.refPointer));
     if (!hit.site) {
         const problems = file.problems.filter(
@@ -63,7 +63,7 @@ export function roleTitle(role: "claim" | number): string {
     return role === "claim" ? "Claim" : `Source ${role + 1}`;
 }
 
-function describeSite(workspace: WorkspaceIndex, file: AnnotationFile, site: RefSite): string {
+function describeSite(workspace: FeatureWorkspace, file: AnnotationFile, site: RefSite): string {
     const title =
         site.role === "claim"
             ? "**Claim**"

@@ -6,11 +6,11 @@ import type { DocumentLink, Location, LocationLink, Position } from "vscode-lang
 import { isDocumentFailure } from "../core/session";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { uriToPath } from "../workspace/uris";
-import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import type { FeatureWorkspace } from "./featureWorkspace";
 import { locateSpan, offsetAt, prefetchRefSpans, rangeOfPointer, rangeOfSpan } from "./positions";
 
 export function definition(
-    workspace: WorkspaceIndex,
+    workspace: FeatureWorkspace,
     file: AnnotationFile,
     position: Position,
     linkSupport: boolean,
@@ -44,7 +44,7 @@ export function definition(
 
 /** Every ref whose resolved span covers the position (1-based lines inside the core ranges). */
 export function references(
-    workspace: WorkspaceIndex,
+    workspace: FeatureWorkspace,
     uri: string,
     position: Position,
     annotationFile: AnnotationFile | undefined,
@@ -78,7 +78,7 @@ export function references(
 }
 
 /** Links on `path` values to the cited document (workspace mode, documents that can be read). */
-export function documentLinks(workspace: WorkspaceIndex, file: AnnotationFile): DocumentLink[] {
+export function documentLinks(workspace: FeatureWorkspace, file: AnnotationFile): DocumentLink[] {
     const links: DocumentLink[] = [];
     file.spansOf(file.sites.map((site) => `${site.pointer}/path`));
     for (const site of file.sites) {

@@ -9,7 +9,7 @@ import { LineIndex } from "../core/lines";
 import { isDocumentFailure } from "../core/session";
 import type { Range } from "../core/types";
 import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
-import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import type { FeatureWorkspace } from "./featureWorkspace";
 
 const fileLines = new WeakMap<AnnotationFile, LineIndex>();
 
@@ -67,7 +67,7 @@ export function toLspRange(range: Range): LspRange {
  * string of the embedded document (sessions), so every span has somewhere to point.
  */
 export function locateSpan(
-    workspace: WorkspaceIndex,
+    workspace: FeatureWorkspace,
     file: AnnotationFile,
     path: string,
     range: Range,

@@ -6,7 +6,8 @@
 import * as nodeFs from "node:fs";
 import * as nodePath from "node:path";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
-import { AnnotationFile, type RefSite } from "./annotationFile";
+import type { Citation } from "../features/featureWorkspace";
+import { AnnotationFile } from "./annotationFile";
 import { ANNOTATION_LANGUAGE_ID, AnnotationFileMatcher } from "./annotationFiles";
 import { decodeText } from "./diskDocuments";
 import { type BufferStore, DocumentSource } from "./documentSource";
@@ -17,10 +18,7 @@ import { DEFAULT_SETTINGS, type Settings } from "./settings";
 import { pathToUri, uriToPath } from "./uris";
 import { ExcludeRules, scanFolder } from "./workspaceScan";
 
-export interface Citation {
-    file: AnnotationFile;
-    site: RefSite;
-}
+export type { Citation } from "../features/featureWorkspace";
 
 const NO_ROOT: DocumentLookup = {
     get: (): DocumentFailure => ({
