@@ -102,11 +102,11 @@ function offsetOf(text, position) {
 /** The last digit of the first two-decimal confidence after the n-th one: editing it keeps the JSON valid. */
 function lastDigitOfConfidence(text, nth) {
     const pattern = /"confidence": 0\.\d\d/g;
-    let match;
     let seen = 0;
-    while ((match = pattern.exec(text)) !== null) if (seen++ >= nth) break;
-    if (!match) throw new Error("no two-decimal confidence in the workload");
-    return positionAt(text, match.index + match[0].length - 1);
+    for (const match of text.matchAll(pattern)) {
+        if (seen++ >= nth) return positionAt(text, match.index + match[0].length - 1);
+    }
+    throw new Error("no two-decimal confidence in the workload");
 }
 
 /** Positions inside `count` different `str` values, spread evenly over the file. */

@@ -112,6 +112,11 @@ function demo(): { workspace: InMemoryWorkspace; file: AnnotationFile } {
     return { workspace, file };
 }
 
+function markdownOf(result: ReturnType<typeof hover>): string {
+    assert.ok(result, "expected a hover");
+    return (result.contents as MarkupContent).value;
+}
+
 /** The LSP position of the n-th occurrence of a needle in the file's text, one character in. */
 function inside(file: AnnotationFile, needle: string, nth = 0) {
     let at = -1;
@@ -132,7 +137,7 @@ describe("features against an in-memory workspace", () => {
         const { workspace, file } = demo();
         const reads = workspace.documentReads.length;
         const result = hover(workspace, file, inside(file, '"37"'));
-        const value = (result?.contents as MarkupContent).value;
+        const value = markdownOf(result);
         assert.ok(value.startsWith("**Annotation 1** · supported\n"), value);
         assert.ok(value.includes("**Source 1** · supports · confidence 0.9"), value);
         assert.ok(value.includes("```text\ndelta: -37%\n```"), value);
@@ -142,7 +147,7 @@ describe("features against an in-memory workspace", () => {
 
     it("a broken source's hover shows the line it names, from the file's own lookup", () => {
         const { workspace, file } = demo();
-        const value = (hover(workspace, file, inside(file, '"planned for 2.6."'))?.contents as MarkupContent).value;
+        const value = markdownOf(hover(workspace, file, inside(file, '"planned for 2.6."')));
         assert.ok(value.includes("Line 2 of `notes.md`:\n\n```text\nWindows support is planned for 2.5.\n```"), value);
     });
 
