@@ -6,6 +6,7 @@ import * as vscode from "vscode";
 import { extensionEnabled } from "./config";
 import {
     type CitedSpan,
+    type CitedSpansResult,
     citedDocumentsRequest,
     citedSpansChangedNotification,
     citedSpansRequest,
@@ -22,7 +23,7 @@ export function isCitable(uri: vscode.Uri): boolean {
 
 interface Entry {
     version: number;
-    spans: Promise<CitedSpan[]>;
+    result: Promise<CitedSpansResult>;
 }
 
 /** The same spelling as the client library uses on the wire, so server URIs compare equal to ours. */
@@ -116,23 +117,34 @@ export class CitedSpansStore implements vscode.Disposable {
     }
 
     /** The spans of the document as it is now; [] when the server cannot say (the reason is logged). */
-    spansOf(document: vscode.TextDocument): Promise<CitedSpan[]> {
-        // Documents nobody cites are never asked about.
-        if (!isCitable(document.uri) || !this.isCited(document.uri) || !extensionEnabled()) return Promise.resolve([]);
+    async spansOf(document: vscode.TextDocument): Promise<CitedSpan[]> {
+        return (await this.resultOf(document)).spans;
+    }
+
+    /** The spans and the broken refs into the document as it is now. */
+    resultOf(document: vscode.TextDocument): Promise<CitedSpansResult> {
         const key = uriKey(document.uri);
+        const none: CitedSpansResult = { uri: key, spans: [], brokenRefs: [] };
+        // Documents nobody cites are never asked about.
+        if (!isCitable(document.uri) || !this.isCited(document.uri) || !extensionEnabled())
+            return Promise.resolve(none);
         const cached = this.cache.get(key);
-        if (cached && cached.version === document.version) return cached.spans;
-        const spans = ask(this.sc, citedSpansRequest, { uri: key }).then(
-            (result) => (Array.isArray(result?.spans) ? result.spans : []),
+        if (cached && cached.version === document.version) return cached.result;
+        const result = ask(this.sc, citedSpansRequest, { uri: key }).then(
+            (answer) => ({
+                uri: key,
+                spans: Array.isArray(answer?.spans) ? answer.spans : [],
+                brokenRefs: Array.isArray(answer?.brokenRefs) ? answer.brokenRefs : [],
+            }),
             (error: Error) => {
                 this.output.appendLine(`[client] cited spans of ${key}: ${error.message}`);
                 // Forget the failure so the next look retries.
-                if (this.cache.get(key)?.spans === spans) this.cache.delete(key);
-                return [];
+                if (this.cache.get(key)?.result === result) this.cache.delete(key);
+                return none;
             },
         );
-        this.cache.set(key, { version: document.version, spans });
-        return spans;
+        this.cache.set(key, { version: document.version, result });
+        return result;
     }
 
     dispose(): void {

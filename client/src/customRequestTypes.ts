@@ -32,6 +32,7 @@ import {
 
 export type {
     Boundary,
+    BrokenRef,
     Citation,
     CitedSpan,
     CitedSpansResult,
@@ -44,6 +45,7 @@ export type {
     RefsCanFollowParams,
     RefUpdate,
     SpanKind,
+    Verdict,
 } from "../../shared/customProtocol";
 export { SPAN_KINDS } from "../../shared/customProtocol";
 

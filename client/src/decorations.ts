@@ -1,12 +1,22 @@
 /**
- * Gutter icons, backgrounds and overview-ruler marks on the cited spans of every visible editor.
+ * Gutter icons, backgrounds and overview-ruler marks on the cited spans of every visible editor:
+ * claims coloured by the verdict of the annotations citing them (docs/verdicts.md), sources by
+ * polarity, and each line a broken ref names marked where it is (docs/editor-features.md).
  * Refreshes are throttled: bursts of edits, server notifications and editor switches collapse into
  * one pass per interval, and a pass for a document that changed meanwhile is redone, never applied stale.
  */
 import * as vscode from "vscode";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
 import { decorationsEnabled } from "./config";
-import { type CitedSpan, type LspRange, SPAN_KINDS, type SpanKind } from "./customRequestTypes";
+import {
+    type BrokenRef,
+    type CitedSpan,
+    type CitedSpansResult,
+    type LspRange,
+    SPAN_KINDS,
+    type SpanKind,
+    type Verdict,
+} from "./customRequestTypes";
 
 const THROTTLE_MS = 120;
 
@@ -17,7 +27,15 @@ export interface PlainRange {
     endCharacter: number;
 }
 
-export type AppliedDecorations = Record<SpanKind, PlainRange[]>;
+/** Claims are drawn by the worst verdict among the annotations citing them, in this order. */
+export const VERDICTS_WORST_FIRST: readonly Verdict[] = ["broken", "refuted", "contested", "supported"];
+
+export type AppliedDecorations = Record<SpanKind, PlainRange[]> & {
+    /** The claim spans again, by the verdict they are drawn with. */
+    claimVerdicts: Record<Verdict, PlainRange[]>;
+    /** 0-based lines marked for broken refs into the document. */
+    brokenLines: number[];
+};
 
 const RULER_LANES: Record<SpanKind, vscode.OverviewRulerLane> = {
     claim: vscode.OverviewRulerLane.Left,
@@ -39,13 +57,27 @@ function plain(range: vscode.Range): PlainRange {
 }
 
 function emptyApplied(): AppliedDecorations {
-    return { claim: [], supports: [], refutes: [] };
+    return {
+        claim: [],
+        supports: [],
+        refutes: [],
+        claimVerdicts: { supported: [], contested: [], refuted: [], broken: [] },
+        brokenLines: [],
+    };
 }
 
-function createDecorationType(context: vscode.ExtensionContext, kind: SpanKind): vscode.TextEditorDecorationType {
+const capitalized = (word: string) => word[0].toUpperCase() + word.slice(1);
+
+/** The colour of a span: sources by polarity, claims by verdict (`sourcecheck.claimSupportedBackground`...). */
+function createDecorationType(
+    context: vscode.ExtensionContext,
+    kind: SpanKind,
+    verdict?: Verdict,
+): vscode.TextEditorDecorationType {
     const icon = (variant: string) => vscode.Uri.joinPath(context.extensionUri, "media", `${kind}${variant}.svg`);
+    const background = verdict ? `claim${capitalized(verdict)}Background` : `${kind}Background`;
     return vscode.window.createTextEditorDecorationType({
-        backgroundColor: new vscode.ThemeColor(`sourcecheck.${kind}Background`),
+        backgroundColor: new vscode.ThemeColor(`sourcecheck.${background}`),
         // Transparent except in high-contrast themes, where a background alone is not enough.
         border: "1px solid",
         borderColor: new vscode.ThemeColor(`sourcecheck.${kind}Border`),
@@ -58,8 +90,46 @@ function createDecorationType(context: vscode.ExtensionContext, kind: SpanKind):
     });
 }
 
+/** The whole line a broken ref names: a background and, after the text, what is wrong. */
+function createBrokenLineType(): vscode.TextEditorDecorationType {
+    return vscode.window.createTextEditorDecorationType({
+        isWholeLine: true,
+        backgroundColor: new vscode.ThemeColor("sourcecheck.brokenRefBackground"),
+        overviewRulerColor: new vscode.ThemeColor("sourcecheck.brokenRefForeground"),
+        overviewRulerLane: vscode.OverviewRulerLane.Full,
+        after: { color: new vscode.ThemeColor("sourcecheck.brokenRefForeground"), margin: "0 0 0 2em" },
+    });
+}
+
+function brokenLineOptions(refs: BrokenRef[]): vscode.DecorationOptions[] {
+    const byLine = new Map<number, BrokenRef[]>();
+    for (const ref of refs) {
+        const line = ref.range.start.line;
+        byLine.set(line, [...(byLine.get(line) ?? []), ref]);
+    }
+    return [...byLine].map(([line, list]) => {
+        const first = list[0];
+        const more = list.length > 1 ? ` (and ${list.length - 1} more)` : "";
+        const hover = new vscode.MarkdownString(undefined, true);
+        hover.supportHtml = false;
+        for (const ref of list) {
+            const role = ref.role === "claim" ? "claim" : `source ${ref.role + 1}`;
+            hover.appendMarkdown(`**SourceCheck · broken ${role}** of annotation ${ref.annotationIndex + 1}: `);
+            hover.appendText(`${ref.message} (${ref.code})`);
+            hover.appendMarkdown("\n\n");
+        }
+        return {
+            range: new vscode.Range(line, 0, line, 0),
+            hoverMessage: hover,
+            renderOptions: { after: { contentText: `⚠ broken ref: ${first.code}${more}` } },
+        };
+    });
+}
+
 export class CitedSpanDecorations implements vscode.Disposable {
     private readonly types: Record<SpanKind, vscode.TextEditorDecorationType>;
+    private readonly verdictTypes: Record<Verdict, vscode.TextEditorDecorationType>;
+    private readonly brokenLineType = createBrokenLineType();
     private readonly applied = new Map<string, AppliedDecorations>();
     private readonly pending = new Set<string>();
     private pendingAll = false;
@@ -76,8 +146,16 @@ export class CitedSpanDecorations implements vscode.Disposable {
             supports: createDecorationType(context, "supports"),
             refutes: createDecorationType(context, "refutes"),
         };
+        this.verdictTypes = {
+            supported: createDecorationType(context, "claim", "supported"),
+            contested: createDecorationType(context, "claim", "contested"),
+            refuted: createDecorationType(context, "claim", "refuted"),
+            broken: createDecorationType(context, "claim", "broken"),
+        };
         this.disposables.push(
             ...Object.values(this.types),
+            ...Object.values(this.verdictTypes),
+            this.brokenLineType,
             store.onDidChange((uris) => this.schedule(uris)),
             vscode.window.onDidChangeVisibleTextEditors(() => this.schedule(undefined)),
             vscode.workspace.onDidChangeConfiguration((event) => {
@@ -128,19 +206,32 @@ export class CitedSpanDecorations implements vscode.Disposable {
 
     private async refreshDocument(key: string, document: vscode.TextDocument): Promise<void> {
         const version = document.version;
-        const spans = decorationsEnabled() ? await this.store.spansOf(document) : [];
+        const none: CitedSpansResult = { uri: key, spans: [], brokenRefs: [] };
+        const { spans, brokenRefs } = decorationsEnabled() ? await this.store.resultOf(document) : none;
         if (document.version !== version) {
             // Edited while the server answered: these ranges belong to an older text.
             this.schedule([key]);
             return;
         }
         const byKind = groupByKind(spans);
+        const byVerdict = claimsByVerdict(spans);
+        const brokenLines = brokenLineOptions(brokenRefs.filter((ref) => ref.range.start.line < document.lineCount));
         const editors = vscode.window.visibleTextEditors.filter((e) => uriKey(e.document.uri) === key);
         for (const editor of editors) {
-            for (const kind of SPAN_KINDS) editor.setDecorations(this.types[kind], byKind[kind]);
+            // Claims are drawn by verdict; the plain claim type stays empty.
+            for (const kind of SPAN_KINDS)
+                editor.setDecorations(this.types[kind], kind === "claim" ? [] : byKind[kind]);
+            for (const verdict of VERDICTS_WORST_FIRST) {
+                editor.setDecorations(this.verdictTypes[verdict], byVerdict[verdict]);
+            }
+            editor.setDecorations(this.brokenLineType, brokenLines);
         }
         const applied = emptyApplied();
-        if (editors.length > 0) for (const kind of SPAN_KINDS) applied[kind] = byKind[kind].map(plain);
+        if (editors.length > 0) {
+            for (const kind of SPAN_KINDS) applied[kind] = byKind[kind].map(plain);
+            for (const verdict of VERDICTS_WORST_FIRST) applied.claimVerdicts[verdict] = byVerdict[verdict].map(plain);
+            applied.brokenLines = brokenLines.map((o) => o.range.start.line);
+        }
         this.applied.set(key, applied);
     }
 
@@ -148,6 +239,18 @@ export class CitedSpanDecorations implements vscode.Disposable {
         if (this.timer) clearTimeout(this.timer);
         for (const d of this.disposables) d.dispose();
     }
+}
+
+/** Claim spans by the worst verdict among the annotations citing them. */
+function claimsByVerdict(spans: CitedSpan[]): Record<Verdict, vscode.Range[]> {
+    const byVerdict: Record<Verdict, vscode.Range[]> = { supported: [], contested: [], refuted: [], broken: [] };
+    for (const span of spans) {
+        if (span.kind !== "claim") continue;
+        const verdicts = new Set(span.citations.map((c) => c.verdict));
+        const verdict = VERDICTS_WORST_FIRST.find((v) => verdicts.has(v));
+        if (verdict) byVerdict[verdict].push(toRange(span.range));
+    }
+    return byVerdict;
 }
 
 function groupByKind(spans: CitedSpan[]): Record<SpanKind, vscode.Range[]> {

@@ -166,6 +166,7 @@ describe("authoring commands", () => {
 
     it("copy ref for a multi-line selection returns a correct ref as JSON", async () => {
         const sel = await selectionOf("answer.md", 5, "report that", 6, "even under");
+        await vscode.env.clipboard.writeText("not a ref"); // what the clipboard held before
         const result = await run<{ ref: Ref; text: string }>("sourcecheck.copyRefForSelection", {
             uri: wsUri("answer.md").toString(),
             range: sel,
@@ -173,6 +174,8 @@ describe("authoring commands", () => {
         ok(result, "sourcecheck.copyRefForSelection");
         await assertRefFor(result.ref, "answer.md", sel);
         assert.deepEqual(JSON.parse(result.text), result.ref);
+        // The ref is on the clipboard, as the command says.
+        assert.deepEqual(JSON.parse(await vscode.env.clipboard.readText()), result.ref);
         assert.equal(doc.getText(), original, "copying a ref must not edit the annotation file");
     });
 

@@ -78,10 +78,14 @@ describe("other commands and the language status", () => {
         assert.deepEqual(after, before);
     });
 
-    it("restart server brings back a working language server", async () => {
+    it("restart server starts a new server process that answers", async () => {
         const doc = await openAnnotations();
+        const pid = () => vscode.commands.executeCommand<number | undefined>("sourcecheck._serverPid");
+        const before = await waitFor("the running server's process id", pid, (p) => typeof p === "number");
         const result = await vscode.commands.executeCommand<Result<object>>("sourcecheck.restartServer");
         ok(result, "sourcecheck.restartServer");
+        const after = await waitFor("a server process again", pid, (p) => typeof p === "number");
+        assert.notEqual(after, before, "restart kept the same server process");
         // The new server answers: a hover needs a live server (diagnostics could be stale).
         const ref = valueAt<Ref>(doc, ["annotations", 1, "sources", 0]);
         const { text } = await resolveSimpleRef(ref);

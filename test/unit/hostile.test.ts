@@ -315,20 +315,40 @@ describe("hostile input: generated garbage (fast-check)", function () {
 describe("hostile input: interrupted writes", function () {
     this.timeout(120_000);
 
-    it("session -o never leaves a partial file when killed mid-write", async () => {
+    it("session -o never leaves a partial file when killed mid-write (and the kill is shown to land mid-write)", async () => {
         const dir = tempDir();
+        const size = 64 * 1024 * 1024;
         const source = path.join(dir, "big.txt");
-        fs.writeFileSync(source, "x".repeat(40 * 1024 * 1024));
+        fs.writeFileSync(source, "x".repeat(size));
         const target = path.join(dir, "session.json");
-        fs.writeFileSync(target, '{"documents":[]}\n');
-        for (const delay of [5, 20, 40, 60, 80, 120, 160, 200]) {
+        const previous = '{"documents":[]}\n';
+        fs.writeFileSync(target, previous);
+        const temps = () => fs.readdirSync(dir).filter((name) => name.endsWith(".tmp"));
+        let midWrite = 0;
+        for (let attempt = 0; attempt < 8 && midWrite < 2; attempt++) {
+            for (const name of temps()) fs.rmSync(path.join(dir, name));
             const child = spawn(process.execPath, [bin, "session", source, "-o", target]);
-            await new Promise((resolve) => setTimeout(resolve, delay));
-            child.kill("SIGKILL");
-            await new Promise((resolve) => child.on("close", resolve));
+            const closed = new Promise((resolve) => child.on("close", resolve));
+            // Kill the moment the temporary file has bytes in it, before it is renamed into place.
+            let killedAt = -1;
+            while (child.exitCode === null && killedAt < 0) {
+                const [temp] = temps();
+                const bytes = temp ? fs.statSync(path.join(dir, temp)).size : 0;
+                if (bytes > 0) {
+                    child.kill("SIGKILL");
+                    killedAt = bytes;
+                } else await new Promise((resolve) => setImmediate(resolve));
+            }
+            await closed;
+            // The target is whole: the previous file, or (a kill that came too late) the complete new one.
             const text = fs.readFileSync(target, "utf8");
-            const parsed = JSON.parse(text); // whole: either the previous file or the complete new one
-            assert.ok(parsed.documents.length === 0 || parsed.documents[0].content.length === 40 * 1024 * 1024);
+            const parsed = JSON.parse(text);
+            assert.ok(parsed.documents.length === 0 || parsed.documents[0].content.length === size);
+            const [left] = temps();
+            const leftBytes = left ? fs.statSync(path.join(dir, left)).size : 0;
+            // Mid-write: the kill left a partial temporary file behind and the target untouched.
+            if (killedAt > 0 && left && leftBytes < size && text === previous) midWrite++;
         }
+        assert.ok(midWrite > 0, "no kill landed while the file was being written: the test proved nothing");
     });
 });
