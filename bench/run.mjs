@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { agentCases } from "./agents.mjs";
 import { evidenceCases } from "./evidence.mjs";
 import { lspCases } from "./lsp.mjs";
 import { round, sideBySide } from "./measure.mjs";
@@ -265,6 +266,7 @@ if (!only || only === "lsp") await lspCases({ scratch, smoke, record, results })
 if (!only || only === "evidence") await evidenceCases({ scratch, smoke, record, results });
 if (!only || only === "workspaces")
     await (await import("./workspaces.mjs")).workspacesCases({ scratch, smoke, record, results });
+if (!only || only === "agents") await agentCases({ scratch, smoke, record, results });
 
 if (!only || only === "repair") await (await import("./repair.mjs")).repairCases({ scratch, smoke, record });
 const output = {

@@ -1,14 +1,14 @@
 /**
  * The agent tools' view of a root on disk (the MCP server): every path through the workspace's path
- * safety, every call reading afresh (files change between an agent's calls), writes atomic.
+ * safety, every call seeing the files as they are now (an unchanged file is not read again:
+ * workspace/freshDocuments.ts), writes atomic.
  */
 import * as fs from "node:fs";
 import { type ToolContext, ToolError } from "../agentTools/tools";
 import { writeFileAtomic } from "../cli/files";
 import { listFiles } from "../cli/repairCommand";
-import { SessionDocument } from "../core/session";
 import { searchEvidenceUnderRoot } from "../workspace/agentEvidence";
-import { DiskDocuments, readDocumentUnderRoot } from "../workspace/diskDocuments";
+import { FreshDocuments } from "../workspace/freshDocuments";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 
 export interface DiskContextOptions {
@@ -18,15 +18,12 @@ export interface DiskContextOptions {
 }
 
 export function diskToolContext(root: string, options: DiskContextOptions = {}): ToolContext {
-    const { maxBytes } = options;
+    const files = new FreshDocuments(root, options.maxBytes);
     return {
-        document(path) {
-            const read = readDocumentUnderRoot(root, path, { maxBytes });
-            return read.ok ? new SessionDocument(path, read.content) : read.failure;
-        },
-        documents: () => new DiskDocuments(root, { maxBytes }),
+        document: (path) => files.document(path),
+        documents: () => files.lookup(),
         annotationFile(path) {
-            const read = readDocumentUnderRoot(root, path, { maxBytes });
+            const read = files.read(path);
             if (!read.ok) return read.failure;
             const verdict = resolveUnderRoot(root, path);
             // Checked by the read above; the real path keeps a symlink inside the root a symlink.
