@@ -1,5 +1,6 @@
 /**
- * Many annotation files checked in order, on worker threads when `--jobs` > 1 (docs/ci.md). Output is
+ * Many annotation files checked in order; with `--jobs N` > 1 by the main thread and N - 1 worker
+ * threads (docs/ci.md). Output is
  * written in the order of the file list whatever finishes first, so the report does not depend on
  * the number of jobs; files are handed out at most a window ahead of the one being written, so
  * output waiting its turn stays bounded.
@@ -36,6 +37,9 @@ export async function checkFiles(
     await new Pool(jobs, format, workers, sink).run();
 }
 
+/** Files queued per worker: enough to hide a message's round trip, few enough to keep the load even. */
+const PER_WORKER = 4;
+
 interface Pending {
     pieces: { text: string; startsItem: boolean }[];
     totals?: FileTotals;
@@ -46,8 +50,15 @@ class Pool {
     private nextToWrite = 0;
     private readonly pending = new Map<number, Pending>();
     private readonly window: number;
-    private readonly idle: Worker[] = [];
+    /** Files sent to each worker and not done yet: a few each, so no worker waits on a round trip. */
+    private readonly inFlight = new Map<Worker, number>();
     private readonly all: Worker[] = [];
+    /** The main thread checks files too, between handling messages: one worker fewer to start. */
+    private readonly localDocuments = new DocumentCache();
+    private localScheduled = false;
+    private finished = false;
+    private onFinished: () => void = () => {};
+    private onFailed: (error: Error) => void = () => {};
 
     constructor(
         private readonly jobs: FileJob[],
@@ -55,40 +66,69 @@ class Pool {
         private readonly size: number,
         private readonly sink: PieceSink,
     ) {
-        this.window = size * 4;
+        this.window = size * PER_WORKER * 2;
     }
 
     run(): Promise<void> {
         return new Promise<void>((resolve, reject) => {
             const fail = (error: Error) => {
+                if (this.finished) return;
+                this.finished = true;
                 void this.stop();
                 reject(error);
             };
-            for (let i = 0; i < this.size; i++) {
+            this.onFailed = fail;
+            this.onFinished = () => {
+                if (this.finished) return;
+                this.finished = true;
+                void this.stop();
+                resolve();
+            };
+            for (let i = 0; i < this.size - 1; i++) {
                 const worker = new Worker(nodePath.join(__dirname, "checkWorker.js"));
                 this.all.push(worker);
                 worker.on("message", (reply: WorkReply) => {
                     try {
-                        if (this.receive(worker, reply)) {
-                            void this.stop();
-                            resolve();
-                        }
+                        if (this.receive(worker, reply)) this.onFinished();
                     } catch (error) {
                         fail(error as Error);
                     }
                 });
                 worker.on("error", fail);
                 worker.on("exit", (code) => {
-                    if (this.nextToWrite < this.jobs.length) fail(new Error(`a check worker stopped (exit ${code})`));
+                    if (!this.finished) fail(new Error(`a check worker stopped (exit ${code})`));
                 });
-                this.idle.push(worker);
+                this.inFlight.set(worker, 0);
             }
             this.dispatch();
         });
     }
 
-    /** Handle one reply; true when every file has been written. */
-    private receive(worker: Worker, reply: WorkReply): boolean {
+    /** Check the next file on the main thread, then give the event loop back (worker messages wait). */
+    private localTick(): void {
+        this.localScheduled = false;
+        if (this.finished || !this.canSend()) return;
+        const id = this.nextToSend++;
+        try {
+            const totals = checkFileInto(
+                this.jobs[id],
+                this.format,
+                (text, startsItem) => this.receive(undefined, { id, kind: "piece", text, startsItem }),
+                this.localDocuments,
+            );
+            this.localDocuments.trim();
+            if (this.receive(undefined, { id, kind: "done", totals })) this.onFinished();
+        } catch (error) {
+            this.onFailed(error instanceof CliError ? error : new Error((error as Error).message));
+        }
+    }
+
+    private canSend(): boolean {
+        return this.nextToSend < this.jobs.length && this.nextToSend < this.nextToWrite + this.window;
+    }
+
+    /** Handle one reply (from a worker, or the main thread's own check); true when every file is written. */
+    private receive(worker: Worker | undefined, reply: WorkReply): boolean {
         if (reply.kind === "failed") {
             // A CliError keeps its exit status 2; anything else is an internal error (exit 3), as in one thread.
             const message = `${this.jobs[reply.id].shown}: ${reply.message}`;
@@ -107,7 +147,7 @@ class Pool {
             else pending.totals = reply.totals;
         }
         if (reply.kind === "done") {
-            this.idle.push(worker);
+            if (worker) this.inFlight.set(worker, (this.inFlight.get(worker) ?? 1) - 1);
             if (reply.id === this.nextToWrite) this.advance();
             this.dispatch();
         }
@@ -129,15 +169,25 @@ class Pool {
         }
     }
 
+    /** Hand out files in order, each to the least busy worker, within the window ahead of the output. */
     private dispatch(): void {
-        while (
-            this.idle.length > 0 &&
-            this.nextToSend < this.jobs.length &&
-            this.nextToSend < this.nextToWrite + this.window
-        ) {
-            const worker = this.idle.pop() as Worker;
+        if (!this.localScheduled && !this.finished && this.canSend()) {
+            this.localScheduled = true;
+            setImmediate(() => this.localTick());
+        }
+        while (this.canSend()) {
+            let worker: Worker | undefined;
+            let least = PER_WORKER;
+            for (const [candidate, count] of this.inFlight) {
+                if (count < least) {
+                    worker = candidate;
+                    least = count;
+                }
+            }
+            if (!worker) return;
             const request: WorkRequest = { id: this.nextToSend, job: this.jobs[this.nextToSend], format: this.format };
             this.nextToSend++;
+            this.inFlight.set(worker, least + 1);
             worker.postMessage(request);
         }
     }

@@ -20,7 +20,7 @@ export class RunWriter implements PieceSink {
 
     constructor(
         private readonly format: OutputFormat,
-        /** One FILE: the report of DESIGN's single-file shape; else the `files` shape. */
+        /** One FILE: the one-file report (docs/ci.md); else the `files` shape. */
         private readonly many: boolean,
         write: (text: string) => void,
         version: string,
