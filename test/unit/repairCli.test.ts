@@ -134,7 +134,7 @@ describe("sourcecheck repair", () => {
     it("--write edits only the changed tokens: comments, indentation and key order stay", () => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-repair-"));
         fs.writeFileSync(path.join(dir, "notes.md"), "x\nFaster cold start: the runtime loads plugins lazily.\n");
-        const text = `// answers of the week\n[\n\t{\n\t\t"sources": [], /* none yet */\n\t\t"claim": {"end": {"str": "lazily.", "line": 1}, "path": "notes.md", "start": {"line": 1, "str": "Faster"}}\n\t}\n]\n`;
+        const text = `// answers of the week\n[\n\t{\n\t\t"sources": [], /* none yet */\n\t\t"claim": {"end": {"str": "lazily.", "line": 1}, "path": "notes.md", "start": {"line": 1, "str": "Faster cold start"}}\n\t}\n]\n`;
         fs.writeFileSync(path.join(dir, "a.sourcecheck.json"), text);
         const run = cli(["repair", "--write", "a.sourcecheck.json"], dir);
         const written = fs.readFileSync(path.join(dir, "a.sourcecheck.json"), "utf8");

@@ -104,7 +104,12 @@ function certify<R extends Ref>(candidates: Scored<R>[]): RepairCandidate<R>[] {
     for (const candidate of candidates) candidate.certain = false;
     const [best, next] = candidates;
     if (best && !best.doubtful) {
-        const clear = next === undefined || next.cost >= marginAbove(best.cost);
+        // The same text, or the same two strings in the same shape, at another place (a repeated
+        // quote, near-duplicate lines): only distance would decide, and that is not enough.
+        const shape = (c: Scored<R>) =>
+            `${c.ref.start.str}\u0000${c.ref.end.str}\u0000${c.ref.end.line - c.ref.start.line}`;
+        const repeated = candidates.some((c) => c !== best && (c.text === best.text || shape(c) === shape(best)));
+        const clear = !repeated && (next === undefined || next.cost >= marginAbove(best.cost));
         if (clear) best.certain = true;
     }
     return candidates.map(({ doubtful: _, ...candidate }) => candidate);
@@ -199,8 +204,21 @@ function candidatesInWindow<R extends Ref>(
         const candidate = candidateFor(ref, document, pair.start, pair.end, pair.cost, options);
         if (!candidate) continue;
         // A string as short as "2." or "a" found on another line proves nothing; nor does a near
-        // match whose edge is a guess.
+        // match whose edge is a guess. A boundary found apart from the other (the span's shape
+        // changed) is judged by its own string alone: only a distinctive one can be certain, since
+        // its line may have been deleted and the string recur nearby.
+        const startMoved = pair.start.line - writtenStart;
+        const endMoved = pair.end.line - writtenEnd;
+        const shapeChanged = startMoved !== endMoved;
+        // A whole span moved is judged by its two strings together ("report" … "report" is one word).
+        // The strings as written are the evidence (an extended string adds only what it found).
+        const movedEvidence = new Set([ref.start.str, ref.end.str]);
         if (
+            ((startMoved !== 0 || endMoved !== 0) && !isDistinctive([...movedEvidence].join(" "))) ||
+            !nearIsEvidence(pair.start, ref.start.str) ||
+            !nearIsEvidence(pair.end, ref.end.str) ||
+            (shapeChanged && startMoved !== 0 && !isDistinctive(ref.start.str)) ||
+            (shapeChanged && endMoved !== 0 && !isDistinctive(ref.end.str)) ||
             !pair.start.sure ||
             !pair.end.sure ||
             (pair.start.line !== writtenStart && isWeak(ref.start.str)) ||
@@ -213,6 +231,32 @@ function candidatesInWindow<R extends Ref>(
         candidates.push(candidate);
     }
     return { candidates, truncated };
+}
+
+/**
+ * A near match is evidence only for a string that would rarely be nearly matched by chance (its
+ * line may have been replaced): two words and 10 characters when only case, spacing, quotes or
+ * dashes differ; a distinctive string when letters differ.
+ */
+function nearIsEvidence(placement: Placement, written: string): boolean {
+    if (placement.quoteCost === 0) return true;
+    if (placement.quoteCost <= 0.5) {
+        if (UNSPACED.test(written)) return [...written].length >= 4;
+        return (written.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= 2 && written.trim().length >= 10;
+    }
+    return isDistinctive(written);
+}
+
+/**
+ * Three distinct words (of three letters or more), 20 characters of them, or four digits: rarely
+ * found again by chance near a deleted line.
+ */
+export function isDistinctive(str: string): boolean {
+    if (UNSPACED.test(str)) return new Set(str).size >= 6;
+    // Words of three letters or more: "a list of" is one word of evidence, not three.
+    const words = new Set((str.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3));
+    // Figures ("2.4.0", "517ms") are rarely repeated by chance: four digits are evidence too.
+    return words.size >= 3 || [...words].join(" ").length >= 20 || (str.match(/\p{N}/gu)?.length ?? 0) >= 4;
 }
 
 /** Fewer than three letters or digits (and not an unspaced script, where two characters are a word). */
