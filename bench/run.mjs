@@ -264,6 +264,7 @@ if (!only || only === "cli") await cliCases();
 if (!only || only === "schema") await schemaCase();
 if (!only || only === "lsp") await lspCases({ scratch, smoke, record, results });
 if (!only || only === "evidence") await evidenceCases({ scratch, smoke, record, results });
+if (!only || only === "follow") await (await import("./followEdits.mjs")).followEditsCases({ scratch, smoke, record });
 if (!only || only === "workspaces")
     await (await import("./workspaces.mjs")).workspacesCases({ scratch, smoke, record, results });
 if (!only || only === "agents") await agentCases({ scratch, smoke, record, results });
