@@ -190,6 +190,10 @@ export async function evidenceCases({ scratch, smoke, record, results }) {
                 ratioToSlowest: live ? undefined : round(mine.median / (PEER_RECORDED[key].slowest * 1000)),
             },
         );
+        const range = (side) => `${round(side.min / 1000, 2)}-${round(side.max / 1000, 2)}`;
+        console.log(
+            `     ${name}: ours ${round(mine.median / 1000, 3)} s (${range(mine)}), peer ${round(baseline / 1000, 2)} s ${live ? `(${range(theirs)})` : "(recorded)"}`,
+        );
     };
     report("cold build + query", "cold", cold, TARGETS.cold);
     report("warm query (nothing changed)", "warm", warm, TARGETS.warm);
@@ -199,6 +203,7 @@ export async function evidenceCases({ scratch, smoke, record, results }) {
     const peerRss = live
         ? Math.max(...[...cold[1], ...warm[1], ...changed[1]].map((s) => s.rssMB))
         : PEER_RECORDED.peakRssMB.fastest;
+    console.log(`     peak RSS: ours ${round(ourRss, 1)} MB, peer ${round(peerRss, 1)} MB`);
     record(`evidence peak RSS vs the peer, ${label}`, { ratio: ourRss / peerRss }, smoke ? undefined : TARGETS.rss, {
         ours: { min: round(ourRss, 1), median: round(ourRss, 1), max: round(ourRss, 1) },
         baseline: { min: round(peerRss, 1), median: round(peerRss, 1), max: round(peerRss, 1) },
