@@ -223,7 +223,11 @@ export function readCurrent(root: string, path: string, maxBytes?: number): Curr
     return { ok: false, missing: !fs.existsSync(nodePath.join(root, path)) };
 }
 
-/** A whole file or nothing: a temp file beside the target, flushed, then renamed over it. */
+/**
+ * A whole file or nothing: a temp file beside the target, renamed over it. Not flushed to disk first:
+ * the index is a cache, and a file torn by a power loss fails its checksum and is rebuilt (an fsync
+ * of megabytes cost more than the rest of a warm update on a busy disk).
+ */
 export function writeAtomic(target: string, content: Uint8Array): void {
     fs.mkdirSync(nodePath.dirname(target), { recursive: true });
     const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
@@ -231,7 +235,6 @@ export function writeAtomic(target: string, content: Uint8Array): void {
     try {
         fd = fs.openSync(temp, "wx", 0o644);
         fs.writeSync(fd, content);
-        fs.fsyncSync(fd);
         fs.closeSync(fd);
         fd = undefined;
         fs.renameSync(temp, target);
