@@ -24,7 +24,7 @@ export async function agentCases({ scratch, smoke, record }) {
     });
     const client = new Client({ name: "sourcecheck-bench", version: "1.0.0" });
     await client.connect(transport);
-    const batch = smoke ? 20 : 200;
+    const batch = smoke ? 20 : 300;
     const calls = (name, args, expectError) => async () => {
         for (let i = 0; i < batch; i++) {
             const result = await client.callTool({ name, arguments: args });
@@ -38,7 +38,7 @@ export async function agentCases({ scratch, smoke, record }) {
             ["check", { file: "answer.sourcecheck.json" }],
         ];
         for (const [name, args] of cases) {
-            const measured = await sideBySide(calls(name, args, false), noop, { runs: smoke ? 3 : 7, warmup: 2 });
+            const measured = await sideBySide(calls(name, args, false), noop, { runs: smoke ? 3 : 15, warmup: 3 });
             record(
                 `mcp ${name} on the demo vs no-op tool call`,
                 { ratio: measured.ours.median / measured.baseline.median },
