@@ -31,4 +31,10 @@ describe("benchmark smoke run", function () {
             /full check vs vscode-json-languageservice schema validation, 500 annotations: ratio \d/,
         );
     });
+
+    it("measures MCP cite and check round trips against a no-op tool call", () => {
+        const out = smoke("agents");
+        assert.match(out, /mcp cite on the demo vs no-op tool call: ratio \d/);
+        assert.match(out, /mcp check on the demo vs no-op tool call: ratio \d/);
+    });
 });
