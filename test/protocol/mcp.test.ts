@@ -522,8 +522,13 @@ describe("mcp: repair proposes, and writes only certain repairs when asked", fun
 
     it("keeps CRLF line endings and everything else of the file byte for byte", async () => {
         const file = path.join(root, "crlf.sourcecheck.json");
-        const ref = { path: "answer.md", start: { line: 1, str: "Orbit" }, end: { line: 1, str: "changed" } };
-        const shiftedRef = { ...ref, start: { line: 2, str: "Orbit" }, end: { line: 2, str: "changed" } };
+        // Distinctive boundaries one line off: a shift the engine is certain of.
+        const ref = {
+            path: "answer.md",
+            start: { line: 5, str: "Early adopters in China" },
+            end: { line: 5, str: "under ten minutes." },
+        };
+        const shiftedRef = { ...ref, start: { ...ref.start, line: 6 }, end: { ...ref.end, line: 6 } };
         const body = JSON.stringify(
             { annotations: [{ claim: shiftedRef, sources: [{ ...ref, polarity: "supports", confidence: 0.5 }] }] },
             null,
@@ -534,7 +539,8 @@ describe("mcp: repair proposes, and writes only certain repairs when asked", fun
         const json = result.structuredContent as unknown as RepairJson;
         const text = fs.readFileSync(file, "utf8");
         assert.equal(json.written, 1, JSON.stringify(json));
-        assert.match(text, /"line": 1,/);
+        assert.match(text, /"line": 5,/);
+        assert.doesNotMatch(text, /"line": 6,/);
         assert.equal(text.replace(/"line": \d+/g, ""), body.replace(/"line": \d+/g, ""));
         assert.ok(!/[^\r]\n/.test(text), "a line ending lost its CR");
     });
