@@ -2,7 +2,7 @@
  * Edits of annotation-file JSON computed with jsonc-parser's `modify`, so the user's formatting,
  * comments and key order survive and each change is the smallest text edit. Pure: text in, edits out.
  *
- * Shapes (DESIGN section 4): the annotation list is `/annotations` of an object (all three object
+ * Shapes (docs/contract.md section 4): the annotation list is `/annotations` of an object (all three object
  * shapes) or the root of a bare array.
  */
 import {

@@ -1,4 +1,4 @@
-/** Settings and the annotation-file naming rule (DESIGN section 4), read in one place. */
+/** Settings and the annotation-file naming rule (docs/contract.md section 4), read in one place. */
 import * as vscode from "vscode";
 
 export const BUILTIN_ANNOTATION_GLOBS = ["**/*.sourcecheck.json", "**/*.annotations.json"];

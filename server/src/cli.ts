@@ -1,5 +1,5 @@
 /**
- * The `sourcecheck` command (DESIGN section 5): argument parsing and error handling only; the work
+ * The `sourcecheck` command (docs/contract.md section 5): argument parsing and error handling only; the work
  * is in cli/commands.ts over the same core and workspace code as the language server.
  */
 import { parseArgs } from "node:util";

@@ -1,4 +1,4 @@
-/** The four commands of DESIGN section 5, as functions of arguments and I/O so tests run them in-process. */
+/** The four commands of docs/contract.md section 5, as functions of arguments and I/O so tests run them in-process. */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";

@@ -1,7 +1,7 @@
 /** File I/O of the CLI: reading inputs as text, and atomic writes (temp file renamed into place). */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { decodeText } from "../workspace/diskDocuments";
+import { decodeText, readTextFile } from "../workspace/safeFile";
 
 export class CliError extends Error {
     constructor(
@@ -17,30 +17,20 @@ export class CliError extends Error {
  * as the user wrote it (`shown`), not as resolved.
  */
 export function readTextInput(file: string, readStdin: () => Buffer, shown = file): string {
-    let bytes: Buffer;
     if (file === "-") {
-        bytes = readStdin();
-    } else {
-        let stats: fs.Stats;
-        try {
-            stats = fs.statSync(file);
-        } catch (error) {
-            const code = (error as NodeJS.ErrnoException).code;
-            throw new CliError(
-                code === "ENOENT" ? `cannot read ${shown}: no such file` : `cannot read ${shown}: ${code}`,
-            );
-        }
-        if (stats.isDirectory()) throw new CliError(`cannot read ${shown}: it is a directory`);
-        if (!stats.isFile()) throw new CliError(`cannot read ${shown}: not a regular file`);
-        try {
-            bytes = fs.readFileSync(file);
-        } catch (error) {
-            throw new CliError(`cannot read ${shown}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
-        }
+        const decoded = decodeText(readStdin());
+        if (!decoded.ok) throw new CliError(`cannot read stdin: it ${decoded.message}`);
+        return decoded.text;
     }
-    const decoded = decodeText(bytes);
-    if (!decoded.ok) throw new CliError(`cannot read ${file === "-" ? "stdin" : shown}: it ${decoded.message}`);
-    return decoded.text;
+    // The one safe reader (workspace/safeFile.ts): a FIFO or device given as FILE is refused, not waited on.
+    const read = readTextFile(file);
+    if (read.ok) return read.text;
+    if (read.reason === "missing") throw new CliError(`cannot read ${shown}: no such file`);
+    if (read.reason === "directory") throw new CliError(`cannot read ${shown}: it is a directory`);
+    if (read.reason === "not-regular") throw new CliError(`cannot read ${shown}: not a regular file`);
+    if (read.reason === "error")
+        throw new CliError(`cannot read ${shown}: ${read.message.replace("cannot be read: ", "")}`);
+    throw new CliError(`cannot read ${shown}: it ${read.message}`);
 }
 
 /** Write a whole file or nothing: a temp file beside the target, flushed, then renamed over it. */

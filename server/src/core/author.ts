@@ -1,6 +1,6 @@
 /**
  * Building refs from positions: what authoring commands and quick fixes need. A boundary must lie
- * inside the span it bounds (DESIGN section 2), so a boundary is acceptable only if the shortest
+ * inside the span it bounds (docs/contract.md section 2), so a boundary is acceptable only if the shortest
  * unique string at that edge fits within the span.
  */
 import { type BoundaryStyle, endBoundary, startBoundary } from "./boundaries";

@@ -1,6 +1,6 @@
 /**
  * Checking a whole input: schema, then resolution of every readable ref. Produces the JSON report of
- * DESIGN section 5 and, beside it, the list of problems with the JSON pointer of the exact token each
+ * docs/contract.md section 5 and, beside it, the list of problems with the JSON pointer of the exact token each
  * is about (what the CLI's text/SARIF output and the editor's diagnostics point at).
  */
 import { type InputParts, readInput } from "./input";

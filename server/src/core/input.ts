@@ -1,5 +1,5 @@
 /**
- * The three input shapes of DESIGN section 4, told apart on a plain JSON value:
+ * The three input shapes of docs/contract.md section 4, told apart on a plain JSON value:
  *   1. { session: { documents }, annotations }   2. { documents, annotations }
  *   3. { annotations } or [ ...annotations ]      (workspace mode: documents are files)
  */

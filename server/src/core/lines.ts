@@ -1,5 +1,5 @@
 /**
- * A document split into lines once (DESIGN section 2: split on `\n`, 1-based, a trailing newline
+ * A document split into lines once (docs/contract.md section 2: split on `\n`, 1-based, a trailing newline
  * yields a final empty line). Only line starts are stored, so a line costs a slice when asked for.
  */
 export class LineIndex {

@@ -1,5 +1,5 @@
 /**
- * Counting boundary strings on a line (DESIGN section 2): every index counts, overlapping
+ * Counting boundary strings on a line (docs/contract.md section 2): every index counts, overlapping
  * occurrences included, so "aa" occurs twice in "aaa".
  */
 

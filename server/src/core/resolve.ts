@@ -24,7 +24,7 @@ export type RefResolution = ResolvedSpan | FailedSpan;
 const quote = JSON.stringify;
 
 /**
- * Resolve a ref (DESIGN section 2). Never guesses: a missing or ambiguous boundary fails.
+ * Resolve a ref (docs/contract.md section 2). Never guesses: a missing or ambiguous boundary fails.
  * Cost: a lookup plus O(length of the two lines touched) plus the span slice.
  */
 export function resolveRef(lookup: DocumentLookup, ref: Ref): RefResolution {

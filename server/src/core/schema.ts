@@ -1,5 +1,5 @@
 /**
- * Structural checks of plain JSON values (DESIGN section 3, code `schema` and friends), each error
+ * Structural checks of plain JSON values (docs/contract.md section 3: `schema` and friends), each error
  * carrying the JSON pointer of the offending value. Values come from JSON.parse or jsonc-parser;
  * locating a pointer in the file text is the caller's business. A value that passes is returned as
  * itself, typed, not copied: a clean check of 100,000 annotations must not allocate them twice.

@@ -1,4 +1,4 @@
-/** The SourceCheck data model (spec "Core model") and the report shapes of DESIGN.md section 5. */
+/** The SourceCheck data model (spec "Core model") and the report shapes of docs/contract.md section 5. */
 
 export interface SourceDocument {
     path: string;

@@ -1,5 +1,5 @@
 /**
- * Diagnostics: every problem of DESIGN section 3 on its exact JSON token, code = the error code,
+ * Diagnostics: every problem of docs/contract.md section 3 on its exact JSON token, code = the error code,
  * source "sourcecheck", severity Error (except a claim still waiting for its sources); ambiguity lists every occurrence as relatedInformation.
  * Served by pull (textDocument/diagnostic) when the client supports it, else pushed.
  */

@@ -1,23 +1,21 @@
 /**
- * Documents read from disk under a root, for workspace mode (DESIGN section 4). Every refusal carries
+ * Documents read from disk under a root, for workspace mode (docs/contract.md section 4). Every refusal carries
  * a stable code: `path-outside-root` (absolute, `..`, a symlink leading out) or `unreadable-document`
  * (missing, a directory, a FIFO or device, binary, not UTF-8, over the size cap). Nothing outside the
  * root is ever opened: the real path is checked before the file is.
  */
-import { isUtf8 } from "node:buffer";
 import * as nodeFs from "node:fs";
 import { normalizeLineEndings } from "../core/lines";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
 import { isInside, resolveUnderRoot } from "./pathSafety";
+import { formatBytes, readTextFile, type SafeFileSystem } from "./safeFile";
+
+export { decodeText, formatBytes } from "./safeFile";
 
 /** The file-system calls this module makes: small, so tests can spy on every path touched. */
-export interface FileSystem {
+export interface FileSystem extends SafeFileSystem {
     realpathSync(path: string): string;
     statSync(path: string): nodeFs.Stats;
-    openSync(path: string, flags: number): number;
-    fstatSync(fd: number): nodeFs.Stats;
-    readFileSync(fd: number): Buffer;
-    closeSync(fd: number): void;
 }
 
 export const DEFAULT_MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
@@ -83,43 +81,11 @@ export function readDocumentUnderRoot(
     if (stats.size > maxBytes) {
         return unreadable(`${quoted} is ${formatBytes(stats.size)}, over the ${formatBytes(maxBytes)} size cap`);
     }
-    // Opened non-blocking and checked again on the descriptor: a file swapped for a FIFO after the
-    // stat above must not block the reader (opening a FIFO for reading blocks until a writer comes).
-    let bytes: Buffer;
-    let fd: number | undefined;
-    try {
-        fd = fs.openSync(real, nodeFs.constants.O_RDONLY | nodeFs.constants.O_NONBLOCK);
-        const opened = fs.fstatSync(fd);
-        if (!opened.isFile()) return unreadable(`${quoted} is not a regular file (a FIFO, socket or device)`);
-        if (opened.size > maxBytes) {
-            return unreadable(`${quoted} is ${formatBytes(opened.size)}, over the ${formatBytes(maxBytes)} size cap`);
-        }
-        bytes = fs.readFileSync(fd);
-    } catch (error) {
-        return unreadable(`cannot read ${quoted}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
-    } finally {
-        if (fd !== undefined) fs.closeSync(fd);
-    }
-    if (bytes.length > maxBytes)
-        return unreadable(`${quoted} grew over the ${formatBytes(maxBytes)} size cap while read`);
-    const decoded = decodeText(bytes);
-    if (!decoded.ok) return unreadable(`${quoted} ${decoded.message}`);
-    return { ok: true, content: normalizeLineEndings(decoded.text), raw: decoded.text };
-}
-
-/** Bytes as text: UTF-8 only, no NUL bytes (binary), a leading BOM dropped. */
-export function decodeText(bytes: Uint8Array): { ok: true; text: string } | { ok: false; message: string } {
-    if (bytes.indexOf(0) !== -1) return { ok: false, message: "is binary (it contains NUL bytes), not text" };
-    // isUtf8 validates natively; decoding after it is the plain (fast) path, never a replacement character.
-    if (!isUtf8(bytes)) return { ok: false, message: "is not valid UTF-8 text" };
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-    return { ok: true, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
-}
-
-export function formatBytes(bytes: number): string {
-    if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-    if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-    return `${bytes} B`;
+    // Read through the one safe reader (safeFile.ts): non-blocking open, checks on the descriptor
+    // (a file swapped for a FIFO after the stat above must not block), size cap, strict UTF-8.
+    const read = readTextFile(real, { maxBytes, fs });
+    if (!read.ok) return unreadable(`${quoted} ${read.message}`);
+    return { ok: true, content: normalizeLineEndings(read.text), raw: read.text };
 }
 
 /** A DocumentLookup over files under a root; each path is read at most once. */

@@ -1,5 +1,5 @@
 /**
- * Where cited documents come from in workspace mode (DESIGN section 4): the open buffer when the
+ * Where cited documents come from in workspace mode (docs/contract.md section 4): the open buffer when the
  * document is open in the editor (unsaved edits count), else the file on disk. Both go through the
  * same path safety (nothing outside the document root, symlinks included) and the same size cap.
  * Contents are LF-normalised; each version is split into lines once and cached.

@@ -1,5 +1,5 @@
 /**
- * Which relative document paths may be opened under a root (DESIGN section 3, `path-outside-root`):
+ * Which relative document paths may be opened under a root (docs/contract.md section 3: `path-outside-root`):
  * no absolute paths, no drive letters or URLs, no `~`, no `..` climbing out. Symlinks are checked
  * later against the real path, once the file is known to exist.
  */

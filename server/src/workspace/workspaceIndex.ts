@@ -9,11 +9,11 @@ import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type Sess
 import type { Citation } from "../features/featureWorkspace";
 import { AnnotationFile } from "./annotationFile";
 import { ANNOTATION_LANGUAGE_ID, AnnotationFileMatcher } from "./annotationFiles";
-import { decodeText } from "./diskDocuments";
 import { type BufferStore, DocumentSource } from "./documentSource";
 import { isInside } from "./pathSafety";
 import { PathTree } from "./pathTree";
 import { ProjectConfigs, resolveDocumentRoot } from "./projectConfig";
+import { readTextFile } from "./safeFile";
 import { DEFAULT_SETTINGS, type Settings } from "./settings";
 import { pathToUri, uriToPath } from "./uris";
 import { ExcludeRules, scanFolder } from "./workspaceScan";
@@ -29,21 +29,6 @@ const NO_ROOT: DocumentLookup = {
 
 /** At most this many files are remembered for path completion. */
 const SCAN_LIMIT = 200_000;
-
-/**
- * The bytes of a regular file. Opened without blocking and checked on the open descriptor, so a
- * FIFO (or a symlink to one, or a device) named like an annotation file is refused at once instead
- * of blocking the server forever on a read no writer will ever end.
- */
-function readRegularFile(path: string): Buffer {
-    const fd = nodeFs.openSync(path, nodeFs.constants.O_RDONLY | (nodeFs.constants.O_NONBLOCK ?? 0));
-    try {
-        if (!nodeFs.fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
-        return nodeFs.readFileSync(fd);
-    } finally {
-        nodeFs.closeSync(fd);
-    }
-}
 
 export class WorkspaceIndex {
     folders: string[] = [];
@@ -167,14 +152,10 @@ export class WorkspaceIndex {
     analyzeFromDisk(uri: string, version = 0): AnnotationFile | undefined {
         const path = uriToPath(uri);
         if (path === undefined) return undefined;
-        let text: string;
-        try {
-            const decoded = decodeText(readRegularFile(path));
-            if (!decoded.ok) return undefined;
-            text = decoded.text;
-        } catch {
-            return undefined;
-        }
+        // A FIFO named like an annotation file is refused at once (safeFile.ts), never read.
+        const read = readTextFile(path);
+        if (!read.ok) return undefined;
+        const text = read.text;
         // Not open in an editor: no completion will read its JSON value, so it is not kept.
         return this.analyze(uri, version, text, false);
     }

@@ -1,0 +1,51 @@
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { cleanSlate, hoverText, openAnnotations, prepare, sourcecheckDiagnostics, tokenRange } from "./demo";
+import { waitFor } from "./harness";
+
+async function hoverAt(uri: vscode.Uri, position: vscode.Position, want: string): Promise<string> {
+    return waitFor(
+        `a hover containing ${JSON.stringify(want)}`,
+        async () =>
+            hoverText(
+                (await vscode.commands.executeCommand<vscode.Hover[]>("vscode.executeHoverProvider", uri, position)) ??
+                    [],
+            ),
+        (text) => text.includes(want),
+    );
+}
+
+describe("one numbering for people", () => {
+    before(prepare);
+    after(cleanSlate);
+
+    it("hovers count annotations and sources from 1, and give the claim's verdict", async () => {
+        const doc = await openAnnotations();
+        const first = tokenRange(doc, ["annotations", 0, "claim", "start", "str"]).start.translate(0, 1);
+        const text = await hoverAt(doc.uri, first, "Annotation 1");
+        assert.ok(text.includes("**Annotation 1** · supported"), text);
+        assert.ok(text.includes("**Source 1** · supports"), text);
+        assert.ok(!text.includes("Annotation 0") && !text.includes("Source 0"), text);
+        // The fifth annotation (index 4) is "Annotation 5": its claim's end is ambiguous, so broken.
+        const fifth = tokenRange(doc, ["annotations", 4, "claim", "start", "str"]).start.translate(0, 1);
+        assert.ok((await hoverAt(doc.uri, fifth, "Annotation 5")).includes("**Annotation 5** · broken"));
+    });
+
+    it("an ambiguity's message and its related information give the same 1-based columns", async () => {
+        const doc = await openAnnotations();
+        const ambiguous = await waitFor(
+            "the boundary-ambiguous diagnostic",
+            () =>
+                sourcecheckDiagnostics(doc.uri).find(
+                    (d) => (typeof d.code === "object" ? d.code.value : d.code) === "boundary-ambiguous",
+                ),
+            (d) => d !== undefined,
+        );
+        assert.ok(ambiguous);
+        const said = /\(columns ([\d, ]+)\)/.exec(ambiguous.message)?.[1]?.split(", ").map(Number);
+        assert.ok(said, ambiguous.message);
+        // VS Code shows a related location at character c as column c + 1, as its status bar does.
+        const shown = (ambiguous.relatedInformation ?? []).map((r) => r.location.range.start.character + 1);
+        assert.deepEqual(said, shown);
+    });
+});
