@@ -210,17 +210,24 @@ function candidatesInWindow<R extends Ref>(
         const startMoved = pair.start.line - writtenStart;
         const endMoved = pair.end.line - writtenEnd;
         const shapeChanged = startMoved !== endMoved;
+        // A near match competes with the written string found exactly on another line: a misquote
+        // is never certain while "it moved" is another explanation.
+        const movedAsWritten = (p: Placement, all: Placement[]) =>
+            p.quoteCost > 0 && all.some((q) => q.quoteCost === 0 && q.count === 1 && q.line !== p.line);
+        if (movedAsWritten(pair.start, starts) || movedAsWritten(pair.end, ends)) candidate.doubtful = true;
         // A whole span moved is judged by its two strings together ("report" … "report" is one word).
         // The strings as written are the evidence (an extended string adds only what it found).
         const movedEvidence = new Set([ref.start.str, ref.end.str]);
         if (
             ((startMoved !== 0 || endMoved !== 0) && !isDistinctive([...movedEvidence].join(" "))) ||
-            !nearIsEvidence(pair.start, ref.start.str) ||
-            !nearIsEvidence(pair.end, ref.end.str) ||
+            !nearIsEvidence(pair.start, ref.start.str, asWritten(pair.end, writtenEnd) ? ref.end.str : undefined) ||
+            !nearIsEvidence(pair.end, ref.end.str, asWritten(pair.start, writtenStart) ? ref.start.str : undefined) ||
             (shapeChanged && startMoved !== 0 && !isDistinctive(ref.start.str)) ||
             (shapeChanged && endMoved !== 0 && !isDistinctive(ref.end.str)) ||
             !pair.start.sure ||
             !pair.end.sure ||
+            (pair.start.count > 1 && isWeak(ref.start.str)) ||
+            (pair.end.count > 1 && isWeak(ref.end.str)) ||
             (pair.start.line !== writtenStart && isWeak(ref.start.str)) ||
             (pair.end.line !== writtenEnd && isWeak(ref.end.str))
         )
@@ -235,16 +242,26 @@ function candidatesInWindow<R extends Ref>(
 
 /**
  * A near match is evidence only for a string that would rarely be nearly matched by chance (its
- * line may have been replaced): two words and 10 characters when only case, spacing, quotes or
- * dashes differ; a distinctive string when letters differ.
+ * line may have been replaced): when only case, spacing, quotes or dashes differ, two words and 10
+ * characters (or, beside the other boundary found as written, a word of 6); when letters differ, a
+ * distinctive string of its own.
  */
-function nearIsEvidence(placement: Placement, written: string): boolean {
+function nearIsEvidence(placement: Placement, written: string, otherAsWritten: string | undefined): boolean {
     if (placement.quoteCost === 0) return true;
     if (placement.quoteCost <= 0.5) {
         if (UNSPACED.test(written)) return [...written].length >= 4;
-        return (written.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= 2 && written.trim().length >= 10;
+        const words = written.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+        // With the other boundary exactly where it was written, a case or punctuation variant of a
+        // word or two is enough; alone, it takes two words and 10 characters.
+        if (otherAsWritten !== undefined) return words >= 2 || written.trim().length >= 6;
+        return words >= 2 && written.trim().length >= 10;
     }
     return isDistinctive(written);
+}
+
+/** The written string, found once on its written line. */
+function asWritten(placement: Placement, written: number): boolean {
+    return placement.quoteCost === 0 && placement.count === 1 && placement.line === written;
 }
 
 /**
