@@ -153,6 +153,36 @@ describe("refs follow edits of a cited document (sourcecheck/followEdits)", () =
         assert.equal(update.refCount, 0);
     });
 
+    it("a cited line cut, then pasted elsewhere by a later edit: the ref follows its text", async () => {
+        await start();
+        const notesUri = await client.open(NOTES, "markdown");
+        const before = client.text(notesUri);
+        const lines = before.split("\n");
+        const cutLine = lines.findIndex((l) => l.startsWith("- Offline sync"));
+        await client.connection.sendNotification("textDocument/didChange", {
+            textDocument: { uri: notesUri, version: 2 },
+            contentChanges: [
+                {
+                    range: { start: { line: cutLine, character: 0 }, end: { line: cutLine + 1, character: 0 } },
+                    text: "",
+                },
+            ],
+        });
+        // The cut settles on its own pause (the refs below it move up; taken here, not applied).
+        const cutUpdate = await client.request<RefUpdate>("sourcecheck/followEdits", { uri: notesUri });
+        assert.ok(cutUpdate.refCount >= 2, "the refs below the cut line move up");
+        const pasteAt = lines.length - 1;
+        await insertAt(notesUri, pasteAt - 1, `${lines[cutLine]}\n`, 3);
+        const update = await client.request<RefUpdate>("sourcecheck/followEdits", { uri: notesUri });
+        assert.equal(update.refCount, 1);
+        const annotationText = fs.readFileSync(path.join(root, ANNOTATIONS), "utf8");
+        const updated = applyEdits(annotationText, editsFor(update, client.uri(ANNOTATIONS)));
+        const after = [...lines.slice(0, cutLine), ...lines.slice(cutLine + 1)];
+        after.splice(pasteAt - 1, 0, lines[cutLine]);
+        const ref = refsInto(annotationText, NOTES)[0];
+        assert.equal(resolve(after.join("\n"), refsInto(updated, NOTES)[0]), resolve(before, ref));
+    });
+
     it("dismissed updates are dropped, and with updateRefsOnEdit = never nothing is tracked", async () => {
         await start();
         const notesUri = await client.open(NOTES, "markdown");

@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import fc from "fast-check";
 import { type Ref, SessionDocument } from "../../server/src/core";
-import { applyChanges, differenceOf, followRef, type TextChange } from "../../server/src/core/followEdits";
+import { applyChanges, differenceOf, findPasted, followRef, type TextChange } from "../../server/src/core/followEdits";
 
 const numRuns = Number(process.env.SOURCECHECK_FC_RUNS ?? 10_000);
 
@@ -160,7 +160,35 @@ describe("refs follow edits (core/followEdits)", () => {
         const before = "alpha beta gamma";
         const changes = [{ start: 0, end: 5, text: "ALPHA" }];
         const out = followRef(ref(1, "alpha", 1, "gamma"), document(before), document("ALPHA beta gamma"), changes);
-        assert.deepEqual(out, { kind: "lost" });
+        assert.deepEqual(out, { kind: "lost", text: "alpha beta gamma" });
+    });
+
+    it("a span cut by one edit and pasted back by a later one is found again; text that was there already is not", () => {
+        const original = "intro\nthe cited words here\noutro";
+        const cutAt = original.indexOf("the cited");
+        const cutChange = [{ start: cutAt, end: cutAt + "the cited words here\n".length, text: "" }];
+        const afterCut = applyChanges(original, cutChange);
+        const lost = followRef(ref(2, "the", 2, "here"), document(original), document(afterCut), cutChange);
+        assert.deepEqual(lost, { kind: "lost", text: "the cited words here" });
+        const pasteChange = [{ start: afterCut.length, end: afterCut.length, text: "\nthe cited words here" }];
+        const afterPaste = applyChanges(afterCut, pasteChange);
+        const found = findPasted(
+            ref(2, "the", 2, "here"),
+            "the cited words here",
+            document(afterCut),
+            document(afterPaste),
+        );
+        assert.deepEqual(found, {
+            kind: "followed",
+            ref: ref(3, "the", 3, "here"),
+            text: "the cited words here",
+            how: "moved-text",
+        });
+        // The same text still present before the paste: nothing tells which copy was meant.
+        assert.equal(
+            findPasted(ref(2, "the", 2, "here"), "intro", document(afterCut), document(afterPaste)).kind,
+            "lost",
+        );
     });
 
     it("property: after any insertion or deletion of lines, a followed ref resolves to the followed span, or is left alone", () => {

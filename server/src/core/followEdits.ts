@@ -29,8 +29,11 @@ export type FollowOutcome =
     | { kind: "unchanged" }
     /** The ref that resolves to the followed span; `how`: its edges shifted, or its text moved. */
     | { kind: "followed"; ref: Ref; text: string; how: "shifted" | "moved-text" }
-    /** The span cannot be followed (an edge destroyed, or no valid ref for it): leave the ref alone. */
-    | { kind: "lost" };
+    /**
+     * The span cannot be followed (an edge destroyed, or no valid ref for it): leave the ref alone.
+     * `text`: what the span said before, for when it is pasted back later (`findPasted`).
+     */
+    | { kind: "lost"; text?: string };
 
 export interface FollowOptions {
     style?: BoundaryStyle;
@@ -114,7 +117,7 @@ export function followRef(
     if (!span) {
         // An edge was replaced: the span may have been moved as a whole (cut and paste, move lines).
         const at = soleIndex(after.content, old.text);
-        if (at === -1 || soleIndex(before.content, old.text) === -1) return { kind: "lost" };
+        if (at === -1 || soleIndex(before.content, old.text) === -1) return { kind: "lost", text: old.text };
         span = [at, at + old.text.length];
         how = "moved-text";
     }
@@ -122,8 +125,26 @@ export function followRef(
     const now = resolveInDocument(after, ref);
     if (now.valid && now.startOffset === s && now.endOffset === e) return { kind: "unchanged" };
     const followed = refFor(ref, after, s, e, options);
-    if (!followed) return { kind: "lost" };
+    if (!followed) return { kind: "lost", text: old.text };
     return { kind: "followed", ref: followed, text: after.content.slice(s, e), how };
+}
+
+/**
+ * A span lost by an earlier change (cut) whose text comes back with these changes (paste): absent
+ * from `before`, once in `after`. The ref is re-anchored there, or left alone.
+ */
+export function findPasted(
+    ref: Ref,
+    text: string,
+    before: SessionDocument,
+    after: SessionDocument,
+    options: FollowOptions = {},
+): FollowOutcome {
+    if (text.length === 0 || before.content.includes(text)) return { kind: "lost", text };
+    const at = soleIndex(after.content, text);
+    if (at === -1) return { kind: "lost", text };
+    const followed = refFor(ref, after, at, at + text.length, options);
+    return followed ? { kind: "followed", ref: followed, text, how: "moved-text" } : { kind: "lost", text };
 }
 
 /**

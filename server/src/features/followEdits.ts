@@ -16,7 +16,7 @@ import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from "vscode-languages
 import { TextDocument, type TextDocumentContentChangeEvent } from "vscode-languageserver-textdocument";
 import type { PathsForRenameParams, RefsCanFollowParams, RefUpdate } from "../../../shared/customProtocol";
 import type { BoundaryStyle } from "../core/boundaries";
-import { differenceOf, followRef, type TextChange } from "../core/followEdits";
+import { differenceOf, findPasted, followRef, type TextChange } from "../core/followEdits";
 import { normalizeLineEndings } from "../core/lines";
 import { SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
@@ -78,6 +78,11 @@ export class EditFollower {
      * happens to make one resolve (then the next moves it) must not turn it into an update.
      */
     private readonly brokenAtStart = new Map<string, Map<string, Ref>>();
+    /**
+     * Cited document URI -> refs whose text an edit removed (a cut), in case a later edit pastes it
+     * back. Kept until the document closes: such a ref stays broken as written meanwhile.
+     */
+    private readonly cut = new Map<string, Map<string, { before: Ref; text: string }>>();
     private timer: NodeJS.Timeout | undefined;
 
     constructor(
@@ -119,6 +124,7 @@ export class EditFollower {
         this.windows.delete(uri);
         this.baselines.delete(uri);
         this.brokenAtStart.delete(uri);
+        this.cut.delete(uri);
         if (this.pending.delete(uri)) this.host.notify({ uri, refCount: 0, fileCount: 0 });
     }
 
@@ -199,6 +205,7 @@ export class EditFollower {
             broken = new Map();
             this.brokenAtStart.set(uri, broken);
         }
+        let cut = this.cut.get(uri);
         const countBefore = pending?.size ?? 0;
         let moved = 0;
         for (const { file, site } of this.workspace.citationsOf(path)) {
@@ -208,9 +215,22 @@ export class EditFollower {
                 pending?.delete(key); // the file was edited since: its ref as written counts now
                 entry = undefined;
             }
+            const wasCut = entry ? undefined : cut?.get(key);
             const wasBroken = broken.get(key);
-            if (!entry && wasBroken && sameRef(wasBroken, site.ref)) continue;
-            const outcome = followRef(entry?.after ?? site.ref, before, after, changes, { style });
+            if (!wasCut && !entry && wasBroken && sameRef(wasBroken, site.ref)) continue;
+            const outcome =
+                wasCut && sameRef(wasCut.before, site.ref)
+                    ? findPasted(site.ref, wasCut.text, before, after, { style })
+                    : followRef(entry?.after ?? site.ref, before, after, changes, { style });
+            if (outcome.kind === "lost" && outcome.text !== undefined) {
+                if (!cut) {
+                    cut = new Map();
+                    this.cut.set(uri, cut);
+                }
+                cut.set(key, { before: site.ref, text: outcome.text });
+            } else if (outcome.kind === "followed") {
+                cut?.delete(key);
+            }
             if (outcome.kind === "unchanged") continue;
             if (outcome.kind !== "followed") {
                 if (entry) pending?.delete(key);
