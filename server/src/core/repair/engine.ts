@@ -226,8 +226,10 @@ function candidatesInWindow<R extends Ref>(
             (shapeChanged && endMoved !== 0 && !isDistinctive(ref.end.str)) ||
             !pair.start.sure ||
             !pair.end.sure ||
-            (pair.start.count > 1 && isWeak(ref.start.str)) ||
-            (pair.end.count > 1 && isWeak(ref.end.str)) ||
+            // A short string read at one of its occurrences: only the other boundary, found as
+            // written on the same line, decides which (the line may be another line by now).
+            (pair.start.count > 1 && isWeak(ref.start.str) && !decidedOnLine(pair.end, writtenEnd, pair.start)) ||
+            (pair.end.count > 1 && isWeak(ref.end.str) && !decidedOnLine(pair.start, writtenStart, pair.end)) ||
             (pair.start.line !== writtenStart && isWeak(ref.start.str)) ||
             (pair.end.line !== writtenEnd && isWeak(ref.end.str))
         )
@@ -257,6 +259,10 @@ function nearIsEvidence(placement: Placement, written: string, otherAsWritten: s
         return words >= 2 && written.trim().length >= 10;
     }
     return isDistinctive(written);
+}
+
+function decidedOnLine(other: Placement, otherWritten: number, ambiguous: Placement): boolean {
+    return asWritten(other, otherWritten) && other.line === ambiguous.line;
 }
 
 /** The written string, found once on its written line. */
