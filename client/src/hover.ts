@@ -41,10 +41,12 @@ function appendSpan(markdown: vscode.MarkdownString, span: CitedSpan): void {
 
 function describeCitation(citation: Citation): string {
     const file = path.posix.basename(vscode.Uri.parse(citation.annotationUri).path).replace(/`/g, "");
+    // Numbered from 1, as everything a person reads (docs/contract.md section 5).
+    const annotation = citation.annotationIndex + 1;
     const where =
         citation.role === "claim"
-            ? `annotation ${citation.annotationIndex} in \`${file}\``
-            : `source ${citation.role} of annotation ${citation.annotationIndex} in \`${file}\``;
+            ? `annotation ${annotation} in \`${file}\``
+            : `source ${citation.role + 1} of annotation ${annotation} in \`${file}\``;
     const parts: string[] = [];
     if (citation.role === "claim") {
         parts.push("claim of");

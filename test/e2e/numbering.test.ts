@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { cleanSlate, hoverText, openAnnotations, prepare, sourcecheckDiagnostics, tokenRange } from "./demo";
-import { waitFor } from "./harness";
+import { waitFor, wsUri } from "./harness";
 
 async function hoverAt(uri: vscode.Uri, position: vscode.Position, want: string): Promise<string> {
     return waitFor(
@@ -47,5 +47,14 @@ describe("one numbering for people", () => {
         // VS Code shows a related location at character c as column c + 1, as its status bar does.
         const shown = (ambiguous.relatedInformation ?? []).map((r) => r.location.range.start.character + 1);
         assert.deepEqual(said, shown);
+    });
+
+    it("the hover of a cited span names its annotation counting from 1", async () => {
+        const answer = await vscode.workspace.openTextDocument(wsUri("answer.md"));
+        await vscode.window.showTextDocument(answer);
+        // Line 3, "37%": the claim of the first annotation.
+        const at = new vscode.Position(2, answer.lineAt(2).text.indexOf("37%") + 1);
+        const text = await hoverAt(answer.uri, at, "annotation 1 in");
+        assert.ok(!text.includes("annotation 0 in"), text);
     });
 });
