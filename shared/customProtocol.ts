@@ -117,6 +117,8 @@ export interface CoverageResult {
     coveredChars: number;
     totalChars: number;
     ratio: number;
+    /** The sentences no claim of a valid annotation overlaps (docs/view.md). */
+    uncovered?: LspRange[];
 }
 
 export interface LineIndexResult {
@@ -156,4 +158,35 @@ export const CITED_DOCUMENTS = "sourcecheck/citedDocuments";
 
 export interface CitedDocumentsResult {
     uris: string[];
+}
+
+/** The annotations of an annotation file, for the SourceCheck view (docs/view.md). */
+export const FILE_ANNOTATIONS = "sourcecheck/fileAnnotations";
+
+export interface AnnotationRefSummary {
+    /** "claim", or the index of the source. */
+    role: "claim" | number;
+    valid: boolean;
+    /** The cited document and span, when the ref resolves in a workspace file. */
+    uri?: string;
+    range?: LspRange;
+    /** The resolved text (shortened), or why the ref does not resolve. */
+    text?: string;
+    error?: string;
+    polarity?: Polarity;
+    confidence?: number;
+    /** Where the ref sits in the annotation file. */
+    refRange: LspRange;
+}
+
+export interface AnnotationSummary {
+    index: number;
+    verdict: Verdict;
+    claim?: AnnotationRefSummary;
+    sources: AnnotationRefSummary[];
+}
+
+export interface FileAnnotationsResult {
+    uri: string;
+    annotations: AnnotationSummary[];
 }

@@ -4,6 +4,8 @@
  */
 import { NotificationType, RequestType } from "vscode-languageclient/node";
 import {
+    type AnnotationRefSummary,
+    type AnnotationSummary,
     CITED_DOCUMENTS,
     CITED_SPANS,
     CITED_SPANS_CHANGED,
@@ -14,7 +16,9 @@ import {
     COVERAGE,
     type CoverageResult,
     DISMISS_FOLLOW_EDITS,
+    FILE_ANNOTATIONS,
     FILE_SUMMARY,
+    type FileAnnotationsResult,
     type FileSummary,
     FOLLOW_EDITS,
     type FollowEditsParams,
@@ -48,6 +52,7 @@ export type {
     Verdict,
 } from "../../shared/customProtocol";
 export { SPAN_KINDS } from "../../shared/customProtocol";
+export type { AnnotationRefSummary, AnnotationSummary };
 
 export const citedSpansRequest = new RequestType<CitedSpansParams, CitedSpansResult, void>(CITED_SPANS);
 export const citedSpansChangedNotification = new NotificationType<CitedSpansChangedParams>(CITED_SPANS_CHANGED);
@@ -62,3 +67,4 @@ export const followEditsRequest = new RequestType<FollowEditsParams, RefUpdate, 
 export const dismissFollowEditsNotification = new NotificationType<FollowEditsParams>(DISMISS_FOLLOW_EDITS);
 export const pathsForRenameRequest = new RequestType<PathsForRenameParams, RefUpdate, void>(PATHS_FOR_RENAME);
 export const citedDocumentsRequest = new RequestType<void, CitedDocumentsResult, void>(CITED_DOCUMENTS);
+export const fileAnnotationsRequest = new RequestType<{ uri: string }, FileAnnotationsResult, void>(FILE_ANNOTATIONS);

@@ -25,6 +25,7 @@ import { registerQuoteFiles } from "./quoteFiles";
 import { messageOf } from "./requests";
 import { argsObject, type SelectionArgs } from "./selection";
 import { buildSessionFromOpenDocuments } from "./sessionBuilder";
+import { CoverageMarks, SourceCheckView } from "./sourceCheckView";
 
 let sourceCheck: SourceCheckClient | undefined;
 
@@ -118,6 +119,39 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         if (answer !== undefined) refUpdates.autoAnswer = typeof answer === "string" ? answer : undefined;
         return refUpdates.log;
     });
+    // The SourceCheck view in the Explorer, and Show Coverage (docs/view.md).
+    const view = new SourceCheckView(sc, store);
+    const coverageMarks = new CoverageMarks(sc);
+    context.subscriptions.push(view, coverageMarks);
+    command("sourcecheck.view.showAll", () => view.setFilter("all"));
+    command("sourcecheck.view.showBroken", () => view.setFilter("broken"));
+    command("sourcecheck.view.showContested", () => view.setFilter("contested"));
+    command("sourcecheck.view.refresh", () => view.refresh());
+    command("sourcecheck.showCoverage", (arg) =>
+        reporting(async () => {
+            const uri = typeof arg === "string" ? vscode.Uri.parse(arg) : arg instanceof vscode.Uri ? arg : undefined;
+            const document = uri
+                ? await vscode.workspace.openTextDocument(uri)
+                : vscode.window.activeTextEditor?.document;
+            if (!document) return { ok: false, message: "Open the answer document to show its coverage." };
+            if (coverageMarks.isShown(document) && arg === undefined) {
+                coverageMarks.hide(document);
+                return { ok: true, shown: false, uncovered: [] };
+            }
+            const ranges = await coverageMarks.show(document);
+            return {
+                ok: true,
+                shown: true,
+                uncovered: ranges.map((r) => ({
+                    startLine: r.start.line,
+                    startCharacter: r.start.character,
+                    endLine: r.end.line,
+                    endCharacter: r.end.character,
+                })),
+            };
+        }),
+    );
+    command("sourcecheck._viewSnapshot", () => view.snapshot());
     command("sourcecheck._featureRequests", () => sc.requests.take());
     command("sourcecheck._citedDocumentSelector", () => scopes.citedSelector());
     command("sourcecheck._serverPid", () => sc.serverPid());

@@ -25,6 +25,7 @@ import {
     CITED_SPANS_CHANGED,
     COVERAGE,
     DISMISS_FOLLOW_EDITS,
+    FILE_ANNOTATIONS,
     FILE_SUMMARY,
     FOLLOW_EDITS,
     type FollowEditsParams,
@@ -43,6 +44,7 @@ import { publishConfigProblems } from "./features/configDiagnostics";
 import { citedSpans, coverage, lineIndex, refForSelection } from "./features/customRequests";
 import { clear, publish, pullReport } from "./features/diagnostics";
 import { EvidenceFeature } from "./features/evidence";
+import { fileAnnotations } from "./features/fileAnnotations";
 import { EditFollower, pathsForRename } from "./features/followEdits";
 import { hover } from "./features/hover";
 import { inlayHints } from "./features/inlayHints";
@@ -520,6 +522,12 @@ export function startLanguageServer(connection: Connection): void {
                 refForSelection(workspace, analysis.current(params.uri), params.uri, params.range),
         ),
     );
+
+    connection.onRequest(FILE_ANNOTATIONS, (params: { uri: string }) => {
+        const file = safe("fileAnnotations", undefined, () => analysis.current(params.uri))();
+        if (!file) return new ResponseError(ErrorCodes.InvalidParams, `${params.uri} is not an annotation file`);
+        return safe("fileAnnotations", { uri: params.uri, annotations: [] }, () => fileAnnotations(workspace, file))();
+    });
 
     connection.onRequest(FILE_SUMMARY, (params: { uri: string }) => {
         const file = safe("fileSummary", undefined, () => analysis.current(params.uri))();

@@ -261,17 +261,24 @@ describe("custom protocol", () => {
         ]
             .map(nonBlank)
             .reduce((a, b) => a + b, 0);
-        const result = await client.request<{ coveredChars: number; totalChars: number; ratio: number }>(
-            "sourcecheck/coverage",
-            {
-                uri: client.uri("answer.md"),
-            },
-        );
+        const { uncovered, ...result } = await client.request<{
+            coveredChars: number;
+            totalChars: number;
+            ratio: number;
+            uncovered: { start: { line: number; character: number }; end: { line: number; character: number } }[];
+        }>("sourcecheck/coverage", {
+            uri: client.uri("answer.md"),
+        });
         assert.deepEqual(result, {
             coveredChars: covered,
             totalChars: nonBlank(answer),
             ratio: covered / nonBlank(answer),
         });
+        // The sentences no valid claim overlaps: the title, and the lines whose claims are broken.
+        const lines = answer.split("\n");
+        const texts = uncovered.map((r) => lines[r.start.line].slice(r.start.character, r.end.character));
+        assert.ok(texts.includes(lines[0].trim()), texts.join(" | "));
+        for (const text of texts) assert.ok(!covered || !text.includes("offline sync"), text);
     });
 
     it("sourcecheck/lineIndex numbers each line (CRLF normalised), and follows unsaved edits", async () => {

@@ -15,7 +15,9 @@ import type {
 import { type RefAttempt, refForSpan } from "../core/author";
 import type { BoundaryStyle } from "../core/boundaries";
 import { decodedOffsetInJsonString } from "../core/jsonString";
+import { LineIndex } from "../core/lines";
 import { numberedLines } from "../core/numberedLines";
+import { uncoveredSentences } from "../core/sentences";
 import { SessionDocument } from "../core/session";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { uriToPath } from "../workspace/uris";
@@ -166,7 +168,19 @@ export function coverage(workspace: FeatureWorkspace, uri: string): CoverageResu
     }
     let total = 0;
     for (let i = 0; i < content.length; i++) if (!isBlank(content.charCodeAt(i))) total++;
-    return { coveredChars: covered, totalChars: total, ratio: total === 0 ? 0 : covered / total };
+    const lines = new LineIndex(content);
+    const uncovered = uncoveredSentences(
+        content,
+        spans.map(([start, end]) => ({ start, end })),
+    ).map(({ start, end }) => {
+        const from = lines.positionAt(start);
+        const to = lines.positionAt(end);
+        return {
+            start: { line: from.line - 1, character: from.column },
+            end: { line: to.line - 1, character: to.column },
+        };
+    });
+    return { coveredChars: covered, totalChars: total, ratio: total === 0 ? 0 : covered / total, uncovered };
 }
 
 function isBlank(code: number): boolean {

@@ -1,0 +1,153 @@
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { annotationsUri, cleanSlate, prepare, type Ref, resolveRef, showRange, valueAt } from "./demo";
+import { screenshot, waitFor, wsUri } from "./harness";
+
+// Issue 15 item 6: the SourceCheck view and Show Coverage, against an independent resolver.
+type Verdict = "supported" | "contested" | "refuted" | "broken";
+interface Snapshot {
+    filter: string;
+    badge: number | undefined;
+    files: {
+        uri: string;
+        annotations: { index: number; verdict: Verdict; label: string; sources: number; reveal?: unknown[] }[];
+    }[];
+}
+interface Annotation {
+    claim: Ref;
+    sources: (Ref & { polarity: string })[];
+}
+
+async function verdictOf(annotation: Annotation): Promise<Verdict> {
+    if (!Array.isArray(annotation.sources) || annotation.sources.length === 0) return "broken";
+    for (const ref of [annotation.claim, ...annotation.sources]) if (!(await resolveRef(ref))) return "broken";
+    const polarities = new Set(annotation.sources.map((s) => s.polarity));
+    if (polarities.has("supports") && polarities.has("refutes")) return "contested";
+    return polarities.has("refutes") ? "refuted" : "supported";
+}
+
+const snapshot = () => vscode.commands.executeCommand<Snapshot>("sourcecheck._viewSnapshot");
+
+describe("the SourceCheck view and Show Coverage", () => {
+    let annotations: Annotation[];
+    let verdicts: Verdict[];
+    before(async () => {
+        await prepare();
+        const doc = await vscode.workspace.openTextDocument(annotationsUri());
+        annotations = valueAt<Annotation[]>(doc, ["annotations"]);
+        verdicts = await Promise.all(annotations.map(verdictOf));
+    });
+    after(async () => {
+        await vscode.commands.executeCommand("sourcecheck.view.showAll");
+        await cleanSlate();
+    });
+
+    it("lists the demo's annotations with their claim text and verdict, and counts the broken and contested in the badge", async () => {
+        await vscode.commands.executeCommand("workbench.view.explorer");
+        const view = await waitFor(
+            "the demo file in the view, with every annotation",
+            snapshot,
+            (s) =>
+                s?.files.some(
+                    (f) => f.uri === annotationsUri().toString() && f.annotations.length === annotations.length,
+                ) === true,
+        );
+        const file = view.files.find((f) => f.uri === annotationsUri().toString());
+        assert.ok(file);
+        for (const [i, annotation] of annotations.entries()) {
+            const shown: Snapshot["files"][number]["annotations"][number] = file.annotations[i];
+            assert.equal(shown.index, i);
+            assert.equal(shown.verdict, verdicts[i], `verdict of annotation ${i + 1}`);
+            assert.equal(shown.sources, annotation.sources.length);
+            const claim = await resolveRef(annotation.claim);
+            if (claim) assert.equal(shown.label, `${i + 1}. ${claim.text}`);
+        }
+        const problems = verdicts.filter((v) => v === "broken" || v === "contested").length;
+        assert.ok(problems > 0, "the demo has broken annotations");
+        assert.equal(view.badge, problems);
+        await vscode.commands.executeCommand("sourcecheck.annotations.focus");
+        await screenshot("view");
+    });
+
+    it("filters broken and contested claims, and shows all again", async () => {
+        for (const filter of ["broken", "contested"] as const) {
+            await vscode.commands.executeCommand(`sourcecheck.view.show${filter[0].toUpperCase()}${filter.slice(1)}`);
+            const view = await waitFor("the filtered view", snapshot, (s) => s?.filter === filter);
+            const shown = view.files.flatMap((f) => f.annotations.map((a) => a.verdict));
+            assert.ok(
+                shown.every((v) => v === filter),
+                `${filter}: ${shown}`,
+            );
+            assert.equal(
+                view.files.find((f) => f.uri === annotationsUri().toString())?.annotations.length ?? 0,
+                verdicts.filter((v) => v === filter).length,
+            );
+        }
+        await vscode.commands.executeCommand("sourcecheck.view.showAll");
+        const all = await waitFor("the whole view", snapshot, (s) => s?.filter === "all");
+        assert.equal(
+            all.files.find((f) => f.uri === annotationsUri().toString())?.annotations.length,
+            annotations.length,
+        );
+    });
+
+    it("an annotation reveals its claim's span", async () => {
+        const view = await snapshot();
+        const file = view.files.find((f) => f.uri === annotationsUri().toString());
+        const index = verdicts.indexOf("supported");
+        const reveal = file?.annotations[index].reveal;
+        assert.ok(reveal, "the annotation has no reveal command");
+        await vscode.commands.executeCommand("sourcecheck.openRef", ...reveal);
+        const claim = await resolveRef(annotations[index].claim);
+        assert.ok(claim);
+        const editor = await waitFor(
+            "answer.md revealed",
+            () => vscode.window.activeTextEditor,
+            (e) => e?.document.uri.toString() === claim.uri.toString(),
+        );
+        assert.ok(editor);
+        assert.equal(showRange(editor.selection), showRange(claim.range));
+    });
+
+    it("Show Coverage marks exactly the sentences of the answer that no valid claim overlaps", async () => {
+        const answer = wsUri("answer.md");
+        const doc = await vscode.workspace.openTextDocument(answer);
+        await vscode.window.showTextDocument(doc);
+        // Expected: sentences per line (Intl.Segmenter), minus those a claim of a non-broken annotation overlaps.
+        const claims: vscode.Range[] = [];
+        for (const [i, annotation] of annotations.entries()) {
+            if (verdicts[i] === "broken" || annotation.claim.path !== "answer.md") continue;
+            const resolved = await resolveRef(annotation.claim);
+            if (resolved) claims.push(resolved.range);
+        }
+        const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" });
+        const want: string[] = [];
+        doc.getText()
+            .replace(/\r\n?/g, "\n")
+            .split("\n")
+            .forEach((line, n) => {
+                for (const { segment, index } of segmenter.segment(line)) {
+                    const trimmed = segment.trim();
+                    if (trimmed === "") continue;
+                    const start = index + segment.indexOf(trimmed);
+                    const range = new vscode.Range(n, start, n, start + trimmed.length);
+                    const covered = claims.some((c) => {
+                        const overlap = c.intersection(range);
+                        return overlap !== undefined && !overlap.isEmpty;
+                    });
+                    if (!covered) want.push(showRange(range));
+                }
+            });
+        assert.ok(want.length > 0, "the demo answer has uncovered sentences (its title at least)");
+        const result = await vscode.commands.executeCommand<{
+            ok: boolean;
+            uncovered: { startLine: number; startCharacter: number; endLine: number; endCharacter: number }[];
+        }>("sourcecheck.showCoverage", answer.toString());
+        assert.ok(result?.ok, JSON.stringify(result));
+        const got = result.uncovered.map((r) =>
+            showRange(new vscode.Range(r.startLine, r.startCharacter, r.endLine, r.endCharacter)),
+        );
+        assert.deepEqual(got.sort(), want.sort());
+        await screenshot("coverage");
+    });
+});
