@@ -3,7 +3,6 @@
  * state of every annotation file (open or found on disk), and the index "cited document -> the
  * annotation files and refs citing it" that lets a change in one document re-check only its refs.
  */
-import * as nodeFs from "node:fs";
 import * as nodePath from "node:path";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
 import type { Citation } from "../features/featureWorkspace";
