@@ -79,6 +79,7 @@ describe("agent tools", () => {
             evidence: () => {
                 throw new Error("index on fire");
             },
+            refScope: () => ({ documents: () => ({ get: () => undefined }), files: () => [] }),
         };
         assert.deepEqual(await runTool("cite", { path: "a.md", quote: "x" }, failing), {
             ok: false,

@@ -58,7 +58,18 @@ export interface AnnotationFileAccess {
 
 export type EvidenceAnswer = z.infer<typeof evidenceOutput>;
 
-/** Where the tools find documents and annotation files; paths are relative to the document root. */
+/** The documents one annotation file's refs resolve against, paths relative to its document root. */
+export interface RefScope {
+    /** A lookup for one call. */
+    documents(): DocumentLookup;
+    /** Every file under that document root (relative paths), for repairing a ref whose path names none. */
+    files(): Iterable<string>;
+}
+
+/**
+ * Where the tools find documents and annotation files; paths are relative to the root (the MCP
+ * server's --root, the agents' workspace folder).
+ */
 export interface ToolContext {
     /** A document (path safety applied), as the caller sees it. */
     document(path: string): SessionDocument | DocumentFailure;
@@ -72,6 +83,12 @@ export interface ToolContext {
      * root. Throws a ToolError when the folder cannot be searched.
      */
     evidence(query: string, corpus: string | undefined, topK: number | undefined): EvidenceAnswer;
+    /**
+     * Where the refs of an annotation file (a path relative to the root) resolve: the folder of the
+     * nearest sourcecheck.config.json above it, never above the root, else the root (docs/config.md).
+     * Throws a ToolError when that configuration file is broken.
+     */
+    refScope(file: string): RefScope;
 }
 
 export type ToolOutcome =
@@ -151,7 +168,7 @@ function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutc
         }
         const text = documentOrFail(context, args.file).content;
         const parsed = parseJsonText(text);
-        const result = checkAnnotations(parsed.value, context.documents(), parsed.syntaxErrors, {
+        const result = checkAnnotations(parsed.value, context.refScope(args.file).documents(), parsed.syntaxErrors, {
             keepAnnotations: false,
             keepEntries: true,
         });
@@ -206,12 +223,13 @@ async function repair(args: z.infer<typeof repairInput>, context: ToolContext): 
     const file = context.annotationFile(args.file);
     if ("code" in file) throw new ToolError(file.code, file.message);
     const parsed = parseJsonText(file.text);
-    const lookup = context.documents();
+    const scope = context.refScope(args.file);
+    const lookup = scope.documents();
     const result = checkAnnotations(parsed.value, lookup, parsed.syntaxErrors, {
         keepAnnotations: true,
         keepEntries: false,
     });
-    const documents: RepairDocuments = { get: (path) => lookup.get(path), candidatePaths: () => context.files() };
+    const documents: RepairDocuments = { get: (path) => lookup.get(path), candidatePaths: () => scope.files() };
     const { repairs, remaining } = repairChecked(result, { documents });
     const schemaErrors = result.report.schemaErrors;
     let written = 0;

@@ -2,16 +2,21 @@
  * `sourcecheck/agentTool` (docs/agents.md): VS Code's language model tools run the agent tools here,
  * over the workspace as the language server sees it: paths relative to the document root of the
  * first workspace folder, open buffers winning over the disk, the same path safety as every ref.
+ * An annotation file's refs resolve against its own document root (the nearest sourcecheck.config.json
+ * above it, never above that root: docs/config.md), as in the CLI and the MCP server.
  * A repair that writes is one workspace edit: the editor applies it (undoable), nothing is written
  * behind its back.
  */
+import * as nodePath from "node:path";
 import type { WorkspaceEdit } from "vscode-languageserver/node";
 import type { AgentToolParams, AgentToolResult } from "../../../shared/agentToolProtocol";
-import { runTool, type ToolContext, ToolError } from "../agentTools/tools";
+import { type RefScope, runTool, type ToolContext, ToolError } from "../agentTools/tools";
 import { isDocumentFailure } from "../core/session";
 import { searchEvidenceUnderRoot } from "../workspace/agentEvidence";
+import { boundedConfigs } from "../workspace/boundedConfigs";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { resolveUnderRoot } from "../workspace/pathSafety";
+import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { pathToUri } from "../workspace/uris";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
 
@@ -23,10 +28,15 @@ export interface EditorAccess {
     applyEdit(edit: WorkspaceEdit, label: string): Promise<boolean>;
 }
 
-/** The document root agents work in: the first workspace folder's, moved by `sourcecheck.documentRoot`. */
+/**
+ * The root agents work in: the first workspace folder, moved by `sourcecheck.documentRoot`. Nothing
+ * above it is read, configuration files included; annotation files beneath it get their own roots.
+ */
 export function agentRoot(workspace: WorkspaceIndex): string | undefined {
     const folder = workspace.folders[0];
-    return folder === undefined ? undefined : workspace.rootFor(pathToUri(folder));
+    if (folder === undefined) return undefined;
+    const explicit = workspace.settings.documentRoot;
+    return explicit ? nodePath.resolve(folder, explicit) : folder;
 }
 
 /** The LSP range covering a whole text (any line-break convention). */
@@ -71,6 +81,20 @@ export function workspaceToolContext(workspace: WorkspaceIndex, root: string, ed
             const found = searchEvidenceUnderRoot(root, query, corpus, topK);
             if ("code" in found) throw new ToolError(found.code, found.message);
             return found;
+        },
+        refScope(file): RefScope {
+            const verdict = resolveUnderRoot(root, file);
+            if (!verdict.ok) throw new ToolError("path-outside-root", verdict.message);
+            // `sourcecheck.documentRoot` set: it is the root of every file, as `--root` is for the CLI.
+            const resolved = workspace.settings.documentRoot
+                ? { root }
+                : resolveDocumentRoot(verdict.absolute, { fallback: root, configs: boundedConfigs(root) });
+            if ("problem" in resolved && resolved.problem) {
+                const shown = nodePath.relative(root, resolved.problem.file);
+                throw new ToolError("unreadable-document", formatConfigProblem(resolved.problem, shown));
+            }
+            const scoped = resolved.root;
+            return { documents: () => workspace.source.lookupFor(scoped), files: () => workspace.filesUnder(scoped) };
         },
     };
 }

@@ -1,15 +1,19 @@
 /**
  * The agent tools' view of a root on disk (the MCP server): every path through the workspace's path
  * safety, every call seeing the files as they are now (an unchanged file is not read again:
- * workspace/freshDocuments.ts), writes atomic.
+ * workspace/freshDocuments.ts), writes atomic. The root is the safety boundary; an annotation file's
+ * refs resolve against its own document root beneath it (docs/config.md).
  */
 import * as fs from "node:fs";
-import { type ToolContext, ToolError } from "../agentTools/tools";
+import * as nodePath from "node:path";
+import { type RefScope, type ToolContext, ToolError } from "../agentTools/tools";
 import { writeFileAtomic } from "../cli/files";
 import { listFiles } from "../cli/repairCommand";
 import { searchEvidenceUnderRoot } from "../workspace/agentEvidence";
+import { boundedConfigs } from "../workspace/boundedConfigs";
 import { FreshDocuments } from "../workspace/freshDocuments";
 import { resolveUnderRoot } from "../workspace/pathSafety";
+import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 
 export interface DiskContextOptions {
     maxBytes?: number;
@@ -19,6 +23,18 @@ export interface DiskContextOptions {
 
 export function diskToolContext(root: string, options: DiskContextOptions = {}): ToolContext {
     const files = new FreshDocuments(root, options.maxBytes);
+    /** One reader per document root and size cap, so each keeps its unchanged files between calls. */
+    const readers = new Map<string, FreshDocuments>();
+    const readerFor = (documentRoot: string, maxBytes: number | undefined): FreshDocuments => {
+        if (documentRoot === root && maxBytes === options.maxBytes) return files;
+        const key = `${documentRoot}\0${maxBytes ?? ""}`;
+        let reader = readers.get(key);
+        if (!reader) {
+            reader = new FreshDocuments(documentRoot, maxBytes);
+            readers.set(key, reader);
+        }
+        return reader;
+    };
     return {
         document: (path) => files.document(path),
         documents: () => files.lookup(),
@@ -38,6 +54,18 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
             const found = searchEvidenceUnderRoot(root, query, corpus, topK, options.indexDir);
             if ("code" in found) throw new ToolError(found.code, found.message);
             return found;
+        },
+        refScope(file): RefScope {
+            const verdict = resolveUnderRoot(root, file);
+            if (!verdict.ok) throw new ToolError("path-outside-root", verdict.message);
+            // A fresh lookup each call: a configuration file may have appeared or changed since the last.
+            const resolved = resolveDocumentRoot(verdict.absolute, { fallback: root, configs: boundedConfigs(root) });
+            if (resolved.problem) {
+                const shown = nodePath.relative(root, resolved.problem.file);
+                throw new ToolError("unreadable-document", formatConfigProblem(resolved.problem, shown));
+            }
+            const reader = readerFor(resolved.root, options.maxBytes ?? resolved.config?.maxDocumentSize);
+            return { documents: () => reader.lookup(), files: () => listFiles(resolved.root) };
         },
     };
 }
