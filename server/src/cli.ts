@@ -46,12 +46,24 @@ function moreCommands(): CliCommand[] {
     return (require("./cli/registry") as typeof import("./cli/registry")).COMMANDS;
 }
 
+/**
+ * The same, exported for the check bundle (dist/check.js: scripts/build.mjs), which leaves the
+ * registry out and asks this full bundle for it only when a command line names another command.
+ */
+export function registryCommands(): CliCommand[] {
+    return moreCommands();
+}
+
+/** Only a lowercase word can name a command: `sourcecheck answer.json` never needs the registry. */
+const COMMAND_NAME = /^[a-z][a-z-]*$/;
+
 /** Exit status; a promise for the commands that do I/O asynchronously (fetching, workers, servers). */
 export function main(argv: string[], io: CliIo): number | Promise<number> {
     try {
-        const command = FIRST_WAVE.has(argv[0])
-            ? undefined
-            : moreCommands().find((candidate) => candidate.name === argv[0]);
+        const command =
+            FIRST_WAVE.has(argv[0]) || !COMMAND_NAME.test(argv[0] ?? "")
+                ? undefined
+                : moreCommands().find((candidate) => candidate.name === argv[0]);
         const status = command ? command.run(argv.slice(1), io) : dispatch(argv, io);
         return typeof status === "number" ? status : status.catch((error: unknown) => reportError(error, io));
     } catch (error) {
