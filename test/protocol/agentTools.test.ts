@@ -54,6 +54,24 @@ describe("agent tools through the language server", function () {
         assert.equal(fs.readFileSync(path.join(root, "answer.md"), "utf8"), disk);
     });
 
+    it("check resolves an annotation file's refs against its own sourcecheck.config.json folder", async () => {
+        const project = path.join(root, "project");
+        fs.mkdirSync(path.join(project, "notes"), { recursive: true });
+        fs.mkdirSync(path.join(project, "answers"));
+        fs.writeFileSync(path.join(project, "sourcecheck.config.json"), "{}\n");
+        fs.writeFileSync(path.join(project, "notes", "memo.md"), "Notes\n\nThe launch moved to Tuesday.\n");
+        const source = { path: "notes/memo.md", start: { line: 3, str: "The" }, end: { line: 3, str: "Tuesday." } };
+        const annotations = {
+            annotations: [{ claim: source, sources: [{ ...source, polarity: "supports", confidence: 1 }] }],
+        };
+        fs.writeFileSync(path.join(project, "answers", "a.sourcecheck.json"), JSON.stringify(annotations));
+        const report = await tool("check", { file: "project/answers/a.sourcecheck.json" });
+        assert.ok(report.ok, JSON.stringify(report));
+        const structured = report.structured as { exitCode: number; validCount: number };
+        assert.equal(structured.exitCode, 0, JSON.stringify(structured));
+        assert.equal(structured.validCount, 1);
+    });
+
     it("check reads an unsaved annotation file", async () => {
         await client.open("answer.sourcecheck.json", "sourcecheck", '{ "annotations": [] }');
         const report = await tool("check", { file: "answer.sourcecheck.json" });
