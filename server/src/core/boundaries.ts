@@ -132,15 +132,27 @@ export function boundariesAt(
     if (options.style === "shortest" || options.limit !== undefined) {
         return columns.map((c) => (side === "start" ? startBoundary(line, c, options) : endBoundary(line, c, options)));
     }
+    if (columns.length === 0) return [];
+    // Segment only the stretch the columns can reach, not the whole line: a line can be megabytes.
+    const first = Math.min(...columns);
+    const last = Math.max(...columns);
     if (side === "start") {
-        const ends = wordEdges(line, "end").filter((e) => e > 0);
+        const from = Math.max(0, first);
+        const to = Math.min(line.length, last + maxLength);
+        const ends = wordEdges(line.slice(from, to), "end")
+            .filter((e) => e > 0 && (from + e < to || to === line.length))
+            .map((e) => from + e);
         return columns.map((column) => {
             if (column < 0 || column >= line.length || splitsSurrogatePair(line, column)) return undefined;
             const near = ends.filter((e) => e > column && e - column <= maxLength);
             return pickStart(line, column, near, line.length, maxLength, options.style);
         });
     }
-    const starts = wordEdges(line, "start").filter((s) => s < line.length);
+    const from = Math.max(0, first - maxLength);
+    const to = Math.min(line.length, Math.max(0, last));
+    const starts = wordEdges(line.slice(from, to), "start")
+        .filter((s) => from + s < to && (s > 0 || from === 0))
+        .map((s) => from + s);
     return columns.map((end) => {
         if (end <= 0 || end > line.length || splitsSurrogatePair(line, end)) return undefined;
         const near = starts.filter((s) => s < end && (end - s <= maxLength || s === 0));
@@ -196,19 +208,24 @@ function pickEnd(
 }
 
 /**
- * The first candidate (they come shortest first) that is unique on the line, skipping lone
- * characters of unspaced scripts while a longer candidate is unique.
+ * The first candidate (they come shortest first, each extending the one before at the same edge)
+ * that is unique on the line, skipping lone characters of unspaced scripts while a longer candidate
+ * is unique. Uniqueness is monotonic along such a list (an occurrence of a longer candidate is an
+ * occurrence of every shorter one), so a binary search finds it in a few scans of the line: a
+ * megabyte line of repeated words must not cost one scan per word.
  */
 function firstUnique(line: string, candidates: string[]): string | undefined {
-    let loneCharacter: string | undefined;
-    for (const candidate of candidates) {
-        if (candidate.trim().length === 0) continue;
-        if (!occursOnce(line, candidate)) continue;
-        if (characterCount(candidate) < 2 && isUnspaced(candidate)) {
-            loneCharacter ??= candidate;
-            continue;
-        }
-        return candidate;
+    // Whitespace-only candidates can only form a prefix of the list (a longer one holds a shorter one).
+    const usable = candidates.filter((candidate) => candidate.trim().length > 0);
+    let low = 0;
+    let high = usable.length;
+    while (low < high) {
+        const mid = (low + high) >> 1;
+        if (occursOnce(line, usable[mid])) high = mid;
+        else low = mid + 1;
     }
-    return loneCharacter;
+    if (low === usable.length) return undefined;
+    const chosen = usable[low];
+    if (characterCount(chosen) < 2 && isUnspaced(chosen) && low + 1 < usable.length) return usable[low + 1];
+    return chosen;
 }
