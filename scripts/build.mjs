@@ -1,4 +1,4 @@
-// Bundles the extension, the language server, the CLI and the library API into dist/ (DESIGN section 1).
+// Bundles the extension, the language server, the CLI and the library API into dist/ (docs/contract.md section 1).
 import { build } from "esbuild";
 
 const production = process.argv.includes("--production");

@@ -70,7 +70,7 @@ export interface Resolved {
 }
 
 /**
- * Resolves a ref by DESIGN section 2, independently of the server, so the server's and the client's
+ * Resolves a ref by docs/contract.md section 2, independently of the server, so the server's and the client's
  * answers can be checked against it. Undefined when it does not resolve.
  */
 export async function resolveRef(ref: Ref): Promise<Resolved | undefined> {
@@ -101,7 +101,7 @@ export async function resolveSimpleRef(ref: Ref): Promise<Resolved> {
     return resolved;
 }
 
-/** DESIGN section 2: the shortest line.slice(s, s + k) that occurs once on the line. */
+/** docs/contract.md section 2: the shortest line.slice(s, s + k) that occurs once on the line. */
 export function shortestUniqueStartingAt(line: string, s: number): string | undefined {
     for (let k = 1; s + k <= line.length; k++) {
         const candidate = line.slice(s, s + k);
@@ -110,7 +110,7 @@ export function shortestUniqueStartingAt(line: string, s: number): string | unde
     return undefined;
 }
 
-/** DESIGN section 2: the shortest line.slice(e - k, e) that occurs once on the line. */
+/** docs/contract.md section 2: the shortest line.slice(e - k, e) that occurs once on the line. */
 export function shortestUniqueEndingAt(line: string, e: number): string | undefined {
     for (let k = 1; k <= e; k++) {
         const candidate = line.slice(e - k, e);

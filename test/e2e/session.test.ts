@@ -4,7 +4,7 @@ import * as vscode from "vscode";
 import { cleanSlate, codeOf, hoverText, prepare, showRange, tokenRange, waitForDiagnostics } from "./demo";
 import { waitFor, wsUri } from "./harness";
 
-// An annotation file that embeds its own session (DESIGN section 4, shape 1): refs resolve against
+// An annotation file that embeds its own session (docs/contract.md section 4, shape 1): refs resolve against
 // the embedded documents, and every span points inside the file's own `content` strings.
 const CONTENT = "alpha beta gamma\nbeta delta beta\n";
 const FILE = "embedded.sourcecheck.json";

@@ -6,7 +6,7 @@ import { copyDemo, rangeOf, startClient, type TestClient } from "./harness";
 
 const ANNOTATIONS = "answer.sourcecheck.json";
 
-/** What the demo's annotation file must report: code and the exact token (DESIGN section 6). */
+/** What the demo's annotation file must report: code and the exact token (docs/contract.md section 6). */
 function expectedDiagnostics(text: string) {
     const lineNine = text.indexOf('"sources/benchmark.txt", "start": { "line": 9');
     const nineStart = text.indexOf("9", lineNine);

@@ -1,5 +1,5 @@
 /**
- * Hostile paths through the server (DESIGN section 3): absolute paths, `..` escapes, a symlink out of
+ * Hostile paths through the server (docs/contract.md section 3): absolute paths, `..` escapes, a symlink out of
  * the root, a FIFO, a directory, a binary file, invalid UTF-8, a symlink loop, and a file deleted
  * while cited. Each gets its code on the ref's `path` token; nothing blocks on the FIFO.
  */
@@ -41,7 +41,7 @@ describe("hostile input: paths through the server", () => {
         client = undefined;
     });
 
-    it("each hostile path gets its DESIGN code on the path token, and a deleted cited file turns unreadable", async function () {
+    it("each hostile path gets its error code on the path token, and a deleted cited file turns unreadable", async function () {
         this.timeout(30000);
         const root = copyDemo();
         const outside = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), "sourcecheck-outside-"));

@@ -22,7 +22,7 @@ interface Spot {
     text: string;
 }
 
-/** DESIGN section 2, written again for the test: where a ref resolves in some content, or undefined. */
+/** docs/contract.md section 2, written again for the test: where a ref resolves in some content, or undefined. */
 function resolve(content: string, ref: Ref): Spot | undefined {
     const lines = content.split("\n");
     const all = (hay: string, s: string) => {

@@ -14,7 +14,7 @@ interface Ref {
     end: { line: number; str: string };
 }
 
-/** DESIGN section 2, written again here: the resolved text of a ref in some content, or undefined. */
+/** docs/contract.md section 2, written again here: the resolved text of a ref in some content, or undefined. */
 function resolve(content: string, ref: Ref): string | undefined {
     const lines = content.split("\n");
     const count = (line: string, s: string) => {

@@ -79,7 +79,7 @@ describe("cli: check", () => {
         assert.equal(lines.at(-1), "8 annotations: 4 valid, 4 invalid (exit 1)");
     });
 
-    it("prints the JSON report of DESIGN section 5", () => {
+    it("prints the JSON report of docs/contract.md section 5", () => {
         const run = cli(["check", "--json", "--root", "examples/demo", "examples/demo/answer.sourcecheck.json"]);
         assert.equal(run.status, 1);
         const report = JSON.parse(run.stdout);
@@ -135,7 +135,7 @@ describe("cli: check", () => {
         assert.equal(json.entries[0].valid, false);
     });
 
-    it("produces every error code of DESIGN section 3 on crafted inputs", () => {
+    it("produces every error code of docs/contract.md section 3 on crafted inputs", () => {
         const dir = tempDir();
         fs.writeFileSync(path.join(dir, "doc.txt"), "alpha beta\naaa\n");
         fs.mkdirSync(path.join(dir, "folder"));

@@ -5,7 +5,7 @@ import { applyChanges, differenceOf, findPasted, followRef, type TextChange } fr
 
 const numRuns = Number(process.env.SOURCECHECK_FC_RUNS ?? 10_000);
 
-// ---- An oracle written from the format's rules alone (DESIGN section 2), independent of core. ----
+// ---- An oracle written from the format's rules alone (docs/contract.md section 2), independent of core. ----
 
 function occurrences(hay: string, needle: string): number[] {
     const found: number[] = [];
