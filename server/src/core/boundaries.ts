@@ -217,8 +217,15 @@ function pickEnd(
 function firstUnique(line: string, candidates: string[]): string | undefined {
     // Whitespace-only candidates can only form a prefix of the list (a longer one holds a shorter one).
     const usable = candidates.filter((candidate) => candidate.trim().length > 0);
+    // Galloping first (1, 2, 4, ... candidates in), since the answer is usually one of the first few
+    // words; then a binary search inside the last step.
     let low = 0;
-    let high = usable.length;
+    let step = 1;
+    while (low + step - 1 < usable.length && !occursOnce(line, usable[low + step - 1])) {
+        low += step;
+        step *= 2;
+    }
+    let high = Math.min(usable.length, low + step - 1);
     while (low < high) {
         const mid = (low + high) >> 1;
         if (occursOnce(line, usable[mid])) high = mid;
