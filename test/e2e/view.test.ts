@@ -43,6 +43,9 @@ describe("the SourceCheck view and Show Coverage", () => {
     });
 
     it("lists the demo's annotations with their claim text and verdict, and counts the broken and contested in the badge", async () => {
+        // Opening the Explorer reveals the active editor's file in the file tree; an earlier suite's
+        // editor on a file it has since deleted makes that reveal throw inside the workbench.
+        await vscode.commands.executeCommand("workbench.action.closeAllEditors");
         await vscode.commands.executeCommand("workbench.view.explorer");
         const view = await waitFor(
             "the demo file in the view, with every annotation",
