@@ -37,6 +37,30 @@ describe("repair engine", () => {
         assert.equal(best.text, "Offline sync now resumes after the client is reconnected.");
     });
 
+    // Found by a wider run of the fast-check property (docs/repair.md, "Measured"): the cited line
+    // was replaced, and the new line happens to hold the strings.
+    it("never reads a one-word span twice over a line that now holds the word twice", () => {
+        // "the" … "the" once meant the single word "the" on line 2; that line now has two.
+        const replaced = "# Notes\nthe cited span contradicts the claim.";
+        const candidates = repairRef(ref(2, "the", 2, "the"), documents(replaced));
+        assert.ok(candidates.length > 0);
+        assert.equal(
+            candidates.some((c) => c.certain),
+            false,
+        );
+    });
+
+    it("does not take a string inside a longer word, on another line, for the string", () => {
+        // "release note" … "published today." on line 2 is gone; line 4 has "release notes".
+        const replaced = "# Notes\nSomething else.\nMore.\nThe release notes were published today.";
+        const candidates = repairRef(ref(2, "release note", 2, "published today."), documents(replaced));
+        assert.ok(candidates.length > 0);
+        assert.equal(
+            candidates.some((c) => c.certain),
+            false,
+        );
+    });
+
     it("decides an ambiguous boundary by the order of the span", () => {
         // "release" occurs twice on line 4; only the second can end a span starting at "the same".
         const [best, ...rest] = repairRef(ref(4, "the same", 4, "release"), documents(notes));

@@ -226,10 +226,17 @@ function candidatesInWindow<R extends Ref>(
             (shapeChanged && endMoved !== 0 && !isDistinctive(ref.end.str)) ||
             !pair.start.sure ||
             !pair.end.sure ||
-            // A short string read at one of its occurrences: only the other boundary, found as
-            // written on the same line, decides which (the line may be another line by now).
-            (pair.start.count > 1 && isWeak(ref.start.str) && !decidedOnLine(pair.end, writtenEnd, pair.start)) ||
-            (pair.end.count > 1 && isWeak(ref.end.str) && !decidedOnLine(pair.start, writtenStart, pair.end)) ||
+            // A string read at one of its occurrences: only the other boundary, found once as written
+            // on the same line, decides which (the line may be another line by now).
+            (pair.start.count > 1 && !decidedOnLine(pair.end, writtenEnd, pair.start)) ||
+            (pair.end.count > 1 && !decidedOnLine(pair.start, writtenStart, pair.end)) ||
+            // A string found inside a longer word ("part" in "party's") away from its line is another word.
+            (pair.start.line !== writtenStart && splitsWord(document, pair.start)) ||
+            (pair.end.line !== writtenEnd && splitsWord(document, pair.end)) ||
+            // A moved string seen on other lines of the window too is common here: its line may be
+            // gone and the string found again by chance.
+            ((startMoved !== 0 || endMoved !== 0) &&
+                (seenElsewhere(starts, pair.start) || seenElsewhere(ends, pair.end))) ||
             (pair.start.line !== writtenStart && isWeak(ref.start.str)) ||
             (pair.end.line !== writtenEnd && isWeak(ref.end.str))
         )
@@ -259,6 +266,19 @@ function nearIsEvidence(placement: Placement, written: string, otherAsWritten: s
         return words >= 2 && written.trim().length >= 10;
     }
     return isDistinctive(written);
+}
+
+/** Whether the placement's string occurs exactly on another line of the window too. */
+function seenElsewhere(placements: Placement[], placement: Placement): boolean {
+    return placement.quoteCost === 0 && placements.some((p) => p.quoteCost === 0 && p.line !== placement.line);
+}
+
+function splitsWord(document: SessionDocument, placement: Placement): boolean {
+    const line = document.lines.line(placement.line);
+    const word = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c) && !UNSPACED.test(c);
+    const first = placement.column;
+    const last = placement.column + placement.length - 1;
+    return (word(line[first]) && word(line[first - 1])) || (word(line[last]) && word(line[last + 1]));
 }
 
 function decidedOnLine(other: Placement, otherWritten: number, ambiguous: Placement): boolean {
