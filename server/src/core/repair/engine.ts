@@ -12,6 +12,7 @@ import { resolveInDocument, resolveRef } from "../resolve";
 import { isDocumentFailure, type SessionDocument } from "../session";
 import type { Ref } from "../types";
 import { followRef } from "./follow";
+import { fold } from "./normalize";
 import { pathCandidates } from "./paths";
 import { exactPlacements, nearPlacements, type Placement } from "./placements";
 import type { RepairCandidate, RepairDocuments, RepairOptions, RepairReason } from "./types";
@@ -237,6 +238,10 @@ function candidatesInWindow<R extends Ref>(
             // gone and the string found again by chance.
             ((startMoved !== 0 || endMoved !== 0) &&
                 (seenElsewhere(starts, pair.start) || seenElsewhere(ends, pair.end))) ||
+            // A near match is a guess at a line that may have been replaced: not when what it
+            // found is common here.
+            nearFoundElsewhere(document, pair.start, from, to) ||
+            nearFoundElsewhere(document, pair.end, from, to) ||
             (pair.start.line !== writtenStart && isWeak(ref.start.str)) ||
             (pair.end.line !== writtenEnd && isWeak(ref.end.str))
         )
@@ -271,6 +276,19 @@ function nearIsEvidence(placement: Placement, written: string, otherAsWritten: s
 /** Whether the placement's string occurs exactly on another line of the window too. */
 function seenElsewhere(placements: Placement[], placement: Placement): boolean {
     return placement.quoteCost === 0 && placements.some((p) => p.quoteCost === 0 && p.line !== placement.line);
+}
+
+/** Whether a near match's text, folded, also occurs on another line of the window. */
+function nearFoundElsewhere(document: SessionDocument, placement: Placement, from: number, to: number): boolean {
+    if (placement.quoteCost === 0) return false;
+    const found = fold(
+        document.lines.line(placement.line).slice(placement.column, placement.column + placement.length),
+    ).text;
+    if (found.trim().length === 0) return true;
+    for (let line = from; line <= to; line++) {
+        if (line !== placement.line && fold(document.lines.line(line)).text.includes(found)) return true;
+    }
+    return false;
 }
 
 function splitsWord(document: SessionDocument, placement: Placement): boolean {
