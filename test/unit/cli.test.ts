@@ -312,4 +312,24 @@ describe("cli: the installed command", () => {
         const version = execFileSync("node", [bin, "--version"], { encoding: "utf8" }).trim();
         assert.equal(version, JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8")).version);
     });
+
+    // `check` runs from its own bundle and loads further commands from another: their usage errors
+    // must still be usage errors (exit 2, or 1 for TraceCite's), not internal errors (exit 3).
+    it("reports a further command's usage error with its own exit code, across bundles", () => {
+        const cases: [string[], number][] = [
+            [["render"], 2],
+            [["repair"], 2],
+            [["cite", "--bogus"], 2],
+            [["mcp", "extra"], 2],
+            [["notes"], 1],
+            [["trace", "compare", "one.jsonl"], 1],
+        ];
+        for (const [args, status] of cases) {
+            const run = spawnSync("node", [bin, ...args], { encoding: "utf8", input: "" });
+            assert.equal(run.status, status, `${args.join(" ")}: ${run.stderr}`);
+            assert.match(run.stderr, new RegExp(`^sourcecheck: ${args[0]}`));
+            assert.doesNotMatch(run.stderr, /internal error/);
+            assert.match(run.stderr, /Usage:/);
+        }
+    });
 });

@@ -3,10 +3,10 @@
  * document under the root. Exit 0 cited, 1 the quote could not be cited, 2 bad input.
  */
 import * as nodePath from "node:path";
-import { parseArgs } from "node:util";
 import { type CiteResult, citeQuote } from "../core/cite";
 import { SessionDocument } from "../core/session";
 import { decodeText, readDocumentUnderRoot } from "../workspace/diskDocuments";
+import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError } from "./files";
 import type { CliCommand } from "./registry";
@@ -15,24 +15,22 @@ const USAGE = `  sourcecheck cite [--root DIR] [--json] PATH QUOTE
             the ref citing QUOTE (verbatim, may span lines; - reads it from stdin) in document PATH
             (relative to --root); exit 1 when it occurs nowhere or more than once`;
 
+const SPEC: CommandSpec = {
+    name: "cite",
+    usage: USAGE,
+    hint: " (a QUOTE starting with - goes after --)",
+};
+
 export const citeCommand: CliCommand = {
     name: "cite",
     usage: USAGE,
     run(argv: string[], io: CliIo): number {
-        let parsed: ReturnType<typeof parse>;
-        try {
-            parsed = parse(argv);
-        } catch (error) {
-            throw new CliError(
-                `cite: ${(error as Error).message} (a QUOTE starting with - goes after --)\nUsage:\n${USAGE}`,
-            );
-        }
-        const { values, positionals } = parsed;
-        if (values.help) {
-            io.stdout(`Usage:\n${USAGE}\n`);
-            return 0;
-        }
-        if (positionals.length !== 2) throw new CliError(`cite takes PATH and QUOTE\nUsage:\n${USAGE}`);
+        const { values, positionals } = parseCommandLine(SPEC, argv, {
+            root: { type: "string" },
+            json: { type: "boolean" },
+        });
+        if (values.help) return printUsage(io, SPEC);
+        if (positionals.length !== 2) throw usageError(SPEC, " takes PATH and QUOTE");
         const [documentPath, quoteArgument] = positionals;
         const quote = quoteArgument === "-" ? readQuoteFromStdin(io) : quoteArgument;
         const root = nodePath.resolve(io.cwd, values.root ?? ".");
@@ -68,17 +66,4 @@ function readQuoteFromStdin(io: CliIo): string {
     const decoded = decodeText(io.readStdin());
     if (!decoded.ok) throw new CliError(`cite: the quote on stdin ${decoded.message}`);
     return decoded.text;
-}
-
-function parse(argv: string[]) {
-    return parseArgs({
-        args: argv,
-        allowPositionals: true,
-        strict: true,
-        options: {
-            root: { type: "string" },
-            json: { type: "boolean" },
-            help: { type: "boolean", short: "h" },
-        },
-    });
 }

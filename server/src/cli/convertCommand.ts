@@ -5,13 +5,13 @@
  * SourceCheck's exit codes: 0 every citation converted, 1 some could not be (listed), 2 bad input.
  */
 import * as nodePath from "node:path";
-import { parseArgs } from "node:util";
 import { type ConvertedFile, convertQuotes, convertTrace } from "../quotes/convert";
 import { parseNotes } from "../quotes/notes";
 import { analyzeTrace } from "../quotes/trace";
+import { parseCommandLine } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError, readTextInput, writeFileAtomic } from "./files";
-import { diagnosticLines, fetchPages, guardedFetcher, type PageFetcher, parseQuoteArgs, printJson } from "./quoteCli";
+import { diagnosticLines, fetchPages, guardedFetcher, type PageFetcher, printJson, USAGE_EXIT } from "./quoteCli";
 import type { CliCommand } from "./registry";
 
 const USAGE = `  sourcecheck convert [--json] [-o OUT] TRACE.jsonl|NOTES
@@ -33,18 +33,10 @@ export function looksLikeTrace(file: string, text: string): boolean {
 }
 
 export async function runConvert(argv: string[], io: CliIo, fetcher: PageFetcher): Promise<number> {
-    const { values, positionals } = parseQuoteArgs("convert", USAGE, () =>
-        parseArgs({
-            args: argv,
-            allowPositionals: true,
-            strict: true,
-            options: {
-                json: { type: "boolean" },
-                output: { type: "string", short: "o" },
-                help: { type: "boolean", short: "h" },
-            },
-        }),
-    );
+    const { values, positionals } = parseCommandLine({ name: "convert", usage: USAGE, exitCode: USAGE_EXIT }, argv, {
+        json: { type: "boolean" },
+        output: { type: "string", short: "o" },
+    });
     if (values.help) {
         io.stdout(`Usage:\n${USAGE}\n`);
         return 0;

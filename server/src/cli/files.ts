@@ -3,12 +3,23 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { decodeText, readTextFile } from "../workspace/safeFile";
 
+/** Marks a CliError whichever bundle made it: `check` loads further commands from another bundle. */
+const CLI_ERROR = Symbol.for("sourcecheck.CliError");
+
+/** An error meant for the user: one line on stderr and its exit code, never a stack trace. */
 export class CliError extends Error {
+    readonly [CLI_ERROR] = true;
+
     constructor(
         message: string,
         readonly exitCode: number = 2,
     ) {
         super(message);
+    }
+
+    /** `instanceof` across bundles (dist/check.js catches what dist/cli.js throws). */
+    static override [Symbol.hasInstance](value: unknown): boolean {
+        return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[CLI_ERROR] === true;
     }
 }
 

@@ -4,9 +4,9 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { parseArgs } from "node:util";
 import { diskToolContext } from "../mcp/diskContext";
 import { serveStdio } from "../mcp/server";
+import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError } from "./files";
 import type { CliCommand } from "./registry";
@@ -15,25 +15,15 @@ const USAGE = `  sourcecheck mcp [--root DIR]
             serve the tools check, index, cite, repair and evidence to MCP clients over stdio;
             paths are relative to --root (default: the current directory), nothing outside it is read`;
 
+const SPEC: CommandSpec = { name: "mcp", usage: USAGE };
+
 export const mcpCommand: CliCommand = {
     name: "mcp",
     usage: USAGE,
     async run(argv: string[], io: CliIo): Promise<number> {
-        let values: { root?: string; help?: boolean };
-        try {
-            ({ values } = parseArgs({
-                args: argv,
-                allowPositionals: false,
-                strict: true,
-                options: { root: { type: "string" }, help: { type: "boolean", short: "h" } },
-            }));
-        } catch (error) {
-            throw new CliError(`mcp: ${(error as Error).message}\nUsage:\n${USAGE}`);
-        }
-        if (values.help) {
-            io.stdout(`Usage:\n${USAGE}\n`);
-            return 0;
-        }
+        const { values, positionals } = parseCommandLine(SPEC, argv, { root: { type: "string" } });
+        if (values.help) return printUsage(io, SPEC);
+        if (positionals.length > 0) throw usageError(SPEC, ` takes no operands, not ${positionals[0]}`);
         const root = nodePath.resolve(io.cwd, values.root ?? ".");
         let isDirectory = false;
         try {

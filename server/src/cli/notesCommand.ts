@@ -4,17 +4,15 @@
  * 2 a quote missing or a page unavailable, 1 bad usage or malformed notes.
  */
 
-import { parseArgs } from "node:util";
 import { checkQuotesLive, liveSummary } from "../quotes/live";
 import { type ParsedQuotes, parseNotes } from "../quotes/notes";
+import { parseCommandLine, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
-import { CliError } from "./files";
 import {
     diagnosticLines,
     fetchPages,
     guardedFetcher,
     type PageFetcher,
-    parseQuoteArgs,
     printJson,
     readQuoteInput,
     USAGE_EXIT,
@@ -40,22 +38,12 @@ export async function runLiveQuotes(
     io: CliIo,
     fetcher: PageFetcher,
 ): Promise<number> {
-    const { values, positionals } = parseQuoteArgs(command, usage, () =>
-        parseArgs({
-            args: argv,
-            allowPositionals: true,
-            strict: true,
-            options: {
-                json: { type: "boolean" },
-                help: { type: "boolean", short: "h" },
-            },
-        }),
-    );
-    if (values.help) {
-        io.stdout(`Usage:\n${usage}\n`);
-        return 0;
-    }
-    if (positionals.length !== 1) throw new CliError(`${command} takes one FILE\nUsage:\n${usage}`, USAGE_EXIT);
+    const { values, positionals } = parseCommandLine({ name: command, usage: usage, exitCode: USAGE_EXIT }, argv, {
+        json: { type: "boolean" },
+    });
+    const spec = { name: command, usage, exitCode: USAGE_EXIT };
+    if (values.help) return printUsage(io, spec);
+    if (positionals.length !== 1) throw usageError(spec, " takes one FILE");
     const file = positionals[0];
     const parsed = parse(readQuoteInput(io, file));
     if (parsed.diagnostics.length > 0) {

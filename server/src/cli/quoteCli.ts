@@ -13,15 +13,6 @@ import { CliError, readTextInput } from "./files";
 /** Usage errors and unreadable input of the TraceCite commands exit 1, as TraceCite's do. */
 export const USAGE_EXIT = 1;
 
-/** Arguments parsed by `parse` (node:util parseArgs); its errors are usage errors (exit 1). */
-export function parseQuoteArgs<R>(command: string, usage: string, parse: () => R): R {
-    try {
-        return parse();
-    } catch (error) {
-        throw new CliError(`${command}: ${(error as Error).message}\nUsage:\n${usage}`, USAGE_EXIT);
-    }
-}
-
 /** An input file as text; a missing, binary or non-UTF-8 file is bad input (exit 1). */
 export function readQuoteInput(io: CliIo, file: string): string {
     try {

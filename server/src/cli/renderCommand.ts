@@ -5,13 +5,13 @@
  * the page is written, whatever the verdicts; 2 when it cannot be made.
  */
 import * as nodePath from "node:path";
-import { parseArgs } from "node:util";
 import { checkInput } from "../core/check";
 import { parseJsonText } from "../core/parse";
 import { isDocumentFailure } from "../core/session";
 import { renderHtml } from "../render/html";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
+import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError, readTextInput, writeFileAtomic } from "./files";
 import type { CliCommand } from "./registry";
@@ -20,22 +20,18 @@ const USAGE = `  sourcecheck render [--root DIR] [-o OUT.html] FILE
             one self-contained HTML page of FILE's check: each answer document with its claims
             highlighted and numbered, each claim's sources, polarity, confidence and errors`;
 
+const SPEC: CommandSpec = { name: "render", usage: USAGE };
+
 export const renderCommand: CliCommand = {
     name: "render",
     usage: USAGE,
     run(argv: string[], io: CliIo): number {
-        let parsed: ReturnType<typeof parse>;
-        try {
-            parsed = parse(argv);
-        } catch (error) {
-            throw new CliError(`render: ${(error as Error).message}\nUsage:\n${USAGE}`);
-        }
-        const { values, positionals } = parsed;
-        if (values.help) {
-            io.stdout(`Usage:\n${USAGE}\n`);
-            return 0;
-        }
-        if (positionals.length !== 1) throw new CliError(`render takes one FILE\nUsage:\n${USAGE}`);
+        const { values, positionals } = parseCommandLine(SPEC, argv, {
+            root: { type: "string" },
+            output: { type: "string", short: "o" },
+        });
+        if (values.help) return printUsage(io, SPEC);
+        if (positionals.length !== 1) throw usageError(SPEC, " takes one FILE");
         const [file] = positionals;
         const text = readTextInput(file === "-" ? "-" : nodePath.resolve(io.cwd, file), io.readStdin, file);
         const path = nodePath.resolve(io.cwd, file === "-" ? "-" : file);
@@ -72,16 +68,3 @@ export const renderCommand: CliCommand = {
         return 0;
     },
 };
-
-function parse(argv: string[]) {
-    return parseArgs({
-        args: argv,
-        allowPositionals: true,
-        strict: true,
-        options: {
-            root: { type: "string" },
-            output: { type: "string", short: "o" },
-            help: { type: "boolean", short: "h" },
-        },
-    });
-}

@@ -9,7 +9,6 @@
  *   trace compare [--json] OLD.jsonl NEW.jsonl
  */
 import * as nodePath from "node:path";
-import { parseArgs } from "node:util";
 import { normalizeLineEndings } from "../core/lines";
 import { diagnostic, type QuoteDiagnostic } from "../quotes/diagnostics";
 import { checkTraceLive, liveSummary } from "../quotes/live";
@@ -22,14 +21,13 @@ import {
     traceSummary,
 } from "../quotes/trace";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
+import { parseCommandLine, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
-import { CliError } from "./files";
 import {
     diagnosticLines,
     fetchPages,
     guardedFetcher,
     type PageFetcher,
-    parseQuoteArgs,
     printJson,
     readQuoteInput,
     USAGE_EXIT,
@@ -65,7 +63,8 @@ export function runTrace(argv: string[], io: CliIo, fetcher: PageFetcher): numbe
 }
 
 function oneFile(positionals: string[], what: string): string {
-    if (positionals.length !== 1) throw new CliError(`${what} takes one TRACE.jsonl\nUsage:\n${USAGE}`, USAGE_EXIT);
+    if (positionals.length !== 1)
+        throw usageError({ name: what, usage: USAGE, exitCode: USAGE_EXIT }, " takes one TRACE.jsonl");
     return positionals[0];
 }
 
@@ -75,18 +74,10 @@ function exitOf(analysis: TraceAnalysis): number {
 }
 
 function check(argv: string[], io: CliIo): number {
-    const { values, positionals } = parseQuoteArgs("trace", USAGE, () =>
-        parseArgs({
-            args: argv,
-            allowPositionals: true,
-            strict: true,
-            options: {
-                evidence: { type: "boolean" },
-                json: { type: "boolean" },
-                help: { type: "boolean", short: "h" },
-            },
-        }),
-    );
+    const { values, positionals } = parseCommandLine({ name: "trace", usage: USAGE, exitCode: USAGE_EXIT }, argv, {
+        evidence: { type: "boolean" },
+        json: { type: "boolean" },
+    });
     if (values.help) return help(io);
     const file = oneFile(positionals, "trace");
     const analysis = analyzeTrace(readQuoteInput(io, file), { evidence: values.evidence === true });
@@ -108,17 +99,13 @@ interface FileCheck {
 }
 
 function verifyFiles(argv: string[], io: CliIo): number {
-    const { values, positionals } = parseQuoteArgs("trace verify-files", USAGE, () =>
-        parseArgs({
-            args: argv,
-            allowPositionals: true,
-            strict: true,
-            options: {
-                json: { type: "boolean" },
-                root: { type: "string" },
-                help: { type: "boolean", short: "h" },
-            },
-        }),
+    const { values, positionals } = parseCommandLine(
+        { name: "trace verify-files", usage: USAGE, exitCode: USAGE_EXIT },
+        argv,
+        {
+            json: { type: "boolean" },
+            root: { type: "string" },
+        },
     );
     if (values.help) return help(io);
     const file = oneFile(positionals, "trace verify-files");
@@ -187,16 +174,12 @@ function verifyFiles(argv: string[], io: CliIo): number {
 }
 
 async function verifyUrls(argv: string[], io: CliIo, fetcher: PageFetcher): Promise<number> {
-    const { values, positionals } = parseQuoteArgs("trace verify-urls", USAGE, () =>
-        parseArgs({
-            args: argv,
-            allowPositionals: true,
-            strict: true,
-            options: {
-                json: { type: "boolean" },
-                help: { type: "boolean", short: "h" },
-            },
-        }),
+    const { values, positionals } = parseCommandLine(
+        { name: "trace verify-urls", usage: USAGE, exitCode: USAGE_EXIT },
+        argv,
+        {
+            json: { type: "boolean" },
+        },
     );
     if (values.help) return help(io);
     const file = oneFile(positionals, "trace verify-urls");
@@ -230,20 +213,19 @@ function evidenceFailed(analysis: TraceAnalysis, file: string, json: boolean, io
 }
 
 function compare(argv: string[], io: CliIo): number {
-    const { values, positionals } = parseQuoteArgs("trace compare", USAGE, () =>
-        parseArgs({
-            args: argv,
-            allowPositionals: true,
-            strict: true,
-            options: {
-                json: { type: "boolean" },
-                help: { type: "boolean", short: "h" },
-            },
-        }),
+    const { values, positionals } = parseCommandLine(
+        { name: "trace compare", usage: USAGE, exitCode: USAGE_EXIT },
+        argv,
+        {
+            json: { type: "boolean" },
+        },
     );
     if (values.help) return help(io);
     if (positionals.length !== 2)
-        throw new CliError(`trace compare takes OLD.jsonl and NEW.jsonl\nUsage:\n${USAGE}`, USAGE_EXIT);
+        throw usageError(
+            { name: "trace compare", usage: USAGE, exitCode: USAGE_EXIT },
+            " takes OLD.jsonl and NEW.jsonl",
+        );
     const [oldFile, newFile] = positionals;
     const comparison = compareTraces(readQuoteInput(io, oldFile), readQuoteInput(io, newFile));
     const ok = comparison.old_valid && comparison.new_valid && comparison.changes.length === 0;
@@ -261,6 +243,5 @@ function compare(argv: string[], io: CliIo): number {
 }
 
 function help(io: CliIo): number {
-    io.stdout(`Usage:\n${USAGE}\n`);
-    return 0;
+    return printUsage(io, { name: "trace", usage: USAGE });
 }
