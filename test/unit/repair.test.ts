@@ -61,6 +61,15 @@ describe("repair engine", () => {
         );
     });
 
+    it("decides an ambiguous common word in place, however often it occurs around it", () => {
+        // "the" is on every line: more placements than are paired, all of them lines away.
+        const lines = Array.from({ length: 80 }, (_, i) => `Line ${i + 1} of the log.`);
+        lines[39] = "the cat saw the dog";
+        const [best] = repairRef(ref(40, "cat", 40, "the"), documents(lines.join("\n")));
+        assert.equal(best.certain, true);
+        assert.equal(best.text, "cat saw the");
+    });
+
     it("decides an ambiguous boundary by the order of the span", () => {
         // "release" occurs twice on line 4; only the second can end a span starting at "the same".
         const [best, ...rest] = repairRef(ref(4, "the same", 4, "release"), documents(notes));

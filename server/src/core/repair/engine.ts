@@ -151,7 +151,10 @@ function searchDocument<R extends Ref>(ref: R, document: SessionDocument, option
         const outside =
             radius > SHAPE_MAX ? SHAPE_EVENT + lineShiftCost(radius - SHAPE_MAX) : SHAPE_EVENT + lineShiftCost(0);
         if (whole || needed <= outside) {
-            if (found.truncated) for (const c of found.candidates) c.doubtful = true;
+            // Placements left out (a common string) make pairs that cost at least `droppedFloor`:
+            // only one that could come within the margin leaves the verdict in doubt.
+            if (found.candidates.length > 0 && found.droppedFloor < needed)
+                for (const c of found.candidates) c.doubtful = true;
             return found.candidates;
         }
         radius = Math.max(radius * 8, Math.ceil(needed) + 1);
@@ -166,7 +169,7 @@ function candidatesInWindow<R extends Ref>(
     to: number,
     writtenStart: number,
     writtenEnd: number,
-): { candidates: Scored<R>[]; truncated: boolean } {
+): { candidates: Scored<R>[]; droppedFloor: number } {
     let starts = exactPlacements(document, "start", ref.start.str, from, to);
     let ends = exactPlacements(document, "end", ref.end.str, from, to);
     const nearest = (written: number) => (a: Placement, b: Placement) =>
@@ -174,9 +177,19 @@ function candidatesInWindow<R extends Ref>(
     // Misquoted strings are looked for where the other boundary, found as written, puts them.
     starts = starts.concat(nearCandidates(document, "start", ref.start.str, writtenStart, ends, writtenEnd, starts));
     ends = ends.concat(nearCandidates(document, "end", ref.end.str, writtenEnd, starts, writtenStart, ends));
-    const truncated = starts.length > MAX_PLACEMENTS || ends.length > MAX_PLACEMENTS;
-    starts = starts.sort(nearest(writtenStart)).slice(0, MAX_PLACEMENTS);
-    ends = ends.sort(nearest(writtenEnd)).slice(0, MAX_PLACEMENTS);
+    starts = starts.sort(nearest(writtenStart));
+    ends = ends.sort(nearest(writtenEnd));
+    // A pair with a placement left out moves that boundary at least as far as the nearest one left
+    // out: a change of shape, or a whole move of that distance.
+    const dropped = (all: Placement[], written: number) =>
+        all.length > MAX_PLACEMENTS ? Math.abs(all[MAX_PLACEMENTS].line - written) : Number.POSITIVE_INFINITY;
+    const droppedDistance = Math.min(dropped(starts, writtenStart), dropped(ends, writtenEnd));
+    const droppedFloor =
+        droppedDistance === Number.POSITIVE_INFINITY
+            ? droppedDistance
+            : Math.min(SHAPE_EVENT, lineShiftCost(droppedDistance));
+    starts = starts.slice(0, MAX_PLACEMENTS);
+    ends = ends.slice(0, MAX_PLACEMENTS);
 
     // Leaving a line where the string occurs once costs less when the string is common in the window.
     const leaveStart = leaveCost(starts, writtenStart);
@@ -251,7 +264,7 @@ function candidatesInWindow<R extends Ref>(
         seen.add(key);
         candidates.push(candidate);
     }
-    return { candidates, truncated };
+    return { candidates, droppedFloor };
 }
 
 /**
