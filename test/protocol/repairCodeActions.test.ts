@@ -125,6 +125,78 @@ describe("repair quick fixes and fix-all (whole refs, certain ones preferred)", 
         assert.ok(!actions.find((a) => a.title === FIX_ALL_TITLE)?.isPreferred);
     });
 
+    it("a ref with short strings, shifted with the refs around it: its repair is corroborated, preferred and in fix-all", async () => {
+        // "New" … "priority" (line 7) alone could be a deleted line's words found again; the refs
+        // above (line 5) and below (line 16) moved by the same two lines, so it did too.
+        const weak = {
+            annotations: [
+                {
+                    claim: refsOf(text)[1][0],
+                    sources: [
+                        { ...refsOf(text)[1][1], polarity: "supports", confidence: 0.9 },
+                        {
+                            path: NOTES,
+                            start: { line: 7, str: "New" },
+                            end: { line: 7, str: "priority" },
+                            polarity: "supports",
+                            confidence: 0.5,
+                        },
+                        {
+                            path: NOTES,
+                            start: { line: 16, str: "Orbit 2.4 ships" },
+                            end: { line: 16, str: "planned for 2.5." },
+                            polarity: "supports",
+                            confidence: 0.5,
+                        },
+                    ],
+                },
+            ],
+        };
+        const weakText = JSON.stringify(weak, null, 2);
+        const weakUri = await client.open("weak.sourcecheck.json", "sourcecheck", weakText);
+        await client.waitForPublished(weakUri);
+        const after = await pasteAtTopOfNotes();
+        await client.waitForPublished(weakUri, (p) => p.diagnostics.length >= 3);
+        const actions = await client.request<CodeAction[]>("textDocument/codeAction", {
+            textDocument: { uri: weakUri },
+            range: (() => {
+                const node = findNodeAtLocation(parseTree(weakText) as NonNullable<ReturnType<typeof parseTree>>, [
+                    "annotations",
+                    0,
+                    "sources",
+                    1,
+                    "start",
+                    "str",
+                ]);
+                assert.ok(node);
+                return {
+                    start: positionOf(weakText, node.offset),
+                    end: positionOf(weakText, node.offset + node.length),
+                };
+            })(),
+            context: { diagnostics: [], only: ["quickfix"] },
+        });
+        const preferred = actions.filter((a) => a.isPreferred);
+        assert.equal(preferred.length, 1, JSON.stringify(actions.map((a) => a.title)));
+        const fixed = refsOf(applyEdits(weakText, preferred[0].edit?.changes?.[weakUri] ?? []))[0][2];
+        assert.deepEqual([fixed.start.line, fixed.end.line], [9, 9]);
+        assert.equal(resolve(after, fixed)?.text, "New scheduler with priority");
+        const fixAll = await client.request<CodeAction[]>("textDocument/codeAction", {
+            textDocument: { uri: weakUri },
+            range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+            context: { diagnostics: [], only: ["source.fixAll"] },
+        });
+        const all = refsOf(applyEdits(weakText, fixAll[0]?.edit?.changes?.[weakUri] ?? []))[0];
+        assert.deepEqual(
+            all.slice(1).map((r) => resolve(after, r)?.text),
+            [
+                "Offline sync: mobile clients now queue changes while offline and sync when reconnected.",
+                "New scheduler with priority",
+                "Orbit 2.4 ships for Linux and macOS. Windows support is planned for 2.5.",
+            ],
+        );
+    });
+
     it("an ambiguity nothing decides (annotation 5's claim): candidates with their span's text, none preferred", async () => {
         const actions = await actionsAt(tokenRange(text, ["annotations", 4, "claim", "end", "str"]), ["quickfix"]);
         const repairs = actions.filter((a) => a.title !== FIX_ALL_TITLE);

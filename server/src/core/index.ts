@@ -63,6 +63,7 @@ export {
 } from "./parse";
 export {
     type AnnotationRepairs,
+    Corroboration,
     computeLineMap,
     followRef,
     type LineMap,
@@ -74,6 +75,7 @@ export {
     type RepairOptions,
     type RepairReason,
     type RepairRole,
+    type RepairSite,
     repairChecked,
     repairRef,
 } from "./repair";

@@ -17,7 +17,14 @@ import {
 } from "vscode-languageserver";
 import { refForSpan } from "../core/author";
 import type { Problem } from "../core/check";
-import { type RepairCandidate, type RepairDocuments, type RepairReason, repairRef } from "../core/repair";
+import {
+    Corroboration,
+    type RepairCandidate,
+    type RepairDocuments,
+    type RepairReason,
+    type RepairSite,
+    repairRef,
+} from "../core/repair";
 import { isDocumentFailure, type SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
 import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
@@ -157,20 +164,48 @@ function repairDocuments(workspace: WorkspaceIndex, file: AnnotationFile): Repai
     };
 }
 
-/** Candidates per broken ref, computed once per file state (code actions are asked on every caret move). */
-const repairCache = new WeakMap<AnnotationFile, { stamp: number; bySite: Map<RefSite, RepairCandidate[]> }>();
+/**
+ * Candidates per broken ref, computed once per file state (code actions are asked on every caret
+ * move); the refs around a ref may make its shift certain (core/repair/corroborate.ts).
+ */
+const repairCache = new WeakMap<
+    AnnotationFile,
+    {
+        stamp: number;
+        corroboration: Corroboration;
+        index: Map<RefSite, number>;
+        bySite: Map<RefSite, RepairCandidate[]>;
+    }
+>();
 
 export function repairsOf(workspace: WorkspaceIndex, file: AnnotationFile, site: RefSite): RepairCandidate[] {
     let cache = repairCache.get(file);
     if (!cache || cache.stamp !== file.stamp) {
-        cache = { stamp: file.stamp, bySite: new Map() };
+        const documents = repairDocuments(workspace, file);
+        const style = workspace.settings.boundaryStyle;
+        const sites: RepairSite[] = file.sites.map((s) => {
+            let candidates: RepairCandidate[] | undefined;
+            return {
+                ref: s.ref,
+                valid: s.resolution.valid,
+                candidates: () => {
+                    candidates ??= s.resolution.valid ? [] : repairRef(s.ref, documents, { style });
+                    return candidates;
+                },
+            };
+        });
+        cache = {
+            stamp: file.stamp,
+            corroboration: new Corroboration(sites),
+            index: new Map(file.sites.map((s, i) => [s, i])),
+            bySite: new Map(),
+        };
         repairCache.set(file, cache);
     }
     let candidates = cache.bySite.get(site);
     if (!candidates) {
-        candidates = site.resolution.valid
-            ? []
-            : repairRef(site.ref, repairDocuments(workspace, file), { style: workspace.settings.boundaryStyle });
+        const index = cache.index.get(site);
+        candidates = index === undefined || site.resolution.valid ? [] : cache.corroboration.candidates(index);
         cache.bySite.set(site, candidates);
     }
     return candidates;

@@ -5,6 +5,7 @@
 import type { CheckResult } from "../check";
 import { Session } from "../session";
 import type { ErrorCode, Ref } from "../types";
+import { Corroboration, type RepairSite } from "./corroborate";
 import { repairRef } from "./engine";
 import type { RepairCandidate, RepairDocuments, RepairOptions, RepairReason } from "./types";
 
@@ -48,8 +49,8 @@ export function repairChecked(
     const documents = result.parts.documents
         ? withSessionPaths(result.lookup)
         : (options.documents ?? withSessionPaths(result.lookup));
-    const repairs: RepairEntry[] = [];
-    const remaining: RemainingEntry[] = [];
+    const items: { annotation: number; role: RepairRole; pointer: string; ref: Ref; code?: ErrorCode }[] = [];
+    const sites: RepairSite[] = [];
     for (const annotation of result.annotations) {
         const refs: { role: RepairRole; pointer: string; ref?: Ref; valid?: boolean; code?: ErrorCode }[] = [];
         refs.push({
@@ -69,14 +70,32 @@ export function repairChecked(
             });
         });
         for (const item of refs) {
-            if (!item.ref || item.valid !== false || item.code === undefined) continue;
-            const candidates = repairRef(item.ref, documents, options);
-            const certain = candidates.find((c) => c.certain);
-            for (const candidate of certain ? [certain] : candidates) {
-                repairs.push(entryOf(annotation.index, item.role, item.pointer, item.ref, candidate));
-            }
-            if (!certain) remaining.push({ annotation: annotation.index, role: item.role, code: item.code });
+            if (!item.ref || item.valid === undefined) continue;
+            const ref = item.ref;
+            let candidates: RepairCandidate[] | undefined;
+            items.push({ annotation: annotation.index, role: item.role, pointer: item.pointer, ref, code: item.code });
+            sites.push({
+                ref,
+                valid: item.valid,
+                candidates: () => {
+                    candidates ??= item.valid ? [] : repairRef(ref, documents, options);
+                    return candidates;
+                },
+            });
         }
+    }
+    const corroboration = new Corroboration(sites);
+    const repairs: RepairEntry[] = [];
+    const remaining: RemainingEntry[] = [];
+    for (const [index, item] of items.entries()) {
+        if (sites[index].valid || item.code === undefined) continue;
+        // The refs around it may say how its lines moved (corroborate.ts).
+        const candidates = corroboration.candidates(index);
+        const certain = candidates.find((c) => c.certain);
+        for (const candidate of certain ? [certain] : candidates) {
+            repairs.push(entryOf(item.annotation, item.role, item.pointer, item.ref, candidate));
+        }
+        if (!certain) remaining.push({ annotation: item.annotation, role: item.role, code: item.code });
     }
     return { repairs, remaining };
 }
