@@ -53,9 +53,9 @@ export class Corroboration<R extends Ref = Ref> {
         for (const [index, site] of sites.entries()) {
             const { start, end } = site.ref;
             if (!Number.isInteger(start.line) || !Number.isInteger(end.line)) continue;
-            let list = this.byPath.get(site.ref.path);
-            if (!list) this.byPath.set(site.ref.path, (list = []));
-            list.push(index);
+            const list = this.byPath.get(site.ref.path);
+            if (list) list.push(index);
+            else this.byPath.set(site.ref.path, [index]);
         }
         for (const list of this.byPath.values()) {
             list.sort((a, b) => sites[a].ref.start.line - sites[b].ref.start.line || a - b);
