@@ -160,6 +160,16 @@ export interface CitedDocumentsResult {
     uris: string[];
 }
 
+/**
+ * The annotation files the server checks (found by its workspace scan, or open), once the scan and
+ * the first check are over; for the SourceCheck view (docs/view.md).
+ */
+export const ANNOTATION_FILES = "sourcecheck/annotationFiles";
+
+export interface AnnotationFilesResult {
+    uris: string[];
+}
+
 /** The annotations of an annotation file, for the SourceCheck view (docs/view.md). */
 export const FILE_ANNOTATIONS = "sourcecheck/fileAnnotations";
 

@@ -4,6 +4,8 @@
  */
 import { NotificationType, RequestType } from "vscode-languageclient/node";
 import {
+    ANNOTATION_FILES,
+    type AnnotationFilesResult,
     type AnnotationRefSummary,
     type AnnotationSummary,
     CITED_DOCUMENTS,
@@ -67,4 +69,5 @@ export const followEditsRequest = new RequestType<FollowEditsParams, RefUpdate, 
 export const dismissFollowEditsNotification = new NotificationType<FollowEditsParams>(DISMISS_FOLLOW_EDITS);
 export const pathsForRenameRequest = new RequestType<PathsForRenameParams, RefUpdate, void>(PATHS_FOR_RENAME);
 export const citedDocumentsRequest = new RequestType<void, CitedDocumentsResult, void>(CITED_DOCUMENTS);
+export const annotationFilesRequest = new RequestType<void, AnnotationFilesResult, void>(ANNOTATION_FILES);
 export const fileAnnotationsRequest = new RequestType<{ uri: string }, FileAnnotationsResult, void>(FILE_ANNOTATIONS);

@@ -20,6 +20,7 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { AGENT_TOOL, type AgentToolParams } from "../../shared/agentToolProtocol";
 import {
+    ANNOTATION_FILES,
     CITED_DOCUMENTS,
     CITED_SPANS,
     CITED_SPANS_CHANGED,
@@ -196,6 +197,9 @@ export function startLanguageServer(connection: Connection): void {
         };
     });
 
+    /** The latest scan-and-check of the workspace (start-up, or after roots or exclusions changed). */
+    let indexing: Promise<void> | undefined;
+
     connection.onInitialized(async () => {
         if (capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
             void connection.client.register(DidChangeWatchedFilesNotification.type, {
@@ -220,7 +224,8 @@ export function startLanguageServer(connection: Connection): void {
         // Path completion waits for the scan's list of files; the scan needs the exclusion settings first.
         const scanned = loadConfiguration().then(() => workspace.scan());
         workspace.expectScan(scanned);
-        await indexWorkspace(scanned);
+        indexing = indexWorkspace(scanned);
+        await indexing;
     });
 
     async function loadConfiguration(): Promise<void> {
@@ -315,7 +320,8 @@ export function startLanguageServer(connection: Connection): void {
             if (workspace.isAnnotationFile(document.uri, document.languageId)) analysis.fileChanged(document.uri);
             else if (workspace.get(document.uri)) workspace.remove(document.uri);
         }
-        await indexWorkspace();
+        indexing = indexWorkspace();
+        await indexing;
         for (const uri of before) {
             if (!workspace.get(uri)) {
                 pushed.delete(uri);
@@ -522,6 +528,18 @@ export function startLanguageServer(connection: Connection): void {
                 refForSelection(workspace, analysis.current(params.uri), params.uri, params.range),
         ),
     );
+
+    connection.onRequest(ANNOTATION_FILES, async () => {
+        // The list is whole only once the scan and the check of what it found are over.
+        for (let seen: Promise<void> | undefined; seen !== indexing; ) {
+            seen = indexing;
+            await seen?.catch(() => undefined);
+        }
+        return safe("annotationFiles", { uris: [] }, () => {
+            analysis.settle();
+            return { uris: workspace.all().map((file) => file.uri) };
+        })();
+    });
 
     connection.onRequest(FILE_ANNOTATIONS, (params: { uri: string }) => {
         const file = safe("fileAnnotations", undefined, () => analysis.current(params.uri))();

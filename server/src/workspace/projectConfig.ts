@@ -128,6 +128,9 @@ export class ProjectConfigs {
     private readonly nearestByFolder = new Map<string, string | null>();
     private readonly loads = new Map<string, ConfigLoad>();
     private readonly annotationMatchers = new Map<string, (relative: string) => boolean>();
+    private readonly excludeMatchers = new Map<string, (relative: string) => boolean>();
+    /** The exclude matcher governing the folder asked about last (isExcluded), and its root. */
+    private lastJudge: { folder: string; root: string; matcher?: (relative: string) => boolean } | undefined;
 
     constructor(private readonly fs: ConfigFileSystem = nodeConfigFileSystem) {}
 
@@ -159,11 +162,48 @@ export class ProjectConfigs {
         return matcher(toSlashes(nodePath.relative(load.config.root, nodePath.resolve(file))));
     }
 
+    /**
+     * Is this path (absolute and normalised) excluded by the `exclude` globs of its configuration, as
+     * `sourcecheck check DIR` judges it: a folder by the configuration at or above it, a file by the
+     * one governing its folder. Cheap enough to ask for every file of a workspace scan.
+     */
+    isExcluded(path: string, isDirectory: boolean): boolean {
+        const folder = isDirectory ? path : nodePath.dirname(path);
+        // A scan asks about every entry of a folder in a row: the folder's answer is kept for the next.
+        let judge = this.lastJudge;
+        if (judge?.folder !== folder) {
+            const file = this.nearestFile(folder);
+            const config = file === undefined ? undefined : this.loads.get(file)?.config;
+            judge = { folder, root: config?.root ?? "", matcher: config && this.excludeMatcher(config) };
+            this.lastJudge = judge;
+        }
+        if (!judge.matcher) return false;
+        const { root } = judge;
+        const relative =
+            path.startsWith(root) && path[root.length] === nodePath.sep
+                ? path.slice(root.length + 1)
+                : nodePath.relative(root, path);
+        return relative !== "" && judge.matcher(toSlashes(relative));
+    }
+
+    /** The matcher of a configuration's `exclude`, undefined when it has none. */
+    private excludeMatcher(config: ProjectConfig): ((relative: string) => boolean) | undefined {
+        if (config.exclude.length === 0) return undefined;
+        let matcher = this.excludeMatchers.get(config.file);
+        if (!matcher) {
+            matcher = configGlobMatcher(config.exclude);
+            this.excludeMatchers.set(config.file, matcher);
+        }
+        return matcher;
+    }
+
     /** Forget everything (a configuration file was created, changed or deleted). */
     clear(): void {
         this.nearestByFolder.clear();
         this.loads.clear();
         this.annotationMatchers.clear();
+        this.excludeMatchers.clear();
+        this.lastJudge = undefined;
     }
 
     private nearestFile(folder: string): string | undefined {
@@ -245,5 +285,5 @@ export function configGlobMatcher(globs: readonly string[]): (relative: string) 
 }
 
 function toSlashes(path: string): string {
-    return path.split(nodePath.sep).join("/");
+    return nodePath.sep === "/" ? path : path.split(nodePath.sep).join("/");
 }

@@ -79,7 +79,11 @@ export class WorkspaceIndex {
     private rulesFor(folder: string): ExcludeRules {
         let rules = this.excludeRules.get(folder);
         if (!rules) {
-            rules = new ExcludeRules(folder, [...(this.folderExcludes.get(folder) ?? []), ...this.settings.exclude]);
+            rules = new ExcludeRules(
+                folder,
+                [...(this.folderExcludes.get(folder) ?? []), ...this.settings.exclude],
+                (path, isDirectory) => this.configs.isExcluded(path, isDirectory),
+            );
             this.excludeRules.set(folder, rules);
         }
         return rules;
@@ -257,7 +261,10 @@ export class WorkspaceIndex {
         return listing;
     }
 
-    /** Excluded from the scan (node_modules, .git, the exclude settings, .gitignore): never scanned, never listed. */
+    /**
+     * Excluded from the scan (node_modules, .git, the exclude settings, a sourcecheck.config.json's
+     * exclude, .gitignore): never scanned, never listed.
+     */
     isSkipped(absolutePath: string): boolean {
         const folder = this.folderOf(absolutePath);
         return folder !== undefined && this.rulesFor(folder).excludes(absolutePath, false);

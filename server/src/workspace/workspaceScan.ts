@@ -2,7 +2,8 @@
  * The start-up scan: every file of the workspace folders, found asynchronously (the server answers
  * requests between directories), skipping what the user excluded: `files.exclude`,
  * `search.exclude`, `sourcecheck.exclude` (globs relative to the workspace folder, as VS Code reads
- * them), every `.gitignore` on the way down, and always `node_modules` and `.git`
+ * them), the `exclude` of the governing `sourcecheck.config.json` (docs/config.md, as `sourcecheck
+ * check DIR` applies it), every `.gitignore` on the way down, and always `node_modules` and `.git`
  * (docs/editor-features.md, "Workspace scan").
  */
 import * as fsp from "node:fs/promises";
@@ -20,6 +21,9 @@ export function enabledGlobs(setting: unknown): string[] {
         .map(([glob]) => glob);
 }
 
+/** Excluded by a `sourcecheck.config.json` (absolute path; a folder or a file). */
+export type ConfigExclusion = (absolutePath: string, isDirectory: boolean) => boolean;
+
 /** What the scan skips below one workspace folder. */
 export class ExcludeRules {
     private readonly globs: ((path: string) => boolean) | undefined;
@@ -29,6 +33,7 @@ export class ExcludeRules {
     constructor(
         readonly folder: string,
         globs: readonly string[],
+        private readonly configExcludes: ConfigExclusion = () => false,
     ) {
         const patterns = globs.map((g) => g.replace(/^\.\//, "").replace(/\/+$/, "")).filter((g) => g.length > 0);
         this.globs = patterns.length > 0 ? picomatch(patterns, { dot: true }) : undefined;
@@ -56,6 +61,9 @@ export class ExcludeRules {
         for (let i = first; i <= segments.length; i++) {
             if (ALWAYS_SKIPPED.has(segments[i - 1])) return true;
             if (this.globs?.(segments.slice(0, i).join("/"))) return true;
+            const last = i === segments.length;
+            const path = last ? absolutePath : nodePath.join(this.folder, ...segments.slice(0, i));
+            if (this.configExcludes(path, last ? isDirectory : true)) return true;
         }
         // Each .gitignore above the path, from the nearest up to the folder.
         let directory = nodePath.dirname(absolutePath);
