@@ -166,6 +166,100 @@ function extensionHostLogs(dataDir) {
         .join("");
 }
 
+/** A screenshot request: `{ waitForText?, within?, collapse? }` (harness.ts, ShotOptions); a plain timestamp asks nothing. */
+function readRequest(file) {
+    try {
+        const request = JSON.parse(readFileSync(file, "utf8"));
+        return typeof request === "object" && request !== null ? request : {};
+    } catch {
+        return {};
+    }
+}
+
+/**
+ * Waits (at most 10 s) until the page shows every text asked for, inside `within` when given, then
+ * shoots the page or that element. Returns the texts still missing, for the test to judge.
+ */
+async function takeScreenshot(page, name, { waitForText = [], within, collapse = [], trimTo } = {}) {
+    const path = join(screenshotDir, `${name}.png`);
+    // Expanded sections with these titles: their headers are clicked now, and again after the shot.
+    const headers = [];
+    for (const title of collapse) {
+        try {
+            // The element itself: a locator would look for an expanded header again when clicked back.
+            const header = await page
+                .locator('.pane-header[aria-expanded="true"]')
+                .filter({ has: page.locator(".title", { hasText: new RegExp(`^${escapeRegExp(title)}$`, "i") }) })
+                .first()
+                .elementHandle({ timeout: 5000 });
+            await header.click({ timeout: 5000 });
+            headers.push(header);
+        } catch (e) {
+            log(`screenshot ${name}: could not collapse the section "${title}": ${e.message.split("\n")[0]}`);
+        }
+    }
+    const texts = waitForText.filter((t) => typeof t === "string" && t !== "");
+    const missingNow = () =>
+        page
+            .evaluate(
+                ({ selector, wanted }) => {
+                    // biome-ignore lint/performance/useDomNodeTextContent: only text the page draws counts
+                    const shown = (selector ? document.querySelector(selector) : document.body)?.innerText ?? "";
+                    return wanted.filter((t) => !shown.includes(t));
+                },
+                { selector: within, wanted: texts },
+            )
+            .catch(() => texts);
+    // A clicked header keeps the focus outline: the shot shows none.
+    if (headers.length > 0) await page.evaluate(() => document.activeElement?.blur?.()).catch(() => {});
+    let missing = await missingNow();
+    for (const until = Date.now() + 10_000; missing.length > 0 && Date.now() < until; missing = await missingNow())
+        await new Promise((r) => setTimeout(r, 100));
+    try {
+        let clip = within ? await clipOf(page, within, trimTo) : undefined;
+        // A collapsed section animates: shoot once the box holds still.
+        for (let i = 0; within && i < 20; i++) {
+            await new Promise((r) => setTimeout(r, 250));
+            const next = await clipOf(page, within, trimTo);
+            const still = JSON.stringify(next) === JSON.stringify(clip);
+            clip = next;
+            if (still) break;
+        }
+        await page.screenshot(clip ? { path, clip } : { path });
+        log(
+            `screenshot test-results/screenshots/${name}.png${missing.length > 0 ? ` (not drawn: ${missing.join(" | ")})` : ""}`,
+        );
+    } catch (e) {
+        log(`screenshot ${name} failed: ${e.message}`);
+    }
+    for (const header of headers) await header.click({ timeout: 5000 }).catch(() => {});
+    return { missing };
+}
+
+/** The box of the element `within`, ending 8 px below the lowest visible element `trimTo` matches in it. */
+function clipOf(page, within, trimTo) {
+    return page.evaluate(
+        ({ within, trimTo }) => {
+            const element = document.querySelector(within);
+            if (!element) throw new Error(`nothing matches ${within}`);
+            const box = element.getBoundingClientRect();
+            let bottom = box.bottom;
+            if (trimTo) {
+                const drawn = [...element.querySelectorAll(trimTo)]
+                    .map((e) => e.getBoundingClientRect())
+                    .filter((r) => r.height > 0 && r.bottom <= box.bottom);
+                if (drawn.length > 0) bottom = Math.min(box.bottom, Math.max(...drawn.map((r) => r.bottom)) + 8);
+            }
+            return { x: box.x, y: box.y, width: box.width, height: bottom - box.y };
+        },
+        { within, trimTo },
+    );
+}
+
+function escapeRegExp(text) {
+    return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 async function runWeb() {
     const installStart = Date.now();
     let vscode;
@@ -274,13 +368,8 @@ async function runWeb() {
             if (!m || shots.has(m[1])) continue;
             shots.add(m[1]);
             mkdirSync(screenshotDir, { recursive: true });
-            try {
-                await page.screenshot({ path: join(screenshotDir, `${m[1]}.png`) });
-                log(`screenshot test-results/screenshots/${m[1]}.png`);
-            } catch (e) {
-                log(`screenshot ${m[1]} failed: ${e.message}`);
-            }
-            writeFileSync(join(control, `shot-${m[1]}.done`), "");
+            const shot = await takeScreenshot(page, m[1], readRequest(join(control, f)));
+            writeFileSync(join(control, `shot-${m[1]}.done`), JSON.stringify(shot));
         }
         if (results?.done) break;
         if (!results && testsModuleFailed) {

@@ -152,6 +152,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         }),
     );
     command("sourcecheck._viewSnapshot", () => view.snapshot());
+    command("sourcecheck._viewReveal", (uri, index) => view.revealAnnotation(String(uri), Number(index)));
     command("sourcecheck._featureRequests", () => sc.requests.take());
     command("sourcecheck._citedDocumentSelector", () => scopes.citedSelector());
     command("sourcecheck._serverPid", () => sc.serverPid());

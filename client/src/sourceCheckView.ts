@@ -2,15 +2,16 @@
  * The SourceCheck view in the Explorer (docs/view.md): annotation files, their annotations (claim
  * text and verdict) and sources, each revealing its span; the count of broken and contested
  * annotations in the view's badge; filters for broken and contested claims. The data comes from
- * the server (`sourcecheck/fileAnnotations`): the client never resolves refs itself.
+ * the server (`sourcecheck/annotationFiles`, `sourcecheck/fileAnnotations`): the view lists the files
+ * the server checks, and the client never resolves refs itself.
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { findAnnotationFiles } from "./annotationFiles";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
 import {
     type AnnotationRefSummary,
     type AnnotationSummary,
+    annotationFilesRequest,
     coverageRequest,
     fileAnnotationsRequest,
     type Verdict,
@@ -29,20 +30,50 @@ const VERDICT_ICONS: Record<Verdict, vscode.ThemeIcon> = {
     broken: new vscode.ThemeIcon("debug-disconnect", new vscode.ThemeColor("list.errorForeground")),
 };
 
-type Node =
-    | { kind: "file"; uri: string; annotations: AnnotationSummary[] }
-    | { kind: "annotation"; uri: string; annotation: AnnotationSummary }
-    | { kind: "source"; uri: string; ref: AnnotationRefSummary };
+// Nodes are made once per load and kept: the tree view knows elements by identity (reveal needs it).
+interface FileNode {
+    kind: "file";
+    uri: string;
+    annotations: AnnotationSummary[];
+    children?: AnnotationNode[];
+}
+interface AnnotationNode {
+    kind: "annotation";
+    uri: string;
+    annotation: AnnotationSummary;
+    parent: FileNode;
+    children?: SourceNode[];
+}
+interface SourceNode {
+    kind: "source";
+    uri: string;
+    ref: AnnotationRefSummary;
+    parent: AnnotationNode;
+}
+type Node = FileNode | AnnotationNode | SourceNode;
 
 /** What the view shows, for the e2e hook: one entry per visible annotation. */
 export interface ViewSnapshot {
     filter: ViewFilter;
     badge: number | undefined;
+    /** The message shown above the tree (empty workspace, nothing matches the filter, no server). */
+    message: string | undefined;
     files: {
         uri: string;
-        annotations: { index: number; verdict: Verdict; label: string; sources: number; reveal?: unknown[] }[];
+        label: string;
+        annotations: {
+            index: number;
+            verdict: Verdict;
+            label: string;
+            sources: number;
+            sourceLabels: string[];
+            reveal?: unknown[];
+        }[];
     }[];
 }
+
+const NO_FILES =
+    "No annotation files here. The view lists the files SourceCheck checks: *.sourcecheck.json, *.annotations.json and the annotationFiles globs, less what is excluded.";
 
 export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Disposable {
     private readonly changed = new vscode.EventEmitter<Node | undefined>();
@@ -50,8 +81,10 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
     private readonly view: vscode.TreeView<Node>;
     private readonly disposables: vscode.Disposable[] = [this.changed];
     private filter: ViewFilter = "all";
-    private files: Promise<Node[]> | undefined;
+    private files: Promise<{ nodes: FileNode[]; error?: string }> | undefined;
     private timer: NodeJS.Timeout | undefined;
+    /** What the view says above its tree, if anything. */
+    private message: string | undefined;
 
     constructor(
         private readonly sc: SourceCheckClient,
@@ -59,11 +92,17 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
     ) {
         this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
         const watcher = vscode.workspace.createFileSystemWatcher("**/*.{sourcecheck,annotations}.json");
+        // A project configuration's exclude or annotationFiles changes which files the server checks.
+        const configs = vscode.workspace.createFileSystemWatcher("**/sourcecheck.config.json");
         this.disposables.push(
             this.view,
             watcher,
             watcher.onDidCreate(() => this.refresh()),
             watcher.onDidDelete(() => this.refresh()),
+            configs,
+            configs.onDidCreate(() => this.refresh()),
+            configs.onDidChange(() => this.refresh()),
+            configs.onDidDelete(() => this.refresh()),
             // An annotation file was checked again (its diagnostics changed): counts and verdicts may have.
             vscode.languages.onDidChangeDiagnostics((event) => {
                 if (event.uris.some((uri) => /\.(sourcecheck|annotations)\.json$/i.test(uri.path))) this.refresh();
@@ -71,7 +110,11 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
             // The server restarted.
             store.onDidChangeCitedDocuments(() => this.refresh()),
             this.view.onDidChangeVisibility((event) => {
-                if (event.visible) this.changed.fire(undefined);
+                if (!event.visible) return;
+                this.changed.fire(undefined);
+                // Re-sending the message makes the workbench lay out the tree it has just created (see
+                // docs/view.md, "First display"); otherwise it does so only 2 s later.
+                this.view.message = this.view.message;
             }),
         );
         void vscode.commands.executeCommand("setContext", "sourcecheck.viewFilter", this.filter);
@@ -96,11 +139,19 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
         }, 300);
     }
 
-    private loadFiles(): Promise<Node[]> {
+    /** The files the server checks, each with its annotations; `error` when the server could not say. */
+    private loadFiles(): Promise<{ nodes: FileNode[]; error?: string }> {
         this.files ??= (async () => {
-            const uris = (await findAnnotationFiles()).sort((a, b) => a.path.localeCompare(b.path));
+            let uris: vscode.Uri[];
+            try {
+                const result = await ask(this.sc, annotationFilesRequest, undefined);
+                uris = (Array.isArray(result?.uris) ? result.uris : []).map((uri) => vscode.Uri.parse(uri));
+            } catch (error) {
+                return { nodes: [], error: (error as Error).message };
+            }
+            uris.sort((a, b) => a.path.localeCompare(b.path));
             const nodes = await Promise.all(
-                uris.map(async (uri): Promise<Node> => {
+                uris.map(async (uri): Promise<FileNode> => {
                     const key = uriKey(uri);
                     try {
                         const result = await ask(this.sc, fileAnnotationsRequest, { uri: key });
@@ -110,9 +161,23 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
                     }
                 }),
             );
-            return nodes;
+            return { nodes };
         })();
         return this.files;
+    }
+
+    /** Says why the tree is empty, if it is; set only when it changes (each setting reaches the workbench). */
+    private updateMessage(files: { nodes: FileNode[]; error?: string }, shown: Node[]): void {
+        const message = files.error
+            ? files.error
+            : files.nodes.length === 0
+              ? NO_FILES
+              : shown.length === 0
+                ? `No ${this.filter} annotations: “Show All” lists every annotation again.`
+                : undefined;
+        if (message === this.message) return;
+        this.message = message;
+        this.view.message = message;
     }
 
     private shown(annotations: AnnotationSummary[]): AnnotationSummary[] {
@@ -120,8 +185,7 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
     }
 
     private async updateBadge(): Promise<void> {
-        const files = await this.loadFiles();
-        const all = files.flatMap((f) => (f.kind === "file" ? f.annotations : []));
+        const all = (await this.loadFiles()).nodes.flatMap((f) => f.annotations);
         const broken = all.filter((a) => a.verdict === "broken").length;
         const contested = all.filter((a) => a.verdict === "contested").length;
         this.view.badge =
@@ -137,21 +201,43 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
         if (!node) {
             const files = await this.loadFiles();
             // Filtered, a file without a matching annotation is left out.
-            return files.filter(
-                (f) => f.kind === "file" && (this.filter === "all" || this.shown(f.annotations).length > 0),
-            );
+            const shown = files.nodes.filter((f) => this.filter === "all" || this.shown(f.annotations).length > 0);
+            this.updateMessage(files, shown);
+            return shown;
         }
         if (node.kind === "file") {
-            return this.shown(node.annotations).map((annotation) => ({
+            node.children ??= node.annotations.map((annotation) => ({
                 kind: "annotation",
                 uri: node.uri,
                 annotation,
+                parent: node,
             }));
+            return node.children.filter((child) => this.filter === "all" || child.annotation.verdict === this.filter);
         }
         if (node.kind === "annotation") {
-            return node.annotation.sources.map((ref) => ({ kind: "source", uri: node.uri, ref }));
+            node.children ??= node.annotation.sources.map((ref) => ({
+                kind: "source",
+                uri: node.uri,
+                ref,
+                parent: node,
+            }));
+            return node.children;
         }
         return [];
+    }
+
+    getParent(node: Node): Node | undefined {
+        return node.kind === "file" ? undefined : node.parent;
+    }
+
+    /** Shows an annotation in the view, its sources opened (the e2e hook; false when it is not listed). */
+    async revealAnnotation(uri: string, index: number): Promise<boolean> {
+        const file = (await this.loadFiles()).nodes.find((f) => f.uri === uriKey(uri));
+        const annotation =
+            file && (await this.getChildren(file)).find((n) => n.kind === "annotation" && n.annotation.index === index);
+        if (!annotation) return false;
+        await this.view.reveal(annotation, { expand: true, select: false, focus: false });
+        return true;
     }
 
     getTreeItem(node: Node): vscode.TreeItem {
@@ -159,6 +245,8 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
             const uri = vscode.Uri.parse(node.uri);
             const item = new vscode.TreeItem(path.posix.basename(uri.path), vscode.TreeItemCollapsibleState.Expanded);
             item.resourceUri = uri;
+            // A file's icon from the icon theme (an expandable item would otherwise get a folder's).
+            item.iconPath = vscode.ThemeIcon.File;
             item.description = `${node.annotations.length} annotation${node.annotations.length === 1 ? "" : "s"}`;
             item.contextValue = "annotationFile";
             item.command = { title: "Open", command: "vscode.open", arguments: [uri] };
@@ -179,14 +267,15 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
             return item;
         }
         const { ref } = node;
-        const role = typeof ref.role === "number" ? `source ${ref.role + 1}` : "claim";
-        const item = new vscode.TreeItem(ref.valid ? (ref.text ?? "") : `${role}: ${ref.error ?? "does not resolve"}`);
+        const item = new vscode.TreeItem(sourceLabel(ref));
         item.description = [ref.polarity, ref.confidence !== undefined ? String(ref.confidence) : undefined]
             .filter(Boolean)
             .join(" · ");
-        item.iconPath = new vscode.ThemeIcon(
-            !ref.valid ? "debug-disconnect" : ref.polarity === "refutes" ? "error" : "pass",
-        );
+        item.iconPath = !ref.valid
+            ? VERDICT_ICONS.broken
+            : ref.polarity === "refutes"
+              ? VERDICT_ICONS.refuted
+              : VERDICT_ICONS.supported;
         item.command = revealCommand(node.uri, ref);
         return item;
     }
@@ -198,9 +287,11 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
         return {
             filter: this.filter,
             badge: this.view.badge?.value,
+            message: this.message,
             files: await Promise.all(
                 files.map(async (file) => ({
                     uri: file.uri,
+                    label: String(this.getTreeItem(file).label),
                     annotations: (await this.getChildren(file)).flatMap((n) =>
                         n.kind === "annotation"
                             ? [
@@ -209,6 +300,7 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
                                       verdict: n.annotation.verdict,
                                       label: String(this.getTreeItem(n).label),
                                       sources: n.annotation.sources.length,
+                                      sourceLabels: n.annotation.sources.map(sourceLabel),
                                       reveal: this.getTreeItem(n).command?.arguments,
                                   },
                               ]
@@ -223,6 +315,12 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
         if (this.timer) clearTimeout(this.timer);
         for (const d of this.disposables) d.dispose();
     }
+}
+
+/** A source's line in the view: its resolved text, or why it does not resolve. */
+function sourceLabel(ref: AnnotationRefSummary): string {
+    const role = typeof ref.role === "number" ? `source ${ref.role + 1}` : "claim";
+    return ref.valid ? (ref.text ?? "") : `${role}: ${ref.error ?? "does not resolve"}`;
 }
 
 /** Reveal the span a ref resolves to, or the ref itself in the annotation file when it does not resolve. */

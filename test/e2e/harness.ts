@@ -68,20 +68,53 @@ function describe(v: unknown): string {
     }
 }
 
+export interface ShotOptions {
+    /** Before the shot the driver waits (up to 10 s) until each text is on screen, inside `within` if given. */
+    waitForText?: string[];
+    /** A CSS selector: the texts are looked for in this element, and the shot is of it alone. */
+    within?: string;
+    /**
+     * Titles of side-bar sections (view panes) to collapse for the shot, so the others get their
+     * room; the driver expands them again afterwards. No VS Code command collapses a section.
+     */
+    collapse?: string[];
+    /** A CSS selector: the shot of `within` ends just below the lowest element it matches (no empty space). */
+    trimTo?: string;
+}
+
+export interface ShotResult {
+    /** The texts of `waitForText` not on screen when the shot was taken (the page never drew them). */
+    missing: string[];
+}
+
 /**
  * Asks the driver for a screenshot of the workbench as it is now, and waits until it is taken
  * (decorations die with the extension host, so the shot must happen while the suite is running).
- * A no-op under test-electron. Never fails a test: a missing screenshot is reported by the driver.
+ * A no-op under test-electron (undefined). Never fails a test itself: a missing screenshot is
+ * reported by the driver, and what the page lacked comes back for the test to judge.
  */
-export async function screenshot(name: string, settleMs = 1500): Promise<void> {
+export async function screenshot(
+    name: string,
+    settleMs = 1500,
+    options: ShotOptions = {},
+): Promise<ShotResult | undefined> {
     const config = readControl();
-    if (!config.screenshots) return;
+    if (!config.screenshots) return undefined;
     await sleep(settleMs);
     const dir = controlDir();
     const done = path.join(dir, `shot-${name}.done`);
-    fs.writeFileSync(path.join(dir, `shot-${name}.request`), new Date().toISOString());
+    fs.writeFileSync(
+        path.join(dir, `shot-${name}.request`),
+        JSON.stringify({ requested: new Date().toISOString(), ...options }),
+    );
     const deadline = Date.now() + 20_000;
     while (!fs.existsSync(done) && Date.now() < deadline) await sleep(100);
+    try {
+        const answer = JSON.parse(fs.readFileSync(done, "utf8")) as Partial<ShotResult>;
+        return { missing: Array.isArray(answer.missing) ? answer.missing : [] };
+    } catch {
+        return { missing: options.waitForText ?? [] };
+    }
 }
 
 /** The demo workspace copy the driver opened. */

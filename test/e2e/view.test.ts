@@ -8,9 +8,18 @@ type Verdict = "supported" | "contested" | "refuted" | "broken";
 interface Snapshot {
     filter: string;
     badge: number | undefined;
+    message: string | undefined;
     files: {
         uri: string;
-        annotations: { index: number; verdict: Verdict; label: string; sources: number; reveal?: unknown[] }[];
+        label: string;
+        annotations: {
+            index: number;
+            verdict: Verdict;
+            label: string;
+            sources: number;
+            sourceLabels: string[];
+            reveal?: unknown[];
+        }[];
     }[];
 }
 interface Annotation {
@@ -27,6 +36,11 @@ async function verdictOf(annotation: Annotation): Promise<Verdict> {
 }
 
 const snapshot = () => vscode.commands.executeCommand<Snapshot>("sourcecheck._viewSnapshot");
+
+/** The side bar, which the view's screenshot shows alone. */
+const SIDE_BAR = '[id="workbench.parts.sidebar"]';
+/** Steps of "increase current view size" (the side bar's width) for the view's screenshot: claims read whole. */
+const WIDER = 5;
 
 describe("the SourceCheck view and Show Coverage", () => {
     let annotations: Annotation[];
@@ -74,8 +88,37 @@ describe("the SourceCheck view and Show Coverage", () => {
             .flatMap((f) => f.annotations)
             .filter((a) => a.verdict === "broken" || a.verdict === "contested").length;
         assert.equal(view.badge, problems);
+
+        // The screenshot: the side bar widened, the workspace's file tree collapsed for the moment, and
+        // three annotations of different verdicts opened to their sources.
         await vscode.commands.executeCommand("sourcecheck.annotations.focus");
-        await screenshot("view");
+        for (let i = 0; i < WIDER; i++) await vscode.commands.executeCommand("workbench.action.increaseViewSize");
+        try {
+            const opened = [verdicts.indexOf("supported"), verdicts.indexOf("refuted"), verdicts.lastIndexOf("broken")];
+            for (const index of opened) {
+                const revealed = await vscode.commands.executeCommand<boolean>(
+                    "sourcecheck._viewReveal",
+                    annotationsUri().toString(),
+                    index,
+                );
+                assert.ok(revealed, `annotation ${index + 1} could not be revealed in the view`);
+            }
+            const shot = await screenshot("view", 500, {
+                within: SIDE_BAR,
+                collapse: [vscode.workspace.workspaceFolders?.[0]?.name ?? "demo"],
+                trimTo: ".monaco-list-row",
+                waitForText: [
+                    file.label,
+                    ...file.annotations.map((a) => a.label),
+                    ...opened.flatMap((i) => file.annotations[i].sourceLabels),
+                ],
+            });
+            // Under the code-server route: what the view holds is also what it draws.
+            if (shot) assert.deepEqual(shot.missing, [], "the view did not draw these");
+        } finally {
+            await vscode.commands.executeCommand("sourcecheck.annotations.focus");
+            for (let i = 0; i < WIDER; i++) await vscode.commands.executeCommand("workbench.action.decreaseViewSize");
+        }
     });
 
     it("filters broken and contested claims, and shows all again", async () => {
