@@ -121,7 +121,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     });
     // The SourceCheck view in the Explorer, and Show Coverage (docs/view.md).
     const view = new SourceCheckView(sc, store);
-    const coverageMarks = new CoverageMarks(sc);
+    const coverageMarks = new CoverageMarks(sc, store);
     context.subscriptions.push(view, coverageMarks);
     command("sourcecheck.view.showAll", () => view.setFilter("all"));
     command("sourcecheck.view.showBroken", () => view.setFilter("broken"));
@@ -142,17 +142,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
             return {
                 ok: true,
                 shown: true,
-                uncovered: ranges.map((r) => ({
-                    startLine: r.start.line,
-                    startCharacter: r.start.character,
-                    endLine: r.end.line,
-                    endCharacter: r.end.character,
-                })),
+                uncovered: ranges.map(rangeJson),
             };
         }),
     );
     command("sourcecheck._viewSnapshot", () => view.snapshot());
     command("sourcecheck._viewReveal", (uri, index) => view.revealAnnotation(String(uri), Number(index)));
+    command("sourcecheck._coverageMarks", (uri) => coverageMarks.marked(String(uri))?.map(rangeJson));
     command("sourcecheck._featureRequests", () => sc.requests.take());
     command("sourcecheck._citedDocumentSelector", () => scopes.citedSelector());
     command("sourcecheck._serverPid", () => sc.serverPid());
@@ -203,4 +199,14 @@ export async function deactivate(): Promise<void> {
     const client = sourceCheck;
     sourceCheck = undefined;
     if (client?.client.needsStop()) await client.client.stop();
+}
+
+/** A range as the commands' results carry it (0-based, like the API). */
+function rangeJson(r: vscode.Range) {
+    return {
+        startLine: r.start.line,
+        startCharacter: r.start.character,
+        endLine: r.end.line,
+        endCharacter: r.end.character,
+    };
 }

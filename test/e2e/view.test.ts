@@ -22,6 +22,12 @@ interface Snapshot {
         }[];
     }[];
 }
+interface JsonRange {
+    startLine: number;
+    startCharacter: number;
+    endLine: number;
+    endCharacter: number;
+}
 interface Annotation {
     claim: Ref;
     sources: (Ref & { polarity: string })[];
@@ -36,11 +42,41 @@ async function verdictOf(annotation: Annotation): Promise<Verdict> {
 }
 
 const snapshot = () => vscode.commands.executeCommand<Snapshot>("sourcecheck._viewSnapshot");
+const coverageMarks = (uri: vscode.Uri) =>
+    vscode.commands.executeCommand<JsonRange[] | undefined>("sourcecheck._coverageMarks", uri.toString());
+const fromJson = (r: JsonRange) =>
+    showRange(new vscode.Range(r.startLine, r.startCharacter, r.endLine, r.endCharacter));
 
 /** The side bar, which the view's screenshot shows alone. */
 const SIDE_BAR = '[id="workbench.parts.sidebar"]';
 /** Steps of "increase current view size" (the side bar's width) for the view's screenshot: claims read whole. */
 const WIDER = 5;
+
+/**
+ * Expected coverage, independently of the server: the sentences of each line (Intl.Segmenter), less
+ * those that a claim of a valid annotation overlaps.
+ */
+function uncovered(doc: vscode.TextDocument, claims: vscode.Range[]): string[] {
+    const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" });
+    const want: string[] = [];
+    doc.getText()
+        .replace(/\r\n?/g, "\n")
+        .split("\n")
+        .forEach((line, n) => {
+            for (const { segment, index } of segmenter.segment(line)) {
+                const trimmed = segment.trim();
+                if (trimmed === "") continue;
+                const start = index + segment.indexOf(trimmed);
+                const range = new vscode.Range(n, start, n, start + trimmed.length);
+                const covered = claims.some((c) => {
+                    const overlap = c.intersection(range);
+                    return overlap !== undefined && !overlap.isEmpty;
+                });
+                if (!covered) want.push(showRange(range));
+            }
+        });
+    return want.sort();
+}
 
 describe("the SourceCheck view and Show Coverage", () => {
     let annotations: Annotation[];
@@ -161,45 +197,58 @@ describe("the SourceCheck view and Show Coverage", () => {
         assert.equal(showRange(editor.selection), showRange(claim.range));
     });
 
-    it("Show Coverage marks exactly the sentences of the answer that no valid claim overlaps", async () => {
+    it("Show Coverage marks exactly the sentences of the answer that no valid claim overlaps, and follows edits while shown", async () => {
         const answer = wsUri("answer.md");
         const doc = await vscode.workspace.openTextDocument(answer);
         await vscode.window.showTextDocument(doc);
-        // Expected: sentences per line (Intl.Segmenter), minus those a claim of a non-broken annotation overlaps.
         const claims: vscode.Range[] = [];
         for (const [i, annotation] of annotations.entries()) {
             if (verdicts[i] === "broken" || annotation.claim.path !== "answer.md") continue;
             const resolved = await resolveRef(annotation.claim);
             if (resolved) claims.push(resolved.range);
         }
-        const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" });
-        const want: string[] = [];
-        doc.getText()
-            .replace(/\r\n?/g, "\n")
-            .split("\n")
-            .forEach((line, n) => {
-                for (const { segment, index } of segmenter.segment(line)) {
-                    const trimmed = segment.trim();
-                    if (trimmed === "") continue;
-                    const start = index + segment.indexOf(trimmed);
-                    const range = new vscode.Range(n, start, n, start + trimmed.length);
-                    const covered = claims.some((c) => {
-                        const overlap = c.intersection(range);
-                        return overlap !== undefined && !overlap.isEmpty;
-                    });
-                    if (!covered) want.push(showRange(range));
-                }
-            });
+        const want = uncovered(doc, claims);
         assert.ok(want.length > 0, "the demo answer has uncovered sentences (its title at least)");
-        const result = await vscode.commands.executeCommand<{
-            ok: boolean;
-            uncovered: { startLine: number; startCharacter: number; endLine: number; endCharacter: number }[];
-        }>("sourcecheck.showCoverage", answer.toString());
-        assert.ok(result?.ok, JSON.stringify(result));
-        const got = result.uncovered.map((r) =>
-            showRange(new vscode.Range(r.startLine, r.startCharacter, r.endLine, r.endCharacter)),
+        const result = await vscode.commands.executeCommand<{ ok: boolean; uncovered: JsonRange[] }>(
+            "sourcecheck.showCoverage",
+            answer.toString(),
         );
-        assert.deepEqual(got.sort(), want.sort());
+        assert.ok(result?.ok, JSON.stringify(result));
+        assert.deepEqual(result.uncovered.map(fromJson).sort(), want);
         await screenshot("coverage");
+
+        // An edit of the answer: a new sentence, marked once the marks are asked again.
+        const added = new vscode.WorkspaceEdit();
+        added.insert(answer, doc.positionAt(doc.getText().length), "Nobody cites this sentence.\n");
+        assert.ok(await vscode.workspace.applyEdit(added));
+        const afterEdit = uncovered(doc, claims);
+        assert.equal(afterEdit.length, want.length + 1, "the new sentence is uncovered");
+        await waitFor(
+            "the coverage marks of the edited answer",
+            async () => (await coverageMarks(answer))?.map(fromJson).sort(),
+            (got) => JSON.stringify(got) === JSON.stringify(afterEdit),
+        );
+
+        // An edit of the annotations: a new valid annotation claiming the title covers it.
+        const title: Annotation = {
+            claim: { path: "answer.md", start: { line: 1, str: "what" }, end: { line: 1, str: "changed" } },
+            sources: [annotations[verdicts.indexOf("supported")].sources[0]],
+        };
+        assert.equal(await verdictOf(title), "supported", "the new annotation is valid");
+        const titleClaim = await resolveRef(title.claim);
+        assert.ok(titleClaim);
+        const annotationsDoc = await vscode.workspace.openTextDocument(annotationsUri());
+        const text = annotationsDoc.getText();
+        const open = text.indexOf("[", text.indexOf('"annotations"')) + 1;
+        const cite = new vscode.WorkspaceEdit();
+        cite.insert(annotationsUri(), annotationsDoc.positionAt(open), `\n    ${JSON.stringify(title)},`);
+        assert.ok(await vscode.workspace.applyEdit(cite));
+        const afterCite = uncovered(doc, [...claims, titleClaim.range]);
+        assert.equal(afterCite.length, afterEdit.length - 1, "the title is covered now");
+        await waitFor(
+            "the coverage marks after the new annotation",
+            async () => (await coverageMarks(answer))?.map(fromJson).sort(),
+            (got) => JSON.stringify(got) === JSON.stringify(afterCite),
+        );
     });
 });
