@@ -80,7 +80,8 @@ export class EditFollower {
     private readonly brokenAtStart = new Map<string, Map<string, Ref>>();
     /**
      * Cited document URI -> refs whose text an edit removed (a cut), in case a later edit pastes it
-     * back. Kept until the document closes: such a ref stays broken as written meanwhile.
+     * back. Kept until the document closes: such a ref stays broken as written meanwhile. Looked at
+     * only while the ref, as written, does not resolve; one that resolves again drops its entry.
      */
     private readonly cut = new Map<string, Map<string, { before: Ref; text: string }>>();
     private timer: NodeJS.Timeout | undefined;
@@ -216,12 +217,20 @@ export class EditFollower {
                 entry = undefined;
             }
             const wasCut = entry ? undefined : cut?.get(key);
+            const pasteBack = wasCut !== undefined && sameRef(wasCut.before, site.ref);
             const wasBroken = broken.get(key);
-            if (!wasCut && !entry && wasBroken && sameRef(wasBroken, site.ref)) continue;
-            const outcome =
-                wasCut && sameRef(wasCut.before, site.ref)
-                    ? findPasted(site.ref, wasCut.text, before, after, { style })
-                    : followRef(entry?.after ?? site.ref, before, after, changes, { style });
+            if (!pasteBack && !entry && wasBroken && sameRef(wasBroken, site.ref)) continue;
+            let outcome = followRef(entry?.after ?? site.ref, before, after, changes, { style });
+            if (wasCut) {
+                // Only a ref that does not resolve (its text was cut) waits for the text to come back.
+                // One that resolves before these changes follows what it resolves to: an old cut
+                // no longer says where it points (undoing a paste "cuts" the refs that resolved in it).
+                if (pasteBack && outcome.kind === "invalid-before") {
+                    outcome = findPasted(site.ref, wasCut.text, before, after, { style });
+                } else if (outcome.kind !== "invalid-before") {
+                    cut?.delete(key);
+                }
+            }
             if (outcome.kind === "lost" && outcome.text !== undefined) {
                 if (!cut) {
                     cut = new Map();
