@@ -2,6 +2,8 @@
 // 10,000 refs, until the server hands back the WorkspaceEdit that moves them all, against a plain
 // re-check of the same paste (until fresh diagnostics) on a server told never to follow. Both sides
 // start from the same didChange; each is undone (untimed) before the other runs, sides alternated.
+// Untimed too: every paste's update must move all the refs, each by exactly the pasted line count,
+// else the case is missed whatever its ratio.
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -41,8 +43,32 @@ function makeCitedWorkspace(dir, { refs, lines, seed }) {
         count += 2;
     }
     writeFileSync(join(dir, "docs/cited.md"), content);
-    writeFileSync(join(dir, "answer.sourcecheck.json"), JSON.stringify({ annotations }, null, 1));
-    return { dir, content, citedUri: pathToFileURL(join(dir, "docs/cited.md")).href };
+    const annotationText = JSON.stringify({ annotations }, null, 1);
+    writeFileSync(join(dir, "answer.sourcecheck.json"), annotationText);
+    return { dir, content, annotationText, citedUri: pathToFileURL(join(dir, "docs/cited.md")).href };
+}
+
+/**
+ * The refs an update moves wrongly, by line arithmetic alone: a paste of `pasted` lines at the top
+ * moves every ref down by that many lines and changes nothing else, so each edit must replace a line
+ * number n of the annotation file (as written) with n + pasted, two per ref.
+ */
+function wronglyMoved(annotationText, update, pasted) {
+    const starts = [0];
+    for (let at = annotationText.indexOf("\n"); at !== -1; at = annotationText.indexOf("\n", at + 1))
+        starts.push(at + 1);
+    const offset = (p) => starts[p.line] + p.character;
+    let wrong = 0;
+    let edits = 0;
+    for (const change of update.edit.documentChanges ?? []) {
+        for (const edit of change.edits) {
+            const old = annotationText.slice(offset(edit.range.start), offset(edit.range.end));
+            edits++;
+            if (!/^\d+$/.test(old) || edit.newText !== String(Number(old) + pasted)) wrong++;
+        }
+    }
+    // Both line numbers of every ref moved, and nothing else.
+    return wrong + Math.abs(edits - 2 * update.refCount);
 }
 
 /**
@@ -102,7 +128,8 @@ async function startServer(root, settings) {
         initializationOptions: settings,
     });
     connection.sendNotification("initialized", {});
-    await Promise.race([indexed, new Promise((resolve) => setTimeout(resolve, 600_000))]);
+    // unref: a pending 10-minute timer would keep the bench process alive that long after its last case.
+    await Promise.race([indexed, new Promise((resolve) => setTimeout(resolve, 600_000).unref())]);
     return {
         connection,
         async stop() {
@@ -148,6 +175,8 @@ export async function followEditsCases({ scratch, smoke, record }) {
         };
         const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
         const followedCounts = [];
+        let wrongEdits = 0;
+        let lastUpdate;
         const pastedRange = { start: { line: 0, character: 0 }, end: { line: pasted, character: 0 } };
         const measured = await alternated(
             {
@@ -156,10 +185,12 @@ export async function followEditsCases({ scratch, smoke, record }) {
                     const update = await following.connection.sendRequest("sourcecheck/followEdits", {
                         uri: workspace.citedUri,
                     });
-                    // Reported, not thrown: a miss here is a defect to fix, and the rest of the bench still runs.
-                    followedCounts.push(update.refCount);
+                    lastUpdate = update; // checked in the untimed reset
                 },
                 reset: async () => {
+                    followedCounts.push(lastUpdate.refCount);
+                    wrongEdits += wronglyMoved(workspace.annotationText, lastUpdate, pasted);
+                    lastUpdate = undefined;
                     change(following, pastedRange, "");
                     await following.connection.sendRequest("sourcecheck/followEdits", { uri: workspace.citedUri });
                     await following.connection.sendRequest("textDocument/diagnostic", {
@@ -184,6 +215,7 @@ export async function followEditsCases({ scratch, smoke, record }) {
             },
             { runs: 7, warmup: 2 },
         );
+        const allFollowed = followedCounts.every((n) => n === refs) && wrongEdits === 0;
         record(
             `lsp refs follow a ${pasted}-line paste into a document cited by ${refs} refs vs a plain re-check`,
             { ratio: measured.ours.median / measured.baseline.median },
@@ -193,12 +225,16 @@ export async function followEditsCases({ scratch, smoke, record }) {
                 baseline: measured.baseline,
                 baselineName: "re-check of the same paste until fresh diagnostics (updateRefsOnEdit: never)",
                 refsFollowed: `${Math.min(...followedCounts)}-${Math.max(...followedCounts)} of ${refs}`,
+                allRefsFollowed: followedCounts.every((n) => n === refs),
+                wrongLineEdits: wrongEdits,
+                // A ref left behind or moved to a wrong line misses the case whatever the ratio (this
+                // detail overrides the ratio's verdict), so the run counts it as missed and exits 1.
+                ...(allFollowed ? {} : { pass: false }),
             },
         );
-        if (followedCounts.some((n) => n !== refs))
-            console.log(
-                `     refs followed per paste: ${Math.min(...followedCounts)}-${Math.max(...followedCounts)} of ${refs} (should be all)`,
-            );
+        console.log(
+            `${allFollowed ? "    " : "FAIL"} refs followed per paste: ${Math.min(...followedCounts)}-${Math.max(...followedCounts)} of ${refs} (all, each by ${pasted} lines, expected); line edits moving a ref otherwise: ${wrongEdits}`,
+        );
     } finally {
         await following.stop();
         await plain.stop();
