@@ -7,12 +7,12 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
-import { applyEdits, type Edit, findNodeAtLocation, type ParseError, parseTree } from "jsonc-parser";
+import { type ParseError, parseTree } from "jsonc-parser";
 import { MAX_NESTING, nestingBeyond } from "../../../shared/jsonNesting";
 import { checkInput } from "../core/check";
 import { LineIndex } from "../core/lines";
-import { LocatedText, parseJsonText, pointerSegments } from "../core/parse";
-import { type AnnotationRepairs, type RepairDocuments, type RepairEntry, repairChecked } from "../core/repair";
+import { LocatedText, parseJsonText } from "../core/parse";
+import { type AnnotationRepairs, applyCertainRepairs, type RepairDocuments, repairChecked } from "../core/repair";
 import type { Ref, SchemaError } from "../core/types";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { GitRevisionDocuments, GitRevisionError } from "../workspace/gitRevision";
@@ -78,10 +78,10 @@ export const repairCommand: CliCommand = {
         // only into text that parses whole once comments and trailing commas are allowed.
         const editable = parsesLeniently(text);
         if (values.write && editable) {
-            const edits = certainEdits(text, result.repairs);
-            if (edits.length > 0) {
-                writeFileAtomic(absolute, applyEdits(text, edits));
-                written = result.repairs.filter((r) => r.certain).length;
+            const change = applyCertainRepairs(text, result.repairs);
+            if (change.applied > 0) {
+                writeFileAtomic(absolute, change.text);
+                written = change.applied;
             }
         }
         if (values.json) {
@@ -95,30 +95,6 @@ export const repairCommand: CliCommand = {
         return result.remaining.length === 0 ? 0 : 1;
     },
 };
-
-/** The token edits of every certain repair: only the fields that change, each replaced in place. */
-export function certainEdits(text: string, repairs: RepairEntry[]): Edit[] {
-    const located = new LocatedText(text);
-    const edits: Edit[] = [];
-    for (const repair of repairs) {
-        if (!repair.certain || !located.root) continue;
-        const base = pointerSegments(repair.pointer);
-        const fields: [(string | number)[], unknown, unknown][] = [
-            [["path"], repair.before.path, repair.after.path],
-            [["start", "line"], repair.before.start.line, repair.after.start.line],
-            [["start", "str"], repair.before.start.str, repair.after.start.str],
-            [["end", "line"], repair.before.end.line, repair.after.end.line],
-            [["end", "str"], repair.before.end.str, repair.after.end.str],
-        ];
-        for (const [field, before, after] of fields) {
-            if (before === after) continue;
-            const node = findNodeAtLocation(located.root, [...base, ...field]);
-            if (!node) continue;
-            edits.push({ offset: node.offset, length: node.length, content: JSON.stringify(after) });
-        }
-    }
-    return edits;
-}
 
 function describeRef(ref: Ref): string {
     const q = JSON.stringify;
