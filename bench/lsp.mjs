@@ -55,7 +55,7 @@ async function startServer(root) {
         },
     });
     connection.sendNotification("initialized", {});
-    const timeout = new Promise((resolve) => setTimeout(resolve, 600_000));
+    const timeout = new Promise((resolve) => setTimeout(resolve, 600_000).unref());
     await Promise.race([indexed, timeout]);
     return {
         connection,
