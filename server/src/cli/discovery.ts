@@ -51,14 +51,14 @@ export function discoverFiles(args: readonly string[], options: DiscoveryOptions
         if (stats?.isFile()) {
             add({ path: absolute, shown: arg });
         } else if (stats?.isDirectory()) {
-            for (const path of search.walk(absolute)) if (search.isAnnotationFile(path)) add(search.found(path));
+            for (const file of search.walk(absolute)) if (search.isAnnotationFile(file)) add(search.found(file));
         } else if (picomatch.scan(arg).isGlob) {
             const { base } = picomatch.scan(arg);
             const matches = picomatch(toSlashes(arg), { dot: false });
             const absolutePattern = nodePath.isAbsolute(arg);
-            for (const path of search.walk(nodePath.resolve(options.cwd, base || "."))) {
-                const candidate = absolutePattern ? toSlashes(path) : toSlashes(nodePath.relative(options.cwd, path));
-                if (matches(candidate)) add(search.found(path));
+            for (const file of search.walk(nodePath.resolve(options.cwd, base || "."))) {
+                const candidate = absolutePattern ? toSlashes(file.path) : file.fromCwd;
+                if (matches(candidate)) add(search.found(file));
             }
         } else if (stats) {
             throw new CliError(`cannot check ${arg}: not a regular file or directory`);
@@ -83,35 +83,57 @@ export function parseShard(value: string): { index: number; count: number } {
     return { index, count };
 }
 
+/** A file met by a search, with its path relative to the current folder (`/`-separated). */
+interface WalkedFile {
+    path: string;
+    fromCwd: string;
+    name: string;
+    folder: Folder;
+}
+
+/**
+ * What the files of one folder share, worked out once per folder: its path relative to the current
+ * folder, to its configuration's folder and to each .gitignore layer's folder, as a prefix to
+ * which a file's name is appended (path.relative per file and per layer was most of a search).
+ */
+interface Folder {
+    path: string;
+    fromCwd: string;
+    config: { root: string; matchers: Matchers; prefix: string } | undefined;
+    layers: { rules: Ignore; prefix: string }[];
+}
+
+interface Matchers {
+    annotation: (p: string) => boolean;
+    excluded: (p: string) => boolean;
+}
+
 class Search {
     /** .gitignore layers by folder, each with its ancestors' first. */
     private readonly layers = new Map<string, IgnoreLayer[]>();
-    private readonly configMatchers = new Map<
-        string,
-        { annotation: (p: string) => boolean; excluded: (p: string) => boolean }
-    >();
+    private readonly configMatchers = new Map<string, Matchers>();
 
     constructor(
         private readonly options: DiscoveryOptions,
         private readonly excluded: (relative: string) => boolean,
     ) {}
 
-    found(path: string): FoundFile {
-        const relative = nodePath.relative(this.options.cwd, path);
+    found(file: string | WalkedFile): FoundFile {
+        const path = typeof file === "string" ? file : file.path;
+        const relative = typeof file === "string" ? toSlashes(nodePath.relative(this.options.cwd, path)) : file.fromCwd;
         const inside = relative !== "" && !relative.startsWith("..") && !nodePath.isAbsolute(relative);
-        return { path, shown: toSlashes(inside ? relative : path) };
+        return { path, shown: inside ? relative : toSlashes(path) };
     }
 
-    isAnnotationFile(path: string): boolean {
-        const name = nodePath.basename(path);
-        if (BUILT_IN_NAMES.some((re) => re.test(name))) return true;
-        const config = this.configFor(path);
-        return config?.matchers.annotation(toSlashes(nodePath.relative(config.root, path))) === true;
+    isAnnotationFile(file: WalkedFile): boolean {
+        if (BUILT_IN_NAMES.some((re) => re.test(file.name))) return true;
+        const config = file.folder.config;
+        return config?.matchers.annotation(config.prefix + file.name) === true;
     }
 
     /** Every regular file below a folder that no ignore rule or exclude removes (symlinked folders not followed). */
-    walk(start: string): string[] {
-        const files: string[] = [];
+    walk(start: string): WalkedFile[] {
+        const files: WalkedFile[] = [];
         const stack = [start];
         while (stack.length > 0) {
             const directory = stack.pop() as string;
@@ -121,29 +143,50 @@ class Search {
             } catch {
                 continue;
             }
-            const layers = this.layersFor(directory);
+            const folder = this.folder(directory);
+            const fromCwd = folder.fromCwd === "" ? "" : `${folder.fromCwd}/`;
             for (const entry of entries) {
                 const full = nodePath.join(directory, entry.name);
+                const file = { path: full, fromCwd: fromCwd + entry.name, name: entry.name, folder };
                 if (entry.isDirectory()) {
-                    if (!NEVER_ENTERED.has(entry.name) && !this.isIgnored(full, true, layers)) stack.push(full);
+                    if (!NEVER_ENTERED.has(entry.name) && !this.isIgnored(file, true)) stack.push(full);
                 } else if (entry.isFile() || (entry.isSymbolicLink() && statOrUndefined(full)?.isFile())) {
-                    if (!this.isIgnored(full, false, layers)) files.push(full);
+                    if (!this.isIgnored(file, false)) files.push(file);
                 }
             }
         }
         return files;
     }
 
-    private isIgnored(path: string, directory: boolean, layers: IgnoreLayer[]): boolean {
-        const fromCwd = toSlashes(nodePath.relative(this.options.cwd, path));
-        if (this.excluded(fromCwd)) return true;
-        const config = this.configFor(path, directory);
-        if (config?.matchers.excluded(toSlashes(nodePath.relative(config.root, path)))) return true;
+    /** The shared paths of a folder's files (see Folder). */
+    private folder(directory: string): Folder {
+        const prefix = (base: string) => {
+            const relative = toSlashes(nodePath.relative(base, directory));
+            return relative === "" ? "" : `${relative}/`;
+        };
+        const config = this.configFor(directory, true);
+        return {
+            path: directory,
+            fromCwd: toSlashes(nodePath.relative(this.options.cwd, directory)),
+            config: config && { ...config, prefix: prefix(config.root) },
+            // Every layer's folder is this folder or above it, so no relative path climbs out.
+            layers: this.layersFor(directory).map((layer) => ({ rules: layer.rules, prefix: prefix(layer.base) })),
+        };
+    }
+
+    private isIgnored(file: WalkedFile, directory: boolean): boolean {
+        if (this.excluded(file.fromCwd)) return true;
+        // A folder is governed by its own configuration (one may sit inside it); a file by its folder's.
+        const config = directory ? this.configFor(file.path, true) : file.folder.config;
+        if (config) {
+            const relative = directory ? toSlashes(nodePath.relative(config.root, file.path)) : undefined;
+            if (config.matchers.excluded(relative ?? (file.folder.config as { prefix: string }).prefix + file.name))
+                return true;
+        }
         // Deeper .gitignore files override shallower ones (a `!pattern` may re-include).
         let ignored = false;
-        for (const layer of layers) {
-            const relative = toSlashes(nodePath.relative(layer.base, path));
-            if (relative === "" || relative.startsWith("..")) continue;
+        for (const layer of file.folder.layers) {
+            const relative = layer.prefix + file.name;
             const verdict = layer.rules.test(directory ? `${relative}/` : relative);
             if (verdict.ignored) ignored = true;
             else if (verdict.unignored) ignored = false;
@@ -151,8 +194,8 @@ class Search {
         return ignored;
     }
 
-    private configFor(path: string, directory = false) {
-        const load = directory ? this.options.configs.forFolder(path) : this.options.configs.forFile(path);
+    private configFor(folder: string, directory = false) {
+        const load = directory ? this.options.configs.forFolder(folder) : this.options.configs.forFile(folder);
         if (!load) return undefined;
         if (!load.ok) {
             const { problem } = load;
