@@ -9,9 +9,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { main } from "../../server/src/cli";
-import { entryJson } from "../../server/src/cli/checkFile";
+import { entryJson, type FileJob } from "../../server/src/cli/checkFile";
+import { checkFiles } from "../../server/src/cli/checkMany";
 import type { CliIo } from "../../server/src/cli/commands";
 import { discoverFiles, parseShard, shardOf } from "../../server/src/cli/discovery";
+import { CliError } from "../../server/src/cli/files";
 import { escapeData, escapeProperty } from "../../server/src/cli/github";
 import { checkInput } from "../../server/src/core/check";
 import {
@@ -408,6 +410,38 @@ describe("workspaces: check many files", () => {
         }
     });
 
+    it("stops at a file that fails, after the same output and with the same error, whatever the number of jobs", async () => {
+        const dir = tempDir();
+        const files: Record<string, string> = { "doc.md": DOC };
+        for (let i = 0; i < 40; i++)
+            files[`f${String(i).padStart(2, "0")}.sourcecheck.json`] = annotations("doc.md", 3);
+        write(dir, files);
+        const jobs: FileJob[] = Object.keys(files)
+            .filter((name) => name.endsWith(".json"))
+            .map((name) => ({ path: path.join(dir, name), shown: name, root: dir, named: true }));
+        // No document root: reading its first document throws a TypeError, an internal error.
+        jobs[13] = { ...jobs[13], root: undefined as unknown as string };
+        const outcome = async (parallel: number) => {
+            let out = "";
+            const sink = { piece: (text: string) => (out += text), fileDone: () => (out += "|") };
+            const error = await checkFiles(jobs, "json", parallel, sink).then(
+                () => undefined,
+                (e: Error) => e,
+            );
+            return { out, error };
+        };
+        const one = await outcome(1);
+        assert.ok(one.error && !(one.error instanceof CliError), "an internal error, not a check result");
+        assert.match(one.error.message, /^f13\.sourcecheck\.json: /);
+        assert.equal(one.out.split("|").length, 14, "the 13 files before it, then the start of its own output");
+        for (const parallel of [2, 3]) {
+            const many = await outcome(parallel);
+            assert.equal(many.out, one.out, `--jobs ${parallel}`);
+            assert.equal(many.error?.message, one.error.message);
+            assert.equal(many.error instanceof CliError, false);
+        }
+    });
+
     it("keeps the one-file report shape for one FILE, as before", async () => {
         const dir = corpus();
         const report = JSON.parse((await cli(["check", "--json", "f4.sourcecheck.json"], dir)).stdout);
@@ -557,5 +591,10 @@ describe("workspaces: streaming in bounded memory", function () {
         const many = await bytesOut(["check", "--json", "--jobs", "1", "."], dir);
         assert.equal(many.status, 0, many.stderr);
         assert.ok(many.bytes > single.bytes);
+        // Two such files on two threads: the one not yet being written waits, never held whole.
+        fs.copyFileSync(path.join(dir, "big.sourcecheck.json"), path.join(dir, "big2.sourcecheck.json"));
+        const two = await bytesOut(["check", "--json", "--jobs", "2", "."], dir);
+        assert.equal(two.status, 0, two.stderr);
+        assert.ok(two.bytes > 2 * single.bytes, `${two.bytes} bytes`);
     });
 });

@@ -1,51 +1,67 @@
 /**
- * A worker thread of `check --jobs N` (docs/ci.md): checks the files it is sent, one at a time, and
- * posts each file's output in chunks as it is produced, then the file's totals.
+ * A worker thread of `check --jobs N` (docs/ci.md). Started before the files are discovered; once
+ * sent the list, it claims files in order from a shared counter (as the main thread does), checks
+ * each and posts its output, then marks itself ended and exits. No message per file is needed to
+ * hand work out, and the main thread reads the replies between its own files.
  */
-import { parentPort } from "node:worker_threads";
-import { checkFileInto, DocumentCache, type FileJob, type OutputFormat } from "./checkFile";
-import { CliError } from "./files";
-import { ChunkedWriter } from "./stdout";
+import { parentPort, workerData } from "node:worker_threads";
+import { checkFileInto, DocumentCache } from "./checkFile";
+import {
+    CHUNK_CHARS,
+    failureOf,
+    MAX_UNREAD,
+    PieceBuffer,
+    Slot,
+    type WorkerSetup,
+    type WorkOrder,
+    type WorkReply,
+} from "./checkProtocol";
 
-export interface WorkRequest {
-    id: number;
-    job: FileJob;
-    format: OutputFormat;
+const setup = workerData as WorkerSetup | undefined;
+if (parentPort && setup) parentPort.once("message", (order: WorkOrder) => work(order, setup));
+
+function work({ jobs, format, window }: WorkOrder, { slots, index, port }: WorkerSetup): void {
+    const documents = new DocumentCache();
+    const unread = Slot.unread(index);
+    const post = (reply: WorkReply) => {
+        Atomics.add(slots, unread, 1);
+        port.postMessage(reply);
+        Atomics.add(slots, Slot.posted, 1);
+        Atomics.notify(slots, Slot.posted);
+    };
+    for (let id = Atomics.add(slots, Slot.next, 1); id < jobs.length; id = Atomics.add(slots, Slot.next, 1)) {
+        // Within the window ahead of the output, so replies waiting their turn stay few.
+        waitFor(slots, Slot.written, (written) => id < written + window);
+        const buffer = new PieceBuffer();
+        try {
+            const totals = checkFileInto(
+                jobs[id],
+                format,
+                (text, startsItem) => {
+                    buffer.add(text, startsItem);
+                    if (buffer.size < CHUNK_CHARS) return;
+                    // A large output streams, once its file is the one being written, as fast as it
+                    // is read: never held whole, here or in the main thread.
+                    waitFor(slots, Slot.written, (written) => written >= id);
+                    waitFor(slots, unread, (count) => count < MAX_UNREAD);
+                    post({ id, pieces: buffer.take() });
+                },
+                documents,
+            );
+            post({ id, pieces: buffer.take(), totals });
+        } catch (error) {
+            post({ id, pieces: buffer.take(), failure: failureOf(error) });
+        }
+        documents.trim();
+    }
+    Atomics.store(slots, Slot.ended(index), 1);
 }
 
-export type WorkReply =
-    | { id: number; kind: "piece"; text: string; startsItem: boolean }
-    | { id: number; kind: "done"; totals: { validCount: number; invalidCount: number; exitCode: 0 | 1 | 2 } }
-    | { id: number; kind: "failed"; message: string; internal: boolean };
-
-const documents = new DocumentCache();
-const port = parentPort;
-
-port?.on("message", ({ id, job, format }: WorkRequest) => {
-    const post = (reply: WorkReply) => port.postMessage(reply);
-    // Small pieces (one JSON entry each) travel in chunks; an item's start is its own message.
-    const chunks = new ChunkedWriter((text) => post({ id, kind: "piece", text, startsItem: false }));
-    try {
-        const totals = checkFileInto(
-            job,
-            format,
-            (text, startsItem) => {
-                if (startsItem) {
-                    chunks.flush();
-                    post({ id, kind: "piece", text, startsItem: true });
-                } else chunks.add(text);
-            },
-            documents,
-        );
-        chunks.flush();
-        documents.trim();
-        post({ id, kind: "done", totals });
-    } catch (error) {
-        post({
-            id,
-            kind: "failed",
-            message: error instanceof Error ? error.message : String(error),
-            internal: !(error instanceof CliError),
-        });
+/** Block this worker until a slot's value satisfies `ready`. */
+function waitFor(slots: Int32Array, slot: number, ready: (value: number) => boolean): void {
+    for (;;) {
+        const value = Atomics.load(slots, slot);
+        if (ready(value)) return;
+        Atomics.wait(slots, slot, value);
     }
-});
+}

@@ -10,7 +10,7 @@ import { parseJsonText } from "../core/parse";
 import type { SchemaError } from "../core/types";
 import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
 import { checkFileInto, DocumentCache, type FileJob, type OutputFormat } from "./checkFile";
-import { checkFiles } from "./checkMany";
+import { checkFiles, startWorkers } from "./checkMany";
 import { discoverFiles, shardOf } from "./discovery";
 import { CliError, readTextInput, writeFileAtomic } from "./files";
 import { githubCommand } from "./github";
@@ -91,14 +91,22 @@ function runCheckOne(file: string, options: CheckOptions, io: CliIo): number {
 
 /** Discovery errors are thrown at once (a usage error); the checking itself is asynchronous. */
 function runCheckMany(paths: string[], options: CheckOptions, io: CliIo): Promise<number> {
-    const configs = new ProjectConfigs();
-    const found = discoverFiles(paths, { cwd: io.cwd, exclude: options.exclude ?? [], configs });
-    if (found.length === 0) throw new CliError(`no annotation files found in ${paths.join(" ")}`);
-    const share = options.shard ? shardOf(found, options.shard) : found;
-    const jobs = share.map((file) => jobFor(file.path, file.shown, options, io, configs, true));
-    const writer = new RunWriter(options.format, true, (t) => io.stdout(t), io.version);
     const parallel = options.jobs ?? availableParallelism();
-    return checkFiles(jobs, options.format, parallel, writer).then(() => writer.end());
+    // Workers load while the files are found (docs/ci.md); stopped if finding them fails.
+    const workers = startWorkers(parallel);
+    let jobs: FileJob[];
+    try {
+        const configs = new ProjectConfigs();
+        const found = discoverFiles(paths, { cwd: io.cwd, exclude: options.exclude ?? [], configs });
+        if (found.length === 0) throw new CliError(`no annotation files found in ${paths.join(" ")}`);
+        const share = options.shard ? shardOf(found, options.shard) : found;
+        jobs = share.map((file) => jobFor(file.path, file.shown, options, io, configs, true));
+    } catch (error) {
+        workers?.close();
+        throw error;
+    }
+    const writer = new RunWriter(options.format, true, (t) => io.stdout(t), io.version);
+    return checkFiles(jobs, options.format, parallel, writer, workers).then(() => writer.end());
 }
 
 /** Root and size cap of one file: --root and --max-size win, then its sourcecheck.config.json, then defaults. */
