@@ -109,16 +109,23 @@ export async function workspacesCases({ scratch, smoke, record, results }) {
         const name = join(corpus.dir, "answers", `a${String(i).padStart(4, "0")}.sourcecheck.json`);
         writeFileSync(name, JSON.stringify({ annotations: list.slice(i * perFile, (i + 1) * perFile) }, null, 1));
     }
+    // Each run also reports its CPU time (user + system, every thread): on shared cores the wall
+    // times carry the other loads, the CPU times show what parallelism itself costs.
+    const cpuProbe = join(scratch, "cpu.cjs");
+    writeFileSync(
+        cpuProbe,
+        'process.on("exit", () => { const u = process.cpuUsage(); require("node:fs").writeSync(2, "\\ncpu-us=" + (u.user + u.system) + "\\n"); });\n',
+    );
+    const cpu = { 1: [], 2: [] };
     const many = (jobs) => () => {
         const run = spawnSync(
             process.execPath,
-            [cli, "check", "--jobs", String(jobs), "--root", corpus.dir, "answers"],
-            {
-                cwd: corpus.dir,
-                stdio: "ignore",
-            },
+            ["--require", cpuProbe, cli, "check", "--jobs", String(jobs), "--root", corpus.dir, "answers"],
+            { cwd: corpus.dir, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" },
         );
         if (run.status !== 0) throw new Error(`check --jobs ${jobs} exited ${run.status} on a clean corpus`);
+        const used = /cpu-us=(\d+)/.exec(run.stderr ?? "");
+        if (used) cpu[jobs].push(Number(used[1]) / 1000);
     };
     const parallel = await sideBySide(many(2), many(1), { runs: smoke ? 1 : 5, warmup: 1 });
     // Judged as time(--jobs 2) / time(--jobs 1): at least 1.7x faster is a ratio of at most 1/1.7.
@@ -126,7 +133,15 @@ export async function workspacesCases({ scratch, smoke, record, results }) {
         `check --jobs 2 vs --jobs 1, ${fileCount} files of ${perFile} annotations (${cpus().length} cores)`,
         { ratio: parallel.ours.median / parallel.baseline.median },
         1 / 1.7,
-        { ours: parallel.ours, baseline: parallel.baseline, baselineName: "the same check with --jobs 1" },
+        {
+            ours: parallel.ours,
+            baseline: parallel.baseline,
+            baselineName: "the same check with --jobs 1",
+            cpu: { ours: stats(cpu[2].slice(1)), baseline: stats(cpu[1].slice(1)) },
+        },
+    );
+    console.log(
+        `     CPU (user + system, ms, median): --jobs 2 ${stats(cpu[2].slice(1)).median}, --jobs 1 ${stats(cpu[1].slice(1)).median}`,
     );
     results.at(-1).speedup = round(parallel.baseline.median / parallel.ours.median);
 
