@@ -51,6 +51,21 @@ function characterCount(text: string): number {
  * character boundary inside a run of an unspaced script.
  */
 function wordEdges(text: string, side: "end" | "start"): number[] {
+    // Repair asks again for the same stretch of a line for every pair of placements it tries.
+    const key = `${side}\u0000${text}`;
+    const known = recentEdges.get(key);
+    if (known) return known;
+    const edges = computeWordEdges(text, side);
+    if (recentEdges.size >= RECENT_EDGES) recentEdges.clear();
+    recentEdges.set(key, edges);
+    return edges;
+}
+
+/** Segmented stretches remembered (callers never change the arrays they get). */
+const RECENT_EDGES = 256;
+const recentEdges = new Map<string, number[]>();
+
+function computeWordEdges(text: string, side: "end" | "start"): number[] {
     const edges = new Set<number>();
     for (const segment of segmenter.segment(text)) {
         const from = segment.index;

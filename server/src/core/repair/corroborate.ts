@@ -48,6 +48,8 @@ function anchorOf(site: RepairSite): Anchor | undefined {
 export class Corroboration<R extends Ref = Ref> {
     private readonly byPath = new Map<string, number[]>();
     private readonly position = new Map<number, number>();
+    /** anchorOf per site, computed once (null: not an anchor). */
+    private readonly anchors = new Map<number, Anchor | null>();
 
     constructor(private readonly sites: RepairSite<R>[]) {
         for (const [index, site] of sites.entries()) {
@@ -81,15 +83,15 @@ export class Corroboration<R extends Ref = Ref> {
         // wholly above is the nearest; then up the same way.
         const agreesSoFar: number[] = [];
         let above: Anchor | undefined;
-        for (let i = at - 1; i >= 0 && !above; i--) {
-            const anchor = anchorOf(this.sites[list[i]]);
+        for (let i = at - 1; i >= Math.max(0, at - MAX_WALK) && !above; i--) {
+            const anchor = this.anchorAt(list[i]);
             if (!anchor) continue;
             if (anchor.to <= ref.start.line) above = anchor;
             else agreesSoFar.push(anchor.offset);
         }
         let below: Anchor | undefined;
-        for (let i = at + 1; i < list.length && !below; i++) {
-            const anchor = anchorOf(this.sites[list[i]]);
+        for (let i = at + 1; i < Math.min(list.length, at + 1 + MAX_WALK) && !below; i++) {
+            const anchor = this.anchorAt(list[i]);
             if (!anchor) continue;
             if (anchor.from >= ref.end.line) below = anchor;
             else agreesSoFar.push(anchor.offset);
@@ -104,7 +106,19 @@ export class Corroboration<R extends Ref = Ref> {
         if (agreeing.length !== 1) return candidates;
         return candidates.map((c) => (c === agreeing[0] ? { ...c, certain: true } : c));
     }
+
+    private anchorAt(index: number): Anchor | undefined {
+        let anchor = this.anchors.get(index);
+        if (anchor === undefined) {
+            anchor = anchorOf(this.sites[index]) ?? null;
+            this.anchors.set(index, anchor);
+        }
+        return anchor ?? undefined;
+    }
 }
+
+/** Refs passed over, each way, looking for an anchor: farther ones say little about this one. */
+const MAX_WALK = 64;
 
 /** Two distinct words of three letters or more (or four characters of an unspaced script). */
 function hasTwoWords(text: string): boolean {

@@ -213,9 +213,23 @@ function candidatesInWindow<R extends Ref>(
     const max = (options.maxCandidates ?? 5) + 1;
     const candidates: Scored<R>[] = [];
     const seen = new Set<string>();
+    // New boundary strings, once per placement and limit: pairs share placements.
+    const strings = new Map<Placement, Map<number | undefined, string | undefined>>();
+    const stringFor = (placement: Placement, limit: number | undefined, written: string) => {
+        let byLimit = strings.get(placement);
+        if (!byLimit) {
+            byLimit = new Map();
+            strings.set(placement, byLimit);
+        }
+        if (!byLimit.has(limit)) byLimit.set(limit, boundaryString(document, placement, limit, written, options));
+        return byLimit.get(limit);
+    };
     for (const pair of pairs) {
         if (candidates.length >= max) break;
-        const candidate = candidateFor(ref, document, pair.start, pair.end, pair.cost, options);
+        // A candidate resolves to exactly its pair's edges: a span already found is not tried again.
+        const key = `${pair.start.line}:${pair.start.edge}:${pair.end.line}:${pair.end.edge}`;
+        if (seen.has(key)) continue;
+        const candidate = candidateFor(ref, document, pair.start, pair.end, pair.cost, stringFor);
         if (!candidate) continue;
         // A string as short as "2." or "a" found on another line proves nothing; nor does a near
         // match whose edge is a guess. A boundary found apart from the other (the span's shape
@@ -259,8 +273,6 @@ function candidatesInWindow<R extends Ref>(
             (pair.end.line !== writtenEnd && isWeak(ref.end.str))
         )
             candidate.doubtful = true;
-        const key = `${candidate.range.start.line}:${candidate.range.start.column}:${candidate.range.end.line}:${candidate.range.end.column}`;
-        if (seen.has(key)) continue;
         seen.add(key);
         candidates.push(candidate);
     }
@@ -397,11 +409,11 @@ function candidateFor<R extends Ref>(
     start: Placement,
     end: Placement,
     cost: number,
-    options: RepairOptions,
+    stringFor: (placement: Placement, limit: number | undefined, written: string) => string | undefined,
 ): Scored<R> | undefined {
     const sameLine = start.line === end.line;
-    const startStr = boundaryString(document, start, sameLine ? end.edge : undefined, ref.start.str, options);
-    const endStr = boundaryString(document, end, sameLine ? start.edge : undefined, ref.end.str, options);
+    const startStr = stringFor(start, sameLine ? end.edge : undefined, ref.start.str);
+    const endStr = stringFor(end, sameLine ? start.edge : undefined, ref.end.str);
     if (startStr === undefined || endStr === undefined) return undefined;
     const repaired = {
         ...ref,
