@@ -70,6 +70,19 @@ describe("repair engine", () => {
         assert.equal(best.text, "cat saw the");
     });
 
+    it("offers a changed number as a candidate that ends at a word edge, never certain", () => {
+        // "planned for 2.6." where the line says 2.5.: the guessed edge must not cut "2.5." after "2.".
+        const line = "Orbit 2.4 ships for Linux and macOS. Windows support is planned for 2.5.";
+        const candidates = repairRef(ref(1, "Orbit 2.4 ships", 1, "planned for 2.6."), documents(line));
+        assert.ok(candidates.length > 0);
+        for (const candidate of candidates) {
+            assert.equal(candidate.certain, false);
+            const end = candidate.range.end.column;
+            assert.ok(!/[\p{L}\p{N}]/u.test(line[end] ?? "") || !/[\p{L}\p{N}]/u.test(line[end - 1]), `cut at ${end}`);
+            assert.doesNotMatch(candidate.text, /2\.$/);
+        }
+    });
+
     it("decides an ambiguous boundary by the order of the span", () => {
         // "release" occurs twice on line 4; only the second can end a span starting at "the same".
         const [best, ...rest] = repairRef(ref(4, "the same", 4, "release"), documents(notes));

@@ -5,6 +5,7 @@
  * Myers' bit-parallel approximate matching (approx-string-match) over case- and punctuation-folded text.
  */
 import search from "approx-string-match";
+import { spanEdges } from "../boundaries";
 import type { SessionDocument } from "../session";
 import type { BoundaryName } from "../types";
 import { type FoldedText, fold, originalRange } from "./normalize";
@@ -146,19 +147,34 @@ export function nearPlacements(
         const to = boundary === "start" ? Math.max(region.end, refined.edge + 1) : refined.edge;
         if (to <= from || wordDistance(needle, foldedLine.text.slice(from, to)) > 1) continue;
         if (!keepsWordEdge(foldedLine.text, needle, refined.edge, boundary)) continue;
-        found.push(
-            placementOf(
-                boundary,
-                line,
-                foldedLine,
-                from,
-                to,
-                1.5 + region.errors + (refined.sure ? 0 : 1),
-                refined.sure,
-            ),
+        const placement = placementOf(
+            boundary,
+            line,
+            foldedLine,
+            from,
+            to,
+            1.5 + region.errors + (refined.sure ? 0 : 1),
+            refined.sure,
         );
+        found.push(refined.sure ? placement : snappedToWordEdge(text, placement));
     }
     return found;
+}
+
+/**
+ * A guessed edge moved out to the nearest word edge, so that an offered (never certain) candidate
+ * does not cut a word or a number ("for 2." of "for 2.5."): boundaries people read are whole words.
+ */
+function snappedToWordEdge(text: string, placement: Placement): Placement {
+    const edges = spanEdges(text, placement.boundary);
+    if (edges.includes(placement.edge)) return placement;
+    if (placement.boundary === "end") {
+        const next = edges.find((e) => e > placement.edge);
+        return next === undefined ? placement : { ...placement, edge: next, length: next - placement.column };
+    }
+    const previous = edges.filter((e) => e < placement.edge).at(-1);
+    if (previous === undefined) return placement;
+    return { ...placement, edge: previous, column: previous, length: placement.column + placement.length - previous };
 }
 
 const WORD_CHARS = /[\p{L}\p{N}]/gu;
