@@ -83,6 +83,15 @@ describe("repair engine", () => {
         }
     });
 
+    it("finds a string with a word added inside it, as words (more edits than a near match allows)", () => {
+        // "to very use" for "to use": five characters added to six.
+        const line = "Documents are expected to use LF line endings throughout the session.";
+        const [best] = repairRef(ref(1, "to very use", 1, "the session."), documents(line));
+        assert.ok(best);
+        assert.equal(best.reason, "misquote");
+        assert.equal(best.text, "to use LF line endings throughout the session.");
+    });
+
     it("decides an ambiguous boundary by the order of the span", () => {
         // "release" occurs twice on line 4; only the second can end a span starting at "the same".
         const [best, ...rest] = repairRef(ref(4, "the same", 4, "release"), documents(notes));

@@ -248,8 +248,8 @@ function candidatesInWindow<R extends Ref>(
         const movedEvidence = new Set([ref.start.str, ref.end.str]);
         if (
             ((startMoved !== 0 || endMoved !== 0) && !isDistinctive([...movedEvidence].join(" "))) ||
-            !nearIsEvidence(pair.start, ref.start.str, asWritten(pair.end, writtenEnd) ? ref.end.str : undefined) ||
-            !nearIsEvidence(pair.end, ref.end.str, asWritten(pair.start, writtenStart) ? ref.start.str : undefined) ||
+            !nearIsEvidence(document, pair.start, ref.start.str, asWritten(pair.end, writtenEnd)) ||
+            !nearIsEvidence(document, pair.end, ref.end.str, asWritten(pair.start, writtenStart)) ||
             (shapeChanged && startMoved !== 0 && !isDistinctive(ref.start.str)) ||
             (shapeChanged && endMoved !== 0 && !isDistinctive(ref.end.str)) ||
             !pair.start.sure ||
@@ -283,19 +283,28 @@ function candidatesInWindow<R extends Ref>(
  * A near match is evidence only for a string that would rarely be nearly matched by chance (its
  * line may have been replaced): when only case, spacing, quotes or dashes differ, two words and 10
  * characters (or, beside the other boundary found as written, a word of 6); when letters differ, a
- * distinctive string of its own.
+ * distinctive string of its own (and what was found, when it has a word fewer).
  */
-function nearIsEvidence(placement: Placement, written: string, otherAsWritten: string | undefined): boolean {
+function nearIsEvidence(
+    document: SessionDocument,
+    placement: Placement,
+    written: string,
+    otherAsWritten: boolean,
+): boolean {
     if (placement.quoteCost === 0) return true;
     if (placement.quoteCost <= 0.5) {
         if (UNSPACED.test(written)) return [...written].length >= 4;
         const words = written.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
         // With the other boundary exactly where it was written, a case or punctuation variant of a
         // word or two is enough; alone, it takes two words and 10 characters.
-        if (otherAsWritten !== undefined) return words >= 2 || written.trim().length >= 6;
+        if (otherAsWritten) return words >= 2 || written.trim().length >= 6;
         return words >= 2 && written.trim().length >= 10;
     }
-    return isDistinctive(written);
+    // Letters differ. With a word fewer than written, what was found must be distinctive by itself
+    // ("the end" for "the resolved end" is two common words, whatever was written).
+    const found = document.lines.line(placement.line).slice(placement.column, placement.column + placement.length);
+    const words = (text: string) => text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+    return isDistinctive(written) && (words(found) >= words(written) || isDistinctive(found));
 }
 
 /** Whether the placement's string occurs exactly on another line of the window too. */

@@ -121,10 +121,13 @@ export function nearPlacements(
             )
             .map((at) => placementOf(boundary, line, foldedLine, at, at + needle.length, 0.5, true));
     }
+    // A word added or dropped inside the string costs a whole word of edits, more than a near
+    // match allows for a short string: looked for as words first.
+    const byWords = wordVariantPlacements(boundary, line, foldedLine, needle);
     const maxErrors = Math.floor(needle.length * MAX_ERROR_RATE);
-    if (maxErrors < 1) return [];
+    if (maxErrors < 1) return byWords;
     const matches = search(foldedLine.text, needle, maxErrors);
-    if (matches.length === 0) return [];
+    if (matches.length === 0) return byWords;
     // Matches of one region come in variants (a character more or less at an edge): keep one per
     // region, the one whose edge characters agree with the needle's, at word edges, not on spaces.
     const regions: { start: number; end: number; errors: number }[] = [];
@@ -158,7 +161,47 @@ export function nearPlacements(
         );
         found.push(refined.sure ? placement : snappedToWordEdge(text, placement));
     }
+    // A word-level match and an approximate one at the same edge are one placement: the cheaper.
+    for (const variant of byWords) {
+        const same = found.findIndex((p) => p.edge === variant.edge);
+        if (same === -1) found.push(variant);
+        else if (variant.quoteCost < found[same].quoteCost) found[same] = variant;
+    }
     return found;
+}
+
+/**
+ * The (folded) string with one word inside it dropped, or with one word more between two of its
+ * words, found on the line: the edge words stay, so the edge is sure. Inner words only: a changed
+ * first or last word is the approximate search's business.
+ */
+function wordVariantPlacements(
+    boundary: BoundaryName,
+    line: number,
+    foldedLine: FoldedText,
+    needle: string,
+): Placement[] {
+    const parts = needle.split(" ");
+    if (parts.length < 2 || UNSPACED.test(needle)) return [];
+    const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const patterns: string[] = [];
+    // Added in the written string: drop one inner word.
+    for (let i = 1; i < parts.length - 1; i++)
+        patterns.push([...parts.slice(0, i), ...parts.slice(i + 1)].map(literal).join(" "));
+    // Dropped from it: one more word between two of its words.
+    for (let i = 1; i < parts.length; i++)
+        patterns.push(`${parts.slice(0, i).map(literal).join(" ")} \\S+ ${parts.slice(i).map(literal).join(" ")}`);
+    const found = new Map<number, Placement>();
+    for (const pattern of patterns) {
+        for (const match of foldedLine.text.matchAll(new RegExp(pattern, "g"))) {
+            const from = match.index;
+            const to = from + match[0].length;
+            const edge = boundary === "start" ? from : to;
+            if (found.has(edge) || !keepsWordEdge(foldedLine.text, needle, edge, boundary)) continue;
+            found.set(edge, placementOf(boundary, line, foldedLine, from, to, 1.5, true));
+        }
+    }
+    return [...found.values()];
 }
 
 /**
