@@ -76,7 +76,7 @@ export const repairCommand: CliCommand = {
         let written = 0;
         // Certain repairs are written even beside schema errors elsewhere (exit 2 still says so), but
         // only into text that parses whole once comments and trailing commas are allowed.
-        const editable = parsesLeniently(text);
+        const editable = values.write === true && parsesLeniently(text);
         if (values.write && editable) {
             const change = applyCertainRepairs(text, result.repairs);
             if (change.applied > 0) {

@@ -121,13 +121,9 @@ export function nearPlacements(
             )
             .map((at) => placementOf(boundary, line, foldedLine, at, at + needle.length, 0.5, true));
     }
-    // A word added or dropped inside the string costs a whole word of edits, more than a near
-    // match allows for a short string: looked for as words first.
-    const byWords = wordVariantPlacements(boundary, line, foldedLine, needle);
     const maxErrors = Math.floor(needle.length * MAX_ERROR_RATE);
-    if (maxErrors < 1) return byWords;
-    const matches = search(foldedLine.text, needle, maxErrors);
-    if (matches.length === 0) return byWords;
+    const matches = maxErrors < 1 ? [] : search(foldedLine.text, needle, maxErrors);
+    if (matches.length === 0) return wordVariantPlacements(boundary, line, foldedLine, needle);
     // Matches of one region come in variants (a character more or less at an edge): keep one per
     // region, the one whose edge characters agree with the needle's, at word edges, not on spaces.
     const regions: { start: number; end: number; errors: number }[] = [];
@@ -161,17 +157,13 @@ export function nearPlacements(
         );
         found.push(refined.sure ? placement : snappedToWordEdge(text, placement));
     }
-    // A word-level match and an approximate one at the same edge are one placement: the cheaper.
-    for (const variant of byWords) {
-        const same = found.findIndex((p) => p.edge === variant.edge);
-        if (same === -1) found.push(variant);
-        else if (variant.quoteCost < found[same].quoteCost) found[same] = variant;
-    }
-    return found;
+    return found.length > 0 ? found : wordVariantPlacements(boundary, line, foldedLine, needle);
 }
 
 /**
- * The (folded) string with one word inside it dropped, or with one word more between two of its
+ * When no near match is found: a word added inside the string, or dropped from it, costs a whole
+ * word of edits, more than a near match allows a short string. So the (folded) string with one word
+ * inside it dropped, or with one word more between two of its
  * words, found on the line: the edge words stay, so the edge is sure. Inner words only: a changed
  * first or last word is the approximate search's business.
  */
@@ -183,6 +175,8 @@ function wordVariantPlacements(
 ): Placement[] {
     const parts = needle.split(" ");
     if (parts.length < 2 || UNSPACED.test(needle)) return [];
+    // Both edge words stay: a line without them is not searched.
+    if (!foldedLine.text.includes(parts[0]) || !foldedLine.text.includes(parts[parts.length - 1])) return [];
     const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     const patterns: string[] = [];
     // Added in the written string: drop one inner word.
