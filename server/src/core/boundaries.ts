@@ -35,7 +35,8 @@ const UNSPACED =
 /** Word-aligned candidates are searched in a window this much longer than maxLength at most. */
 const DEFAULT_MAX = 1000;
 
-function isUnspaced(text: string): boolean {
+/** Whether `text` holds a character of a script written without spaces between words. */
+export function isUnspaced(text: string): boolean {
     return UNSPACED.test(text);
 }
 

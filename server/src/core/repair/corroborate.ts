@@ -8,6 +8,7 @@
  * ref's own lines moved by that much too, and its candidate that moved by exactly that much, its
  * strings as written, is certain.
  */
+import { isUnspaced } from "../boundaries";
 import type { Ref } from "../types";
 import type { RepairCandidate } from "./types";
 
@@ -122,14 +123,9 @@ const MAX_WALK = 64;
 
 /** Two distinct words of three letters or more (or four characters of an unspaced script). */
 function hasTwoWords(text: string): boolean {
-    const unspaced = new Set(text.match(UNSPACED) ?? []).size;
+    const unspaced = [...new Set(text)].filter(isUnspaced).length;
     const words = new Set(
-        (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3 && !UNSPACED_ONE.test(w)),
+        (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3 && !isUnspaced(w)),
     );
     return words.size >= 2 || unspaced >= 4;
 }
-
-const UNSPACED =
-    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/gu;
-const UNSPACED_ONE =
-    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;

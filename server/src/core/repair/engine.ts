@@ -7,7 +7,7 @@
  * that nothing outside it could have come close. A wrong certain repair silently re-points a
  * citation, so every doubt leaves the candidates uncertain.
  */
-import { endBoundary, startBoundary } from "../boundaries";
+import { endBoundary, isUnspaced, startBoundary } from "../boundaries";
 import { resolveInDocument, resolveRef } from "../resolve";
 import { isDocumentFailure, type SessionDocument } from "../session";
 import type { Ref } from "../types";
@@ -293,7 +293,7 @@ function nearIsEvidence(
 ): boolean {
     if (placement.quoteCost === 0) return true;
     if (placement.quoteCost <= 0.5) {
-        if (UNSPACED.test(written)) return [...written].length >= 4;
+        if (isUnspaced(written)) return [...written].length >= 4;
         const words = written.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
         // With the other boundary exactly where it was written, a case or punctuation variant of a
         // word or two is enough; alone, it takes two words and 10 characters.
@@ -327,7 +327,7 @@ function nearFoundElsewhere(document: SessionDocument, placement: Placement, fro
 
 function splitsWord(document: SessionDocument, placement: Placement): boolean {
     const line = document.lines.line(placement.line);
-    const word = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c) && !UNSPACED.test(c);
+    const word = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c) && !isUnspaced(c);
     const first = placement.column;
     const last = placement.column + placement.length - 1;
     return (word(line[first]) && word(line[first - 1])) || (word(line[last]) && word(line[last + 1]));
@@ -347,7 +347,7 @@ function asWritten(placement: Placement, written: number): boolean {
  * found again by chance near a deleted line.
  */
 export function isDistinctive(str: string): boolean {
-    if (UNSPACED.test(str)) return new Set(str).size >= 6;
+    if (isUnspaced(str)) return new Set(str).size >= 6;
     // Words of three letters or more: "a list of" is one word of evidence, not three.
     const words = new Set((str.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3));
     // Figures ("2.4.0", "517ms") are rarely repeated by chance: four digits are evidence too.
@@ -356,11 +356,8 @@ export function isDistinctive(str: string): boolean {
 
 /** Fewer than three letters or digits (and not an unspaced script, where two characters are a word). */
 export function isWeak(str: string): boolean {
-    return !UNSPACED.test(str) && (str.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 3;
+    return !isUnspaced(str) && (str.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 3;
 }
-
-const UNSPACED =
-    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 function leaveCost(placements: Placement[], written: number): number {
     const exact = placements.filter((p) => p.quoteCost === 0);

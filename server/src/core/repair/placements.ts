@@ -5,7 +5,7 @@
  * Myers' bit-parallel approximate matching (approx-string-match) over case- and punctuation-folded text.
  */
 import search from "approx-string-match";
-import { spanEdges } from "../boundaries";
+import { isUnspaced, spanEdges } from "../boundaries";
 import type { SessionDocument } from "../session";
 import type { BoundaryName } from "../types";
 import { type FoldedText, fold, originalRange } from "./normalize";
@@ -101,11 +101,11 @@ export function nearPlacements(
     if (text.length === 0 || text.length > MAX_NEAR_LINE) return [];
     const needle = fold(str).text;
     // Too little to recognise: a lone mark or a two-letter word would be found anywhere.
-    if (!UNSPACED.test(needle) && (needle.match(WORD_CHARS)?.length ?? 0) < 3) return [];
+    if (!isUnspaced(needle) && (needle.match(WORD_CHARS)?.length ?? 0) < 3) return [];
     // A sure near match keeps one of the needle's two first or two last words: a line holding none
     // of them is not searched (the common case of a line that simply moved away).
     const edgeWords = needle.match(WORD) ?? [];
-    if (!UNSPACED.test(needle) && edgeWords.length > 0) {
+    if (!isUnspaced(needle) && edgeWords.length > 0) {
         const lower = text.toLowerCase();
         const keys = [...edgeWords.slice(0, 2), ...edgeWords.slice(-2)];
         if (!keys.some((word) => lower.includes(word))) return [];
@@ -174,7 +174,7 @@ function wordVariantPlacements(
     needle: string,
 ): Placement[] {
     const parts = needle.split(" ");
-    if (parts.length < 2 || UNSPACED.test(needle)) return [];
+    if (parts.length < 2 || isUnspaced(needle)) return [];
     // Both edge words stay: a line without them is not searched.
     if (!foldedLine.text.includes(parts[0]) || !foldedLine.text.includes(parts[parts.length - 1])) return [];
     const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -215,15 +215,13 @@ function snappedToWordEdge(text: string, placement: Placement): Placement {
 }
 
 const WORD_CHARS = /[\p{L}\p{N}]/gu;
-const UNSPACED =
-    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /**
  * A needle that begins (ends) with a whole word must not be found inside a longer word: "It" is not
  * in "positive". Unspaced scripts have no such edges.
  */
 function keepsWordEdge(text: string, needle: string, edge: number, boundary: BoundaryName): boolean {
-    const isWord = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c) && !UNSPACED.test(c);
+    const isWord = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c) && !isUnspaced(c);
     if (boundary === "start") return !(isWord(needle[0]) && isWord(text[edge - 1]) && isWord(text[edge]));
     return !(isWord(needle[needle.length - 1]) && isWord(text[edge - 1]) && isWord(text[edge]));
 }
