@@ -4,19 +4,17 @@
 // start from the same didChange; each is undone (untimed) before the other runs, sides alternated.
 // Untimed too: every paste's update must move all the refs, each by exactly the pasted line count,
 // else the case is missed whatever its ratio.
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
+import { startServer } from "./lsp.mjs";
 import { stats } from "./measure.mjs";
 import { makeDocument, random } from "./workload.mjs";
 
 const require = createRequire(import.meta.url);
-const rpc = require("vscode-languageserver-protocol/node");
 const core = require("../dist/index.js");
-const repo = dirname(dirname(fileURLToPath(import.meta.url)));
 
 /** One cited document and an annotation file whose every ref (claims and sources) cites it. */
 function makeCitedWorkspace(dir, { refs, lines, seed }) {
@@ -90,59 +88,6 @@ async function alternated(ours, baseline, { runs, warmup }) {
         }
     }
     return { ours: stats(times.ours), baseline: stats(times.baseline) };
-}
-
-async function startServer(root, settings) {
-    const child = spawn(process.execPath, ["--max-old-space-size=4096", join(repo, "dist/server.js"), "--stdio"], {
-        stdio: ["pipe", "pipe", "inherit"],
-    });
-    const connection = rpc.createProtocolConnection(
-        new rpc.StreamMessageReader(child.stdout),
-        new rpc.StreamMessageWriter(child.stdin),
-    );
-    let indexingDone;
-    const indexed = new Promise((resolve) => {
-        indexingDone = resolve;
-    });
-    connection.onRequest("window/workDoneProgress/create", () => null);
-    connection.onNotification("$/progress", (params) => {
-        if (params.value?.kind === "end") indexingDone();
-    });
-    connection.onRequest("workspace/configuration", (params) => params.items.map(() => settings));
-    connection.onRequest("client/registerCapability", () => null);
-    connection.onRequest("workspace/diagnostic/refresh", () => null);
-    connection.onNotification("textDocument/publishDiagnostics", () => {});
-    connection.onNotification("sourcecheck/refsCanFollow", () => {});
-    connection.onNotification("sourcecheck/citedSpansChanged", () => {});
-    connection.listen();
-    const rootUri = pathToFileURL(root).href;
-    await connection.sendRequest("initialize", {
-        processId: process.pid,
-        rootUri,
-        workspaceFolders: [{ uri: rootUri, name: "bench" }],
-        capabilities: {
-            window: { workDoneProgress: true },
-            workspace: { configuration: true },
-            textDocument: { diagnostic: { dynamicRegistration: false } },
-        },
-        initializationOptions: settings,
-    });
-    connection.sendNotification("initialized", {});
-    // unref: a pending 10-minute timer would keep the bench process alive that long after its last case.
-    await Promise.race([indexed, new Promise((resolve) => setTimeout(resolve, 600_000).unref())]);
-    return {
-        connection,
-        async stop() {
-            const exited = new Promise((resolve) => child.once("exit", resolve));
-            try {
-                await connection.sendRequest("shutdown");
-                await connection.sendNotification("exit");
-            } catch {}
-            await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
-            connection.dispose();
-            child.kill();
-        },
-    };
 }
 
 export async function followEditsCases({ scratch, smoke, record }) {

@@ -12,8 +12,11 @@ const rpc = require("vscode-languageserver-protocol/node");
 const { parseTree } = require("jsonc-parser");
 const repo = dirname(dirname(fileURLToPath(import.meta.url)));
 
-/** Start the bundled server on a workspace folder; resolves once it is initialised and indexing is over. */
-async function startServer(root) {
+/**
+ * Start the bundled server on a workspace folder; resolves once it is initialised and indexing is
+ * over. `settings` (the `sourcecheck` section) are what the server reads as its configuration.
+ */
+export async function startServer(root, settings) {
     const child = spawn(process.execPath, ["--max-old-space-size=4096", join(repo, "dist/server.js"), "--stdio"], {
         stdio: ["pipe", "pipe", "inherit"],
     });
@@ -33,10 +36,12 @@ async function startServer(root) {
     connection.onNotification("$/progress", (params) => {
         if (params.value?.kind === "end") indexingDone();
     });
-    connection.onRequest("workspace/configuration", (params) => params.items.map(() => null));
+    connection.onRequest("workspace/configuration", (params) => params.items.map(() => settings ?? null));
     connection.onRequest("client/registerCapability", () => null);
     connection.onRequest("workspace/diagnostic/refresh", () => null);
     connection.onNotification("textDocument/publishDiagnostics", () => {});
+    connection.onNotification("sourcecheck/refsCanFollow", () => {});
+    connection.onNotification("sourcecheck/citedSpansChanged", () => {});
     connection.listen();
     const rootUri = pathToFileURL(root).href;
     await connection.sendRequest("initialize", {
@@ -53,8 +58,10 @@ async function startServer(root) {
                 synchronization: { didSave: true },
             },
         },
+        initializationOptions: settings,
     });
     connection.sendNotification("initialized", {});
+    // unref: a pending 10-minute timer would keep the bench process alive that long after its last case.
     const timeout = new Promise((resolve) => setTimeout(resolve, 600_000).unref());
     await Promise.race([indexed, timeout]);
     return {
