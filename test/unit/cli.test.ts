@@ -3,36 +3,15 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { main } from "../../server/src/cli";
-import type { CliIo } from "../../server/src/cli/commands";
+import { type CliRun, runCli } from "./cliRun";
 
 const repo = path.resolve(__dirname, "../../..");
 const demo = path.join(repo, "examples/demo");
 const bin = path.join(repo, "bin/sourcecheck.js");
 
-interface Run {
-    status: number;
-    stdout: string;
-    stderr: string;
-}
-
-function cli(args: string[], options: { cwd?: string; stdin?: string } = {}): Run {
-    let stdout = "";
-    let stderr = "";
-    const io: CliIo = {
-        cwd: options.cwd ?? repo,
-        stdout: (t) => {
-            stdout += t;
-        },
-        stderr: (t) => {
-            stderr += t;
-        },
-        readStdin: () => Buffer.from(options.stdin ?? ""),
-        stdinIsPiped: options.stdin !== undefined,
-        version: "test",
-    };
-    // The first-wave commands answer synchronously.
-    return { status: main(args, io) as number, stdout, stderr };
+/** `sourcecheck ARGS` in process, from the repository root unless told otherwise. */
+function cli(args: string[], options: { cwd?: string; stdin?: string } = {}): CliRun {
+    return runCli(args, { cwd: options.cwd ?? repo, stdin: options.stdin });
 }
 
 function tempDir(): string {

@@ -2,11 +2,10 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { main } from "../../server/src/cli";
-import type { CliIo } from "../../server/src/cli/commands";
 import { resolveRef } from "../../server/src/core/resolve";
 import { DiskDocuments } from "../../server/src/workspace/diskDocuments";
 import { defaultIndexDir, indexFileFor, listCorpus, openIndex } from "../../server/src/workspace/evidenceStore";
+import { type CliRun, runCli } from "./cliRun";
 
 const fixtures = path.resolve(__dirname, "../../../test/fixtures/evidence");
 
@@ -21,22 +20,8 @@ function copyCorpus(): string {
     return fs.realpathSync(corpus);
 }
 
-function cli(args: string[], cwd = process.cwd()) {
-    let stdout = "";
-    let stderr = "";
-    const io: CliIo = {
-        cwd,
-        stdout: (t) => {
-            stdout += t;
-        },
-        stderr: (t) => {
-            stderr += t;
-        },
-        readStdin: () => Buffer.alloc(0),
-        stdinIsPiped: false,
-        version: "test",
-    };
-    return { status: main(args, io) as number, stdout, stderr };
+function cli(args: string[], cwd = process.cwd()): CliRun {
+    return runCli(args, { cwd });
 }
 
 /** Sets a file's modification time apart from the last one, so the stat check must notice. */

@@ -8,30 +8,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type DefaultTreeAdapterMap, parse } from "parse5";
-import { main } from "../../server/src/cli";
-import type { CliIo } from "../../server/src/cli/commands";
 import { escapeHtml, renderHtml } from "../../server/src/render/html";
+import { type CliRun, runCli } from "./cliRun";
 
 const repo = path.resolve(__dirname, "../../..");
 const CHROMIUM = "/usr/bin/chromium";
 
-function render(args: string[], cwd: string): { status: number; stdout: string; stderr: string } {
-    let stdout = "";
-    let stderr = "";
-    const io: CliIo = {
-        cwd,
-        stdout: (t) => {
-            stdout += t;
-        },
-        stderr: (t) => {
-            stderr += t;
-        },
-        readStdin: () => Buffer.alloc(0),
-        stdinIsPiped: false,
-        version: "test",
-    };
-    const status = main(["render", ...args], io) as number;
-    return { status, stdout, stderr };
+function render(args: string[], cwd: string): CliRun {
+    return runCli(["render", ...args], { cwd });
 }
 
 /** A workspace whose every string is hostile markup: paths, cited text, messages, the annotation file's name. */

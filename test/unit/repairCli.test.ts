@@ -3,30 +3,15 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { main } from "../../server/src/cli";
-import type { CliIo } from "../../server/src/cli/commands";
 import { checkInput, parseJsonText } from "../../server/src/core";
 import { DiskDocuments } from "../../server/src/workspace/diskDocuments";
+import { type CliRun, runCli } from "./cliRun";
 
 const repo = path.resolve(__dirname, "../../..");
 const demo = path.join(repo, "examples/demo");
 
-function cli(args: string[], cwd: string): { status: number; stdout: string; stderr: string } {
-    let stdout = "";
-    let stderr = "";
-    const io: CliIo = {
-        cwd,
-        stdout: (t) => {
-            stdout += t;
-        },
-        stderr: (t) => {
-            stderr += t;
-        },
-        readStdin: () => Buffer.alloc(0),
-        stdinIsPiped: false,
-        version: "test",
-    };
-    return { status: main(args, io) as number, stdout, stderr };
+function cli(args: string[], cwd: string): CliRun {
+    return runCli(args, { cwd });
 }
 
 function tempCopyOfDemo(): string {
