@@ -1,27 +1,12 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
+import type { ViewSnapshot as Snapshot } from "../../client/src/sourceCheckView";
 import { annotationsUri, cleanSlate, prepare, type Ref, resolveRef, showRange, valueAt } from "./demo";
 import { screenshot, waitFor, wsUri } from "./harness";
 
 // Issue 15 item 6: the SourceCheck view and Show Coverage, against an independent resolver.
-type Verdict = "supported" | "contested" | "refuted" | "broken";
-interface Snapshot {
-    filter: string;
-    badge: number | undefined;
-    message: string | undefined;
-    files: {
-        uri: string;
-        label: string;
-        annotations: {
-            index: number;
-            verdict: Verdict;
-            label: string;
-            sources: number;
-            sourceLabels: string[];
-            reveal?: unknown[];
-        }[];
-    }[];
-}
+// The view's test hook answers in the client's own shape.
+type Verdict = Snapshot["files"][number]["annotations"][number]["verdict"];
 interface JsonRange {
     startLine: number;
     startCharacter: number;
