@@ -3,10 +3,9 @@ import fc from "fast-check";
 import {
     Corroboration,
     type Ref,
-    type RepairCandidate,
     type RepairSite,
     refForSpan,
-    repairRef,
+    repairSite,
     resolveInDocument,
     Session,
     SessionDocument,
@@ -17,11 +16,7 @@ import { PROSE_LINES } from "./repairCorpus";
 function sitesFor(refs: Ref[], content: string): { sites: RepairSite[]; document: SessionDocument } {
     const document = new SessionDocument("d.md", content);
     const session = new Session([document]);
-    const sites = refs.map((ref) => {
-        let candidates: RepairCandidate[] | undefined;
-        const valid = resolveInDocument(document, ref).valid;
-        return { ref, valid, candidates: () => (candidates ??= valid ? [] : repairRef(ref, session)) };
-    });
+    const sites = refs.map((ref) => repairSite(ref, resolveInDocument(document, ref).valid, session));
     return { sites, document };
 }
 

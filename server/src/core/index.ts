@@ -78,6 +78,7 @@ export {
     type RepairSite,
     repairChecked,
     repairRef,
+    repairSite,
 } from "./repair";
 export { type FailedSpan, type RefResolution, type ResolvedSpan, resolveInDocument, resolveRef } from "./resolve";
 export { SchemaChecker } from "./schema";

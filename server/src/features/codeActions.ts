@@ -22,8 +22,7 @@ import {
     type RepairCandidate,
     type RepairDocuments,
     type RepairReason,
-    type RepairSite,
-    repairRef,
+    repairSite,
 } from "../core/repair";
 import { isDocumentFailure, type SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
@@ -183,17 +182,7 @@ export function repairsOf(workspace: WorkspaceIndex, file: AnnotationFile, site:
     if (!cache || cache.stamp !== file.stamp) {
         const documents = repairDocuments(workspace, file);
         const style = workspace.settings.boundaryStyle;
-        const sites: RepairSite[] = file.sites.map((s) => {
-            let candidates: RepairCandidate[] | undefined;
-            return {
-                ref: s.ref,
-                valid: s.resolution.valid,
-                candidates: () => {
-                    candidates ??= s.resolution.valid ? [] : repairRef(s.ref, documents, { style });
-                    return candidates;
-                },
-            };
-        });
+        const sites = file.sites.map((s) => repairSite(s.ref, s.resolution.valid, documents, { style }));
         cache = {
             stamp: file.stamp,
             corroboration: new Corroboration(sites),

@@ -5,8 +5,7 @@
 import type { CheckResult } from "../check";
 import { Session } from "../session";
 import type { ErrorCode, Ref } from "../types";
-import { Corroboration, type RepairSite } from "./corroborate";
-import { repairRef } from "./engine";
+import { Corroboration, type RepairSite, repairSite } from "./corroborate";
 import type { RepairCandidate, RepairDocuments, RepairOptions, RepairReason } from "./types";
 
 export type RepairRole = "claim" | number;
@@ -71,17 +70,14 @@ export function repairChecked(
         });
         for (const item of refs) {
             if (!item.ref || item.valid === undefined) continue;
-            const ref = item.ref;
-            let candidates: RepairCandidate[] | undefined;
-            items.push({ annotation: annotation.index, role: item.role, pointer: item.pointer, ref, code: item.code });
-            sites.push({
-                ref,
-                valid: item.valid,
-                candidates: () => {
-                    candidates ??= item.valid ? [] : repairRef(ref, documents, options);
-                    return candidates;
-                },
+            items.push({
+                annotation: annotation.index,
+                role: item.role,
+                pointer: item.pointer,
+                ref: item.ref,
+                code: item.code,
             });
+            sites.push(repairSite(item.ref, item.valid, documents, options));
         }
     }
     const corroboration = new Corroboration(sites);

@@ -10,13 +10,32 @@
  */
 import { isUnspaced } from "../boundaries";
 import type { Ref } from "../types";
-import type { RepairCandidate } from "./types";
+import { repairRef } from "./engine";
+import type { RepairCandidate, RepairDocuments, RepairOptions } from "./types";
 
 export interface RepairSite<R extends Ref = Ref> {
     ref: R;
     valid: boolean;
     /** The engine's candidates (computed when first asked; the caller caches them). */
     candidates(): RepairCandidate<R>[];
+}
+
+/** A ref of a file as a site: a broken one is repaired once, when first asked. */
+export function repairSite<R extends Ref>(
+    ref: R,
+    valid: boolean,
+    documents: RepairDocuments,
+    options: RepairOptions = {},
+): RepairSite<R> {
+    let candidates: RepairCandidate<R>[] | undefined;
+    return {
+        ref,
+        valid,
+        candidates: () => {
+            candidates ??= valid ? [] : repairRef(ref, documents, options);
+            return candidates;
+        },
+    };
 }
 
 interface Anchor {

@@ -8,7 +8,7 @@ export {
     repairChecked,
 } from "./annotations";
 export { applyCertainRepairs, type CertainRepairs } from "./certainEdits";
-export { Corroboration, type RepairSite } from "./corroborate";
+export { Corroboration, type RepairSite, repairSite } from "./corroborate";
 export { marginAbove, repairRef, shiftCost } from "./engine";
 export { computeLineMap, followRef, type LineMap, lineMap } from "./follow";
 export { fold } from "./normalize";
