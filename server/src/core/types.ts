@@ -85,3 +85,15 @@ export interface RefError {
     /** For schema errors inside a ref: where in the input. */
     pointer?: string;
 }
+
+/**
+ * Something true of a ref that resolves but a reader should know (docs/contract.md, "Warnings"):
+ * `text-changed` (docs/lock.md) and others. Generic on purpose: each producer adds its own data
+ * fields beside `code` and `message`. Shown as a warning unless `severity` says otherwise.
+ */
+export interface RefWarning {
+    code: string;
+    message: string;
+    severity?: "warning" | "information";
+    [data: string]: unknown;
+}

@@ -1,0 +1,58 @@
+/**
+ * Drift: a ref that resolves to other text than its locked text (docs/lock.md, "Drift"). The
+ * warning carries both texts as data; its message shows them quoted, shortened and escaped, because
+ * locked text is whatever a document once said and may hold control or bidi characters.
+ */
+import type { RefResolution } from "../resolve";
+import type { RefWarning } from "../types";
+import { isLockedText, lockedTextOf } from "./entry";
+import type { LockMatch } from "./match";
+import type { Sha256 } from "./types";
+
+export interface TextChangedWarning extends RefWarning {
+    code: "text-changed";
+    /** The locked text: whole, or its two ends around "…" when it was longer than the cap. */
+    lockedText: string;
+    /** The text the ref resolves to now. */
+    text: string;
+}
+
+/** The `text-changed` warning of a matched, resolving ref; undefined when its text is the locked one. */
+export function driftOf(
+    match: LockMatch | undefined,
+    resolution: RefResolution,
+    sha256: Sha256,
+): TextChangedWarning | undefined {
+    if (!match || !resolution.valid) return undefined;
+    if (isLockedText(match.entry, resolution.text, sha256)) return undefined;
+    const locked = lockedTextOf(match.entry).text;
+    return {
+        code: "text-changed",
+        lockedText: locked,
+        text: resolution.text,
+        message: `the cited text changed since it was locked: was ${quoteForPeople(locked)}, now ${quoteForPeople(resolution.text)}`,
+    };
+}
+
+/** What `check --locked` says of a resolving ref the lock has no entry for. */
+export function unlockedMessage(lockFileName: string | undefined): string {
+    return lockFileName
+        ? `this ref is not in the lock ${JSON.stringify(lockFileName)}: run \`sourcecheck lock\` to lock it`
+        : "this file has no lock: run `sourcecheck lock` to lock its refs";
+}
+
+const SHOWN = 80;
+
+/**
+ * A text quoted for a message: JSON string escapes (quotes, backslashes, C0 controls), plus C1
+ * controls, line/paragraph separators and bidi controls as \u escapes, and the middle cut to keep
+ * it short. Safe in a terminal, a hover's Markdown code span and an HTML text node once escaped.
+ */
+export function quoteForPeople(text: string): string {
+    const shown =
+        text.length <= SHOWN ? text : `${text.slice(0, SHOWN / 2)}…${text.slice(text.length - SHOWN / 2 + 1)}`;
+    return JSON.stringify(shown).replace(
+        /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
+}

@@ -1,0 +1,18 @@
+/** Locks: what each ref meant when it was locked, and drift from it (docs/lock.md). Pure. */
+
+export { driftOf, quoteForPeople, type TextChangedWarning, unlockedMessage } from "./drift";
+export { baseKey, entryKey, isLockedText, lockEntry, lockedTextOf, refIdentity } from "./entry";
+export { isLockFileName, lockFileNameFor, type ParsedLock, parseLock, serializeLock } from "./file";
+export { type LockMatch, type LockSite, type MatchKind, matchLock } from "./match";
+export { type RefLockStatus, type RelockOptions, type RelockResult, relock, sortEntries } from "./relock";
+export {
+    CONTEXT_LENGTH,
+    END_LENGTH,
+    LOCK_VERSION,
+    type LockEntry,
+    type LockError,
+    type LockErrorCode,
+    type LockFile,
+    type Sha256,
+    TEXT_CAP,
+} from "./types";
