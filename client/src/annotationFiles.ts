@@ -1,18 +1,20 @@
 /**
- * Choosing the annotation file a new claim goes to: the workspace's annotation files (most recently
- * used first), or a new one created next to the cited document.
+ * Choosing the annotation file a new claim goes to: the workspace's annotation files as the server
+ * lists them (the one discovery: the files `sourcecheck check .` checks), most recently used
+ * first, or a new one created next to the cited document.
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { uriKey } from "./citedSpans";
-import { annotationFileGlobs, isAnnotationDocument } from "./config";
+import { isAnnotationDocument } from "./config";
+import { annotationFilesRequest } from "./customRequestTypes";
+import type { SourceCheckClient } from "./languageClient";
+import { ask } from "./requests";
 
 const LAST_FILE_KEY = "sourcecheck.lastAnnotationFile";
-const MAX_FILES = 500;
 
-export async function findAnnotationFiles(): Promise<vscode.Uri[]> {
-    const include = `{${annotationFileGlobs().join(",")}}`;
-    const found = await vscode.workspace.findFiles(include, "**/node_modules/**", MAX_FILES);
+export async function findAnnotationFiles(sc: SourceCheckClient): Promise<vscode.Uri[]> {
+    const found = (await ask(sc, annotationFilesRequest, undefined)).uris.map((uri) => vscode.Uri.parse(uri));
     const open = vscode.workspace.textDocuments.filter((d) => isAnnotationDocument(d)).map((d) => d.uri);
     const byKey = new Map<string, vscode.Uri>();
     for (const uri of [...open, ...found]) byKey.set(uriKey(uri), uri);
@@ -29,11 +31,12 @@ interface FileItem extends vscode.QuickPickItem {
 
 /** Asks which annotation file to use; undefined when the user cancels. */
 export async function pickAnnotationFile(
+    sc: SourceCheckClient,
     context: vscode.ExtensionContext,
     citedDocument: vscode.Uri,
 ): Promise<vscode.Uri | undefined> {
     const last = context.workspaceState.get<string>(LAST_FILE_KEY);
-    const files = (await findAnnotationFiles()).sort((a, b) => {
+    const files = (await findAnnotationFiles(sc)).sort((a, b) => {
         if (uriKey(a) === last) return -1;
         if (uriKey(b) === last) return 1;
         return vscode.workspace.asRelativePath(a).localeCompare(vscode.workspace.asRelativePath(b));

@@ -73,7 +73,7 @@ export class Authoring {
             fileUri = parseUri(args.annotationFile);
             if (!fileUri) return { ok: false, message: `annotationFile is not a URI: ${args.annotationFile}` };
         } else {
-            fileUri = await pickAnnotationFile(this.context, selected.target.document.uri);
+            fileUri = await pickAnnotationFile(this.sc, this.context, selected.target.document.uri);
             if (!fileUri) return { ok: false, message: "No annotation file chosen.", cancelled: true };
         }
         const written = await editAnnotationFile(

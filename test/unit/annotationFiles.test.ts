@@ -1,16 +1,16 @@
 import * as assert from "node:assert/strict";
-import { AnnotationFileMatcher, globMatcher } from "../../server/src/workspace/annotationFiles";
+import { AnnotationRecognizer, globMatcher } from "../../server/src/workspace/discovery";
 
 describe("annotation-file names (one glob engine)", () => {
     it("recognises the built-in names in any folder, whatever the case", () => {
-        const matcher = new AnnotationFileMatcher();
+        const matcher = new AnnotationRecognizer();
         assert.ok(matcher.matches("/w/a/answer.sourcecheck.json"));
         assert.ok(matcher.matches("/w/ANSWER.Annotations.JSON"));
         assert.ok(!matcher.matches("/w/answer.json"));
     });
 
     it("a glob without a slash matches the base name at any depth; with one, the path from the folder", () => {
-        const matcher = new AnnotationFileMatcher(["*.cites.json", "claims/*.json", "reviews/**/*.review"]);
+        const matcher = new AnnotationRecognizer(["*.cites.json", "claims/*.json", "reviews/**/*.review"]);
         assert.ok(matcher.matches("/w/deep/down/x.cites.json", "deep/down/x.cites.json"));
         assert.ok(matcher.matches("/w/claims/a.json", "claims/a.json"));
         assert.ok(!matcher.matches("/w/other/claims/a.json", "other/claims/a.json"), "anchored at the folder");

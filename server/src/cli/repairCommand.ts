@@ -4,7 +4,6 @@
  * place and atomically, editing just the changed tokens. Exit 0 when every ref is valid once the
  * certain repairs are applied, 1 otherwise, 2 on schema errors or bad usage.
  */
-import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
 import { type ParseError, parseTree } from "jsonc-parser";
@@ -14,6 +13,7 @@ import { LineIndex } from "../core/lines";
 import { LocatedText, parseJsonText } from "../core/parse";
 import { type AnnotationRepairs, applyCertainRepairs, type RepairDocuments, repairChecked } from "../core/repair";
 import type { Ref, SchemaError } from "../core/types";
+import { listCandidateDocuments } from "../workspace/discovery";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { GitRevisionDocuments, GitRevisionError } from "../workspace/gitRevision";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
@@ -64,7 +64,7 @@ export const repairCommand: CliCommand = {
         }
         const documents: RepairDocuments = {
             get: (path) => disk.get(path),
-            candidatePaths: () => listFiles(root),
+            candidatePaths: () => listCandidateDocuments(root),
         };
 
         const input = parseJsonText(text);
@@ -140,29 +140,6 @@ function parsesLeniently(text: string): boolean {
     const errors: ParseError[] = [];
     parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
     return errors.length === 0 && nestingBeyond(text, MAX_NESTING) === -1;
-}
-
-/** Files under the root a path could be meant to name (lazily, only when a path needs repair). */
-const MAX_LISTED = 50_000;
-export function listFiles(root: string): string[] {
-    const found: string[] = [];
-    const walk = (directory: string, prefix: string) => {
-        let entries: fs.Dirent[];
-        try {
-            entries = fs.readdirSync(directory, { withFileTypes: true });
-        } catch {
-            return;
-        }
-        for (const entry of entries) {
-            if (found.length >= MAX_LISTED) return;
-            if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-            // Symlinks are not followed: a candidate path never leads outside the root.
-            if (entry.isDirectory()) walk(nodePath.join(directory, entry.name), `${prefix}${entry.name}/`);
-            else if (entry.isFile()) found.push(`${prefix}${entry.name}`);
-        }
-    };
-    walk(root, "");
-    return found;
 }
 
 function parse(argv: string[]) {

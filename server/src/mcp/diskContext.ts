@@ -8,9 +8,9 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { type RefScope, type ToolContext, ToolError } from "../agentTools/tools";
 import { writeFileAtomic } from "../cli/files";
-import { listFiles } from "../cli/repairCommand";
 import { searchEvidenceUnderRoot } from "../workspace/agentEvidence";
 import { boundedConfigs } from "../workspace/boundedConfigs";
+import { listCandidateDocuments } from "../workspace/discovery";
 import { FreshDocuments } from "../workspace/freshDocuments";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
@@ -49,7 +49,7 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
                 write: async (text) => writeFileAtomic(target, text),
             };
         },
-        files: () => listFiles(root),
+        files: () => listCandidateDocuments(root),
         evidence(query, corpus, topK) {
             const found = searchEvidenceUnderRoot(root, query, corpus, topK, options.indexDir);
             if ("code" in found) throw new ToolError(found.code, found.message);
@@ -65,7 +65,7 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
                 throw new ToolError("unreadable-document", formatConfigProblem(resolved.problem, shown));
             }
             const reader = readerFor(resolved.root, options.maxBytes ?? resolved.config?.maxDocumentSize);
-            return { documents: () => reader.lookup(), files: () => listFiles(resolved.root) };
+            return { documents: () => reader.lookup(), files: () => listCandidateDocuments(resolved.root) };
         },
     };
 }

@@ -13,6 +13,7 @@ import picomatch from "picomatch";
 import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
 import { EvidenceIndex, IndexFormatError, type IndexSettings } from "../evidence/index";
 import type { CurrentText } from "../evidence/select";
+import { Discovery } from "./discovery";
 import { DEFAULT_MAX_DOCUMENT_BYTES, decodeText, readDocumentUnderRoot } from "./diskDocuments";
 
 export const DEFAULT_INCLUDE = ["**/*.md", "**/*.markdown"];
@@ -64,33 +65,27 @@ interface Found {
     absolute: string;
 }
 
-/** Corpus files under `root` (real path), as `/`-separated relative paths, in a stable order. */
+/**
+ * Corpus files under `root` (real path), as `/`-separated relative paths, in a stable order: the one
+ * discovery walk (workspace/discovery.ts) without .gitignore (a corpus of downloaded pages is often
+ * one git ignores), dot entries or symlinks (evidence never comes from outside the corpus).
+ */
 export function listCorpus(root: string, options: CorpusOptions = {}): Found[] {
     const include = picomatch([...(options.include ?? DEFAULT_INCLUDE)]);
     const excludeGlobs = [...(options.exclude ?? DEFAULT_EXCLUDE)];
     const exclude = excludeGlobs.length > 0 ? picomatch(excludeGlobs, { dot: true }) : () => false;
-    const found: Found[] = [];
-    const walk = (directory: string, prefix: string) => {
-        let entries: fs.Dirent[];
-        try {
-            entries = fs.readdirSync(directory, { withFileTypes: true });
-        } catch {
-            return; // an unreadable folder holds no evidence
-        }
-        for (const entry of entries) {
-            if (entry.name.startsWith(".")) continue;
-            const relative = prefix + entry.name;
-            const absolute = directory + nodePath.sep + entry.name;
-            if (entry.isDirectory()) {
-                if (!exclude(`${relative}/`) && !exclude(relative)) walk(absolute, `${relative}/`);
-            } else if (entry.isFile() && include(relative) && !exclude(relative)) {
-                found.push({ path: relative, absolute });
-            }
-            // Symlinks are skipped: evidence never comes from outside the corpus.
-        }
-    };
-    walk(root, "");
-    return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const discovery = new Discovery({
+        base: root,
+        exclude: (relative, isDirectory) => (isDirectory && exclude(`${relative}/`)) || exclude(relative),
+        gitignore: false,
+        dotEntries: false,
+        symlinkedFiles: false,
+    });
+    return discovery
+        .walkSync(root)
+        .files.filter((file) => include(file.fromBase))
+        .map((file) => ({ path: file.fromBase, absolute: file.path }))
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /**

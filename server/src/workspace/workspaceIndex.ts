@@ -7,7 +7,7 @@ import * as nodePath from "node:path";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
 import type { Citation } from "../features/featureWorkspace";
 import { AnnotationFile } from "./annotationFile";
-import { ANNOTATION_LANGUAGE_ID, AnnotationFileMatcher } from "./annotationFiles";
+import { AnnotationRecognizer, Discovery } from "./discovery";
 import { type BufferStore, DocumentSource } from "./documentSource";
 import { isInside } from "./pathSafety";
 import { PathTree } from "./pathTree";
@@ -15,9 +15,12 @@ import { ProjectConfigs, resolveDocumentRoot } from "./projectConfig";
 import { readTextFile } from "./safeFile";
 import { DEFAULT_SETTINGS, type Settings } from "./settings";
 import { pathToUri, uriToPath } from "./uris";
-import { ExcludeRules, scanFolder } from "./workspaceScan";
+import { folderExcludeMatcher } from "./workspaceScan";
 
 export type { Citation } from "../features/featureWorkspace";
+
+/** The language id of annotation files (docs/contract.md section 4). */
+export const ANNOTATION_LANGUAGE_ID = "sourcecheck";
 
 const NO_ROOT: DocumentLookup = {
     get: (): DocumentFailure => ({
@@ -35,7 +38,7 @@ export class WorkspaceIndex {
     /** sourcecheck.config.json files found above annotation files; cleared when one changes. */
     readonly configs = new ProjectConfigs();
     readonly source: DocumentSource;
-    private matcher = new AnnotationFileMatcher();
+    private recognizer = new AnnotationRecognizer([], this.configs);
     private readonly files = new Map<string, AnnotationFile>();
     /** Absolute cited path -> annotation file URIs citing it. */
     private readonly dependents = new Map<string, Set<string>>();
@@ -49,8 +52,8 @@ export class WorkspaceIndex {
     private readonly listings = new Map<string, string[]>();
     /** Exclusion globs of each workspace folder (`files.exclude`, `search.exclude`). */
     private folderExcludes = new Map<string, string[]>();
-    /** The rules of each folder, with the `.gitignore` files the last scan read. */
-    private excludeRules = new Map<string, ExcludeRules>();
+    /** The discovery of each folder (workspace/discovery.ts), with the `.gitignore` files it read. */
+    private discoveries = new Map<string, Discovery>();
     private scanning: Promise<string[]> | undefined;
     private pendingScans = 0;
 
@@ -63,7 +66,7 @@ export class WorkspaceIndex {
     /** The `files.exclude` and `search.exclude` globs of each folder (switched-on keys only). */
     configureExcludes(byFolder: Map<string, string[]>): void {
         this.folderExcludes = byFolder;
-        this.excludeRules.clear();
+        this.discoveries.clear();
     }
 
     /** The globs the scan skips in a folder, with the settings they come from, to tell when a rescan is due. */
@@ -76,23 +79,29 @@ export class WorkspaceIndex {
         ]);
     }
 
-    private rulesFor(folder: string): ExcludeRules {
-        let rules = this.excludeRules.get(folder);
-        if (!rules) {
-            rules = new ExcludeRules(
-                folder,
-                [...(this.folderExcludes.get(folder) ?? []), ...this.settings.exclude],
-                (path, isDirectory) => this.configs.isExcluded(path, isDirectory),
-            );
-            this.excludeRules.set(folder, rules);
+    /** The one discovery (workspace/discovery.ts) below a workspace folder, as `sourcecheck check FOLDER` would search it. */
+    private discoveryFor(folder: string): Discovery {
+        let discovery = this.discoveries.get(folder);
+        if (!discovery) {
+            const excluded = folderExcludeMatcher([
+                ...(this.folderExcludes.get(folder) ?? []),
+                ...this.settings.exclude,
+            ]);
+            discovery = new Discovery({
+                base: folder,
+                exclude: (relative) => excluded(relative),
+                configs: this.configs,
+                annotationGlobs: this.settings.annotationFiles,
+            });
+            this.discoveries.set(folder, discovery);
         }
-        return rules;
+        return discovery;
     }
 
     configure(settings: Settings): void {
-        if (JSON.stringify(settings.exclude) !== JSON.stringify(this.settings.exclude)) this.excludeRules.clear();
+        this.discoveries.clear();
         this.settings = settings;
-        this.matcher = new AnnotationFileMatcher(settings.annotationFiles);
+        this.recognizer = new AnnotationRecognizer(settings.annotationFiles, this.configs);
         this.source.maxBytes = settings.maxDocumentSize;
         this.configs.clear();
         this.source.invalidateAll();
@@ -103,10 +112,7 @@ export class WorkspaceIndex {
         const path = uriToPath(uri);
         if (path === undefined) return false;
         const folder = this.folderOf(path);
-        return (
-            this.matcher.matches(path, folder ? nodePath.relative(folder, path) : undefined) ||
-            this.configs.matchesAnnotationGlobs(path)
-        );
+        return this.recognizer.matches(path, folder ? nodePath.relative(folder, path) : undefined);
     }
 
     folderOf(absolutePath: string): string | undefined {
@@ -267,7 +273,7 @@ export class WorkspaceIndex {
      */
     isSkipped(absolutePath: string): boolean {
         const folder = this.folderOf(absolutePath);
-        return folder !== undefined && this.rulesFor(folder).excludes(absolutePath, false);
+        return folder !== undefined && this.discoveryFor(folder).isExcluded(absolutePath, false);
     }
 
     noteFileCreated(absolutePath: string): void {
@@ -319,12 +325,12 @@ export class WorkspaceIndex {
     private async scanFolders(limit: number): Promise<string[]> {
         const known = new PathTree();
         const annotationFiles: string[] = [];
-        this.excludeRules.clear();
+        this.discoveries.clear();
         for (const folder of this.folders) {
-            const { files } = await scanFolder(this.rulesFor(folder), limit - known.size);
-            for (const path of files) {
-                known.add(path);
-                if (this.isAnnotationFile(pathToUri(path))) annotationFiles.push(path);
+            const { files } = await this.discoveryFor(folder).walk(folder, limit - known.size);
+            for (const file of files) {
+                known.add(file.path);
+                if (this.recognizer.matches(file.path, file.fromBase)) annotationFiles.push(file.path);
             }
         }
         this.knownFiles = known;

@@ -1,0 +1,460 @@
+/**
+ * Which files of a folder tree count, and which of them are annotation files: the one answer for
+ * `sourcecheck check DIR|GLOB`, the language server's scan (and so the SourceCheck view and the
+ * editor's diagnostics), the MCP server, repair's candidate paths and the evidence corpus
+ * (docs/architecture.md, "Discovery").
+ *
+ * Ignore rules follow git (`git ls-files --others --exclude-standard` is the test oracle):
+ * `.git/info/exclude` and every `.gitignore` from the repository's top down, a deeper file's rule
+ * (a `!pattern` included) overriding a shallower one, and nothing below an ignored folder ever
+ * re-included. Outside a repository the `.gitignore` files from the searched folder down apply.
+ * Besides: the `exclude` of the governing `sourcecheck.config.json`, the caller's own excludes
+ * (`--exclude`, `files.exclude`...), and never `.git` or `node_modules`.
+ *
+ * The walk is written once, as a generator of file-system requests, and driven by a synchronous
+ * (CLI) or an asynchronous (language server) adapter.
+ */
+import * as fs from "node:fs";
+import * as fsp from "node:fs/promises";
+import * as nodePath from "node:path";
+import ignore, { type Ignore } from "ignore";
+import picomatch from "picomatch";
+import type { ConfigProblem, ProjectConfigs } from "./projectConfig";
+
+/** Annotation files by name (docs/contract.md section 4). */
+const BUILT_IN_NAMES = [/\.sourcecheck\.json$/i, /\.annotations\.json$/i];
+const NEVER_ENTERED = new Set([".git", "node_modules"]);
+/** git compares ignore patterns case-sensitively where its file systems are (core.ignorecase). */
+const IGNORE_CASE = process.platform === "win32" || process.platform === "darwin";
+
+export type EntryKind = "file" | "directory" | "symlink" | "other";
+
+export interface DirectoryEntry {
+    name: string;
+    kind: EntryKind;
+}
+
+/** The file-system calls discovery makes, synchronously. */
+export interface DiscoveryFileSystem {
+    /** The entries of a folder, or undefined when it cannot be read. */
+    list(directory: string): DirectoryEntry[] | undefined;
+    /** A file's text, or undefined when there is none. */
+    readText(file: string): string | undefined;
+    exists(path: string): boolean;
+    /** True when the path (symlinks followed) is a regular file. */
+    isFile(path: string): boolean;
+}
+
+/** The same calls, asynchronously. */
+export type AsyncDiscoveryFileSystem = {
+    [K in keyof DiscoveryFileSystem]: (
+        ...args: Parameters<DiscoveryFileSystem[K]>
+    ) => Promise<ReturnType<DiscoveryFileSystem[K]>>;
+};
+
+function kindOf(entry: fs.Dirent): EntryKind {
+    if (entry.isFile()) return "file";
+    if (entry.isDirectory()) return "directory";
+    if (entry.isSymbolicLink()) return "symlink";
+    return "other";
+}
+
+export const nodeDiscoveryFs: DiscoveryFileSystem = {
+    list(directory) {
+        try {
+            return fs.readdirSync(directory, { withFileTypes: true }).map((e) => ({ name: e.name, kind: kindOf(e) }));
+        } catch {
+            return undefined;
+        }
+    },
+    readText(file) {
+        try {
+            return fs.readFileSync(file, "utf8");
+        } catch {
+            return undefined;
+        }
+    },
+    exists: (path) => fs.existsSync(path),
+    isFile(path) {
+        try {
+            return fs.statSync(path).isFile();
+        } catch {
+            return false;
+        }
+    },
+};
+
+export const nodeAsyncDiscoveryFs: AsyncDiscoveryFileSystem = {
+    async list(directory) {
+        try {
+            const entries = await fsp.readdir(directory, { withFileTypes: true });
+            return entries.map((e) => ({ name: e.name, kind: kindOf(e) }));
+        } catch {
+            return undefined;
+        }
+    },
+    async readText(file) {
+        try {
+            return await fsp.readFile(file, "utf8");
+        } catch {
+            return undefined;
+        }
+    },
+    async exists(path) {
+        try {
+            await fsp.lstat(path);
+            return true;
+        } catch {
+            return false;
+        }
+    },
+    async isFile(path) {
+        try {
+            return (await fsp.stat(path)).isFile();
+        } catch {
+            return false;
+        }
+    },
+};
+
+/** One file-system request of the walk; the adapter answers it. */
+type Request = { op: keyof DiscoveryFileSystem; path: string } | { op: "pause" };
+type Steps<T> = Generator<Request, T, unknown>;
+
+function runSync<T>(steps: Steps<T>, fileSystem: DiscoveryFileSystem): T {
+    let next = steps.next();
+    while (!next.done) {
+        const request = next.value;
+        next = steps.next(request.op === "pause" ? undefined : fileSystem[request.op](request.path));
+    }
+    return next.value;
+}
+
+async function runAsync<T>(steps: Steps<T>, fileSystem: AsyncDiscoveryFileSystem): Promise<T> {
+    let next = steps.next();
+    while (!next.done) {
+        const request = next.value;
+        const answer =
+            request.op === "pause"
+                ? await new Promise((resolve) => setImmediate(resolve))
+                : await fileSystem[request.op](request.path);
+        next = steps.next(answer);
+    }
+    return next.value;
+}
+
+function* ask<T>(op: keyof DiscoveryFileSystem, path: string): Steps<T> {
+    return (yield { op, path }) as T;
+}
+
+/** A file a walk found. */
+export interface FoundFile {
+    /** Absolute path. */
+    path: string;
+    /** Relative to the options' `base`, `/`-separated (may start with `../` when the walk is outside it). */
+    fromBase: string;
+    name: string;
+}
+
+export interface DiscoveryOptions {
+    /** The folder that `exclude` and `annotationGlobs` are relative to (CLI: the current folder; editor: the workspace folder). */
+    base: string;
+    /** The caller's excludes (`--exclude`, `files.exclude`...) over paths relative to `base`. */
+    exclude?: (fromBase: string, isDirectory: boolean) => boolean;
+    /** `sourcecheck.config.json` lookups: their `exclude` and `annotationFiles` apply. */
+    configs?: ProjectConfigs;
+    /** Called for a broken configuration governing a searched folder (the CLI stops on it). */
+    onConfigProblem?: (problem: ConfigProblem) => void;
+    /** Extra annotation-file globs (`sourcecheck.annotationFiles`), relative to `base`. */
+    annotationGlobs?: readonly string[];
+    /** Honour `.gitignore` and `.git/info/exclude` (default true). */
+    gitignore?: boolean;
+    /** List files and enter folders whose name starts with `.` (default true). */
+    dotEntries?: boolean;
+    /** List symlinks to regular files (default true; symlinked folders are never followed). */
+    symlinkedFiles?: boolean;
+}
+
+/** What the entries of one folder share, worked out once per folder rather than per entry. */
+interface Folder {
+    path: string;
+    /** Prefixes to which an entry's name is appended. */
+    fromBase: string;
+    fromTop: string;
+    ignores: Ignore | undefined;
+}
+
+/** The ignore rules in force inside one folder: every layer from its top down, rebased onto the top. */
+interface IgnoreChain {
+    top: string;
+    patterns: string[];
+    matcher: Ignore | undefined;
+}
+
+export class Discovery {
+    private readonly chains = new Map<string, IgnoreChain>();
+    private readonly repositories = new Map<string, boolean>();
+    private readonly folders = new Map<string, Folder>();
+    private readonly recognizer: AnnotationRecognizer;
+    private readonly options: Required<Pick<DiscoveryOptions, "gitignore" | "dotEntries" | "symlinkedFiles">> &
+        DiscoveryOptions;
+
+    constructor(
+        options: DiscoveryOptions,
+        private readonly fileSystem: DiscoveryFileSystem = nodeDiscoveryFs,
+        private readonly asyncFileSystem: AsyncDiscoveryFileSystem = nodeAsyncDiscoveryFs,
+    ) {
+        this.options = { gitignore: true, dotEntries: true, symlinkedFiles: true, ...options };
+        this.recognizer = new AnnotationRecognizer(options.annotationGlobs ?? [], options.configs);
+    }
+
+    get base(): string {
+        return this.options.base;
+    }
+
+    /** Every file below `start` that no rule removes, synchronously. */
+    walkSync(start: string, limit = Number.POSITIVE_INFINITY): { files: FoundFile[]; truncated: boolean } {
+        return runSync(this.walkSteps(nodePath.resolve(start), limit), this.fileSystem);
+    }
+
+    /** The same, asynchronously; other work runs between folders. */
+    walk(start: string, limit = Number.POSITIVE_INFINITY): Promise<{ files: FoundFile[]; truncated: boolean }> {
+        return runAsync(this.walkSteps(nodePath.resolve(start), limit, 16), this.asyncFileSystem);
+    }
+
+    /** The annotation files below `start`, sorted. */
+    annotationFilesSync(start: string): FoundFile[] {
+        return this.walkSync(start)
+            .files.filter((file) => this.isAnnotationFile(file.path, file.fromBase))
+            .sort(byPath);
+    }
+
+    /** Annotation file by name, the `annotationGlobs`, or its configuration's `annotationFiles`. */
+    isAnnotationFile(absolutePath: string, fromBase?: string): boolean {
+        return this.recognizer.matches(absolutePath, fromBase);
+    }
+
+    /**
+     * Would a walk from `base` leave this path out (or, for a folder, not enter it)? Every folder
+     * between `base` and the path is judged, as the walk would; paths outside `base` are never excluded.
+     */
+    isExcluded(absolutePath: string, isDirectory: boolean): boolean {
+        const base = this.options.base;
+        const relative = nodePath.relative(base, absolutePath);
+        if (relative === "" || relative.startsWith("..") || nodePath.isAbsolute(relative)) return false;
+        const segments = relative.split(nodePath.sep);
+        let directory = base;
+        for (let i = 0; i < segments.length; i++) {
+            const last = i === segments.length - 1;
+            const folder = runSync(this.folderSteps(directory, base), this.fileSystem);
+            if (this.excludes(folder, segments[i], last ? isDirectory : true)) return true;
+            directory = nodePath.join(directory, segments[i]);
+        }
+        return false;
+    }
+
+    private *walkSteps(
+        start: string,
+        limit: number,
+        pauseEvery = 0,
+    ): Steps<{ files: FoundFile[]; truncated: boolean }> {
+        const files: FoundFile[] = [];
+        const stack = [start];
+        let folders = 0;
+        while (stack.length > 0) {
+            const directory = stack.pop() as string;
+            if (pauseEvery > 0 && ++folders % pauseEvery === 0) yield { op: "pause" };
+            const entries = yield* ask<DirectoryEntry[] | undefined>("list", directory);
+            if (!entries) continue;
+            const folder = yield* this.folderSteps(directory, start);
+            for (const entry of entries) {
+                if (!this.options.dotEntries && entry.name.startsWith(".")) continue;
+                const full = directory + nodePath.sep + entry.name;
+                if (entry.kind === "directory") {
+                    if (!this.excludes(folder, entry.name, true)) stack.push(full);
+                    continue;
+                }
+                const listed =
+                    entry.kind === "file" ||
+                    (entry.kind === "symlink" && this.options.symlinkedFiles && (yield* ask<boolean>("isFile", full)));
+                if (!listed || this.excludes(folder, entry.name, false)) continue;
+                files.push({ path: full, fromBase: folder.fromBase + entry.name, name: entry.name });
+                if (files.length >= limit) return { files, truncated: true };
+            }
+        }
+        return { files, truncated: false };
+    }
+
+    private excludes(folder: Folder, name: string, isDirectory: boolean): boolean {
+        if (isDirectory && NEVER_ENTERED.has(name)) return true;
+        if (this.options.exclude?.(folder.fromBase + name, isDirectory)) return true;
+        if (this.options.configs?.isExcluded(folder.path + nodePath.sep + name, isDirectory)) return true;
+        const fromTop = folder.fromTop + name;
+        return folder.ignores?.ignores(isDirectory ? `${fromTop}/` : fromTop) === true;
+    }
+
+    /**
+     * The shared paths and rules of a folder. `floor` is the folder searched: outside a repository
+     * the .gitignore files count from there down (both are cached per floor).
+     */
+    private *folderSteps(directory: string, floor: string): Steps<Folder> {
+        const key = `${floor}\0${directory}`;
+        const known = this.folders.get(key);
+        if (known) return known;
+        const load = this.options.configs?.forFolder(directory);
+        if (load && !load.ok) this.options.onConfigProblem?.(load.problem);
+        const chain = this.options.gitignore ? yield* this.chainSteps(directory, floor) : undefined;
+        const folder: Folder = {
+            path: directory,
+            fromBase: prefix(this.options.base, directory),
+            fromTop: chain ? prefix(chain.top, directory) : "",
+            ignores: chain && matcherOf(chain),
+        };
+        this.folders.set(key, folder);
+        return folder;
+    }
+
+    private *chainSteps(directory: string, floor: string): Steps<IgnoreChain> {
+        const key = `${floor}\0${directory}`;
+        const known = this.chains.get(key);
+        if (known) return known;
+        let chain: IgnoreChain;
+        if (yield* ask<boolean>("exists", nodePath.join(directory, ".git"))) {
+            chain = { top: directory, patterns: [], matcher: undefined };
+            const exclude = yield* ask<string | undefined>(
+                "readText",
+                nodePath.join(directory, ".git", "info", "exclude"),
+            );
+            chain.patterns.push(...rebase(exclude, ""));
+        } else {
+            const parent = nodePath.dirname(directory);
+            const belowFloor = directory !== floor && isInside(floor, directory);
+            const inherits = parent !== directory && (belowFloor || (yield* this.insideRepository(parent)));
+            chain = inherits
+                ? yield* this.chainSteps(parent, floor)
+                : { top: directory, patterns: [], matcher: undefined };
+        }
+        const own = yield* ask<string | undefined>("readText", nodePath.join(directory, ".gitignore"));
+        const rebased = rebase(own, prefix(chain.top, directory));
+        if (rebased.length > 0 || chain.top === directory)
+            chain = { top: chain.top, patterns: [...chain.patterns, ...rebased], matcher: undefined };
+        this.chains.set(key, chain);
+        return chain;
+    }
+
+    private *insideRepository(directory: string): Steps<boolean> {
+        const known = this.repositories.get(directory);
+        if (known !== undefined) return known;
+        const parent = nodePath.dirname(directory);
+        const inside =
+            (yield* ask<boolean>("exists", nodePath.join(directory, ".git"))) ||
+            (parent !== directory && (yield* this.insideRepository(parent)));
+        this.repositories.set(directory, inside);
+        return inside;
+    }
+}
+
+function matcherOf(chain: IgnoreChain): Ignore | undefined {
+    if (chain.patterns.length === 0) return undefined;
+    chain.matcher ??= ignore({ ignorecase: IGNORE_CASE }).add(chain.patterns);
+    return chain.matcher;
+}
+
+/**
+ * The patterns of one ignore file, rewritten relative to the repository's top, so that every layer
+ * joins one rule list in which the last match wins, as git's deepest-file-first rule does. A
+ * pattern without a slash (but a trailing one) matches at any depth below its file: `dir/**\/p`;
+ * any other is anchored at its file's folder: `dir/p`.
+ */
+export function rebase(text: string | undefined, directory: string): string[] {
+    if (text === undefined) return [];
+    const escaped = directory.replace(/[\\*?[\]!#]/g, "\\$&");
+    const patterns: string[] = [];
+    for (const raw of text.split(/\r?\n/)) {
+        // Trailing spaces are dropped unless escaped with a backslash.
+        const line = raw.replace(/(?<!\\)( +)$/, "");
+        if (line === "" || line.startsWith("#")) continue;
+        if (escaped === "") {
+            patterns.push(line);
+            continue;
+        }
+        const negative = line.startsWith("!");
+        const body = negative ? line.slice(1) : line;
+        const anchored = body.replace(/\/+$/, "").includes("/");
+        const rebased = anchored ? escaped + body.replace(/^\//, "") : `${escaped}**/${body}`;
+        patterns.push(negative ? `!${rebased}` : rebased);
+    }
+    return patterns;
+}
+
+/** Annotation files by name, by the `sourcecheck.annotationFiles` globs, or by a configuration's `annotationFiles`. */
+export class AnnotationRecognizer {
+    private readonly extra: ((path: string) => boolean)[];
+
+    constructor(
+        globs: readonly string[] = [],
+        private readonly configs?: ProjectConfigs,
+    ) {
+        this.extra = globs.map(globMatcher);
+    }
+
+    /** `fromBase` is relative to the workspace folder when known (the globs are), else only the absolute path is matched. */
+    matches(absolutePath: string, fromBase?: string): boolean {
+        if (isAnnotationFileName(nodePath.basename(absolutePath))) return true;
+        if (this.extra.length > 0) {
+            const candidates = [absolutePath, fromBase].filter((p): p is string => p !== undefined).map(toSlashes);
+            if (this.extra.some((matches) => candidates.some((p) => matches(p)))) return true;
+        }
+        return this.configs?.matchesAnnotationGlobs(absolutePath) === true;
+    }
+}
+
+export function isAnnotationFileName(name: string): boolean {
+    return BUILT_IN_NAMES.some((re) => re.test(name));
+}
+
+/**
+ * The glob engine of the editor's file-name globs: picomatch (`**` any depth, `*` and `?` within a
+ * segment, `{a,b}`, `[...]`). A glob without `/` matches the base name anywhere, as VS Code's
+ * `files.associations` does; dot files match like any other.
+ */
+export function globMatcher(glob: string): (path: string) => boolean {
+    const pattern = glob.startsWith("./") ? glob.slice(2) : glob;
+    return picomatch(pattern, { dot: true, basename: !pattern.includes("/") });
+}
+
+function byPath(a: FoundFile, b: FoundFile): number {
+    return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/** `directory` relative to `from`, `/`-separated with a trailing `/`, or "" for the folder itself. */
+function prefix(from: string, directory: string): string {
+    const relative = toSlashes(nodePath.relative(from, directory));
+    return relative === "" ? "" : `${relative}/`;
+}
+
+function isInside(folder: string, path: string): boolean {
+    const relative = nodePath.relative(folder, path);
+    return relative === "" || (!relative.startsWith("..") && !nodePath.isAbsolute(relative));
+}
+
+function toSlashes(path: string): string {
+    return nodePath.sep === "/" ? path : path.split(nodePath.sep).join("/");
+}
+
+/** At most this many candidate documents are listed. */
+const MAX_CANDIDATES = 50_000;
+
+/**
+ * The documents under a root a ref could be meant to name (repair's candidate paths, for the CLI
+ * and the MCP server alike), relative to it and sorted: dot entries and symlinks are left out (a
+ * candidate never leads outside the root); .gitignore is not applied, as a cited document may well
+ * be one git ignores.
+ */
+export function listCandidateDocuments(root: string, limit = MAX_CANDIDATES): string[] {
+    const discovery = new Discovery({ base: root, gitignore: false, dotEntries: false, symlinkedFiles: false });
+    return discovery
+        .walkSync(root, limit)
+        .files.map((file) => file.fromBase)
+        .sort();
+}

@@ -1,0 +1,77 @@
+/**
+ * The one discovery (server/src/workspace/discovery.ts) against git itself: on generated work trees
+ * with layered .gitignore files, negations, .git/info/exclude and names with spaces, the CLI's
+ * `check .`, the discovery's synchronous and asynchronous walks and the language server's scan all
+ * list exactly the annotation files `git ls-files --others --exclude-standard` lists.
+ */
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import fc from "fast-check";
+import { discoverFiles } from "../../server/src/cli/discovery";
+import { Discovery, isAnnotationFileName, rebase } from "../../server/src/workspace/discovery";
+import { ProjectConfigs } from "../../server/src/workspace/projectConfig";
+import { WorkspaceIndex } from "../../server/src/workspace/workspaceIndex";
+import { gitList, materialise, treeArbitrary } from "./gitTrees";
+
+const RUNS = Number(process.env.SOURCECHECK_GIT_TREES ?? 40);
+
+const relativeSorted = (work: string, files: string[]) =>
+    files.map((file) => path.relative(work, file).split(path.sep).join("/")).sort();
+
+describe("discovery agrees with git", () => {
+    it(`lists exactly git's non-ignored annotation files on ${RUNS} generated work trees (CLI, sync, async, language server)`, async () => {
+        let trees = 0;
+        let nonEmpty = 0;
+        let ignoredSome = 0;
+        await fc.assert(
+            fc.asyncProperty(treeArbitrary, async (tree) => {
+                const work = materialise(tree);
+                try {
+                    trees++;
+                    const expected = gitList(work);
+                    const all = tree.files.filter((f) => isAnnotationFileName(path.posix.basename(f)));
+                    if (expected.length > 0) nonEmpty++;
+                    if (expected.length < all.length) ignoredSome++;
+
+                    const cli = discoverFiles(["."], { cwd: work, exclude: [], configs: new ProjectConfigs() });
+                    assert.deepEqual(cli.map((f) => f.shown).sort(), expected, "sourcecheck check .");
+
+                    const discovery = new Discovery({ base: work });
+                    const sync = discovery.annotationFilesSync(work).map((f) => f.fromBase);
+                    assert.deepEqual(sync.sort(), expected, "synchronous walk");
+                    const walked = await new Discovery({ base: work }).walk(work);
+                    const asyncList = walked.files.filter((f) => isAnnotationFileName(f.name)).map((f) => f.fromBase);
+                    assert.deepEqual(asyncList.sort(), expected, "asynchronous walk");
+
+                    const index = new WorkspaceIndex({ get: () => undefined });
+                    index.folders = [work];
+                    assert.deepEqual(relativeSorted(work, await index.scan()), expected, "language server scan");
+                    for (const file of all) {
+                        const skipped = index.isSkipped(path.join(work, file));
+                        assert.equal(skipped, !expected.includes(file), `isSkipped(${file})`);
+                    }
+                } finally {
+                    fs.rmSync(path.dirname(work), { recursive: true, force: true });
+                }
+            }),
+            { numRuns: RUNS },
+        );
+        assert.equal(trees, RUNS, "every generated tree was compared");
+        // The generator must exercise the rules: trees where git ignores some files and lists others.
+        assert.ok(nonEmpty >= RUNS / 4, `only ${nonEmpty} of ${RUNS} trees listed a file`);
+        assert.ok(ignoredSome >= RUNS / 4, `only ${ignoredSome} of ${RUNS} trees ignored a file`);
+    });
+
+    it("rebases a nested .gitignore onto the repository's top", () => {
+        assert.deepEqual(rebase("a\n/b\nc/d\n!e/\n# note\n\n**/f\n", "x y/"), [
+            "x y/**/a",
+            "x y/b",
+            "x y/c/d",
+            "!x y/**/e/",
+            "x y/**/f",
+        ]);
+        assert.deepEqual(rebase("a\n", "!odd/#dir/"), ["\\!odd/\\#dir/**/a"]);
+        assert.deepEqual(rebase("a  \nb\\ \n", ""), ["a", "b\\ "], "trailing spaces go unless escaped");
+    });
+});
