@@ -5,14 +5,14 @@
 import { parseArgs } from "node:util";
 import { type CliIo, type OutputFormat, runCheck, runIndex, runSession, runValidate } from "./cli/commands";
 import { parseShard } from "./cli/discovery";
-import { CliError } from "./cli/files";
+import { CliError, MAX_JOBS, parseMaxSize } from "./cli/files";
 import { processIo, reportError } from "./cli/processIo";
 import type { CliCommand } from "./cli/registry";
 
 export const USAGE = `Usage:
   sourcecheck [check] [--json|--format text|json|sarif|github] [--root DIR] [--max-size BYTES] [FILE|-]
   sourcecheck check [options] PATH|GLOB... [--exclude GLOB]... [--jobs N] [--shard K/N]
-  sourcecheck session FILE... [-o session.json]
+  sourcecheck session FILE... [-o session.json [--follow-symlinks]]
   sourcecheck validate SESSION.json ANNOTATIONS.json [--json|--format text|json|sarif]
   sourcecheck index FILE...
 
@@ -21,7 +21,8 @@ check     resolve and validate every annotation of FILE (or stdin); documents co
           sourcecheck.config.json, else the current directory). Folders are searched for
           annotation files (.gitignore and --exclude honoured); --jobs N checks N files at once;
           --shard K/N checks the K-th of N deterministic shares
-session   build an LF-normalised session from files, paths as given (-o writes atomically)
+session   build an LF-normalised session from files, paths as given (-o writes atomically,
+          never over a device, symlink or one of the FILEs: docs/security.md)
 validate  check the annotations of one file against the session of another
 index     print files with 1-based line numbers, for authoring refs
 
@@ -96,7 +97,7 @@ function dispatch(argv: string[], io: CliIo): number | Promise<number> {
                     paths: positionals,
                     format,
                     root: values.root,
-                    maxBytes: maxSize(values["max-size"]),
+                    maxBytes: parseMaxSize(values["max-size"]),
                     exclude: values.exclude ?? [],
                     jobs: jobCount(values.jobs),
                     shard: values.shard !== undefined ? parseShard(values.shard) : undefined,
@@ -108,7 +109,7 @@ function dispatch(argv: string[], io: CliIo): number | Promise<number> {
                 throw new CliError(`validate takes SESSION.json and ANNOTATIONS.json\n${USAGE}`);
             return runValidate(positionals[0], positionals[1], format, io);
         case "session":
-            return runSession(positionals, values.output, io);
+            return runSession(positionals, values.output, io, values["follow-symlinks"] === true);
         default:
             return runIndex(positionals, io);
     }
@@ -128,6 +129,7 @@ function parseCli(argv: string[]) {
             jobs: { type: "string", short: "j" },
             shard: { type: "string" },
             output: { type: "string", short: "o" },
+            "follow-symlinks": { type: "boolean" },
             help: { type: "boolean", short: "h" },
             version: { type: "boolean", short: "v" },
         },
@@ -144,20 +146,12 @@ function outputFormat(json: boolean | undefined, format: string | undefined): Ou
     throw new CliError(`unknown --format ${JSON.stringify(format)}: use text, json, sarif or github`);
 }
 
+/** A whole number of at least 1, written in digits; capped at MAX_JOBS (and at the file count, later). */
 function jobCount(value: string | undefined): number | undefined {
     if (value === undefined) return undefined;
-    const jobs = Number(value);
-    if (!Number.isInteger(jobs) || jobs < 1)
-        throw new CliError(`--jobs must be a whole number, at least 1, not ${value}`);
-    return jobs;
-}
-
-function maxSize(value: string | undefined): number | undefined {
-    if (value === undefined) return undefined;
-    const bytes = Number(value);
-    if (!Number.isInteger(bytes) || bytes < 0)
-        throw new CliError(`--max-size must be a whole number of bytes, not ${value}`);
-    return bytes;
+    if (!/^[0-9]{1,12}$/.test(value.trim()) || Number(value) < 1)
+        throw new CliError(`--jobs must be a whole number, at least 1, not ${JSON.stringify(value)}`);
+    return Math.min(Number(value), MAX_JOBS);
 }
 
 export { processIo };

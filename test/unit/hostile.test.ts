@@ -118,11 +118,11 @@ describe("hostile input: document paths", () => {
         const spy = spyFs();
         const racing: FileSystem = {
             ...spy,
-            statSync(p) {
-                const stats = fs.statSync(p); // a regular file when looked at...
+            openSync(p, flags) {
+                // A regular file when its path was checked, a FIFO by the time it is opened.
                 fs.rmSync(swapped);
-                spawnSync("mkfifo", [swapped]); // ...and a FIFO by the time it is opened
-                return stats;
+                spawnSync("mkfifo", [swapped]);
+                return spy.openSync(p, flags);
             },
         };
         const read = readDocumentUnderRoot(root, "swapped.txt", { fs: racing });
@@ -134,13 +134,18 @@ describe("hostile input: document paths", () => {
         const read = readDocumentUnderRoot(root, "ok.txt", { maxBytes: 4 });
         assert.ok(!read.ok);
         assert.match(read.failure.message, /10 B, over the 4 B size cap/);
+        // --max-size caps the annotation input too: this one is under it, its 600-byte document is not.
+        fs.writeFileSync(path.join(root, "long-ok.txt"), `fine text${" ".repeat(591)}`);
         const run = silentIo(
             root,
             JSON.stringify([
-                { claim: ref("ok.txt"), sources: [{ ...ref("ok.txt"), polarity: "supports", confidence: 1 }] },
+                {
+                    claim: ref("long-ok.txt"),
+                    sources: [{ ...ref("long-ok.txt"), polarity: "supports", confidence: 1 }],
+                },
             ]),
         );
-        assert.equal(main(["--json", "--max-size", "4"], run), 1);
+        assert.equal(main(["--json", "--max-size", "500"], run), 1);
         assert.equal(JSON.parse(run.out.join("")).entries[0].claim.error.code, "unreadable-document");
     });
 

@@ -23,7 +23,8 @@ export interface CliIo {
     stdout(text: string): void;
     stderr(text: string): void;
     /** All of stdin, read when needed. */
-    readStdin(): Buffer;
+    /** stdin, whole up to `maxBytes` (then one byte more, to tell it is over). */
+    readStdin(maxBytes?: number): Buffer;
     /** True when stdin is a pipe or file, not a terminal. */
     stdinIsPiped: boolean;
     version: string;
@@ -73,7 +74,7 @@ function namesOneFile(arg: string, io: CliIo): boolean {
 }
 
 function runCheckOne(file: string, options: CheckOptions, io: CliIo): number {
-    const text = readTextInput(resolveFile(io, file), io.readStdin, file);
+    const text = readTextInput(resolveFile(io, file), io.readStdin, file, options.maxBytes);
     // stdin is checked as if it were a file in the current folder (its configuration is found from there).
     const path = file === "-" ? nodePath.join(io.cwd, "-") : nodePath.resolve(io.cwd, file);
     const job = jobFor(path, file === "-" ? "<stdin>" : file, options, io, new ProjectConfigs());
@@ -190,7 +191,7 @@ function emit(result: CheckResult, sources: ProblemSource[], format: OutputForma
 }
 
 /** `session FILE...`: an LF-normalised session, paths as given; written atomically with -o. */
-export function runSession(files: string[], output: string | undefined, io: CliIo): number {
+export function runSession(files: string[], output: string | undefined, io: CliIo, followSymlinks = false): number {
     if (files.length === 0) throw new CliError("session: give at least one FILE");
     const seen = new Set<string>();
     const documents = files.map((file) => {
@@ -201,7 +202,13 @@ export function runSession(files: string[], output: string | undefined, io: CliI
     });
     const json = `${JSON.stringify({ documents }, null, 2)}\n`;
     if (output === undefined) io.stdout(json);
-    else writeFileAtomic(resolveFile(io, output), json);
+    else
+        writeFileAtomic(
+            resolveFile(io, output),
+            json,
+            { followSymlinks, inputs: files.filter((f) => f !== "-").map((f) => resolveFile(io, f)) },
+            output,
+        );
     return 0;
 }
 

@@ -14,7 +14,7 @@ import { CliError, readTextInput, writeFileAtomic } from "./files";
 import { diagnosticLines, fetchPages, guardedFetcher, type PageFetcher, printJson, USAGE_EXIT } from "./quoteCli";
 import type { CliCommand } from "./registry";
 
-const USAGE = `  sourcecheck convert [--json] [-o OUT] TRACE.jsonl|NOTES
+const USAGE = `  sourcecheck convert [--json] [-o OUT [--follow-symlinks]] TRACE.jsonl|NOTES
             turn quote-based citations into a SourceCheck file (session of captured sources, one
             claim per line, refs citing the quotes); stdout without -o. exit 0 all converted;
             1 some citations could not be (listed); 2 bad input`;
@@ -36,6 +36,7 @@ export async function runConvert(argv: string[], io: CliIo, fetcher: PageFetcher
     const { values, positionals } = parseCommandLine({ name: "convert", usage: USAGE, exitCode: USAGE_EXIT }, argv, {
         json: { type: "boolean" },
         output: { type: "string", short: "o" },
+        "follow-symlinks": { type: "boolean" },
     });
     if (values.help) {
         io.stdout(`Usage:\n${USAGE}\n`);
@@ -63,7 +64,16 @@ export async function runConvert(argv: string[], io: CliIo, fetcher: PageFetcher
     }
     const exitCode = converted.unconverted.length > 0 ? 1 : 0;
     const json = `${JSON.stringify(converted, null, 2)}\n`;
-    if (values.output !== undefined) writeFileAtomic(nodePath.resolve(io.cwd, values.output), json);
+    if (values.output !== undefined)
+        writeFileAtomic(
+            nodePath.resolve(io.cwd, values.output),
+            json,
+            {
+                inputs: file === "-" ? [] : [nodePath.resolve(io.cwd, file)],
+                followSymlinks: values["follow-symlinks"] === true,
+            },
+            values.output,
+        );
     const convertedCount = converted.annotations.reduce((sum, a) => sum + a.sources.length, 0);
     if (values.json) {
         printJson(io, {

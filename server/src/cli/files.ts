@@ -1,7 +1,7 @@
 /** File I/O of the CLI: reading inputs as text, and atomic writes (temp file renamed into place). */
 import * as fs from "node:fs";
-import * as path from "node:path";
-import { decodeText, readTextFile } from "../workspace/safeFile";
+import { decodeText, formatBytes, readTextFile } from "../workspace/safeFile";
+import { describeWriteError, type FileSnapshot, type SafeWriteOptions, writeFileSafely } from "../workspace/safeWrite";
 
 /** Marks a CliError whichever bundle made it: `check` loads further commands from another bundle. */
 const CLI_ERROR = Symbol.for("sourcecheck.CliError");
@@ -24,18 +24,63 @@ export class CliError extends Error {
 }
 
 /**
- * Read an input file (or "-" for stdin) as UTF-8 text; a clear CliError otherwise, naming the file
- * as the user wrote it (`shown`), not as resolved.
+ * The cap on an input the CLI reads whole (stdin included) unless --max-size says otherwise: room
+ * for a million annotations (about 200 MB), not for `check - < /dev/zero`.
  */
-export function readTextInput(file: string, readStdin: () => Buffer, shown = file): string {
+export const DEFAULT_MAX_INPUT_BYTES = 256 * 1024 * 1024;
+
+/** `--max-size BYTES`: a whole number of bytes, or a usage error. */
+export function parseMaxSize(value: string | undefined): number | undefined {
+    if (value === undefined) return undefined;
+    if (!/^[0-9]{1,15}$/.test(value.trim()))
+        throw new CliError(`--max-size must be a whole number of bytes, not ${JSON.stringify(value)}`);
+    return Number(value);
+}
+
+/** The most worker threads `check --jobs` starts, whatever it is asked (each costs tens of MB). */
+export const MAX_JOBS = 32;
+
+/**
+ * Read an input file (or "-" for stdin) as UTF-8 text; a clear CliError otherwise, naming the file
+ * as the user wrote it (`shown`), not as resolved. Both are capped at `maxBytes`.
+ */
+export function readTextInput(
+    file: string,
+    readStdin: (maxBytes?: number) => Buffer,
+    shown = file,
+    maxBytes: number = DEFAULT_MAX_INPUT_BYTES,
+): string {
+    return readInput(file, readStdin, shown, maxBytes, false).text;
+}
+
+/** readTextInput, with what was read for an in-place rewrite through writeFileAtomic's `expected`. */
+export function readTextInputForUpdate(
+    file: string,
+    shown = file,
+    maxBytes: number = DEFAULT_MAX_INPUT_BYTES,
+): { text: string; snapshot: FileSnapshot } {
+    const read = readInput(file, () => Buffer.alloc(0), shown, maxBytes, true);
+    return { text: read.text, snapshot: read.snapshot as FileSnapshot };
+}
+
+function readInput(
+    file: string,
+    readStdin: (maxBytes?: number) => Buffer,
+    shown: string,
+    maxBytes: number,
+    snapshot: boolean,
+): { text: string; snapshot?: FileSnapshot } {
     if (file === "-") {
-        const decoded = decodeText(readStdin());
+        const bytes = readStdin(maxBytes);
+        if (bytes.length > maxBytes)
+            throw new CliError(`cannot read stdin: it is over the ${formatBytes(maxBytes)} size cap (--max-size)`);
+        const decoded = decodeText(bytes);
         if (!decoded.ok) throw new CliError(`cannot read stdin: it ${decoded.message}`);
-        return decoded.text;
+        return { text: decoded.text };
     }
     // The one safe reader (workspace/safeFile.ts): a FIFO or device given as FILE is refused, not waited on.
-    const read = readTextFile(file);
-    if (read.ok) return read.text;
+    const read = readTextFile(file, { maxBytes, snapshot });
+    if (read.ok) return read;
     if (read.reason === "missing") throw new CliError(`cannot read ${shown}: no such file`);
     if (read.reason === "directory") throw new CliError(`cannot read ${shown}: it is a directory`);
     if (read.reason === "not-regular") throw new CliError(`cannot read ${shown}: not a regular file`);
@@ -44,21 +89,44 @@ export function readTextInput(file: string, readStdin: () => Buffer, shown = fil
     throw new CliError(`cannot read ${shown}: it ${read.message}`);
 }
 
-/** Write a whole file or nothing: a temp file beside the target, flushed, then renamed over it. */
-export function writeFileAtomic(target: string, content: string): void {
-    const directory = path.dirname(path.resolve(target));
-    const temp = path.join(directory, `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
-    let fd: number | undefined;
+/** Read a descriptor (stdin) up to `maxBytes` + 1 bytes: enough to tell it is over the cap, never more. */
+export function readBoundedSync(fd: number, maxBytes: number): Buffer {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    for (;;) {
+        let n: number;
+        try {
+            n = fs.readSync(fd, chunk, 0, chunk.length, null);
+        } catch (error) {
+            const code = (error as NodeJS.ErrnoException).code;
+            if (code === "EAGAIN") continue;
+            if (code === "EOF") break;
+            throw error;
+        }
+        if (n === 0) break;
+        chunks.push(Buffer.from(chunk.subarray(0, n)));
+        total += n;
+        if (total > maxBytes) break;
+    }
+    return Buffer.concat(chunks, total);
+}
+
+/**
+ * Write a whole file or nothing, through the one safe writer (workspace/safeWrite.ts): never over a
+ * device, FIFO, directory, symlink (unless `followSymlinks`), read-only file or one of the command's
+ * `inputs`; an in-place rewrite given the `expected` snapshot refuses a file changed meanwhile.
+ * `shown` names the target as the user wrote it.
+ */
+export function writeFileAtomic(
+    target: string,
+    content: string | Uint8Array,
+    options: SafeWriteOptions = {},
+    shown: string = target,
+): void {
     try {
-        fd = fs.openSync(temp, "wx", 0o644);
-        fs.writeSync(fd, content);
-        fs.fsyncSync(fd);
-        fs.closeSync(fd);
-        fd = undefined;
-        fs.renameSync(temp, target);
+        writeFileSafely(target, content, options);
     } catch (error) {
-        if (fd !== undefined) fs.closeSync(fd);
-        fs.rmSync(temp, { force: true });
-        throw new CliError(`cannot write ${target}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+        throw new CliError(describeWriteError(shown, error), 2);
     }
 }

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import packageJson from "../../../package.json";
 import type { CliIo } from "./commands";
-import { CliError } from "./files";
+import { CliError, DEFAULT_MAX_INPUT_BYTES, readBoundedSync } from "./files";
 import { writeAllSync } from "./stdout";
 
 export function processIo(): CliIo {
@@ -21,7 +21,7 @@ export function processIo(): CliIo {
         cwd: process.cwd(),
         stdout: stdoutWriter(),
         stderr: (text) => process.stderr.write(text),
-        readStdin: () => fs.readFileSync(0),
+        readStdin: (maxBytes = DEFAULT_MAX_INPUT_BYTES) => readBoundedSync(0, maxBytes),
         stdinIsPiped,
         version: packageJson.version,
     };

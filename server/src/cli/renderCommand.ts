@@ -16,7 +16,7 @@ import type { CliIo } from "./commands";
 import { CliError, readTextInput, writeFileAtomic } from "./files";
 import type { CliCommand } from "./registry";
 
-const USAGE = `  sourcecheck render [--root DIR] [-o OUT.html] FILE
+const USAGE = `  sourcecheck render [--root DIR] [-o OUT.html [--follow-symlinks]] FILE
             one self-contained HTML page of FILE's check: each answer document with its claims
             highlighted and numbered, each claim's sources, polarity, confidence and errors`;
 
@@ -29,6 +29,7 @@ export const renderCommand: CliCommand = {
         const { values, positionals } = parseCommandLine(SPEC, argv, {
             root: { type: "string" },
             output: { type: "string", short: "o" },
+            "follow-symlinks": { type: "boolean" },
         });
         if (values.help) return printUsage(io, SPEC);
         if (positionals.length !== 1) throw usageError(SPEC, " takes one FILE");
@@ -64,7 +65,17 @@ export const renderCommand: CliCommand = {
             documents,
         });
         if (values.output === undefined) io.stdout(html);
-        else writeFileAtomic(nodePath.resolve(io.cwd, values.output), html);
+        else {
+            // Never over the annotation file or a document it cites (`render -o IN IN`).
+            const inputs = documents.map((d) => nodePath.resolve(resolution.root, d.path));
+            if (file !== "-") inputs.push(path);
+            writeFileAtomic(
+                nodePath.resolve(io.cwd, values.output),
+                html,
+                { inputs, followSymlinks: values["follow-symlinks"] === true },
+                values.output,
+            );
+        }
         return 0;
     },
 };

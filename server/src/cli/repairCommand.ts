@@ -18,10 +18,11 @@ import { DiskDocuments } from "../workspace/diskDocuments";
 import { GitRevisionDocuments, GitRevisionError } from "../workspace/gitRevision";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import type { CliIo } from "./commands";
-import { CliError, readTextInput, writeFileAtomic } from "./files";
+import { CliError, parseMaxSize, readTextInput, readTextInputForUpdate, writeFileAtomic } from "./files";
 import type { CliCommand } from "./registry";
+import { visible } from "../core/visible";
 
-const USAGE = `  sourcecheck repair [--root DIR] [--since REV] [--write] [--json] FILE
+const USAGE = `  sourcecheck repair [--root DIR] [--since REV] [--write [--follow-symlinks]] [--max-size BYTES] [--json] FILE
             propose the refs the broken refs of FILE meant (line shifts, misquotes, ambiguity,
             moved text, wrong paths); --write applies only the certain ones, in place;
             --since REV reads the cited documents as they were at a git revision`;
@@ -45,7 +46,10 @@ export const repairCommand: CliCommand = {
         const file = positionals[0];
         if (file === "-" && values.write) throw new CliError("repair: --write needs a FILE, not stdin");
         const absolute = file === "-" ? "-" : nodePath.resolve(io.cwd, file);
-        const text = readTextInput(absolute, io.readStdin, file);
+        const maxInput = parseMaxSize(values["max-size"]);
+        // --write reads what it will replace with a snapshot: a change by someone else meanwhile is refused.
+        const forUpdate = values.write ? readTextInputForUpdate(absolute, file, maxInput) : undefined;
+        const text = forUpdate ? forUpdate.text : readTextInput(absolute, io.readStdin, file, maxInput);
         const resolution = resolveDocumentRoot(file === "-" ? nodePath.join(io.cwd, "-") : absolute, {
             explicitRoot: values.root !== undefined ? nodePath.resolve(io.cwd, values.root) : undefined,
             fallback: io.cwd,
@@ -80,7 +84,12 @@ export const repairCommand: CliCommand = {
         if (values.write && editable) {
             const change = applyCertainRepairs(text, result.repairs);
             if (change.applied > 0) {
-                writeFileAtomic(absolute, change.text);
+                writeFileAtomic(
+                    absolute,
+                    change.text,
+                    { expected: forUpdate?.snapshot, followSymlinks: values["follow-symlinks"] === true },
+                    file,
+                );
                 written = change.applied;
             }
         }
@@ -133,7 +142,8 @@ function formatRepairs(
     else if (write) summary += written > 0 ? `; ${plural(written, "repair")} written to ${file}` : "; nothing to write";
     else if (certain > 0) summary += "; --write applies the certain ones";
     out.push(summary);
-    return `${out.join("\n")}\n`;
+    // Names and strings from the file are shown, never acted on (docs/security.md, "Outputs").
+    return `${out.map(visible).join("\n")}\n`;
 }
 
 function parsesLeniently(text: string): boolean {
@@ -151,6 +161,8 @@ function parse(argv: string[]) {
             root: { type: "string" },
             since: { type: "string" },
             write: { type: "boolean" },
+            "follow-symlinks": { type: "boolean" },
+            "max-size": { type: "string" },
             json: { type: "boolean" },
             help: { type: "boolean", short: "h" },
         },

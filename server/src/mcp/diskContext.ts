@@ -7,13 +7,14 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { type RefScope, type ToolContext, ToolError } from "../agentTools/tools";
-import { writeFileAtomic } from "../cli/files";
 import { searchEvidenceUnderRoot } from "../workspace/agentEvidence";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { listCandidateDocuments } from "../workspace/discovery";
+import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { FreshDocuments } from "../workspace/freshDocuments";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
+import { SafeWriteError, writeFileSafely } from "../workspace/safeWrite";
 
 export interface DiskContextOptions {
     maxBytes?: number;
@@ -23,6 +24,7 @@ export interface DiskContextOptions {
 
 export function diskToolContext(root: string, options: DiskContextOptions = {}): ToolContext {
     const files = new FreshDocuments(root, options.maxBytes);
+    const realRoot = () => fs.realpathSync(root);
     /** One reader per document root and size cap, so each keeps its unchanged files between calls. */
     const readers = new Map<string, FreshDocuments>();
     const readerFor = (documentRoot: string, maxBytes: number | undefined): FreshDocuments => {
@@ -39,14 +41,21 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
         document: (path) => files.document(path),
         documents: () => files.lookup(),
         annotationFile(path) {
-            const read = files.read(path);
+            // Read afresh with a snapshot: the write below replaces exactly this file, only while it is
+            // unchanged, and only in a folder still under the root (workspace/safeWrite.ts).
+            const read = readDocumentUnderRoot(root, path, { maxBytes: options.maxBytes, snapshot: true });
             if (!read.ok) return read.failure;
-            const verdict = resolveUnderRoot(root, path);
-            // Checked by the read above; the real path keeps a symlink inside the root a symlink.
-            const target = verdict.ok ? fs.realpathSync(verdict.absolute) : path;
+            const target = read.real as string;
+            const expected = read.snapshot;
             return {
                 text: read.raw,
-                write: async (text) => writeFileAtomic(target, text),
+                write: async (text) => {
+                    try {
+                        writeFileSafely(target, text, { expected, within: realRoot() });
+                    } catch (error) {
+                        throw new Error(error instanceof SafeWriteError ? `it ${error.message}` : String(error));
+                    }
+                },
             };
         },
         files: () => listCandidateDocuments(root),

@@ -8,7 +8,8 @@ import * as nodeFs from "node:fs";
 import { normalizeLineEndings } from "../core/lines";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
 import { isInside, resolveUnderRoot } from "./pathSafety";
-import { formatBytes, readTextFile, type SafeFileSystem } from "./safeFile";
+import { readTextFile, type SafeFileSystem } from "./safeFile";
+import type { FileSnapshot } from "./safeWrite";
 
 export { decodeText, formatBytes } from "./safeFile";
 
@@ -23,6 +24,8 @@ export const DEFAULT_MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 export interface DiskDocumentsOptions {
     maxBytes?: number;
     fs?: FileSystem;
+    /** Also return the real path and a snapshot, for an in-place rewrite through writeFileSafely. */
+    snapshot?: boolean;
 }
 
 export type DiskRead =
@@ -31,6 +34,9 @@ export type DiskRead =
           content: string;
           /** The text as stored, line endings untouched (for writers that keep a file's formatting). */
           raw: string;
+          /** With `snapshot`: the real path read, and what was read (workspace/safeWrite.ts). */
+          real?: string;
+          snapshot?: FileSnapshot;
       }
     | { ok: false; failure: DocumentFailure };
 
@@ -70,21 +76,22 @@ export function readDocumentUnderRoot(
             },
         };
     }
-    let stats: nodeFs.Stats;
-    try {
-        stats = fs.statSync(real);
-    } catch (error) {
-        return unreadable(`cannot open ${quoted}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
-    }
-    if (stats.isDirectory()) return unreadable(`${quoted} is a directory, not a text file`);
-    if (!stats.isFile()) return unreadable(`${quoted} is not a regular file (a FIFO, socket or device)`);
-    if (stats.size > maxBytes) {
-        return unreadable(`${quoted} is ${formatBytes(stats.size)}, over the ${formatBytes(maxBytes)} size cap`);
-    }
     // Read through the one safe reader (safeFile.ts): non-blocking open, checks on the descriptor
-    // (a file swapped for a FIFO after the stat above must not block), size cap, strict UTF-8.
-    const read = readTextFile(real, { maxBytes, fs });
-    if (!read.ok) return unreadable(`${quoted} ${read.message}`);
+    // (a FIFO, device or directory is refused without blocking), size cap, strict UTF-8, and the
+    // OPENED file must lie under the root: a path component swapped for a symlink after the check
+    // above cannot make it read outside.
+    const read = readTextFile(real, { maxBytes, fs, within: realRoot, snapshot: options.snapshot });
+    if (!read.ok) {
+        if (read.reason === "outside") {
+            return {
+                ok: false,
+                failure: { code: "path-outside-root", message: `the path ${quoted} ${read.message}` },
+            };
+        }
+        return unreadable(`${quoted} ${read.message}`);
+    }
+    if (options.snapshot)
+        return { ok: true, content: normalizeLineEndings(read.text), raw: read.text, real, snapshot: read.snapshot };
     return { ok: true, content: normalizeLineEndings(read.text), raw: read.text };
 }
 

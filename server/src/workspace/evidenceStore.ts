@@ -15,6 +15,11 @@ import { EvidenceIndex, IndexFormatError, type IndexSettings } from "../evidence
 import type { CurrentText } from "../evidence/select";
 import { Discovery } from "./discovery";
 import { DEFAULT_MAX_DOCUMENT_BYTES, decodeText, readDocumentUnderRoot } from "./diskDocuments";
+import { readFileBytes } from "./safeFile";
+import { writeFileSafely } from "./safeWrite";
+
+/** An evidence index larger than this is not read (it is rebuilt): a cache never needs to be huge. */
+const MAX_INDEX_BYTES = 1024 * 1024 * 1024;
 
 export const DEFAULT_INCLUDE = ["**/*.md", "**/*.markdown"];
 export const DEFAULT_EXCLUDE = ["**/node_modules/**"];
@@ -136,11 +141,13 @@ export function openIndex(
     if (reusable) index = kept.index;
     else
         try {
-            bytes = fs.readFileSync(indexFile);
+            // The one safe reader: a FIFO, device or symlink put in the index's place is refused, not read.
+            const read = readFileBytes(indexFile, { noFollow: true, maxBytes: MAX_INDEX_BYTES });
+            if (read.ok) bytes = read.bytes;
+            else if (read.reason !== "missing")
+                warnings.push(`the evidence index ${indexFile} ${read.message}; rebuilding it`);
         } catch (error) {
-            const code = (error as NodeJS.ErrnoException).code;
-            if (code !== "ENOENT")
-                warnings.push(`the evidence index ${indexFile} is unreadable (${code}); rebuilding it`);
+            warnings.push(`the evidence index ${indexFile} is unreadable (${(error as Error).message}); rebuilding it`);
         }
     if (bytes !== undefined) {
         try {
@@ -219,23 +226,11 @@ export function readCurrent(root: string, path: string, maxBytes?: number): Curr
 }
 
 /**
- * A whole file or nothing: a temp file beside the target, renamed over it. Not flushed to disk first:
- * the index is a cache, and a file torn by a power loss fails its checksum and is rebuilt (an fsync
- * of megabytes cost more than the rest of a warm update on a busy disk).
+ * A whole file or nothing, through the one safe writer (workspace/safeWrite.ts: never over a
+ * symlink, device or directory). Not flushed to disk first: the index is a cache, and a file torn by
+ * a power loss fails its checksum and is rebuilt (an fsync of megabytes cost more than the rest of a
+ * warm update on a busy disk).
  */
 export function writeAtomic(target: string, content: Uint8Array): void {
-    fs.mkdirSync(nodePath.dirname(target), { recursive: true });
-    const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
-    let fd: number | undefined;
-    try {
-        fd = fs.openSync(temp, "wx", 0o644);
-        fs.writeSync(fd, content);
-        fs.closeSync(fd);
-        fd = undefined;
-        fs.renameSync(temp, target);
-    } catch (error) {
-        if (fd !== undefined) fs.closeSync(fd);
-        fs.rmSync(temp, { force: true });
-        throw error;
-    }
+    writeFileSafely(target, content, { fsync: false, makeDirectory: true, newFileMode: 0o644 });
 }

@@ -3,25 +3,40 @@
  * blocking and checked on the open descriptor, so a FIFO, socket or device named like a document
  * (or a file swapped for one after a stat) is refused at once instead of hanging the reader; the
  * size cap is enforced on the descriptor; the bytes must be strict UTF-8 text (decodeText).
- * Path safety (staying under a root) is the caller's, before this is called.
+ *
+ * With `within` (a real folder path), the file that was OPENED must lie under that folder: the path
+ * is opened with O_NOFOLLOW (its last component may not be a symlink) and then the descriptor itself
+ * is asked where it leads (`/proc/self/fd/N` on Linux; elsewhere the real path is resolved again and
+ * its device and inode compared with the descriptor's). A file or folder swapped for a symlink
+ * between a check and the open cannot make it read outside (docs/security.md, "Reads").
  */
 import { isUtf8 } from "node:buffer";
 import * as nodeFs from "node:fs";
+import * as nodePath from "node:path";
+import { isInside } from "./pathSafety";
+import { type FileSnapshot, snapshotOf } from "./safeWrite";
 
 /** The file-system calls made here: small, so tests can spy on every path touched. */
 export interface SafeFileSystem {
     openSync(path: string, flags: number): number;
     fstatSync(fd: number): nodeFs.Stats;
     readFileSync(fd: number): Buffer;
+    /** Optional for test doubles; without it a capped read falls back to readFileSync. */
+    readSync?(fd: number, buffer: Uint8Array, offset: number, length: number, position: null): number;
     closeSync(fd: number): void;
 }
 
 export type SafeRead =
-    | { ok: true; text: string }
+    | {
+          ok: true;
+          text: string;
+          /** What was read (identity, size, time, hash, BOM): give it to writeFileSafely for an in-place rewrite. */
+          snapshot?: FileSnapshot;
+      }
     | {
           ok: false;
           /** missing, directory, not-regular (FIFO, socket, device), too-large, not-text, or error. */
-          reason: "missing" | "directory" | "not-regular" | "too-large" | "not-text" | "error";
+          reason: "missing" | "directory" | "not-regular" | "too-large" | "not-text" | "outside" | "error";
           /** A clause for a sentence about the file: "is a directory", "is not valid UTF-8 text"… */
           message: string;
           size?: number;
@@ -30,16 +45,41 @@ export type SafeRead =
 export interface SafeReadOptions {
     maxBytes?: number;
     fs?: SafeFileSystem;
+    /** A real folder path the opened file must lie under (see above). */
+    within?: string;
+    /** Return a snapshot of what was read (costs a SHA-256 of the bytes). */
+    snapshot?: boolean;
 }
 
+export type SafeBytes = { ok: true; bytes: Buffer; stats: nodeFs.Stats } | Extract<SafeRead, { ok: false }>;
+
 export function readTextFile(path: string, options: SafeReadOptions = {}): SafeRead {
+    const read = readFileBytes(path, options);
+    if (!read.ok) return read;
+    const decoded = decodeText(read.bytes);
+    if (!decoded.ok) return { ok: false, reason: "not-text", message: decoded.message };
+    return options.snapshot
+        ? { ok: true, text: decoded.text, snapshot: snapshotOf(read.stats, read.bytes) }
+        : { ok: true, text: decoded.text };
+}
+
+/**
+ * The bytes of a regular file with every check above but the text ones (the evidence index is
+ * binary). `noFollow` refuses a symlink as the last component (a cache file is never one).
+ */
+export function readFileBytes(path: string, options: SafeReadOptions & { noFollow?: boolean } = {}): SafeBytes {
     const fs = options.fs ?? nodeFs;
     const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
     let fd: number | undefined;
     let bytes: Buffer;
+    let stats: nodeFs.Stats;
     try {
-        fd = fs.openSync(path, nodeFs.constants.O_RDONLY | (nodeFs.constants.O_NONBLOCK ?? 0));
-        const stats = fs.fstatSync(fd);
+        const noFollow = options.within !== undefined || options.noFollow ? (nodeFs.constants.O_NOFOLLOW ?? 0) : 0;
+        fd = fs.openSync(path, nodeFs.constants.O_RDONLY | (nodeFs.constants.O_NONBLOCK ?? 0) | noFollow);
+        stats = fs.fstatSync(fd);
+        if (options.within !== undefined && !openedUnder(fd, stats, path, options.within)) {
+            return { ok: false, reason: "outside", message: "leads outside the root (it changed while being opened)" };
+        }
         if (stats.isDirectory()) return { ok: false, reason: "directory", message: "is a directory, not a text file" };
         if (!stats.isFile())
             return { ok: false, reason: "not-regular", message: "is not a regular file (a FIFO, socket or device)" };
@@ -51,11 +91,14 @@ export function readTextFile(path: string, options: SafeReadOptions = {}): SafeR
                 message: `is ${formatBytes(stats.size)}, over the ${formatBytes(maxBytes)} size cap`,
             };
         }
-        bytes = fs.readFileSync(fd);
+        bytes = Number.isFinite(maxBytes) ? readAtMost(fs, fd, stats.size, maxBytes) : fs.readFileSync(fd);
     } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, reason: "missing", message: "does not exist" };
         if (code === "EISDIR") return { ok: false, reason: "directory", message: "is a directory, not a text file" };
+        if (code === "ELOOP" && options.within !== undefined)
+            return { ok: false, reason: "outside", message: "is a symlink (it changed while being opened)" };
+        if (code === "ELOOP") return { ok: false, reason: "not-regular", message: "is a symbolic link" };
         return { ok: false, reason: "error", message: `cannot be read: ${code ?? "error"}` };
     } finally {
         if (fd !== undefined) fs.closeSync(fd);
@@ -68,8 +111,52 @@ export function readTextFile(path: string, options: SafeReadOptions = {}): SafeR
             message: `grew over the ${formatBytes(maxBytes)} size cap while read`,
         };
     }
-    const decoded = decodeText(bytes);
-    return decoded.ok ? { ok: true, text: decoded.text } : { ok: false, reason: "not-text", message: decoded.message };
+    return { ok: true, bytes, stats };
+}
+
+/** Read to the end, but never more than maxBytes + 1 bytes (a file growing while read stops there). */
+function readAtMost(fs: SafeFileSystem, fd: number, sizeHint: number, maxBytes: number): Buffer {
+    if (!fs.readSync) {
+        const whole = fs.readFileSync(fd);
+        return whole;
+    }
+    let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, Math.max(sizeHint + 1, 4096)));
+    let length = 0;
+    for (;;) {
+        if (length === buffer.length) {
+            if (length > maxBytes) break;
+            const bigger = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
+            buffer.copy(bigger, 0, 0, length);
+            buffer = bigger;
+        }
+        const n = fs.readSync(fd, buffer, length, buffer.length - length, null);
+        if (n === 0) break;
+        length += n;
+    }
+    return buffer.subarray(0, length);
+}
+
+let procFd: boolean | undefined;
+
+/** Where the open descriptor leads lies under `root` (a real path). */
+function openedUnder(fd: number, stats: nodeFs.Stats, path: string, root: string): boolean {
+    if (procFd !== false) {
+        try {
+            const opened = nodeFs.readlinkSync(`/proc/self/fd/${fd}`);
+            procFd = true;
+            return nodePath.isAbsolute(opened) && isInside(root, opened);
+        } catch {
+            procFd = false;
+        }
+    }
+    // No /proc: the real path now must be under the root and be the very file that was opened.
+    try {
+        const real = nodeFs.realpathSync(path);
+        const now = nodeFs.statSync(real);
+        return isInside(root, real) && now.dev === stats.dev && now.ino === stats.ino;
+    } catch {
+        return false;
+    }
 }
 
 /** Bytes as text: UTF-8 only, no NUL bytes (binary), a leading BOM dropped. */

@@ -4,7 +4,7 @@
  * place, so formatting, comments, key order and every other byte stay as they were. Pure: text and
  * repairs in, text out. One parse of the text, however many repairs.
  */
-import { applyEdits, type Edit, findNodeAtLocation, parseTree } from "jsonc-parser";
+import { type Edit, findNodeAtLocation, parseTree } from "jsonc-parser";
 import { MAX_NESTING, nestingBeyond } from "../../../../shared/jsonNesting";
 import { pointerSegments } from "../parse";
 import type { Ref } from "../types";
@@ -57,5 +57,26 @@ export function applyCertainRepairs(text: string, repairs: readonly RepairEntry[
         }
         if (changed) applied++;
     }
-    return { text: edits.length > 0 ? applyEdits(text, edits) : text, applied };
+    return { text: edits.length > 0 ? spliceEdits(text, edits) : text, applied };
+}
+
+/**
+ * Replace non-overlapping ranges of `text` in one pass: each unchanged stretch and each new value is
+ * copied once (jsonc-parser's applyEdits rebuilds the whole string per edit, quadratic in the number
+ * of repairs: 10,000 on a 2.9 MB file took over a minute). `work`, when given, counts the characters
+ * copied, so a test can check the pass is linear. Overlapping edits keep the first (by offset).
+ */
+export function spliceEdits(text: string, edits: readonly Edit[], work?: { copied: number }): string {
+    const sorted = [...edits].sort((a, b) => a.offset - b.offset);
+    const parts: string[] = [];
+    let at = 0;
+    for (const edit of sorted) {
+        if (edit.offset < at) continue;
+        parts.push(text.slice(at, edit.offset), edit.content);
+        if (work) work.copied += edit.offset - at + edit.content.length;
+        at = edit.offset + edit.length;
+    }
+    parts.push(text.slice(at));
+    if (work) work.copied += text.length - at;
+    return parts.join("");
 }

@@ -7,7 +7,7 @@ export {
     type RepairRole,
     repairChecked,
 } from "./annotations";
-export { applyCertainRepairs, type CertainRepairs } from "./certainEdits";
+export { applyCertainRepairs, type CertainRepairs, spliceEdits } from "./certainEdits";
 export { Corroboration, type RepairSite, repairSite } from "./corroborate";
 export { marginAbove, repairRef, shiftCost } from "./engine";
 export { computeLineMap, followRef, type LineMap, lineMap } from "./follow";

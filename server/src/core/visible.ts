@@ -1,0 +1,41 @@
+/**
+ * Text a person reads in a terminal, a CI log or a report never carries characters that act instead
+ * of showing (docs/security.md, "Outputs"): control characters (an escape sequence recolours or
+ * rewrites the terminal; a newline in a file name starts a line of its own, which a CI runner may
+ * read as a workflow command such as `::error`), and the bidirectional controls that reorder what is
+ * shown (U+202E makes `txt.exe` read `exe.txt`). `visible` writes each as an escape: `\x1b`, `\n`,
+ * `\u202e`. Pure.
+ */
+
+/** C0 controls, DEL, C1 controls, bidi embeddings/overrides/isolates and marks, line/paragraph separators. */
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const INVISIBLE_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Only the bidi controls (for the HTML report, where control characters are already harmless). */
+export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+export function escapeCharacter(character: string): string {
+    const named = NAMED[character];
+    if (named) return named;
+    const code = character.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+
+/** A name or value printed on one line: every control character, newline and bidi control escaped. */
+export function visible(text: string): string {
+    return text.replace(INVISIBLE, escapeCharacter);
+}
+
+/** Whole lines of output: as `visible`, but the newlines and tabs that shape the output kept. */
+export function visibleLines(text: string): string {
+    return text.replace(INVISIBLE_BUT_LINES, escapeCharacter);
+}
+
+/** True when `text` holds a character `visible` would escape. */
+export function hasInvisible(text: string): boolean {
+    INVISIBLE.lastIndex = 0;
+    const found = INVISIBLE.test(text);
+    INVISIBLE.lastIndex = 0;
+    return found;
+}

@@ -1,0 +1,314 @@
+/**
+ * The one way SourceCheck writes a file (docs/security.md, "Writes"): every `-o`, every in-place
+ * rewrite (`repair --write`, the agent tools' repair), the evidence index. A whole file or nothing,
+ * and never over something that is not an ordinary file:
+ *
+ * - the target must be a regular file or missing: a directory, FIFO, socket or device is refused
+ *   (renaming over `/dev/null` would replace the device); a symlink is refused unless the caller
+ *   follows symlinks, and then the link's target is what is checked and replaced;
+ * - a target that is one of the command's inputs (same device and inode) is refused;
+ * - a read-only target (no write bit) is refused, even for root;
+ * - the new file keeps the old one's mode and owner, and its UTF-8 BOM when it had one;
+ * - the temp file is created and renamed through a handle on the opened directory
+ *   (`/proc/self/fd/N/…` on Linux), so a folder swapped for a symlink meanwhile cannot redirect the
+ *   write; elsewhere the directory's device and inode are checked again just before the rename;
+ * - for an in-place rewrite, the file must still be what was read (size, mtime, inode and a SHA-256
+ *   of the bytes), checked just before the rename: a change by someone else is refused, not lost.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as nodePath from "node:path";
+import { isInside } from "./pathSafety";
+
+/** What a reader saw of a file, to be compared just before it is replaced. */
+export interface FileSnapshot {
+    dev: number;
+    ino: number;
+    size: number;
+    mtimeMs: number;
+    sha256: string;
+    /** The bytes started with a UTF-8 byte order mark. */
+    bom: boolean;
+}
+
+export type SafeWriteCode =
+    | "not-regular"
+    | "symlink"
+    | "same-as-input"
+    | "read-only"
+    | "changed"
+    | "directory-changed"
+    | "io-error";
+
+/** A refusal or failure to write, with a stable code and a clause about the target. */
+export class SafeWriteError extends Error {
+    constructor(
+        readonly code: SafeWriteCode,
+        message: string,
+    ) {
+        super(message);
+    }
+}
+
+export interface SafeWriteOptions {
+    /** Replace a symlink's target instead of refusing the symlink (`--follow-symlinks`). */
+    followSymlinks?: boolean;
+    /** Files the command read: the target may be none of them. */
+    inputs?: readonly string[];
+    /** For an in-place rewrite: the file as it was read; the write is refused if it changed since. */
+    expected?: FileSnapshot;
+    /** Mode of a new file (before the umask); an existing file keeps its own. Default 0o666. */
+    newFileMode?: number;
+    /** Flush the data before the rename (default true; the evidence index, a cache, skips it). */
+    fsync?: boolean;
+    /** Create missing parent folders (the evidence index's cache folder). */
+    makeDirectory?: boolean;
+    /** A folder (real path) the written file must stay under, checked on the opened directory. */
+    within?: string;
+}
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** The snapshot of bytes just read through an open descriptor's stats. */
+export function snapshotOf(stats: fs.Stats, bytes: Uint8Array): FileSnapshot {
+    return {
+        dev: stats.dev,
+        ino: stats.ino,
+        size: stats.size,
+        mtimeMs: stats.mtimeMs,
+        sha256: createHash("sha256").update(bytes).digest("hex"),
+        bom: bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf,
+    };
+}
+
+/** Write `content` to `target` whole or not at all, with every check above; throws SafeWriteError. */
+export function writeFileSafely(target: string, content: string | Uint8Array, options: SafeWriteOptions = {}): void {
+    let path = nodePath.resolve(target);
+    let existing = lstatOrUndefined(path);
+    if (existing?.isSymbolicLink()) {
+        if (!options.followSymlinks) {
+            throw new SafeWriteError(
+                "symlink",
+                "is a symbolic link (give --follow-symlinks to write to the file it points to)",
+            );
+        }
+        try {
+            path = fs.realpathSync(path);
+        } catch {
+            throw new SafeWriteError("symlink", "is a symbolic link to nothing (dangling or a loop)");
+        }
+        existing = lstatOrUndefined(path);
+    }
+    if (existing) refuseUnlessWritableFile(existing);
+    if (options.expected && !existing)
+        throw new SafeWriteError("changed", "was deleted since it was read; nothing written");
+    if (existing && options.expected) compareWithSnapshot(path, existing, options.expected);
+    for (const input of options.inputs ?? []) {
+        const stats = statOrUndefined(input);
+        if (stats && existing && stats.dev === existing.dev && stats.ino === existing.ino) {
+            throw new SafeWriteError("same-as-input", "is also an input of this command; it would be overwritten");
+        }
+    }
+
+    let bytes = typeof content === "string" ? Buffer.from(content, "utf8") : Buffer.from(content);
+    if (options.expected?.bom && !startsWithBom(bytes)) bytes = Buffer.concat([UTF8_BOM, bytes]);
+
+    const directory = nodePath.dirname(path);
+    if (options.makeDirectory) fs.mkdirSync(directory, { recursive: true });
+    const name = nodePath.basename(path);
+    let dirFd: number;
+    try {
+        dirFd = fs.openSync(directory, fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0));
+    } catch (error) {
+        throw ioError(error);
+    }
+    const dirStats = fs.fstatSync(dirFd);
+    // Names inside the opened directory, wherever its path now leads (Linux); else the path itself.
+    const viaHandle = handlePrefix(dirFd);
+    if (options.within !== undefined && !openedInside(dirFd, directory, options.within)) {
+        fs.closeSync(dirFd);
+        throw new SafeWriteError(
+            "directory-changed",
+            "is in a folder that now leads outside the root; nothing written",
+        );
+    }
+    const inDirectory = (entry: string) => (viaHandle ? `${viaHandle}/${entry}` : nodePath.join(directory, entry));
+    const tempName = `.${name}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+    let fd: number | undefined;
+    let tempCreated = false;
+    try {
+        const mode = existing ? existing.mode & 0o7777 : (options.newFileMode ?? 0o666);
+        fd = fs.openSync(
+            inDirectory(tempName),
+            fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0),
+            existing ? 0o600 : mode,
+        );
+        tempCreated = true;
+        if (existing) {
+            // Keep the owner first (chown may clear set-id bits), then the exact mode (not the umask's).
+            const written = fs.fstatSync(fd);
+            if (written.uid !== existing.uid || written.gid !== existing.gid) {
+                try {
+                    fs.fchownSync(fd, existing.uid, existing.gid);
+                } catch {
+                    throw new SafeWriteError(
+                        "io-error",
+                        "belongs to another user, and the rewrite could not keep its owner",
+                    );
+                }
+            }
+            fs.fchmodSync(fd, mode);
+        }
+        let offset = 0;
+        while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
+        if (options.fsync !== false) fs.fsyncSync(fd);
+        fs.closeSync(fd);
+        fd = undefined;
+
+        // Last checks, as close to the rename as a path API allows.
+        if (!viaHandle) {
+            const now = statOrUndefined(directory);
+            if (!now || now.dev !== dirStats.dev || now.ino !== dirStats.ino) {
+                throw new SafeWriteError(
+                    "directory-changed",
+                    "is in a folder that was moved or replaced while writing",
+                );
+            }
+        }
+        const current = lstatOrUndefined(inDirectory(name));
+        if (existing) {
+            if (!current || current.dev !== existing.dev || current.ino !== existing.ino) {
+                throw new SafeWriteError("changed", "was replaced by another file while writing; nothing written");
+            }
+            if (options.expected) compareWithSnapshot(inDirectory(name), current, options.expected);
+        } else if (current) {
+            throw new SafeWriteError("changed", "was created by someone else while writing; nothing written");
+        }
+        fs.renameSync(inDirectory(tempName), inDirectory(name));
+        tempCreated = false;
+        if (options.fsync !== false) {
+            try {
+                fs.fsyncSync(dirFd);
+            } catch {
+                // Some file systems cannot flush a directory; the rename itself is done.
+            }
+        }
+    } catch (error) {
+        if (fd !== undefined) fs.closeSync(fd);
+        if (tempCreated) fs.rmSync(inDirectory(tempName), { force: true });
+        throw error instanceof SafeWriteError ? error : ioError(error);
+    } finally {
+        fs.closeSync(dirFd);
+    }
+}
+
+/** The user-facing sentence for a refusal: `cannot write out.html: it is a directory`. */
+export function describeWriteError(shown: string, error: unknown): string {
+    if (error instanceof SafeWriteError) return `cannot write ${shown}: it ${error.message}`;
+    return `cannot write ${shown}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
+}
+
+function refuseUnlessWritableFile(stats: fs.Stats): void {
+    if (stats.isDirectory()) throw new SafeWriteError("not-regular", "is a directory");
+    if (!stats.isFile()) {
+        const kind = stats.isFIFO()
+            ? "a FIFO"
+            : stats.isSocket()
+              ? "a socket"
+              : stats.isCharacterDevice() || stats.isBlockDevice()
+                ? "a device"
+                : "not a regular file";
+        throw new SafeWriteError("not-regular", `is ${kind}, not a regular file`);
+    }
+    // Root may write anything; a file nobody may write stays as it is for root too.
+    if ((stats.mode & 0o222) === 0) throw new SafeWriteError("read-only", "is read-only (no write permission)");
+    const uid = process.getuid?.();
+    if (uid !== undefined && uid !== 0) {
+        const writable = stats.uid === uid ? (stats.mode & 0o200) !== 0 : isWritableByOthers(stats);
+        if (!writable) throw new SafeWriteError("read-only", "is not writable by this user");
+    }
+}
+
+function isWritableByOthers(stats: fs.Stats): boolean {
+    const groups = process.getgroups?.() ?? [];
+    if (groups.includes(stats.gid) || process.getgid?.() === stats.gid) return (stats.mode & 0o020) !== 0;
+    return (stats.mode & 0o002) !== 0;
+}
+
+function compareWithSnapshot(path: string, stats: fs.Stats, expected: FileSnapshot): void {
+    const changed = () =>
+        new SafeWriteError("changed", "was changed by someone else since it was read; nothing written");
+    if (stats.dev !== expected.dev || stats.ino !== expected.ino) throw changed();
+    if (stats.size !== expected.size || stats.mtimeMs !== expected.mtimeMs) throw changed();
+    // Same size and time can still hide an edit within the clock's resolution: compare the bytes' hash.
+    let fd: number | undefined;
+    try {
+        fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+        const opened = fs.fstatSync(fd);
+        if (opened.dev !== expected.dev || opened.ino !== expected.ino) throw changed();
+        const hash = createHash("sha256").update(fs.readFileSync(fd)).digest("hex");
+        if (hash !== expected.sha256) throw changed();
+    } catch (error) {
+        if (error instanceof SafeWriteError) throw error;
+        throw changed();
+    } finally {
+        if (fd !== undefined) fs.closeSync(fd);
+    }
+}
+
+let procFdWorks: boolean | undefined;
+
+/** `/proc/self/fd/N` when it leads to the opened directory (Linux), else undefined. */
+function handlePrefix(dirFd: number): string | undefined {
+    if (procFdWorks === false) return undefined;
+    const prefix = `/proc/self/fd/${dirFd}`;
+    try {
+        const viaProc = fs.statSync(prefix);
+        const opened = fs.fstatSync(dirFd);
+        procFdWorks = viaProc.isDirectory() && viaProc.dev === opened.dev && viaProc.ino === opened.ino;
+    } catch {
+        procFdWorks = false;
+    }
+    return procFdWorks ? prefix : undefined;
+}
+
+/** The opened directory is under `root`: its path as the kernel knows it (Linux), else its real path now. */
+function openedInside(dirFd: number, directory: string, root: string): boolean {
+    let real: string;
+    try {
+        real = procFdWorks ? fs.readlinkSync(`/proc/self/fd/${dirFd}`) : fs.realpathSync(directory);
+    } catch {
+        return false;
+    }
+    return isInside(root, real);
+}
+
+function startsWithBom(bytes: Uint8Array): boolean {
+    return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
+
+function lstatOrUndefined(path: string): fs.Stats | undefined {
+    try {
+        return fs.lstatSync(path);
+    } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOENT") return undefined;
+        if (code === "ENOTDIR") throw new SafeWriteError("not-regular", "is below something that is not a folder");
+        throw ioError(error);
+    }
+}
+
+function statOrUndefined(path: string): fs.Stats | undefined {
+    try {
+        return fs.statSync(path);
+    } catch {
+        return undefined;
+    }
+}
+
+function ioError(error: unknown): SafeWriteError {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EISDIR") return new SafeWriteError("not-regular", "is a directory");
+    if (code === "ENOENT") return new SafeWriteError("io-error", "is in a folder that does not exist");
+    return new SafeWriteError("io-error", `could not be written (${code ?? String(error)})`);
+}

@@ -1,0 +1,132 @@
+/**
+ * Hardening: the one safe reader cannot be raced (docs/security.md, "Reads"). A child process swaps
+ * a cited folder (or file) for a symlink leading out of the root in a loop, for a bounded time, while
+ * the reader reads: no read may ever return the outside content.
+ */
+import * as assert from "node:assert/strict";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { readDocumentUnderRoot } from "../../server/src/workspace/diskDocuments";
+import { readFileBytes } from "../../server/src/workspace/safeFile";
+import { runCli } from "./cliRun";
+
+function tempDir(): string {
+    return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-reads-")));
+}
+
+/** A child process that swaps `target` for a symlink to `outside` and back until killed (at most `ms`). */
+function startSwapper(target: string, outside: string, ms: number): ChildProcess {
+    const script = `
+        const fs = require("node:fs");
+        const [target, outside, ms] = process.argv.slice(1);
+        const end = Date.now() + Number(ms);
+        let swaps = 0;
+        while (Date.now() < end) {
+            try {
+                fs.renameSync(target, target + ".real");
+                fs.symlinkSync(outside, target);
+                fs.renameSync(target, target + ".link");
+                fs.renameSync(target + ".real", target);
+                fs.unlinkSync(target + ".link");
+                swaps++;
+            } catch {}
+            if (swaps === 1) process.stdout.write("swapping\\n");
+        }`;
+    return spawn(process.execPath, ["-e", script, target, outside, String(ms)], {
+        stdio: ["ignore", "pipe", "inherit"],
+    });
+}
+
+async function started(child: ChildProcess): Promise<void> {
+    await new Promise<void>((resolve) => child.stdout?.once("data", () => resolve()));
+}
+
+async function stopped(child: ChildProcess): Promise<void> {
+    if (child.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill();
+    });
+}
+
+describe("hardening: the one safe reader", () => {
+    it("never returns content from outside the root while a cited folder is swapped for a symlink", async function () {
+        this.timeout(30_000);
+        const root = tempDir();
+        const outside = tempDir();
+        fs.mkdirSync(path.join(root, "docs"));
+        fs.writeFileSync(path.join(root, "docs", "a.md"), "INSIDE\n");
+        fs.writeFileSync(path.join(outside, "a.md"), "OUTSIDE\n");
+        const swapper = startSwapper(path.join(root, "docs"), outside, 10_000);
+        try {
+            await started(swapper);
+            const outcomes = { inside: 0, outside: 0, refused: 0 };
+            const end = Date.now() + 1500;
+            let reads = 0;
+            while (Date.now() < end || reads < 2000) {
+                reads++;
+                const read = readDocumentUnderRoot(root, "docs/a.md");
+                if (!read.ok) outcomes.refused++;
+                else if (read.content.startsWith("OUTSIDE")) outcomes.outside++;
+                else outcomes.inside++;
+                if (reads > 200_000) break;
+            }
+            assert.equal(outcomes.outside, 0, `outside content read: ${JSON.stringify(outcomes)}`);
+            assert.ok(outcomes.inside > 0, `some reads succeed: ${JSON.stringify(outcomes)}`);
+            assert.ok(outcomes.refused > 0, `the swap was exercised: ${JSON.stringify(outcomes)}`);
+        } finally {
+            await stopped(swapper);
+        }
+    });
+
+    it("never returns content from outside the root while a cited file is swapped for a symlink", async function () {
+        this.timeout(30_000);
+        const root = tempDir();
+        const outside = tempDir();
+        fs.writeFileSync(path.join(root, "a.md"), "INSIDE\n");
+        fs.writeFileSync(path.join(outside, "a.md"), "OUTSIDE\n");
+        const swapper = startSwapper(path.join(root, "a.md"), path.join(outside, "a.md"), 10_000);
+        try {
+            await started(swapper);
+            let outsideReads = 0;
+            let insideReads = 0;
+            const end = Date.now() + 1500;
+            for (let reads = 0; (Date.now() < end || reads < 2000) && reads < 200_000; reads++) {
+                const read = readDocumentUnderRoot(root, "a.md");
+                if (read.ok && read.content.startsWith("OUTSIDE")) outsideReads++;
+                if (read.ok && read.content.startsWith("INSIDE")) insideReads++;
+            }
+            assert.equal(outsideReads, 0);
+            assert.ok(insideReads > 0);
+        } finally {
+            await stopped(swapper);
+        }
+    });
+
+    it("reads no FIFO, device or symlink in a binary cache file's place, and caps its size", () => {
+        const dir = tempDir();
+        const fifo = path.join(dir, "fifo");
+        execFileSync("mkfifo", [fifo]);
+        assert.equal((readFileBytes(fifo, { noFollow: true }) as { reason: string }).reason, "not-regular");
+        fs.writeFileSync(path.join(dir, "big"), Buffer.alloc(1000));
+        fs.symlinkSync(path.join(dir, "big"), path.join(dir, "link"));
+        assert.equal(readFileBytes(path.join(dir, "link"), { noFollow: true }).ok, false);
+        const capped = readFileBytes(path.join(dir, "big"), { maxBytes: 999 });
+        assert.equal(capped.ok, false);
+        assert.equal((capped as { reason: string }).reason, "too-large");
+    });
+
+    it("caps stdin and annotation input with --max-size", () => {
+        const dir = tempDir();
+        const big = `${JSON.stringify({ annotations: [] })}${" ".repeat(5000)}`;
+        const run = runCli(["check", "--max-size", "1000", "-"], { cwd: dir, stdin: big });
+        assert.equal(run.status, 2);
+        assert.match(run.stderr, /stdin: it is over the 1000 B size cap/);
+        fs.writeFileSync(path.join(dir, "a.sourcecheck.json"), big);
+        const file = runCli(["check", "--max-size", "1000", "a.sourcecheck.json"], { cwd: dir });
+        assert.equal(file.status, 2);
+        assert.match(file.stderr, /over the 1000 B size cap/);
+    });
+});
