@@ -13,6 +13,7 @@ import { LineIndex } from "../core/lines";
 import { LocatedText, parseJsonText } from "../core/parse";
 import { type AnnotationRepairs, applyCertainRepairs, type RepairDocuments, repairChecked } from "../core/repair";
 import type { Ref, SchemaError } from "../core/types";
+import { visible } from "../core/visible";
 import { listCandidateDocuments } from "../workspace/discovery";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { GitRevisionDocuments, GitRevisionError } from "../workspace/gitRevision";
@@ -20,7 +21,6 @@ import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectCo
 import type { CliIo } from "./commands";
 import { CliError, parseMaxSize, readTextInput, readTextInputForUpdate, writeFileAtomic } from "./files";
 import type { CliCommand } from "./registry";
-import { visible } from "../core/visible";
 
 const USAGE = `  sourcecheck repair [--root DIR] [--since REV] [--write [--follow-symlinks]] [--max-size BYTES] [--json] FILE
             propose the refs the broken refs of FILE meant (line shifts, misquotes, ambiguity,
