@@ -6,7 +6,6 @@
 import * as path from "node:path";
 import type { Edit } from "jsonc-parser";
 import * as vscode from "vscode";
-import { pickAnnotationFile, rememberAnnotationFile } from "./annotationFiles";
 import {
     annotationCount,
     annotationSpan,
@@ -15,7 +14,8 @@ import {
     detectFormatting,
     type EditResult,
     embeddedPaths,
-} from "./annotationJson";
+} from "../../shared/annotationJson";
+import { pickAnnotationFile, rememberAnnotationFile } from "./annotationFiles";
 import { uriKey } from "./citedSpans";
 import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
 import type { Ref } from "./customRequestTypes";

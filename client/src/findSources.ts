@@ -5,6 +5,7 @@
  */
 import * as vscode from "vscode";
 import { RequestType } from "vscode-languageclient/node";
+import { annotationIndexAt, appendSource } from "../../shared/annotationJson";
 import {
     type EvidenceHitItem,
     FIND_EVIDENCE,
@@ -12,7 +13,6 @@ import {
     type FindEvidenceResult,
 } from "../../shared/evidenceProtocol";
 import { rememberAnnotationFile } from "./annotationFiles";
-import { annotationIndexAt, appendSource } from "./annotationJson";
 import { checkPathInSession, editAnnotationFile, pickConfidence, revealAnnotation } from "./authoring";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
 import { isAnnotationDocument } from "./config";

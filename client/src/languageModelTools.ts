@@ -32,7 +32,7 @@ class SourceCheckTool implements vscode.LanguageModelTool<Record<string, unknown
         const target = options.input?.path ?? options.input?.file;
         const invocationMessage = typeof target === "string" ? `${this.displayName} (${target})` : this.displayName;
         if (!writes(this.tool, options.input)) return { invocationMessage };
-        const { title, message } = confirmation(options.input);
+        const { title, message } = confirmation(options.input, this.tool);
         return { invocationMessage, confirmationMessages: { title, message: new vscode.MarkdownString(message) } };
     }
 

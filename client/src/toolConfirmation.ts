@@ -3,10 +3,13 @@
  * (docs/agents.md). Pure: no vscode, so it is unit-tested.
  */
 
-/** The calls that change files: only `repair` with `write: true`. */
+/** The tools that may write, each only when called with `write: true`. */
+const WRITING_TOOLS = new Set(["repair", "annotate"]);
+
+/** The calls that change files: `repair` and `annotate` with `write: true`. */
 export function writes(tool: string, input: unknown): boolean {
     return (
-        tool === "repair" &&
+        WRITING_TOOLS.has(tool) &&
         typeof input === "object" &&
         input !== null &&
         (input as { write?: unknown }).write === true
@@ -14,9 +17,17 @@ export function writes(tool: string, input: unknown): boolean {
 }
 
 /** The confirmation shown before a call that writes (Markdown). */
-export function confirmation(input: unknown): { title: string; message: string } {
+export function confirmation(input: unknown, tool = "repair"): { title: string; message: string } {
     const file = (input as { file?: unknown } | null)?.file;
     const shown = typeof file === "string" ? `\`${file.replace(/`/g, "'")}\`` : "the annotation file";
+    if (tool === "annotate") {
+        const claim = (input as { claim?: { path?: unknown } } | null)?.claim?.path;
+        const about = typeof claim === "string" ? ` for a claim of \`${claim.replace(/`/g, "'")}\`` : "";
+        return {
+            title: "Write a SourceCheck annotation?",
+            message: `Append an annotation${about} to ${shown} (created when missing), as one edit that undo reverts.`,
+        };
+    }
     return {
         title: "Write SourceCheck repairs?",
         message: `Rewrite the broken refs of ${shown} with their certain repairs. Only the repaired values change, as one edit that undo reverts.`,

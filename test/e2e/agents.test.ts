@@ -9,6 +9,7 @@ import { waitFor, wsUri } from "./harness";
 const TOOLS = [
     "sourcecheck_index",
     "sourcecheck_cite",
+    "sourcecheck_annotate",
     "sourcecheck_check",
     "sourcecheck_repair",
     "sourcecheck_evidence",

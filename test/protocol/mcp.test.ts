@@ -109,7 +109,7 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
     it("lists the tools, each with an input and an output schema", async () => {
         const { tools } = await client.listTools();
         const names = tools.map((tool) => tool.name).sort();
-        assert.deepEqual(names, ["check", "cite", "evidence", "index", "repair"]);
+        assert.deepEqual(names, ["annotate", "check", "cite", "evidence", "index", "repair"]);
         for (const tool of tools) {
             assert.equal(tool.inputSchema.type, "object", tool.name);
             assert.equal(tool.outputSchema?.type, "object", tool.name);

@@ -29,6 +29,7 @@ describe("agent tools", () => {
             "run `npx tsc -p . && node scripts/language-model-tools.mjs`",
         );
         assert.deepEqual(TOOL_DEFINITIONS.map((tool) => tool.name).sort(), [
+            "annotate",
             "check",
             "cite",
             "evidence",
@@ -75,6 +76,7 @@ describe("agent tools", () => {
             },
             documents: () => ({ get: () => undefined }),
             annotationFile: () => ({ code: "unreadable-document", message: "nope" }),
+            annotationFileToWrite: () => ({ code: "unreadable-document", message: "nope" }),
             files: () => [],
             evidence: () => {
                 throw new Error("index on fire");

@@ -13,7 +13,7 @@ import {
     indexAtOffset,
     inline,
     type NewSource,
-} from "../annotationJson";
+} from "../../../shared/annotationJson";
 
 const claim = { path: "answer.md", start: { line: 3, str: "37%" }, end: { line: 3, str: 'say "x"' } };
 const source: NewSource = {

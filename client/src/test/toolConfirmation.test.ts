@@ -3,7 +3,16 @@ import * as assert from "node:assert/strict";
 import { confirmation, writes } from "../toolConfirmation";
 
 describe("language model tools: confirmation before writing", () => {
-    it("only repair with write: true writes", () => {
+    it("annotate with write: true writes, and its confirmation names the file and the claim's document", () => {
+        assert.equal(writes("annotate", { file: "a.sourcecheck.json", write: true }), true);
+        assert.equal(writes("annotate", { file: "a.sourcecheck.json" }), false);
+        const asked = confirmation({ file: "a.sourcecheck.json", claim: { path: "answer.md" } }, "annotate");
+        assert.match(asked.title, /annotation/);
+        assert.match(asked.message, /`a\.sourcecheck\.json`/);
+        assert.match(asked.message, /`answer\.md`/);
+    });
+
+    it("only repair and annotate with write: true write", () => {
         assert.equal(writes("repair", { file: "a.sourcecheck.json", write: true }), true);
         assert.equal(writes("repair", { file: "a.sourcecheck.json", write: false }), false);
         assert.equal(writes("repair", { file: "a.sourcecheck.json", write: "true" }), false);

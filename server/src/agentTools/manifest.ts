@@ -7,6 +7,7 @@ import { jsonSchemaOf, TOOL_DEFINITIONS, type ToolName } from "./schemas";
 const FOR_PEOPLE: Record<ToolName, { userDescription: string; icon: string }> = {
     index: { userDescription: "Show a document with line numbers, for citing", icon: "$(list-ordered)" },
     cite: { userDescription: "Turn a verbatim quote into the SourceCheck ref that cites it", icon: "$(quote)" },
+    annotate: { userDescription: "Write a SourceCheck annotation from verbatim quotes", icon: "$(note)" },
     check: { userDescription: "Check SourceCheck annotations and report each ref that fails", icon: "$(pass)" },
     repair: { userDescription: "Propose (and on request write) repairs for broken refs", icon: "$(wrench)" },
     evidence: { userDescription: "Search the workspace's Markdown for passages behind a claim", icon: "$(search)" },

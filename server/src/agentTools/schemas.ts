@@ -15,18 +15,24 @@ export const MAX_INLINE_DOCUMENT_CHARS = 64 * 1024 * 1024;
 /** The evidence search's own ceiling on hits. */
 export const MAX_EVIDENCE_HITS = 20;
 
-const relativePath = (what: string) =>
+/** A path argument; `example` fits what it names (an annotation file, a document, a folder). */
+const relativePath = (what: string, example = "sources/notes.md") =>
     z
         .string()
         .min(1)
         .max(MAX_PATH_CHARS)
-        .describe(`${what}, relative to the document root (the workspace), e.g. "sources/notes.md"`);
+        .describe(`${what}, relative to the document root (the workspace), e.g. "${example}"`);
+
+const quoteText = (what: string) => z.string().min(1).max(MAX_QUOTE_CHARS).describe(what);
+
+/** Sources one `annotate` call may cite. */
+export const MAX_ANNOTATE_SOURCES = 100;
 
 const line = z.number().int().min(1);
 
 export const checkInput = z
     .object({
-        file: relativePath("An annotation file to check (*.sourcecheck.json)").optional(),
+        file: relativePath("An annotation file to check (*.sourcecheck.json)", "answer.sourcecheck.json").optional(),
         annotations: z
             .array(z.unknown())
             .max(MAX_INLINE_ITEMS)
@@ -70,9 +76,43 @@ export const citeInput = z
     })
     .strict();
 
+export const annotateInput = z
+    .object({
+        file: relativePath(
+            "The annotation file to append to (created as { annotations: [...] } when missing)",
+            "answer.sourcecheck.json",
+        ),
+        claim: z
+            .object({
+                path: relativePath("The answer document holding the claim", "answer.md"),
+                quote: quoteText("The claim's exact words in the answer, copied verbatim; may span lines"),
+            })
+            .strict(),
+        sources: z
+            .array(
+                z
+                    .object({
+                        path: relativePath("The source document"),
+                        quote: quoteText("The exact words of the source that bear on the claim, copied verbatim"),
+                        polarity: z
+                            .enum(["supports", "refutes"])
+                            .describe("Whether the passage supports or refutes the claim"),
+                        confidence: z.number().min(0).max(1).describe("How strongly, from 0 to 1"),
+                    })
+                    .strict(),
+            )
+            .min(1)
+            .max(MAX_ANNOTATE_SOURCES),
+        write: z
+            .boolean()
+            .describe("Append the annotation to the file (default false: only build it and report any problem)")
+            .optional(),
+    })
+    .strict();
+
 export const repairInput = z
     .object({
-        file: relativePath("The annotation file whose broken refs to repair"),
+        file: relativePath("The annotation file whose broken refs to repair", "answer.sourcecheck.json"),
         write: z.boolean().describe("Apply the certain repairs to the file (default false: only propose)").optional(),
     })
     .strict();
@@ -80,7 +120,7 @@ export const repairInput = z
 export const evidenceInput = z
     .object({
         query: z.string().min(1).max(MAX_QUOTE_CHARS).describe("What the claim says, in words"),
-        corpus: relativePath("A folder to search (default: the whole document root)").optional(),
+        corpus: relativePath("A folder to search (default: the whole document root)", "sources").optional(),
         topK: z.number().int().min(1).max(MAX_EVIDENCE_HITS).describe("How many hits to return (default 3)").optional(),
     })
     .strict();
@@ -133,7 +173,20 @@ export const indexOutput = z.object({
     truncated: z.boolean(),
 });
 
-export const citeOutput = z.object({ ref: refSchema, text: z.string() });
+const refWarning = z.looseObject({ code: z.string(), message: z.string() });
+
+export const citeOutput = z.object({ ref: refSchema, text: z.string(), warnings: z.array(refWarning).optional() });
+
+const sourceRef = refSchema.extend({ polarity: z.enum(["supports", "refutes"]), confidence: z.number() });
+export const annotateOutput = z.object({
+    /** 0-based position of the annotation in the file (where it was or would be appended). */
+    index: z.number().int(),
+    annotation: z.object({ claim: refSchema, sources: z.array(sourceRef) }),
+    /** True when the annotation was appended to the file. */
+    written: z.boolean(),
+    /** `mid-word-boundary` notes, each with `role` (claim or source index) and the whole-word alternative. */
+    warnings: z.array(refWarning).optional(),
+});
 
 const role = z.union([z.literal("claim"), z.number().int()]);
 export const repairOutput = z.object({
@@ -170,7 +223,7 @@ export const evidenceOutput = z.object({
     rejected: z.record(z.string(), z.string()),
 });
 
-export type ToolName = "check" | "index" | "cite" | "repair" | "evidence";
+export type ToolName = "check" | "index" | "cite" | "annotate" | "repair" | "evidence";
 
 export interface ToolDefinition {
     name: ToolName;
@@ -178,7 +231,7 @@ export interface ToolDefinition {
     description: string;
     input: z.ZodType;
     output: z.ZodType;
-    /** True when a call may change files (`repair` with `write: true`): VS Code asks before it runs. */
+    /** True when a call may change files (`repair`, `annotate` with `write: true`): VS Code asks before it runs. */
     writes: boolean;
 }
 
@@ -205,6 +258,19 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         input: citeInput,
         output: citeOutput,
         writes: false,
+    },
+    {
+        name: "annotate",
+        title: "Write an annotation from quotes",
+        description:
+            "Build one SourceCheck annotation from verbatim quotes and (with write: true) append it to an annotation file: " +
+            "the claim's quote in the answer and each source's quote become refs exactly as cite makes them. Returns " +
+            "{ index (0-based), annotation, written }. Nothing is written unless write is true and every quote became a ref; " +
+            "the file is created when missing. Errors name the quote: quote-not-found, quote-ambiguous (as cite), " +
+            "self-citation (a source overlapping its own claim: cite a source document, not the answer).",
+        input: annotateInput,
+        output: annotateOutput,
+        writes: true,
     },
     {
         name: "check",

@@ -4,14 +4,24 @@
  * included) for VS Code's agents. No file system here. Every failure is a ToolError with a stable code.
  */
 import type { z } from "zod";
+import { annotateQuotes, appendToAnnotationFile } from "../core/annotate";
 import { checkInput as checkAnnotations } from "../core/check";
 import { type CiteCandidate, citeQuote } from "../core/cite";
 import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
+import { normalizeRefPath } from "../core/refPath";
 import { type RepairDocuments, repairChecked } from "../core/repair";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
 import { writeCertainRepairs } from "./repairEdits";
-import type { checkInput, citeInput, evidenceInput, evidenceOutput, indexInput, repairInput } from "./schemas";
+import type {
+    annotateInput,
+    checkInput,
+    citeInput,
+    evidenceInput,
+    evidenceOutput,
+    indexInput,
+    repairInput,
+} from "./schemas";
 import { type ToolName, toolDefinition } from "./schemas";
 
 export type ToolErrorCode =
@@ -22,6 +32,8 @@ export type ToolErrorCode =
     | "line-out-of-range"
     | "quote-not-found"
     | "quote-ambiguous"
+    | "self-citation"
+    | "unknown-path"
     | "write-failed"
     | "internal-error";
 
@@ -56,6 +68,13 @@ export interface AnnotationFileAccess {
     write(text: string): Promise<void>;
 }
 
+/** An annotation file to append to; `text` is undefined when there is no such file yet. */
+export interface NewAnnotationFileAccess {
+    text: string | undefined;
+    /** Replace (or create) the whole file at once: atomically on disk, as one undoable edit in the editor. */
+    write(text: string): Promise<void>;
+}
+
 export type EvidenceAnswer = z.infer<typeof evidenceOutput>;
 
 /** The documents one annotation file's refs resolve against, paths relative to its document root. */
@@ -76,6 +95,8 @@ export interface ToolContext {
     /** A lookup for the refs of one `check` call (workspace mode). */
     documents(): DocumentLookup;
     annotationFile(path: string): AnnotationFileAccess | DocumentFailure;
+    /** As annotationFile, but a missing file (in a folder that exists) is not a failure: `annotate` creates it. */
+    annotationFileToWrite(path: string): NewAnnotationFileAccess | DocumentFailure;
     /** Every file under the root (relative paths), for repairing a ref whose path names none. */
     files(): Iterable<string>;
     /**
@@ -140,6 +161,7 @@ const IMPLEMENTATIONS: Record<ToolName, Implementation> = {
     check: (args: z.infer<typeof checkInput>, context) => check(args, context),
     index: (args: z.infer<typeof indexInput>, context) => index(args, context),
     cite: (args: z.infer<typeof citeInput>, context) => cite(args, context),
+    annotate: (args: z.infer<typeof annotateInput>, context) => annotate(args, context),
     repair: (args: z.infer<typeof repairInput>, context) => repair(args, context),
     evidence: (args: z.infer<typeof evidenceInput>, context) =>
         json(context.evidence(args.query, args.corpus, args.topK)),
@@ -213,10 +235,26 @@ function index(args: z.infer<typeof indexInput>, context: ToolContext): ToolOutc
     return { ok: true, structured, text: numberedLines(lines, startLine, endLine) + more };
 }
 
+/** A ref path as the model typed it, normalised (`./`, `\\`), or the tool error that says why not. */
+function refPath(path: string): string {
+    const verdict = normalizeRefPath(path);
+    if (!verdict.ok) {
+        throw new ToolError(verdict.code === "invalid-path" ? "invalid-arguments" : verdict.code, verdict.message);
+    }
+    return verdict.path;
+}
+
 function cite(args: z.infer<typeof citeInput>, context: ToolContext): ToolOutcome {
-    const result = citeQuote(documentOrFail(context, args.path), args.quote);
+    const result = citeQuote(documentOrFail(context, refPath(args.path)), args.quote);
     if (!result.ok) throw new ToolError(result.error.code, result.error.message, result.error.lines, result.candidates);
-    return json({ ref: result.ref, text: result.text });
+    if (!result.warnings) return json({ ref: result.ref, text: result.text });
+    const structured = { ref: result.ref, text: result.text, warnings: result.warnings };
+    const notes = result.warnings.map((warning) => `${warning.code}: ${warning.message}`);
+    return {
+        ok: true,
+        structured,
+        text: [JSON.stringify({ ref: result.ref, text: result.text }), ...notes].join("\n"),
+    };
 }
 
 async function repair(args: z.infer<typeof repairInput>, context: ToolContext): Promise<ToolOutcome> {
@@ -248,4 +286,64 @@ async function repair(args: z.infer<typeof repairInput>, context: ToolContext): 
     return json(
         schemaErrors.length > 0 ? { repairs, remaining, schemaErrors, written } : { repairs, remaining, written },
     );
+}
+
+/** Writes of one annotation file wait for the one before: each appends to the text the last one wrote. */
+const pendingWrites = new Map<string, Promise<unknown>>();
+
+async function annotate(args: z.infer<typeof annotateInput>, context: ToolContext): Promise<ToolOutcome> {
+    const built = annotateQuotes(args, context.refScope(args.file).documents());
+    if (!built.ok) {
+        const { code, message, lines, candidates } = built.error;
+        const toolCode = code === "invalid-path" ? "invalid-arguments" : code;
+        throw new ToolError(toolCode, message, code === "quote-ambiguous" ? lines : undefined, candidates);
+    }
+    const run = async (): Promise<ToolOutcome> => {
+        const file = context.annotationFileToWrite(args.file);
+        if ("code" in file) throw new ToolError(file.code, file.message);
+        const appended = appendToAnnotationFile(file.text, args.file, built.annotation);
+        if (!appended.ok) throw new ToolError("invalid-arguments", `annotate: ${appended.message}`);
+        let written = false;
+        if (args.write === true) {
+            try {
+                await file.write(appended.text);
+            } catch (error) {
+                throw new ToolError(
+                    "write-failed",
+                    `cannot write ${args.file}: ${(error as Error).message}; nothing changed`,
+                );
+            }
+            written = true;
+        }
+        const structured: Record<string, unknown> = { index: appended.index, annotation: built.annotation, written };
+        if (built.warnings.length > 0) structured.warnings = built.warnings;
+        return { ok: true, structured, text: annotateText(args.file, appended.index, built, written) };
+    };
+    if (args.write !== true) return run();
+    const key = args.file;
+    const previous = pendingWrites.get(key) ?? Promise.resolve();
+    const mine = previous.catch(() => undefined).then(run);
+    pendingWrites.set(key, mine);
+    try {
+        return await mine;
+    } finally {
+        if (pendingWrites.get(key) === mine) pendingWrites.delete(key);
+    }
+}
+
+/** What a model reads: one line (annotations counted from 1), then any mid-word note. */
+function annotateText(
+    file: string,
+    index: number,
+    built: Extract<ReturnType<typeof annotateQuotes>, { ok: true }>,
+    written: boolean,
+): string {
+    const count = built.annotation.sources.length;
+    const head = written
+        ? `Wrote annotation ${index + 1} (index ${index}) to ${file}: the claim and ${count} source${count === 1 ? "" : "s"} cited.`
+        : `Annotation ${index + 1} (index ${index}) of ${file} is ready, not written: call again with write: true to append it.`;
+    const notes = built.warnings.map(
+        (w) => `${w.code} (${w.role === "claim" ? "claim" : `source ${w.role + 1}`}): ${w.message}`,
+    );
+    return [head, JSON.stringify(built.annotation), ...notes].join("\n");
 }

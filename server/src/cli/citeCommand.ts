@@ -4,6 +4,7 @@
  */
 import * as nodePath from "node:path";
 import { type CiteResult, citeQuote } from "../core/cite";
+import { normalizeRefPath } from "../core/refPath";
 import { SessionDocument } from "../core/session";
 import { decodeText, readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
@@ -31,7 +32,10 @@ export const citeCommand: CliCommand = {
         });
         if (values.help) return printUsage(io, SPEC);
         if (positionals.length !== 2) throw usageError(SPEC, " takes PATH and QUOTE");
-        const [documentPath, quoteArgument] = positionals;
+        const [givenPath, quoteArgument] = positionals;
+        // `./a.md` and `docs\\a.md` are written into the ref as `a.md` and `docs/a.md` (docs/cite.md).
+        const normalized = normalizeRefPath(givenPath);
+        const documentPath = normalized.ok ? normalized.path : givenPath;
         const quote = quoteArgument === "-" ? readQuoteFromStdin(io) : quoteArgument;
         const root = nodePath.resolve(io.cwd, values.root ?? ".");
         const read = readDocumentUnderRoot(root, documentPath);
@@ -46,13 +50,21 @@ export const citeCommand: CliCommand = {
         const result = citeQuote(new SessionDocument(documentPath, read.content), quote);
         io.stdout(values.json ? `${JSON.stringify(citeJson(result), null, 2)}\n` : citeText(result));
         if (!result.ok && !values.json) io.stderr(`sourcecheck: ${result.error.code}: ${result.error.message}\n`);
+        if (result.ok && !values.json) {
+            for (const warning of result.warnings ?? [])
+                io.stderr(`sourcecheck: ${warning.code}: ${warning.message}\n`);
+        }
         return result.ok ? 0 : 1;
     },
 };
 
 /** The `--json` shape, also the structured content of the MCP tool `cite`. */
 export function citeJson(result: CiteResult): object {
-    if (result.ok) return { ref: result.ref, text: result.text };
+    if (result.ok) {
+        return result.warnings
+            ? { ref: result.ref, text: result.text, warnings: result.warnings }
+            : { ref: result.ref, text: result.text };
+    }
     return result.candidates ? { error: result.error, candidates: result.candidates } : { error: result.error };
 }
 

@@ -2,6 +2,7 @@
  * Commands beyond the four of the first wave, one module each (docs/cli.md). Each parses its own
  * arguments, so adding a command touches only its module and one line here.
  */
+import { annotateCommand } from "./annotateCommand";
 import { citeCommand } from "./citeCommand";
 import type { CliIo } from "./commands";
 import { convertCommand } from "./convertCommand";
@@ -24,6 +25,7 @@ export interface CliCommand {
 
 export const COMMANDS: CliCommand[] = [
     citeCommand,
+    annotateCommand,
     mcpCommand,
     evidenceCommand,
     traceCommand,

@@ -4,10 +4,12 @@
  * Never guesses: a quote found more than once is ambiguous, with the line of every occurrence.
  */
 import search from "approx-string-match";
+import { diffArrays } from "diff";
 import { refForSpan } from "./author";
-import type { BoundaryStyle } from "./boundaries";
+import { type BoundaryStyle, spanEdges } from "./boundaries";
 import { normalizeLineEndings } from "./lines";
 import { splitsSurrogatePair } from "./occurrences";
+import { midWordWarning, type RefWarning } from "./refWarnings";
 import { fold, originalRange } from "./repair/normalize";
 import { resolveInDocument } from "./resolve";
 import type { SessionDocument } from "./session";
@@ -31,7 +33,8 @@ export interface CiteCandidate {
 }
 
 export type CiteResult =
-    | { ok: true; ref: Ref; text: string }
+    /** `warnings`: `mid-word-boundary` when the quote starts or ends inside a word (with the whole-word ref). */
+    | { ok: true; ref: Ref; text: string; warnings?: RefWarning[] }
     | { ok: false; error: CiteError; candidates?: CiteCandidate[] };
 
 export interface CiteOptions {
@@ -49,14 +52,35 @@ export function normalizeQuote(quote: string): string {
     return normalizeLineEndings(quote).trim();
 }
 
+/** The line-number prefix `index` prints (`  7 | `), as copied into a quote with its line. */
+const NUMBERED = /^[ \t]*\d+ \| ?/;
+
+/**
+ * The quote without the `N | ` prefixes of lines copied from `index`, or undefined when its first line
+ * has none. Only lines carrying the prefix lose it (a copy may start in the middle of a line).
+ */
+export function withoutLineNumbers(quote: string): string | undefined {
+    const lines = quote.split("\n");
+    if (!NUMBERED.test(lines[0])) return undefined;
+    return lines.map((line) => line.replace(NUMBERED, "")).join("\n");
+}
+
 export function citeQuote(document: SessionDocument, quote: string, options: CiteOptions = {}): CiteResult {
-    const wanted = normalizeQuote(quote);
+    let wanted = normalizeQuote(quote);
     const name = JSON.stringify(document.path);
     if (wanted.length === 0) {
         return failure("quote-not-found", "the quote is empty (or whitespace only): quote the text to cite", []);
     }
     const content = document.content;
-    const first = content.indexOf(wanted);
+    let first = content.indexOf(wanted);
+    if (first === -1) {
+        // A quote copied from `index` output with its line numbers: the numbers are not the text.
+        const stripped = withoutLineNumbers(wanted)?.trim();
+        if (stripped && content.includes(stripped)) {
+            wanted = stripped;
+            first = content.indexOf(wanted);
+        }
+    }
     if (first === -1) {
         const near = nearMatch(document, wanted, options);
         const message = `the quote does not occur verbatim in ${name}: copy it exactly from the document (use index to read it)`;
@@ -65,11 +89,12 @@ export function citeQuote(document: SessionDocument, quote: string, options: Cit
             near.ref.start.line === near.ref.end.line
                 ? `line ${near.ref.start.line}`
                 : `lines ${near.ref.start.line}-${near.ref.end.line}`;
+        const differences = wordDifferences(wanted, near.text);
         return {
             ok: false,
             error: {
                 code: "quote-not-found",
-                message: `${message}; a near match on ${where} (uncertain): ${JSON.stringify(near.text)}`,
+                message: `${message}; a near match on ${where} (uncertain): ${JSON.stringify(near.text)}${differences}`,
                 lines: [],
             },
             candidates: [near],
@@ -100,9 +125,17 @@ export function citeQuote(document: SessionDocument, quote: string, options: Cit
     if (!attempt.ok) {
         // The quote is unique in the document, but an edge of it is not unique on its line (the rest
         // of its first line repeats there, say): no ref can point at exactly this span.
+        const edge = attempt.message.startsWith("no string ending") ? "end" : "start";
+        const line = edge === "start" ? start.line : end.line;
+        const edgeText =
+            edge === "start" ? lines.line(start.line).slice(start.column) : lines.line(end.line).slice(0, end.column);
+        const extension = shortestExtension(document, first, first + wanted.length, options);
+        const advice = extension
+            ? `; the shortest quote that works adds ${JSON.stringify(extension.added)} ${extension.side === "start" ? "before" : "after"} it: ${JSON.stringify(shorten(extension.quote))}`
+            : "; quote a little more or less at its ends";
         return failure(
             "quote-ambiguous",
-            `the quote occurs once in ${name}, but the text at one of its edges repeats on its line (${start.line === end.line ? `line ${start.line}` : `line ${start.line} or ${end.line}`}), so no ref can mark exactly this span; quote a little more or less at its ends`,
+            `the quote occurs once in ${name}, but its ${edge} (${JSON.stringify(shorten(edge === "start" ? edgeText.slice(0, wanted.length) : edgeText.slice(-wanted.length)))}) repeats on line ${line}, so no ref can mark exactly this span${advice}`,
             [start.line],
         );
     }
@@ -110,7 +143,79 @@ export function citeQuote(document: SessionDocument, quote: string, options: Cit
     if (!resolved.valid || resolved.text !== wanted) {
         throw new Error(`cite produced a ref that does not resolve to its quote in ${name}`);
     }
-    return { ok: true, ref: attempt.ref, text: resolved.text };
+    const midWord = midWordWarning(document, first, first + wanted.length);
+    return midWord
+        ? { ok: true, ref: attempt.ref, text: resolved.text, warnings: [midWord] }
+        : { ok: true, ref: attempt.ref, text: resolved.text };
+}
+
+/** Words tried either side when looking for a quote whose edges can be marked. */
+const MAX_EXTENSION_WORDS = 12;
+
+/**
+ * The quote [from, to) grown by the fewest characters of whole words, before or after it on its
+ * edge lines, such that a ref can mark it; undefined when no such growth within a few words works.
+ */
+function shortestExtension(
+    document: SessionDocument,
+    from: number,
+    to: number,
+    options: CiteOptions,
+): { side: "start" | "end"; added: string; quote: string } | undefined {
+    const lines = document.lines;
+    const content = document.content;
+    const start = lines.positionAt(from);
+    const end = lines.positionAt(to);
+    const tries: { side: "start" | "end"; at: number }[] = [];
+    const startLine = lines.line(start.line);
+    const before = spanEdges(startLine, "start")
+        .filter((c) => c < start.column)
+        .reverse();
+    for (const column of before.slice(0, MAX_EXTENSION_WORDS))
+        tries.push({ side: "start", at: lines.offsetAt(start.line, column) });
+    const endLine = lines.line(end.line);
+    const after = spanEdges(endLine, "end").filter((c) => c > end.column);
+    for (const column of after.slice(0, MAX_EXTENSION_WORDS))
+        tries.push({ side: "end", at: lines.offsetAt(end.line, column) });
+    tries.sort(
+        (a, b) => Math.abs(a.at - (a.side === "start" ? from : to)) - Math.abs(b.at - (b.side === "start" ? from : to)),
+    );
+    for (const attempt of tries) {
+        const newFrom = attempt.side === "start" ? attempt.at : from;
+        const newTo = attempt.side === "end" ? attempt.at : to;
+        const made = refForSpan(document, lines.positionAt(newFrom), lines.positionAt(newTo), { style: options.style });
+        if (!made.ok) continue;
+        const added = attempt.side === "start" ? content.slice(newFrom, from) : content.slice(to, newTo);
+        return { side: attempt.side, added, quote: content.slice(newFrom, newTo) };
+    }
+    return undefined;
+}
+
+/** `; it differs in "45%" (your quote) vs "42%" (the document)`: the whitespace-separated words that differ. */
+export function wordDifferences(quote: string, found: string): string {
+    const words = (text: string) => text.split(/\s+/).filter((w) => w.length > 0);
+    const changes = diffArrays(words(quote), words(found));
+    const pairs: string[] = [];
+    for (let i = 0; i < changes.length && pairs.length < 3; i++) {
+        const change = changes[i];
+        if (!change.added && !change.removed) continue;
+        const removed = change.removed ? change.value.join(" ") : "";
+        const next = change.removed ? changes[i + 1] : undefined;
+        const added = change.added ? change.value.join(" ") : next?.added ? next.value.join(" ") : "";
+        if (next?.added) i++;
+        if (removed && added)
+            pairs.push(
+                `${JSON.stringify(shorten(removed))} (your quote) vs ${JSON.stringify(shorten(added))} (the document)`,
+            );
+        else if (removed) pairs.push(`${JSON.stringify(shorten(removed))} (only in your quote)`);
+        else pairs.push(`${JSON.stringify(shorten(added))} (only in the document)`);
+    }
+    if (pairs.length === 0) return "; it differs only in spacing or line breaks";
+    return `; it differs in ${pairs.join(", ")}`;
+}
+
+function shorten(text: string): string {
+    return text.length <= 80 ? text : `${text.slice(0, 38)}…${text.slice(-38)}`;
 }
 
 function failure(code: CiteErrorCode, message: string, lines: number[]): CiteResult {

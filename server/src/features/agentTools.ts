@@ -10,11 +10,12 @@
 import * as nodePath from "node:path";
 import type { WorkspaceEdit } from "vscode-languageserver/node";
 import type { AgentToolParams, AgentToolResult } from "../../../shared/agentToolProtocol";
-import { type RefScope, runTool, type ToolContext, ToolError } from "../agentTools/tools";
-import { isDocumentFailure } from "../core/session";
+import { type AnnotationFileAccess, type RefScope, runTool, type ToolContext, ToolError } from "../agentTools/tools";
+import { type DocumentFailure, isDocumentFailure } from "../core/session";
 import { searchEvidenceUnderRoot } from "../workspace/agentEvidence";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
+import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { pathToUri } from "../workspace/uris";
@@ -49,29 +50,66 @@ function wholeRange(text: string) {
 }
 
 export function workspaceToolContext(workspace: WorkspaceIndex, root: string, editor: EditorAccess): ToolContext {
+    /** An annotation file as the editor has it, written back as one edit of the whole text. */
+    const fileAccess = (path: string, label: string): AnnotationFileAccess | DocumentFailure => {
+        const checked = workspace.source.get(root, path); // path safety, symlinks, size cap
+        if (isDocumentFailure(checked)) return checked;
+        const verdict = resolveUnderRoot(root, path);
+        if (!verdict.ok) return { code: "path-outside-root", message: verdict.message };
+        const open = editor.buffer(verdict.absolute);
+        let text: string;
+        if (open) text = open.text;
+        else {
+            const read = readDocumentUnderRoot(root, path, { maxBytes: workspace.settings.maxDocumentSize });
+            if (!read.ok) return read.failure;
+            text = read.raw;
+        }
+        const uri = open?.uri ?? pathToUri(verdict.absolute);
+        return {
+            text,
+            write: async (next) => {
+                const edit: WorkspaceEdit = { changes: { [uri]: [{ range: wholeRange(text), newText: next }] } };
+                if (!(await editor.applyEdit(edit, label))) {
+                    throw new Error("the editor did not apply the edit");
+                }
+            },
+        };
+    };
     return {
         document: (path) => workspace.source.get(root, path),
         documents: () => workspace.source.lookupFor(root),
-        annotationFile(path) {
-            const checked = workspace.source.get(root, path); // path safety, symlinks, size cap
-            if (isDocumentFailure(checked)) return checked;
+        annotationFile: (path) => fileAccess(path, "SourceCheck: repair refs"),
+        annotationFileToWrite(path) {
             const verdict = resolveUnderRoot(root, path);
             if (!verdict.ok) return { code: "path-outside-root", message: verdict.message };
             const open = editor.buffer(verdict.absolute);
-            let text: string;
-            if (open) text = open.text;
-            else {
-                const read = readDocumentUnderRoot(root, path, { maxBytes: workspace.settings.maxDocumentSize });
-                if (!read.ok) return read.failure;
-                text = read.raw;
+            const existing = open ? undefined : newFileTarget(root, verdict.absolute, path);
+            if (open || typeof existing !== "string") {
+                if (existing && typeof existing !== "string" && existing.code) return existing;
+                const file = fileAccess(path, "SourceCheck: annotate");
+                if ("code" in file) return file;
+                return { text: file.text, write: (text) => file.write(text) };
             }
-            const uri = open?.uri ?? pathToUri(verdict.absolute);
+            const uri = pathToUri(existing);
             return {
-                text,
-                write: async (next) => {
-                    const edit: WorkspaceEdit = { changes: { [uri]: [{ range: wholeRange(text), newText: next }] } };
-                    if (!(await editor.applyEdit(edit, "SourceCheck: repair refs"))) {
-                        throw new Error("the editor did not apply the edit");
+                text: undefined,
+                write: async (text) => {
+                    const edit: WorkspaceEdit = {
+                        documentChanges: [
+                            { kind: "create", uri, options: { ignoreIfExists: false } },
+                            {
+                                textDocument: { uri, version: null },
+                                edits: [
+                                    {
+                                        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+                                        newText: text,
+                                    },
+                                ],
+                            },
+                        ],
+                    };
+                    if (!(await editor.applyEdit(edit, "SourceCheck: annotate"))) {
+                        throw new Error("the editor did not create the file");
                     }
                 },
             };

@@ -12,6 +12,7 @@ import { boundedConfigs } from "../workspace/boundedConfigs";
 import { listCandidateDocuments } from "../workspace/discovery";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { FreshDocuments } from "../workspace/freshDocuments";
+import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { SafeWriteError, writeFileSafely } from "../workspace/safeWrite";
@@ -57,6 +58,18 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
                     }
                 },
             };
+        },
+        annotationFileToWrite(path) {
+            const read = files.read(path);
+            const verdict = resolveUnderRoot(root, path);
+            if (!verdict.ok) return { code: "path-outside-root", message: verdict.message };
+            if (read.ok) {
+                const target = fs.realpathSync(verdict.absolute);
+                return { text: read.raw, write: async (text) => writeFileAtomic(target, text) };
+            }
+            const missing = newFileTarget(root, verdict.absolute, path);
+            if (typeof missing !== "string") return missing.code ? missing : read.failure;
+            return { text: undefined, write: async (text) => writeFileAtomic(missing, text) };
         },
         files: () => listCandidateDocuments(root),
         evidence(query, corpus, topK) {

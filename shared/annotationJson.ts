@@ -15,8 +15,8 @@ import {
     type ParseError,
     parseTree,
 } from "jsonc-parser";
-import { MAX_NESTING, nestingBeyond } from "../../shared/jsonNesting";
-import type { Ref } from "./customRequestTypes";
+import { MAX_NESTING, nestingBeyond } from "./jsonNesting";
+import type { Ref } from "./refModel";
 
 export interface NewSource extends Ref {
     polarity: "supports" | "refutes";
@@ -133,10 +133,24 @@ export function annotationSpan(text: string, index: number): { offset: number; l
  * source, so the annotation stays flagged by the server until a source is added to it.
  */
 export function appendClaim(text: string, fileName: string, claim: Ref, formatting: FormattingOptions): EditResult {
+    return appendAnnotation(text, fileName, claim, [], formatting);
+}
+
+/**
+ * Appends a whole annotation `{ claim, sources }` (the agents' `annotate`): the file's own layout kept,
+ * one ref per line; an empty text becomes `{ "annotations": [ ... ] }`.
+ */
+export function appendAnnotation(
+    text: string,
+    fileName: string,
+    claim: Ref,
+    sources: readonly NewSource[],
+    formatting: FormattingOptions,
+): EditResult {
     const located = locateAnnotations(text, fileName);
     if (!located.ok) return located;
     const layout = new Layout(text, formatting);
-    const render = (indent: string) => layout.annotation(claim, indent);
+    const render = (indent: string) => layout.annotation(claim, sources, indent);
     if (located.root === undefined) {
         const content = `{${layout.eol}${layout.unit}"annotations": ${layout.array(layout.unit, render)}${layout.eol}}${layout.eol}`;
         return { ok: true, edits: [{ offset: 0, length: text.length, content }], annotationIndex: 0 };
@@ -222,9 +236,13 @@ class Layout {
         return this.indentAt(container.offset) + this.unit;
     }
 
-    annotation(claim: Ref, indent: string): string {
+    annotation(claim: Ref, sources: readonly NewSource[], indent: string): string {
         const inner = indent + this.unit;
-        return `{${this.eol}${inner}"claim": ${inline(claim)},${this.eol}${inner}"sources": []${this.eol}${indent}}`;
+        const list =
+            sources.length === 0
+                ? "[]"
+                : this.array(inner, () => sources.map(inline).join(`,${this.eol}${inner}${this.unit}`));
+        return `{${this.eol}${inner}"claim": ${inline(claim)},${this.eol}${inner}"sources": ${list}${this.eol}${indent}}`;
     }
 
     /** `[` + one element + `]` laid out below `indent`. */

@@ -1,0 +1,182 @@
+/**
+ * `sourcecheck annotate` (docs/annotate.md): one annotation built from verbatim quotes, each cited as
+ * `cite` cites it, and with --write appended to FILE atomically, formatting kept. Exit 0 built (and
+ * written), 1 a quote could not be cited (or a source cites its own claim), 2 bad input.
+ */
+import * as fs from "node:fs";
+import * as nodePath from "node:path";
+import { type AnnotateRequest, annotateQuotes, appendToAnnotationFile, roleName } from "../core/annotate";
+import { DiskDocuments } from "../workspace/diskDocuments";
+import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
+import { type CommandSpec, printUsage, usageError } from "./commandLine";
+import type { CliIo } from "./commands";
+import { CliError, readTextInput, writeFileAtomic } from "./files";
+import type { CliCommand } from "./registry";
+
+const USAGE = `  sourcecheck annotate [--root DIR] [--write] [--json] FILE --claim PATH QUOTE
+                     --source supports|refutes CONFIDENCE PATH QUOTE [--source ...]
+  sourcecheck annotate [--root DIR] [--write] [--json] FILE -
+            one annotation from verbatim quotes (each cited as cite cites it; - reads
+            { "claim": { "path", "quote" }, "sources": [ { "path", "quote", "polarity", "confidence" } ] }
+            from stdin); --write appends it to FILE (created when missing); exit 1 when a quote
+            cannot be cited or a source cites its own claim`;
+
+const SPEC: CommandSpec = { name: "annotate", usage: USAGE };
+
+interface Parsed {
+    file?: string;
+    root?: string;
+    write: boolean;
+    json: boolean;
+    help: boolean;
+    stdin: boolean;
+    claim?: { path: string; quote: string };
+    sources: AnnotateRequest["sources"][number][];
+}
+
+/** Options taking several operands (`--claim PATH QUOTE`) are beyond parseArgs: read by hand. */
+function parse(argv: string[]): Parsed {
+    const parsed: Parsed = { write: false, json: false, help: false, stdin: false, sources: [] };
+    const take = (at: number, count: number, option: string): string[] => {
+        const operands = argv.slice(at + 1, at + 1 + count);
+        if (operands.length < count) throw usageError(SPEC, `: ${option} takes ${count} operands`);
+        return operands;
+    };
+    for (let i = 0; i < argv.length; i++) {
+        const arg = argv[i];
+        if (arg === "--help" || arg === "-h") parsed.help = true;
+        else if (arg === "--write") parsed.write = true;
+        else if (arg === "--json") parsed.json = true;
+        else if (arg === "--root" || arg.startsWith("--root=")) {
+            parsed.root = arg === "--root" ? take(i++, 1, "--root")[0] : arg.slice("--root=".length);
+        } else if (arg === "--claim") {
+            if (parsed.claim) throw usageError(SPEC, ": --claim is given twice (one claim per annotation)");
+            const [path, quote] = take(i, 2, "--claim");
+            parsed.claim = { path, quote };
+            i += 2;
+        } else if (arg === "--source") {
+            const [polarity, confidence, path, quote] = take(i, 4, "--source");
+            if (polarity !== "supports" && polarity !== "refutes") {
+                throw usageError(
+                    SPEC,
+                    `: --source polarity must be supports or refutes, not ${JSON.stringify(polarity)}`,
+                );
+            }
+            const value = Number(confidence);
+            if (confidence.trim() === "" || !Number.isFinite(value) || value < 0 || value > 1) {
+                throw usageError(
+                    SPEC,
+                    `: --source confidence must be a number from 0 to 1, not ${JSON.stringify(confidence)}`,
+                );
+            }
+            parsed.sources.push({ polarity, confidence: value, path, quote });
+            i += 4;
+        } else if (arg === "-" && parsed.file !== undefined) parsed.stdin = true;
+        else if (arg.startsWith("-") && arg !== "-") throw usageError(SPEC, `: unknown option ${arg}`);
+        else if (parsed.file === undefined) parsed.file = arg;
+        else throw usageError(SPEC, `: unexpected operand ${JSON.stringify(arg)}`);
+    }
+    return parsed;
+}
+
+/** The request read from stdin: `{ claim, sources }` (extra keys of the MCP arguments, `file` and `write`, ignored). */
+function requestFromJson(text: string): AnnotateRequest {
+    let value: unknown;
+    try {
+        value = JSON.parse(text);
+    } catch (error) {
+        throw new CliError(`annotate: stdin is not JSON: ${(error as Error).message}`);
+    }
+    const bad = (what: string) => new CliError(`annotate: stdin: ${what}`);
+    const object = value as { claim?: unknown; sources?: unknown };
+    if (typeof value !== "object" || value === null) throw bad("expected { claim, sources }");
+    const quote = (item: unknown, where: string) => {
+        const q = item as { path?: unknown; quote?: unknown };
+        if (typeof q !== "object" || q === null || typeof q.path !== "string" || typeof q.quote !== "string") {
+            throw bad(`${where} needs a path and a quote (strings)`);
+        }
+        if (q.path === "" || q.quote === "") throw bad(`${where}: path and quote must not be empty`);
+        return { path: q.path, quote: q.quote };
+    };
+    const claim = quote(object.claim, "claim");
+    if (!Array.isArray(object.sources) || object.sources.length === 0) throw bad("sources must be a non-empty array");
+    const sources = object.sources.map((item: unknown, index: number) => {
+        const where = `sources/${index}`;
+        const base = quote(item, where);
+        const { polarity, confidence } = item as { polarity?: unknown; confidence?: unknown };
+        if (polarity !== "supports" && polarity !== "refutes")
+            throw bad(`${where}: polarity must be supports or refutes`);
+        if (typeof confidence !== "number" || !(confidence >= 0 && confidence <= 1)) {
+            throw bad(`${where}: confidence must be a number from 0 to 1`);
+        }
+        return { ...base, polarity, confidence } as AnnotateRequest["sources"][number];
+    });
+    return { claim, sources };
+}
+
+export const annotateCommand: CliCommand = {
+    name: "annotate",
+    usage: USAGE,
+    run(argv: string[], io: CliIo): number {
+        const args = parse(argv);
+        if (args.help) return printUsage(io, SPEC);
+        if (args.file === undefined) throw usageError(SPEC, " takes the annotation FILE");
+        let request: AnnotateRequest;
+        if (args.stdin) {
+            if (args.claim || args.sources.length > 0)
+                throw usageError(SPEC, ": give the quotes as options or on stdin, not both");
+            if (!io.stdinIsPiped)
+                throw new CliError("annotate: FILE - reads the request from stdin, but nothing is piped");
+            request = requestFromJson(readTextInput("-", io.readStdin));
+        } else {
+            if (!args.claim) throw usageError(SPEC, " needs --claim PATH QUOTE");
+            if (args.sources.length === 0) throw usageError(SPEC, " needs at least one --source");
+            request = { claim: args.claim, sources: args.sources };
+        }
+        const absolute = nodePath.resolve(io.cwd, args.file);
+        const resolution = resolveDocumentRoot(absolute, {
+            explicitRoot: args.root !== undefined ? nodePath.resolve(io.cwd, args.root) : undefined,
+            fallback: io.cwd,
+        });
+        if (resolution.problem) throw new CliError(formatConfigProblem(resolution.problem));
+        const documents = new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize });
+        const text = fs.existsSync(absolute) ? readTextInput(absolute, io.readStdin, args.file) : undefined;
+
+        const built = annotateQuotes(request, documents);
+        if (!built.ok) {
+            const { code, message, lines, candidates } = built.error;
+            // A document that cannot be had, or a path that names none, is bad input; an uncitable quote is not.
+            const exit = code === "quote-not-found" || code === "quote-ambiguous" || code === "self-citation" ? 1 : 2;
+            if (args.json) {
+                const error = {
+                    code,
+                    message,
+                    role: built.error.role,
+                    pointer: built.error.pointer,
+                    lines: lines ?? [],
+                };
+                io.stdout(`${JSON.stringify(candidates ? { error, candidates } : { error }, null, 2)}\n`);
+            } else io.stderr(`sourcecheck: ${code}: ${message}\n`);
+            return exit;
+        }
+        const appended = appendToAnnotationFile(text, args.file, built.annotation);
+        if (!appended.ok) throw new CliError(`annotate: ${appended.message}`);
+        if (args.write) writeFileAtomic(absolute, appended.text);
+        if (args.json) {
+            const json: Record<string, unknown> = {
+                index: appended.index,
+                annotation: built.annotation,
+                written: args.write,
+            };
+            if (built.warnings.length > 0) json.warnings = built.warnings;
+            io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+        } else {
+            const what = args.write
+                ? `wrote annotation ${appended.index + 1} to ${args.file}`
+                : `annotation ${appended.index + 1} of ${args.file}, not written (add --write to append it)`;
+            const notes = built.warnings.map((w) => `${roleName(w.role)}: ${w.code}: ${w.message}\n`).join("");
+            io.stdout(`${what}\n${JSON.stringify(built.annotation)}\n${notes}`);
+        }
+        return 0;
+    },
+};

@@ -1,0 +1,128 @@
+/**
+ * Warnings about refs that resolve (docs/contract.md, "Warnings"): a ref can be valid and still be
+ * wrong for what it is used for. `self-citation`: a source whose span overlaps its own claim's span
+ * (the answer cited as its own evidence). `mid-word-boundary`: a span that starts or ends inside a
+ * word (`"log"` matched inside "catalog"), with the word-aligned alternative. Pure.
+ */
+import { refForSpan } from "./author";
+import { isUnspaced } from "./boundaries";
+import { splitsSurrogatePair } from "./occurrences";
+import type { ResolvedSpan } from "./resolve";
+import type { SessionDocument } from "./session";
+import type { Ref } from "./types";
+
+export type RefWarningCode = "self-citation" | "mid-word-boundary";
+
+/** How a warning is shown: editors map it to Warning or Information severity. */
+export type WarningSeverity = "warning" | "information";
+
+export interface RefWarning {
+    code: RefWarningCode;
+    message: string;
+    /** For `mid-word-boundary`: which edge(s) cut a word. */
+    boundary?: "start" | "end" | "both";
+    /** For `mid-word-boundary`: the ref of the span widened to whole words, and its text. */
+    alternative?: { ref: Ref; text: string };
+}
+
+export const WARNING_SEVERITY: Record<RefWarningCode, WarningSeverity> = {
+    "self-citation": "warning",
+    "mid-word-boundary": "information",
+};
+
+const WORD = /[\p{L}\p{N}\p{M}]/u;
+
+/** The character (code point) before / at an offset. */
+function charBefore(text: string, offset: number): string {
+    if (offset <= 0) return "";
+    const low = text.charCodeAt(offset - 1);
+    return low >= 0xdc00 && low <= 0xdfff && offset >= 2 ? text.slice(offset - 2, offset) : text[offset - 1];
+}
+
+function charAt(text: string, offset: number): string {
+    if (offset >= text.length) return "";
+    return String.fromCodePoint(text.codePointAt(offset) ?? 0);
+}
+
+/** True when the offset falls between two word characters of a spaced script. */
+export function insideWord(text: string, offset: number): boolean {
+    const before = charBefore(text, offset);
+    const after = charAt(text, offset);
+    if (!before || !after || !WORD.test(before) || !WORD.test(after)) return false;
+    // In scripts written without spaces every character boundary is a word edge.
+    return !isUnspaced(before) && !isUnspaced(after);
+}
+
+/** [start, end) widened to whole words (never past a line break). */
+export function widenToWords(text: string, start: number, end: number): { start: number; end: number } {
+    while (start > 0 && insideWord(text, start)) start -= charBefore(text, start).length;
+    while (end < text.length && insideWord(text, end)) end += charAt(text, end).length;
+    return { start, end };
+}
+
+/** `mid-word-boundary` for a span [start, end) of a document, or undefined when both edges are word edges. */
+export function midWordWarning(document: SessionDocument, start: number, end: number): RefWarning | undefined {
+    const content = document.content;
+    const cutsStart = insideWord(content, start);
+    const cutsEnd = insideWord(content, end);
+    if (!cutsStart && !cutsEnd) return undefined;
+    const boundary = cutsStart && cutsEnd ? "both" : cutsStart ? "start" : "end";
+    const widened = widenToWords(content, start, end);
+    const lines = document.lines;
+    const cut = content.slice(start, end);
+    const whole = content.slice(widened.start, widened.end);
+    const edge = boundary === "both" ? "starts and ends" : boundary === "start" ? "starts" : "ends";
+    let message = `the span ${JSON.stringify(shorten(cut))} ${edge} inside a word; the whole words are ${JSON.stringify(shorten(whole))}`;
+    let alternative: RefWarning["alternative"];
+    if (!splitsSurrogatePair(content, widened.start) && !splitsSurrogatePair(content, widened.end)) {
+        const attempt = refForSpan(document, lines.positionAt(widened.start), lines.positionAt(widened.end));
+        if (attempt.ok) {
+            alternative = { ref: attempt.ref, text: whole };
+            message += ` (ref ${JSON.stringify(attempt.ref)})`;
+        }
+    }
+    return alternative
+        ? { code: "mid-word-boundary", message, boundary, alternative }
+        : { code: "mid-word-boundary", message, boundary };
+}
+
+/** `mid-word-boundary` for a resolved ref. */
+export function midWordWarningOf(document: SessionDocument, span: ResolvedSpan): RefWarning | undefined {
+    return midWordWarning(document, span.startOffset, span.endOffset);
+}
+
+/** The same document for two ref paths as written: `./a.md`, `a.md` and `a\b.md`/`a/b.md` agree. */
+export function samePath(a: string, b: string): boolean {
+    return a === b || pathKey(a) === pathKey(b);
+}
+
+function pathKey(path: string): string {
+    const parts: string[] = [];
+    for (const part of path.replace(/\\/g, "/").split("/")) {
+        if (part === "" || part === ".") continue;
+        if (part === ".." && parts.length > 0 && parts.at(-1) !== "..") parts.pop();
+        else parts.push(part);
+    }
+    return parts.join("/");
+}
+
+/** `self-citation` when a source's span overlaps its claim's span in the same document. */
+export function selfCitationWarning(
+    claim: Pick<ResolvedSpan, "path" | "startOffset" | "endOffset" | "range">,
+    source: Pick<ResolvedSpan, "path" | "startOffset" | "endOffset">,
+): RefWarning | undefined {
+    if (!samePath(claim.path, source.path)) return undefined;
+    if (source.startOffset >= claim.endOffset || claim.startOffset >= source.endOffset) return undefined;
+    const lines =
+        claim.range.start.line === claim.range.end.line
+            ? `line ${claim.range.start.line}`
+            : `lines ${claim.range.start.line}-${claim.range.end.line}`;
+    return {
+        code: "self-citation",
+        message: `this source overlaps its own claim (${JSON.stringify(claim.path)} ${lines}): a claim is not evidence for itself; cite the passage of a source document that supports it`,
+    };
+}
+
+function shorten(text: string): string {
+    return text.length <= 80 ? text : `${text.slice(0, 38)}…${text.slice(-38)}`;
+}

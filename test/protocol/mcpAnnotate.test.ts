@@ -1,0 +1,203 @@
+/**
+ * The one-pass flow of docs/agents.md over `sourcecheck mcp` with the SDK's own client: `annotate`
+ * builds (and on request appends) an annotation from quotes, refuses what it cannot cite or what
+ * cites itself without touching the file, and `check` answers briefly.
+ */
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { copyDemo, repoRoot } from "./harness";
+
+const cliBundle = path.join(repoRoot, "dist", "cli.js");
+const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-mcp-annotate-cache-"));
+
+async function connect(root: string): Promise<Client> {
+    const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [cliBundle, "mcp", "--root", root],
+        stderr: "pipe",
+        env: { ...(process.env as Record<string, string>), XDG_CACHE_HOME: cacheDir },
+    });
+    const client = new Client({ name: "sourcecheck-annotate-test", version: "1.0.0" });
+    await client.connect(transport);
+    return client;
+}
+
+async function call(client: Client, name: string, args: unknown): Promise<CallToolResult> {
+    return (await client.callTool({ name, arguments: args as Record<string, unknown> })) as CallToolResult;
+}
+
+function textOf(result: CallToolResult): string {
+    return (result.content[0] as { text: string }).text;
+}
+
+function errorOf(result: CallToolResult): { code: string; message: string } {
+    assert.equal(result.isError, true, JSON.stringify(result));
+    const error = (result.structuredContent as { error: { code: string; message: string } }).error;
+    assert.ok(textOf(result).startsWith(`${error.code}: `));
+    return error;
+}
+
+const CLAIM = { path: "answer.md", quote: "The release adds offline sync for mobile clients." };
+const SOURCE = {
+    path: "sources/release-notes.md",
+    quote: "mobile clients now queue changes while offline and sync when reconnected",
+    polarity: "supports",
+    confidence: 0.9,
+};
+
+describe("mcp: annotate and brief check (one pass)", function () {
+    this.timeout(60000);
+    let root: string;
+    let client: Client;
+    const demoFile = () => path.join(root, "answer.sourcecheck.json");
+
+    before(async () => {
+        root = copyDemo();
+        client = await connect(root);
+    });
+
+    after(async () => {
+        await client?.close();
+    });
+
+    it("builds the annotation without writing, then appends it with write: true", async () => {
+        const before = fs.readFileSync(demoFile(), "utf8");
+        const dry = await call(client, "annotate", {
+            file: "answer.sourcecheck.json",
+            claim: CLAIM,
+            sources: [SOURCE],
+        });
+        assert.equal(dry.isError, undefined, textOf(dry));
+        const shown = dry.structuredContent as {
+            index: number;
+            written: boolean;
+            annotation: { claim: unknown; sources: unknown[] };
+        };
+        assert.equal(shown.index, 8);
+        assert.equal(shown.written, false);
+        assert.match(textOf(dry), /Annotation 9 .* not written/);
+        assert.equal(fs.readFileSync(demoFile(), "utf8"), before, "nothing is written without write: true");
+        // Each ref is the one cite makes.
+        const cited = await call(client, "cite", { path: SOURCE.path, quote: SOURCE.quote });
+        assert.deepEqual(
+            (shown.annotation.sources[0] as { path: string }).path,
+            (cited.structuredContent as { ref: { path: string } }).ref.path,
+        );
+        const { polarity: _p, confidence: _c, ...sourceRef } = shown.annotation.sources[0] as Record<string, unknown>;
+        assert.deepEqual(sourceRef, (cited.structuredContent as { ref: unknown }).ref);
+
+        const wrote = await call(client, "annotate", {
+            file: "answer.sourcecheck.json",
+            claim: CLAIM,
+            sources: [SOURCE],
+            write: true,
+        });
+        assert.equal(wrote.isError, undefined, textOf(wrote));
+        assert.deepEqual(wrote.structuredContent, { ...shown, written: true });
+        assert.match(textOf(wrote), /^Wrote annotation 9 /);
+        const after = fs.readFileSync(demoFile(), "utf8");
+        assert.ok(
+            after.startsWith(before.slice(0, before.lastIndexOf("}", before.lastIndexOf("]")))),
+            "earlier text kept",
+        );
+        const annotations = JSON.parse(after).annotations;
+        assert.equal(annotations.length, 9);
+        assert.deepEqual(annotations[8], shown.annotation);
+    });
+
+    it("creates a missing annotation file, and a check of it passes", async () => {
+        const wrote = await call(client, "annotate", {
+            file: "new.sourcecheck.json",
+            claim: CLAIM,
+            sources: [SOURCE],
+            write: true,
+        });
+        assert.equal((wrote.structuredContent as { index: number }).index, 0);
+        assert.equal(
+            JSON.parse(fs.readFileSync(path.join(root, "new.sourcecheck.json"), "utf8")).annotations.length,
+            1,
+        );
+        const check = await call(client, "check", { file: "new.sourcecheck.json" });
+        assert.equal((check.structuredContent as { exitCode: number }).exitCode, 0);
+    });
+
+    it("a quote that cannot be cited writes nothing and says which quote and what differs", async () => {
+        const before = fs.readFileSync(demoFile(), "utf8");
+        const result = await call(client, "annotate", {
+            file: "answer.sourcecheck.json",
+            claim: CLAIM,
+            sources: [
+                SOURCE,
+                { ...SOURCE, quote: "mobile clients now queue changes while online and sync when reconnected" },
+            ],
+            write: true,
+        });
+        const error = errorOf(result);
+        assert.equal(error.code, "quote-not-found");
+        assert.match(error.message, /^source 2: /);
+        assert.match(error.message, /"online" \(your quote\) vs "offline" \(the document\)/);
+        assert.equal(fs.readFileSync(demoFile(), "utf8"), before);
+        const ambiguous = errorOf(
+            await call(client, "annotate", {
+                file: "answer.sourcecheck.json",
+                claim: { path: "answer.md", quote: "Orbit 2.4" },
+                sources: [SOURCE],
+                write: true,
+            }),
+        );
+        assert.equal(ambiguous.code, "quote-ambiguous");
+        assert.match(ambiguous.message, /^claim: /);
+        assert.equal(fs.readFileSync(demoFile(), "utf8"), before);
+    });
+
+    it("refuses a source that cites its own claim, writing nothing", async () => {
+        const before = fs.readFileSync(demoFile(), "utf8");
+        const error = errorOf(
+            await call(client, "annotate", {
+                file: "answer.sourcecheck.json",
+                claim: CLAIM,
+                sources: [
+                    {
+                        path: "./answer.md",
+                        quote: "offline sync for mobile clients",
+                        polarity: "supports",
+                        confidence: 1,
+                    },
+                ],
+                write: true,
+            }),
+        );
+        assert.equal(error.code, "self-citation");
+        assert.match(error.message, /source 1/);
+        assert.equal(fs.readFileSync(demoFile(), "utf8"), before);
+    });
+
+    it("concurrent writes to one file each append their own annotation", async () => {
+        const file = "together.sourcecheck.json";
+        const results = await Promise.all(
+            [0.1, 0.2, 0.3, 0.4].map((confidence) =>
+                call(client, "annotate", { file, claim: CLAIM, sources: [{ ...SOURCE, confidence }], write: true }),
+            ),
+        );
+        const indices = results.map((r) => (r.structuredContent as { index: number }).index).sort();
+        assert.deepEqual(indices, [0, 1, 2, 3]);
+        const written = JSON.parse(fs.readFileSync(path.join(root, file), "utf8")).annotations;
+        assert.deepEqual(
+            written.map((a: { sources: { confidence: number }[] }) => a.sources[0].confidence).sort(),
+            [0.1, 0.2, 0.3, 0.4],
+        );
+    });
+
+    it("refuses to write into a file that is not an annotation file", async () => {
+        const error = errorOf(
+            await call(client, "annotate", { file: "answer.md", claim: CLAIM, sources: [SOURCE], write: true }),
+        );
+        assert.equal(error.code, "invalid-arguments");
+        assert.match(error.message, /not an annotation file/);
+    });
+});
