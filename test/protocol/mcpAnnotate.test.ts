@@ -200,4 +200,114 @@ describe("mcp: annotate and brief check (one pass)", function () {
         assert.equal(error.code, "invalid-arguments");
         assert.match(error.message, /not an annotation file/);
     });
+
+    it("one pass: 14 claims annotated with one call each, and check passes in one short line", async () => {
+        const dir = path.join(root, "pass");
+        fs.mkdirSync(dir);
+        const facts = Array.from(
+            { length: 14 },
+            (_, i) => `Fact ${i + 1} says the value ${i + 1} is ${(i + 1) * 7} units.`,
+        );
+        fs.writeFileSync(
+            path.join(dir, "answer.md"),
+            `# Answer\n\n${facts.map((f) => `We found that ${f}`).join("\n")}\n`,
+        );
+        fs.writeFileSync(path.join(dir, "source.md"), `# Source\n\n${facts.join("\n\n")}\n`);
+        for (const fact of facts) {
+            const result = await call(client, "annotate", {
+                file: "pass/answer.sourcecheck.json",
+                claim: { path: "pass/answer.md", quote: `We found that ${fact}` },
+                sources: [
+                    { path: "pass/source.md", quote: fact, polarity: "supports", confidence: 0.9 },
+                    { path: "pass/source.md", quote: fact.split(" says ")[1], polarity: "supports", confidence: 0.5 },
+                ],
+                write: true,
+            });
+            assert.equal(result.isError, undefined, textOf(result));
+        }
+        const check = await call(client, "check", { file: "pass/answer.sourcecheck.json" });
+        const text = textOf(check);
+        assert.ok(text.length <= 400, `${text.length} characters: ${text}`);
+        assert.equal(text.split("\n").length, 1, text);
+        assert.match(text, /14 annotations, 42 refs: all refs resolve/);
+        const report = check.structuredContent as { exitCode: number; entries: unknown[] };
+        assert.equal(report.exitCode, 0);
+        assert.equal(report.entries.length, 14, "the structured content keeps every entry");
+        const full = await call(client, "check", { file: "pass/answer.sourcecheck.json", detail: "full" });
+        assert.deepEqual(JSON.parse(textOf(full)), full.structuredContent);
+    });
+
+    it("a failing check lists only the failing refs, each with its ref, both boundary errors and what to do", async () => {
+        const check = await call(client, "check", { file: "answer.sourcecheck.json" });
+        const text = textOf(check);
+        const report = check.structuredContent as { exitCode: number; invalidCount: number };
+        assert.equal(report.exitCode, 1);
+        assert.match(text.split("\n")[0], new RegExp(`${report.invalidCount} invalid \\(exit 1\\)`));
+        // The demo's annotation 7: both boundaries of its source are gone from their line.
+        assert.match(
+            text,
+            /annotation 7, source 1 \(failing\): \{"path":"sources\/release-notes\.md"[^\n]*\n {2}start: boundary-not-found: [^\n]*\n {2}end: boundary-not-found: /,
+        );
+        assert.match(text, /no file "sources\/benchmarks\.txt"[^\n]*did you mean "sources\/benchmark\.txt"\?/);
+        assert.match(text, /to do: re-cite the exact words with cite/);
+        assert.doesNotMatch(text, /annotation 1[,: ]/, "valid annotations are not listed");
+        assert.ok(text.length < JSON.stringify(check.structuredContent).length, "the text is shorter than the report");
+    });
+
+    it("messages say what to do: the tools, the nearest paths, ./ and \\ in ref paths, index's line numbers", async () => {
+        const unknown = errorOf(await call(client, "annotat", {}));
+        assert.equal(unknown.code, "unknown-tool");
+        assert.match(unknown.message, /the tools are index, cite, annotate, check, repair, evidence/);
+        const missing = errorOf(await call(client, "index", { path: "sources/release-note.md" }));
+        assert.equal(missing.code, "unreadable-document");
+        assert.match(missing.message, /did you mean "sources\/release-notes\.md"\?/);
+        const viaAnnotate = errorOf(
+            await call(client, "annotate", {
+                file: "x.sourcecheck.json",
+                claim: CLAIM,
+                sources: [{ ...SOURCE, path: "sources/release-note.md" }],
+            }),
+        );
+        assert.match(viaAnnotate.message, /^source 1: .*did you mean "sources\/release-notes\.md"\?/);
+        for (const spelled of ["./sources/release-notes.md", "sources\\release-notes.md"]) {
+            const cited = await call(client, "cite", { path: spelled, quote: "Offline sync" });
+            assert.equal((cited.structuredContent as { ref: { path: string } }).ref.path, "sources/release-notes.md");
+        }
+        const outside = errorOf(await call(client, "cite", { path: "../x.md", quote: "x" }));
+        assert.equal(outside.code, "path-outside-root");
+        const index = textOf(await call(client, "index", { path: "answer.md", startLine: 3, endLine: 4 }));
+        const numbered = await call(client, "cite", { path: "answer.md", quote: index });
+        assert.equal(
+            (numbered.structuredContent as { text: string }).text,
+            fs.readFileSync(path.join(root, "answer.md"), "utf8").split("\n").slice(2, 4).join("\n"),
+        );
+        const midWord = await call(client, "cite", { path: "sources/release-notes.md", quote: "ffline sync" });
+        const warnings = (midWord.structuredContent as { warnings: { code: string; alternative: { text: string } }[] })
+            .warnings;
+        assert.equal(warnings[0].code, "mid-word-boundary");
+        assert.equal(warnings[0].alternative.text, "Offline sync");
+        assert.match(textOf(midWord), /mid-word-boundary: /);
+    });
+
+    it("lists check's annotations typed, examples that fit each argument, and repair's since", async () => {
+        const { tools } = await client.listTools();
+        const byName = new Map(tools.map((tool) => [tool.name, tool]));
+        const check = byName.get("check")!.inputSchema as {
+            properties: Record<string, { items?: { properties?: Record<string, unknown> }; description?: string }>;
+        };
+        assert.ok(check.properties.annotations.items?.properties?.claim, "annotation items are typed");
+        assert.match(check.properties.file.description ?? "", /e\.g\. "[^"]*\.sourcecheck\.json"/);
+        const repair = byName.get("repair")!.inputSchema as { properties: Record<string, { description?: string }> };
+        assert.match(repair.properties.file.description ?? "", /\.sourcecheck\.json"/);
+        assert.ok(repair.properties.since, "repair takes since");
+        const evidence = byName.get("evidence")!.inputSchema as {
+            properties: Record<string, { description?: string }>;
+        };
+        assert.doesNotMatch(evidence.properties.corpus.description ?? "", /\.md"/);
+        const badSince = errorOf(
+            await call(client, "repair", { file: "answer.sourcecheck.json", since: "no-such-rev" }),
+        );
+        assert.equal(badSince.code, "invalid-arguments");
+        assert.match(badSince.message, /since/);
+    });
 });

@@ -81,7 +81,11 @@ describe("agent tools", () => {
             evidence: () => {
                 throw new Error("index on fire");
             },
-            refScope: () => ({ documents: () => ({ get: () => undefined }), files: () => [] }),
+            refScope: () => ({
+                documents: () => ({ get: () => undefined }),
+                files: () => [],
+                revision: () => ({ get: () => undefined }),
+            }),
         };
         assert.deepEqual(await runTool("cite", { path: "a.md", quote: "x" }, failing), {
             ok: false,

@@ -27,6 +27,6 @@ export function languageModelTools(): Record<string, unknown>[] {
         tags: ["sourcecheck", "citations"],
         userDescription: FOR_PEOPLE[tool.name].userDescription,
         modelDescription: tool.description,
-        inputSchema: jsonSchemaOf(tool.input, "input"),
+        inputSchema: jsonSchemaOf(tool.listedInput ?? tool.input, "input"),
     }));
 }

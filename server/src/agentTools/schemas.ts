@@ -54,8 +54,35 @@ export const checkInput = z
                 "Only with annotations: an embedded session [{ path, content }]; refs then cite these instead of files",
             )
             .optional(),
+        detail: z
+            .enum(["brief", "full"])
+            .describe(
+                "brief (default): the text is one line when every ref resolves, else only the failing refs with their errors and what to do; full: the whole report as JSON text. The structured content is always the whole report.",
+            )
+            .optional(),
     })
     .strict();
+
+const listedRef = z.object({
+    path: z.string(),
+    start: z.object({ line: z.number().int().min(1), str: z.string().min(1) }),
+    end: z.object({ line: z.number().int().min(1), str: z.string().min(1) }),
+});
+const listedAnnotation = z.object({
+    claim: listedRef,
+    sources: z
+        .array(listedRef.extend({ polarity: z.enum(["supports", "refutes"]), confidence: z.number().min(0).max(1) }))
+        .min(1),
+});
+
+/** `check`'s input as listed: the annotations typed (see ToolDefinition.listedInput). */
+const checkListedInput = checkInput.extend({
+    annotations: z
+        .array(listedAnnotation)
+        .max(MAX_INLINE_ITEMS)
+        .describe("Annotations to check without a file")
+        .optional(),
+});
 
 export const indexInput = z
     .object({
@@ -114,6 +141,12 @@ export const repairInput = z
     .object({
         file: relativePath("The annotation file whose broken refs to repair", "answer.sourcecheck.json"),
         write: z.boolean().describe("Apply the certain repairs to the file (default false: only propose)").optional(),
+        since: z
+            .string()
+            .min(1)
+            .max(256)
+            .describe('A git revision (e.g. "HEAD~1") whose documents tell where each cited span moved')
+            .optional(),
     })
     .strict();
 
@@ -230,6 +263,11 @@ export interface ToolDefinition {
     title: string;
     description: string;
     input: z.ZodType;
+    /**
+     * The input schema clients are shown, when it is stricter than what is parsed: `check` lists its
+     * annotations typed, but parses them leniently so a malformed one is a report with pointers.
+     */
+    listedInput?: z.ZodType;
     output: z.ZodType;
     /** True when a call may change files (`repair`, `annotate` with `write: true`): VS Code asks before it runs. */
     writes: boolean;
@@ -275,12 +313,14 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
     {
         name: "check",
         title: "Check SourceCheck annotations",
+        listedInput: checkListedInput,
         description:
             "Resolve and validate SourceCheck annotations: give either file (an annotation file under the workspace) or " +
-            "annotations (inline, optionally with documents as an embedded session). Returns the report of `sourcecheck --json`: " +
-            "exitCode 0 when every ref resolves, 1 when some ref fails (each entry's error has a code such as boundary-not-found, " +
-            "boundary-ambiguous, line-out-of-range), 2 on schema errors. Call it after writing or editing annotations and fix " +
-            "until exitCode is 0.",
+            "annotations (inline, optionally with documents as an embedded session). The structured result is the report of " +
+            "`sourcecheck check --json` (exitCode 0 when every ref resolves, 1 when some ref fails, 2 on schema errors). " +
+            "The text is brief: one line when every ref resolves; otherwise each failing ref with its errors and what to do " +
+            '(detail: "full" prints the whole report). Warnings such as self-citation are listed too. Call it after writing ' +
+            "annotations and fix until exitCode is 0.",
         input: checkInput,
         output: checkOutput,
         writes: false,

@@ -7,11 +7,13 @@ import type { z } from "zod";
 import { annotateQuotes, appendToAnnotationFile } from "../core/annotate";
 import { checkInput as checkAnnotations } from "../core/check";
 import { type CiteCandidate, citeQuote } from "../core/cite";
+import { nearestPaths } from "../core/nearestPaths";
 import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
 import { normalizeRefPath } from "../core/refPath";
 import { type RepairDocuments, repairChecked } from "../core/repair";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
+import { briefCheckText } from "./briefCheck";
 import { writeCertainRepairs } from "./repairEdits";
 import type {
     annotateInput,
@@ -22,7 +24,7 @@ import type {
     indexInput,
     repairInput,
 } from "./schemas";
-import { type ToolName, toolDefinition } from "./schemas";
+import { TOOL_DEFINITIONS, type ToolName, toolDefinition } from "./schemas";
 
 export type ToolErrorCode =
     | "unknown-tool"
@@ -83,6 +85,11 @@ export interface RefScope {
     documents(): DocumentLookup;
     /** Every file under that document root (relative paths), for repairing a ref whose path names none. */
     files(): Iterable<string>;
+    /**
+     * The documents as they were at a git revision (`repair` with `since`); throws a ToolError when
+     * the root is not in a git work tree or the revision is unknown.
+     */
+    revision(rev: string): DocumentLookup;
 }
 
 /**
@@ -130,7 +137,10 @@ export const MAX_INDEX_CHARS = 200_000;
 export async function runTool(name: string, rawArguments: unknown, context: ToolContext): Promise<ToolOutcome> {
     try {
         const definition = toolDefinition(name);
-        if (!definition) throw new ToolError("unknown-tool", `there is no tool ${JSON.stringify(name)}`);
+        if (!definition) {
+            const names = TOOL_DEFINITIONS.map((tool) => tool.name).join(", ");
+            throw new ToolError("unknown-tool", `there is no tool ${JSON.stringify(name)}: the tools are ${names}`);
+        }
         const parsed = definition.input.safeParse(rawArguments ?? {});
         if (!parsed.success) {
             throw new ToolError("invalid-arguments", `${name}: ${describeIssues(parsed.error)}`);
@@ -173,14 +183,26 @@ function json(structured: object): ToolOutcome {
 
 function documentOrFail(context: ToolContext, path: string): SessionDocument {
     const entry = context.document(path);
-    if (isDocumentFailure(entry)) throw new ToolError(entry.code, entry.message);
+    if (isDocumentFailure(entry)) throw new ToolError(entry.code, withSuggestions(entry, path, context));
     return entry;
+}
+
+/** A missing file's message, with the existing paths closest to the one given. */
+function withSuggestions(failure: DocumentFailure, path: string, context: ToolContext): string {
+    if (failure.code !== "unreadable-document" || !/^no file /.test(failure.message)) return failure.message;
+    const near = nearestPaths(path, context.files());
+    return near.length === 0
+        ? failure.message
+        : `${failure.message}; did you mean ${near.map((p) => JSON.stringify(p)).join(" or ")}?`;
 }
 
 function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutcome {
     if ((args.file === undefined) === (args.annotations === undefined)) {
         throw new ToolError("invalid-arguments", "check: give either file or annotations (not both, not neither)");
     }
+    const options = { keepAnnotations: true, keepEntries: true };
+    let result: ReturnType<typeof checkAnnotations>;
+    let nearest: (path: string) => string[] = (path) => nearestPaths(path, context.files());
     if (args.file !== undefined) {
         if (args.documents !== undefined) {
             throw new ToolError(
@@ -188,20 +210,18 @@ function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutc
                 "check: documents go with inline annotations, not with a file (a file embeds its own session)",
             );
         }
-        const text = documentOrFail(context, args.file).content;
+        const text = documentOrFail(context, refPath(args.file)).content;
         const parsed = parseJsonText(text);
-        const result = checkAnnotations(parsed.value, context.refScope(args.file).documents(), parsed.syntaxErrors, {
-            keepAnnotations: false,
-            keepEntries: true,
-        });
-        return json(result.report);
+        const scope = context.refScope(args.file);
+        nearest = (path) => nearestPaths(path, scope.files());
+        result = checkAnnotations(parsed.value, scope.documents(), parsed.syntaxErrors, options);
+    } else {
+        const input = args.documents ? { documents: args.documents, annotations: args.annotations } : args.annotations;
+        result = checkAnnotations(input, args.documents ? undefined : context.documents(), [], options);
     }
-    const input = args.documents ? { documents: args.documents, annotations: args.annotations } : args.annotations;
-    const result = checkAnnotations(input, args.documents ? undefined : context.documents(), [], {
-        keepAnnotations: false,
-        keepEntries: true,
-    });
-    return json(result.report);
+    // The structured content is the whole report; the text is brief unless asked for in full.
+    const text = args.detail === "full" ? JSON.stringify(result.report) : briefCheckText(result, args.file, nearest);
+    return { ok: true, structured: result.report as unknown as Record<string, unknown>, text };
 }
 
 function index(args: z.infer<typeof indexInput>, context: ToolContext): ToolOutcome {
@@ -268,7 +288,8 @@ async function repair(args: z.infer<typeof repairInput>, context: ToolContext): 
         keepEntries: false,
     });
     const documents: RepairDocuments = { get: (path) => lookup.get(path), candidatePaths: () => scope.files() };
-    const { repairs, remaining } = repairChecked(result, { documents });
+    const previous = args.since !== undefined ? scope.revision(args.since) : undefined;
+    const { repairs, remaining } = repairChecked(result, { documents, previous });
     const schemaErrors = result.report.schemaErrors;
     let written = 0;
     // As `sourcecheck repair --write`: nothing is written into a file with schema errors.
@@ -292,11 +313,18 @@ async function repair(args: z.infer<typeof repairInput>, context: ToolContext): 
 const pendingWrites = new Map<string, Promise<unknown>>();
 
 async function annotate(args: z.infer<typeof annotateInput>, context: ToolContext): Promise<ToolOutcome> {
-    const built = annotateQuotes(args, context.refScope(args.file).documents());
+    const scope = context.refScope(args.file);
+    const built = annotateQuotes(args, scope.documents());
     if (!built.ok) {
-        const { code, message, lines, candidates } = built.error;
+        const { code, message, lines, candidates, role } = built.error;
         const toolCode = code === "invalid-path" ? "invalid-arguments" : code;
-        throw new ToolError(toolCode, message, code === "quote-ambiguous" ? lines : undefined, candidates);
+        let shown = message;
+        if (code === "unreadable-document" && / no file /.test(message)) {
+            const wanted = normalizeRefPath(role === "claim" ? args.claim.path : args.sources[role].path);
+            const near = wanted.ok ? nearestPaths(wanted.path, scope.files()) : [];
+            if (near.length > 0) shown += `; did you mean ${near.map((p) => JSON.stringify(p)).join(" or ")}?`;
+        }
+        throw new ToolError(toolCode, shown, code === "quote-ambiguous" ? lines : undefined, candidates);
     }
     const run = async (): Promise<ToolOutcome> => {
         const file = context.annotationFileToWrite(args.file);

@@ -10,7 +10,7 @@ import { applyEdits } from "jsonc-parser";
 import { appendAnnotation, detectFormatting, type NewSource } from "../../../shared/annotationJson";
 import { type CiteCandidate, citeQuote } from "./cite";
 import { normalizeRefPath } from "./refPath";
-import { type RefWarning, selfCitationWarning } from "./refWarnings";
+import { type SpanWarning, selfCitationWarning } from "./refWarnings";
 import { resolveInDocument } from "./resolve";
 import { type DocumentLookup, isDocumentFailure } from "./session";
 import type { Annotation, Polarity, Ref } from "./types";
@@ -54,7 +54,7 @@ export interface AnnotateError {
 }
 
 /** A warning about one ref of the new annotation (`mid-word-boundary`). */
-export interface AnnotateWarning extends RefWarning {
+export interface AnnotateWarning extends SpanWarning {
     role: "claim" | number;
 }
 

@@ -9,7 +9,7 @@ import { refForSpan } from "./author";
 import { type BoundaryStyle, spanEdges } from "./boundaries";
 import { normalizeLineEndings } from "./lines";
 import { splitsSurrogatePair } from "./occurrences";
-import { midWordWarning, type RefWarning } from "./refWarnings";
+import { midWordWarning, type SpanWarning } from "./refWarnings";
 import { fold, originalRange } from "./repair/normalize";
 import { resolveInDocument } from "./resolve";
 import type { SessionDocument } from "./session";
@@ -34,7 +34,7 @@ export interface CiteCandidate {
 
 export type CiteResult =
     /** `warnings`: `mid-word-boundary` when the quote starts or ends inside a word (with the whole-word ref). */
-    | { ok: true; ref: Ref; text: string; warnings?: RefWarning[] }
+    | { ok: true; ref: Ref; text: string; warnings?: SpanWarning[] }
     | { ok: false; error: CiteError; candidates?: CiteCandidate[] };
 
 export interface CiteOptions {

@@ -9,26 +9,17 @@ import { isUnspaced } from "./boundaries";
 import { splitsSurrogatePair } from "./occurrences";
 import type { ResolvedSpan } from "./resolve";
 import type { SessionDocument } from "./session";
-import type { Ref } from "./types";
+import type { Ref, RefWarning } from "./types";
 
-export type RefWarningCode = "self-citation" | "mid-word-boundary";
-
-/** How a warning is shown: editors map it to Warning or Information severity. */
-export type WarningSeverity = "warning" | "information";
-
-export interface RefWarning {
-    code: RefWarningCode;
-    message: string;
+/** A warning this module makes: `self-citation` (severity warning) or `mid-word-boundary` (information). */
+export interface SpanWarning extends RefWarning {
+    code: "self-citation" | "mid-word-boundary";
+    severity: "warning" | "information";
     /** For `mid-word-boundary`: which edge(s) cut a word. */
     boundary?: "start" | "end" | "both";
     /** For `mid-word-boundary`: the ref of the span widened to whole words, and its text. */
     alternative?: { ref: Ref; text: string };
 }
-
-export const WARNING_SEVERITY: Record<RefWarningCode, WarningSeverity> = {
-    "self-citation": "warning",
-    "mid-word-boundary": "information",
-};
 
 const WORD = /[\p{L}\p{N}\p{M}]/u;
 
@@ -61,7 +52,7 @@ export function widenToWords(text: string, start: number, end: number): { start:
 }
 
 /** `mid-word-boundary` for a span [start, end) of a document, or undefined when both edges are word edges. */
-export function midWordWarning(document: SessionDocument, start: number, end: number): RefWarning | undefined {
+export function midWordWarning(document: SessionDocument, start: number, end: number): SpanWarning | undefined {
     const content = document.content;
     const cutsStart = insideWord(content, start);
     const cutsEnd = insideWord(content, end);
@@ -73,7 +64,7 @@ export function midWordWarning(document: SessionDocument, start: number, end: nu
     const whole = content.slice(widened.start, widened.end);
     const edge = boundary === "both" ? "starts and ends" : boundary === "start" ? "starts" : "ends";
     let message = `the span ${JSON.stringify(shorten(cut))} ${edge} inside a word; the whole words are ${JSON.stringify(shorten(whole))}`;
-    let alternative: RefWarning["alternative"];
+    let alternative: SpanWarning["alternative"];
     if (!splitsSurrogatePair(content, widened.start) && !splitsSurrogatePair(content, widened.end)) {
         const attempt = refForSpan(document, lines.positionAt(widened.start), lines.positionAt(widened.end));
         if (attempt.ok) {
@@ -81,13 +72,13 @@ export function midWordWarning(document: SessionDocument, start: number, end: nu
             message += ` (ref ${JSON.stringify(attempt.ref)})`;
         }
     }
-    return alternative
-        ? { code: "mid-word-boundary", message, boundary, alternative }
-        : { code: "mid-word-boundary", message, boundary };
+    const warning: SpanWarning = { code: "mid-word-boundary", severity: "information", message, boundary };
+    if (alternative) warning.alternative = alternative;
+    return warning;
 }
 
 /** `mid-word-boundary` for a resolved ref. */
-export function midWordWarningOf(document: SessionDocument, span: ResolvedSpan): RefWarning | undefined {
+export function midWordWarningOf(document: SessionDocument, span: ResolvedSpan): SpanWarning | undefined {
     return midWordWarning(document, span.startOffset, span.endOffset);
 }
 
@@ -110,7 +101,7 @@ function pathKey(path: string): string {
 export function selfCitationWarning(
     claim: Pick<ResolvedSpan, "path" | "startOffset" | "endOffset" | "range">,
     source: Pick<ResolvedSpan, "path" | "startOffset" | "endOffset">,
-): RefWarning | undefined {
+): SpanWarning | undefined {
     if (!samePath(claim.path, source.path)) return undefined;
     if (source.startOffset >= claim.endOffset || claim.startOffset >= source.endOffset) return undefined;
     const lines =
@@ -119,6 +110,7 @@ export function selfCitationWarning(
             : `lines ${claim.range.start.line}-${claim.range.end.line}`;
     return {
         code: "self-citation",
+        severity: "warning",
         message: `this source overlaps its own claim (${JSON.stringify(claim.path)} ${lines}): a claim is not evidence for itself; cite the passage of a source document that supports it`,
     };
 }

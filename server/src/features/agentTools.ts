@@ -13,6 +13,7 @@ import type { AgentToolParams, AgentToolResult } from "../../../shared/agentTool
 import { type AnnotationFileAccess, type RefScope, runTool, type ToolContext, ToolError } from "../agentTools/tools";
 import { type DocumentFailure, isDocumentFailure } from "../core/session";
 import { searchEvidenceUnderRoot } from "../workspace/agentEvidence";
+import { revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { newFileTarget } from "../workspace/newFile";
@@ -132,7 +133,11 @@ export function workspaceToolContext(workspace: WorkspaceIndex, root: string, ed
                 throw new ToolError("unreadable-document", formatConfigProblem(resolved.problem, shown));
             }
             const scoped = resolved.root;
-            return { documents: () => workspace.source.lookupFor(scoped), files: () => workspace.filesUnder(scoped) };
+            return {
+                documents: () => workspace.source.lookupFor(scoped),
+                files: () => workspace.filesUnder(scoped),
+                revision: (rev) => revisionDocuments(scoped, rev),
+            };
         },
     };
 }

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { type RefScope, type ToolContext, ToolError } from "../agentTools/tools";
 import { searchEvidenceUnderRoot } from "../workspace/agentEvidence";
+import { revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { listCandidateDocuments } from "../workspace/discovery";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
@@ -87,7 +88,11 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
                 throw new ToolError("unreadable-document", formatConfigProblem(resolved.problem, shown));
             }
             const reader = readerFor(resolved.root, options.maxBytes ?? resolved.config?.maxDocumentSize);
-            return { documents: () => reader.lookup(), files: () => listCandidateDocuments(resolved.root) };
+            return {
+                documents: () => reader.lookup(),
+                files: () => listCandidateDocuments(resolved.root),
+                revision: (rev) => revisionDocuments(resolved.root, rev),
+            };
         },
     };
 }

@@ -18,15 +18,16 @@ import { LineTransport } from "./lineTransport";
 /** What a client may show a model about the server as a whole. */
 export const SERVER_INSTRUCTIONS =
     "SourceCheck makes citations machine-checkable: a ref { path, start: { line, str }, end: { line, str } } points at an exact span of a document. " +
-    "Never count lines or pick boundary strings yourself: read a document with index, then turn each verbatim quote into its ref with cite. " +
-    "After writing annotations, call check and fix until its exitCode is 0.";
+    "Never count lines or pick boundary strings yourself: find sources with evidence, then write each annotation with annotate " +
+    "(the claim's and the sources' verbatim quotes become refs as cite makes them; write: true appends it to the file). " +
+    "Finally call check on the file and fix until its exitCode is 0.";
 
 export function toolList(): Tool[] {
     return TOOL_DEFINITIONS.map((tool) => ({
         name: tool.name,
         title: tool.title,
         description: tool.description,
-        inputSchema: jsonSchemaOf(tool.input, "input") as Tool["inputSchema"],
+        inputSchema: jsonSchemaOf(tool.listedInput ?? tool.input, "input") as Tool["inputSchema"],
         outputSchema: outputJsonSchema(tool) as Tool["outputSchema"],
         annotations: {
             title: tool.title,
