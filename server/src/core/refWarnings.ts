@@ -7,8 +7,8 @@
 import { refForSpan } from "./author";
 import { isUnspaced } from "./boundaries";
 import { splitsSurrogatePair } from "./occurrences";
-import type { ResolvedSpan } from "./resolve";
-import type { SessionDocument } from "./session";
+import type { RefResolution, ResolvedSpan } from "./resolve";
+import { type DocumentLookup, isDocumentFailure, type SessionDocument } from "./session";
 import type { Ref, RefWarning } from "./types";
 
 /** A warning this module makes: `self-citation` (severity warning) or `mid-word-boundary` (information). */
@@ -117,4 +117,41 @@ export function selfCitationWarning(
 
 function shorten(text: string): string {
     return text.length <= 80 ? text : `${text.slice(0, 38)}…${text.slice(-38)}`;
+}
+
+/**
+ * The warnings every check gives, in the shape of a check's per-ref warning hook: `self-citation` on
+ * a source overlapping its claim, `mid-word-boundary` on any ref cut inside a word. Costs two
+ * character tests per ref, and a ref only when one fires.
+ */
+export function spanWarningSource(): {
+    start(annotations: readonly unknown[], lookup: DocumentLookup): void;
+    warningsFor(
+        annotation: number,
+        role: "claim" | number,
+        ref: Ref,
+        resolution: RefResolution,
+        claim?: RefResolution,
+    ): SpanWarning[] | undefined;
+} {
+    let lookup: DocumentLookup | undefined;
+    return {
+        start(_annotations, documents) {
+            lookup = documents;
+        },
+        warningsFor(_annotation, role, _ref, resolution, claim) {
+            if (!resolution.valid) return undefined;
+            let found: SpanWarning[] | undefined;
+            if (role !== "claim" && claim?.valid) {
+                const self = selfCitationWarning(claim, resolution);
+                if (self) found = [self];
+            }
+            const document = lookup?.get(resolution.path);
+            if (document !== undefined && !isDocumentFailure(document)) {
+                const midWord = midWordWarningOf(document, resolution);
+                if (midWord) found = found ? [...found, midWord] : [midWord];
+            }
+            return found;
+        },
+    };
 }
