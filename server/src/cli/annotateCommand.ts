@@ -10,7 +10,7 @@ import { DiskDocuments } from "../workspace/diskDocuments";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { type CommandSpec, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
-import { CliError, readTextInput, writeFileAtomic } from "./files";
+import { CliError, readTextInput, readTextInputForUpdate, writeFileAtomic } from "./files";
 import type { CliCommand } from "./registry";
 
 const USAGE = `  sourcecheck annotate [--root DIR] [--write] [--json] FILE --claim PATH QUOTE
@@ -140,7 +140,9 @@ export const annotateCommand: CliCommand = {
         });
         if (resolution.problem) throw new CliError(formatConfigProblem(resolution.problem));
         const documents = new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize });
-        const text = fs.existsSync(absolute) ? readTextInput(absolute, io.readStdin, args.file) : undefined;
+        // Read with a snapshot: the write replaces exactly this file, and only while it is unchanged.
+        const existing = fs.existsSync(absolute) ? readTextInputForUpdate(absolute, args.file) : undefined;
+        const text = existing?.text;
 
         const built = annotateQuotes(request, documents);
         if (!built.ok) {
@@ -161,7 +163,7 @@ export const annotateCommand: CliCommand = {
         }
         const appended = appendToAnnotationFile(text, args.file, built.annotation);
         if (!appended.ok) throw new CliError(`annotate: ${appended.message}`);
-        if (args.write) writeFileAtomic(absolute, appended.text);
+        if (args.write) writeFileAtomic(absolute, appended.text, { expected: existing?.snapshot }, args.file);
         if (args.json) {
             const json: Record<string, unknown> = {
                 index: appended.index,

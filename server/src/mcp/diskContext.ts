@@ -61,16 +61,26 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
             };
         },
         annotationFileToWrite(path) {
-            const read = files.read(path);
             const verdict = resolveUnderRoot(root, path);
             if (!verdict.ok) return { code: "path-outside-root", message: verdict.message };
-            if (read.ok) {
-                const target = fs.realpathSync(verdict.absolute);
-                return { text: read.raw, write: async (text) => writeFileAtomic(target, text) };
-            }
             const missing = newFileTarget(root, verdict.absolute, path);
-            if (typeof missing !== "string") return missing.code ? missing : read.failure;
-            return { text: undefined, write: async (text) => writeFileAtomic(missing, text) };
+            if (typeof missing !== "string") {
+                if (missing.code) return missing;
+                // Something is there: it is read and rewritten as repair's write does, only while unchanged.
+                const file = this.annotationFile(path);
+                if ("code" in file) return file;
+                return { text: file.text, write: (text) => file.write(text) };
+            }
+            return {
+                text: undefined,
+                write: async (text) => {
+                    try {
+                        writeFileSafely(missing, text, { within: realRoot() });
+                    } catch (error) {
+                        throw new Error(error instanceof SafeWriteError ? `it ${error.message}` : String(error));
+                    }
+                },
+            };
         },
         files: () => listCandidateDocuments(root),
         evidence(query, corpus, topK) {
