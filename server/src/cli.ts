@@ -11,7 +11,7 @@ import type { CliCommand } from "./cli/registry";
 
 export const USAGE = `Usage:
   sourcecheck [check] [--json|--format text|json|sarif|github] [--root DIR] [--max-size BYTES] [FILE|-]
-  sourcecheck check [options] PATH|GLOB... [--exclude GLOB]... [--jobs N] [--shard K/N]
+  sourcecheck check [options] PATH|GLOB... [--exclude GLOB]... [--jobs N] [--shard K/N] [--locked]
   sourcecheck session FILE... [-o session.json [--follow-symlinks]]
   sourcecheck validate SESSION.json ANNOTATIONS.json [--json|--format text|json|sarif]
   sourcecheck index FILE...
@@ -20,7 +20,9 @@ check     resolve and validate every annotation of FILE (or stdin); documents co
           file's embedded session, or are files under --root (default: the folder of the nearest
           sourcecheck.config.json, else the current directory). Folders are searched for
           annotation files (.gitignore and --exclude honoured); --jobs N checks N files at once;
-          --shard K/N checks the K-th of N deterministic shares
+          --shard K/N checks the K-th of N deterministic shares. With a lock beside a file
+          (sourcecheck lock), a ref whose text changed since it was locked gets the warning
+          text-changed; --locked makes that, and a ref the lock lacks, an error (the CI gate)
 session   build an LF-normalised session from files, paths as given (-o writes atomically,
           never over a device, symlink or one of the FILEs: docs/security.md)
 validate  check the annotations of one file against the session of another
@@ -37,7 +39,7 @@ function usage(): string {
 
 const COMMANDS = new Set(["check", "session", "validate", "index", "help"]);
 /** Commands (and option-first command lines) that never need the other command modules. */
-const FIRST_WAVE = new Set([...COMMANDS, "--json", "--format", "--root", "--max-size", "-"]);
+const FIRST_WAVE = new Set([...COMMANDS, "--json", "--format", "--root", "--max-size", "--locked", "-"]);
 
 /**
  * The commands of cli/registry.ts, loaded on first use: `check` in CI then starts without
@@ -101,6 +103,7 @@ function dispatch(argv: string[], io: CliIo): number | Promise<number> {
                     exclude: values.exclude ?? [],
                     jobs: jobCount(values.jobs),
                     shard: values.shard !== undefined ? parseShard(values.shard) : undefined,
+                    locked: values.locked === true,
                 },
                 io,
             );
@@ -128,6 +131,7 @@ function parseCli(argv: string[]) {
             exclude: { type: "string", multiple: true },
             jobs: { type: "string", short: "j" },
             shard: { type: "string" },
+            locked: { type: "boolean" },
             output: { type: "string", short: "o" },
             "follow-symlinks": { type: "boolean" },
             help: { type: "boolean", short: "h" },

@@ -3,15 +3,18 @@
  * in the main thread (one file, `--jobs 1`) and in worker threads, so the report is the same whatever
  * the number of jobs. JSON entries are written as they are made: memory does not grow with the report.
  */
+import * as nodePath from "node:path";
 import { checkInput, type ReportEntry, type SpanEntry } from "../core/check";
+import { LockComparison, type LockCounts, type LockError } from "../core/lock";
 import { parseJsonText } from "../core/parse";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
 import type { SchemaError } from "../core/types";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
+import { readLockBeside, sha256 } from "../workspace/lockFiles";
 import { CliError, readTextInput } from "./files";
 import { githubCommand } from "./github";
 import { sarifResult } from "./sarif";
-import { formatText, type LocatedProblem, locateProblems, singleSource } from "./text";
+import { formatText, type LocatedProblem, locateProblems, singleSource, warningCount } from "./text";
 
 export type OutputFormat = "text" | "json" | "sarif" | "github";
 
@@ -25,6 +28,8 @@ export interface FileJob {
     maxBytes?: number;
     /** One of many: the JSON report carries `file`, the text output a per-file summary. */
     named: boolean;
+    /** `check --locked`: drift and refs missing from the lock are errors (docs/lock.md). */
+    locked?: boolean;
 }
 
 export interface FileTotals {
@@ -96,6 +101,7 @@ export function checkFileInto(
     }
     const parsed = parseJsonText(content);
     const layout = layoutOf(job);
+    const lock = lockOf(job);
     let entryCount = 0;
     if (format === "json") {
         const file = job.named ? `\n${layout.key}"file": ${JSON.stringify(job.shown)},` : "";
@@ -111,18 +117,37 @@ export function checkFileInto(
         keepAnnotations: false,
         keepEntries: false,
         onEntry,
+        refWarnings: lock.comparison ? [lock.comparison] : [],
     });
     const { report } = result;
     const totals: FileTotals = {
         validCount: report.validCount,
         invalidCount: report.invalidCount,
-        exitCode: report.exitCode,
+        // A lock that cannot be used is bad input (docs/lock.md), whatever the refs say.
+        exitCode: lock.error ? 2 : report.exitCode,
     };
+    const lockSummary =
+        lock.comparison && (lock.shown !== undefined || job.locked)
+            ? { file: lock.shown, ...lock.comparison.counts }
+            : undefined;
     if (format === "json") {
-        emit(`${entryCount > 0 ? `\n${layout.key}` : ""}]${reportTail(report, report.schemaErrors, layout)}`, false);
+        emit(
+            `${entryCount > 0 ? `\n${layout.key}` : ""}]${reportTail(totals, report.schemaErrors, layout, lockSummary, lock.error && { ...lock.error, file: lock.errorFile })}`,
+            false,
+        );
         return totals;
     }
     const located = locateProblems(result, [singleSource(job.shown, content)]);
+    if (lock.error) {
+        located.unshift({
+            code: lock.error.code,
+            message: lock.error.message,
+            pointer: lock.error.pointer ?? "",
+            file: lock.errorFile!,
+            start: { line: 1, column: 1 },
+            end: { line: 1, column: 1 },
+        } as unknown as LocatedProblem);
+    }
     emitProblems(job, format, emit, located, () => formatText(result, located), totals);
     return totals;
 }
@@ -146,10 +171,31 @@ function emitProblems(
         const total = totals.validCount + totals.invalidCount;
         lines.push(
             `${job.shown}: ${total} annotation${total === 1 ? "" : "s"}: ${totals.validCount} valid, ` +
-                `${totals.invalidCount} invalid (exit ${totals.exitCode})`,
+                `${totals.invalidCount} invalid${warningCount(located)} (exit ${totals.exitCode})`,
         );
         emit(`${lines.join("\n")}\n`, false);
     }
+}
+
+/** The lock beside a file and what check compares against it; stdin has none. */
+function lockOf(job: FileJob): {
+    comparison?: LockComparison;
+    /** The lock's name as shown (beside the file as given). */
+    shown?: string;
+    error?: LockError;
+    errorFile?: string;
+} {
+    const read = job.path === "-" ? undefined : readLockBeside(job.path);
+    const shown = read && nodePath.join(nodePath.dirname(job.shown), nodePath.basename(read.path));
+    if (read?.error) return { error: read.error, errorFile: shown };
+    if (!read?.lock && !job.locked) return {};
+    return {
+        comparison: new LockComparison(read?.lock, sha256, {
+            locked: job.locked === true,
+            lockFileName: read?.lock ? nodePath.basename(read.path) : undefined,
+        }),
+        shown: read?.lock ? shown : undefined,
+    };
 }
 
 const quote = JSON.stringify;
@@ -181,7 +227,8 @@ function spanJson(span: SpanEntry): string {
     const { start, end } = span.range;
     return (
         `{"valid":true,"path":${quote(span.path)},"text":${quote(span.text)},"range":{"start":{"line":${start.line},` +
-        `"column":${start.column}},"end":{"line":${end.line},"column":${end.column}}}}`
+        `"column":${start.column}},"end":{"line":${end.line},"column":${end.column}}}` +
+        `${span.warnings ? `,"warnings":${quote(span.warnings)}` : ""}}`
     );
 }
 
@@ -198,6 +245,8 @@ function reportTail(
     totals: FileTotals,
     schemaErrors: readonly SchemaError[],
     layout: ReturnType<typeof layoutOf>,
+    lock?: { file?: string } & LockCounts,
+    lockError?: LockError & { file?: string },
 ): string {
     const { key, entry, open } = layout;
     const errors =
@@ -207,7 +256,10 @@ function reportTail(
     return (
         `,\n${key}"ok": ${totals.exitCode === 0},\n${key}"exitCode": ${totals.exitCode},` +
         `\n${key}"validCount": ${totals.validCount},\n${key}"invalidCount": ${totals.invalidCount},` +
-        `\n${key}"schemaErrors": ${errors}\n${open}}`
+        `\n${key}"schemaErrors": ${errors}` +
+        (lock ? `,\n${key}"lock": ${JSON.stringify(lock)}` : "") +
+        (lockError ? `,\n${key}"lockError": ${JSON.stringify(lockError)}` : "") +
+        `\n${open}}`
     );
 }
 

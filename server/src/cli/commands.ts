@@ -11,7 +11,7 @@ import type { SchemaError } from "../core/types";
 import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
 import { checkFileInto, DocumentCache, type FileJob, type OutputFormat } from "./checkFile";
 import { checkFiles, startWorkers } from "./checkMany";
-import { discoverFiles, shardOf } from "./discovery";
+import { discoverFiles, refuseLockFile, shardOf } from "./discovery";
 import { CliError, readTextInput, writeFileAtomic } from "./files";
 import { githubCommand } from "./github";
 import { RunWriter } from "./runWriter";
@@ -44,6 +44,8 @@ export interface CheckOptions {
     /** Worker threads; default the number of cores. */
     jobs?: number;
     shard?: { index: number; count: number };
+    /** `--locked`: drift and refs missing from the lock are errors (docs/lock.md). */
+    locked?: boolean;
 }
 
 /**
@@ -74,6 +76,7 @@ function namesOneFile(arg: string, io: CliIo): boolean {
 }
 
 function runCheckOne(file: string, options: CheckOptions, io: CliIo): number {
+    if (file !== "-") refuseLockFile(file);
     const text = readTextInput(resolveFile(io, file), io.readStdin, file, options.maxBytes);
     // stdin is checked as if it were a file in the current folder (its configuration is found from there).
     const path = file === "-" ? nodePath.join(io.cwd, "-") : nodePath.resolve(io.cwd, file);
@@ -134,6 +137,7 @@ function jobFor(
         root: resolution.root,
         maxBytes: options.maxBytes ?? resolution.config?.maxDocumentSize,
         named,
+        locked: options.locked === true,
     };
 }
 

@@ -9,6 +9,7 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import picomatch from "picomatch";
+import { isLockFileName } from "../core/lock/file";
 import { Discovery } from "../workspace/discovery";
 import { configGlobMatcher, formatConfigProblem, type ProjectConfigs } from "../workspace/projectConfig";
 import { CliError } from "./files";
@@ -48,6 +49,7 @@ export function discoverFiles(args: readonly string[], options: DiscoveryOptions
         const absolute = nodePath.resolve(options.cwd, arg);
         const stats = statOrUndefined(absolute);
         if (stats?.isFile()) {
+            refuseLockFile(arg);
             add(absolute, arg);
         } else if (stats?.isDirectory()) {
             for (const file of discovery.walkSync(absolute).files)
@@ -57,7 +59,8 @@ export function discoverFiles(args: readonly string[], options: DiscoveryOptions
             const matches = picomatch(toSlashes(arg), { dot: false });
             const absolutePattern = nodePath.isAbsolute(arg);
             for (const file of discovery.walkSync(nodePath.resolve(options.cwd, base || ".")).files) {
-                if (matches(absolutePattern ? toSlashes(file.path) : file.fromBase)) addFound(file);
+                const candidate = absolutePattern ? toSlashes(file.path) : file.fromBase;
+                if (matches(candidate) && !isLockFileName(nodePath.basename(file.path))) addFound(file);
             }
         } else if (stats) {
             throw new CliError(`cannot check ${arg}: not a regular file or directory`);
@@ -66,6 +69,15 @@ export function discoverFiles(args: readonly string[], options: DiscoveryOptions
         }
     }
     return [...found.values()].sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
+}
+
+/** A lock file named on the command line is a usage error, not an annotation file to check. */
+export function refuseLockFile(arg: string): void {
+    if (isLockFileName(nodePath.basename(arg))) {
+        throw new CliError(
+            `${arg} is a lock file (docs/lock.md), not an annotation file: give the annotation file it sits beside`,
+        );
+    }
 }
 
 /** Deterministic share K of N (1-based) of a sorted list: every N-th file, so shards partition it exactly. */

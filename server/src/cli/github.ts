@@ -23,5 +23,7 @@ export function githubCommand(problem: LocatedProblem): string {
         `endColumn=${problem.end.column}`,
         `title=${escapeProperty(`sourcecheck ${problem.code}`)}`,
     ];
-    return `::error ${properties.join(",")}::${escapeData(problem.message)}`;
+    const command =
+        problem.severity === "warning" ? "warning" : problem.severity === "information" ? "notice" : "error";
+    return `::${command} ${properties.join(",")}::${escapeData(problem.message)}`;
 }

@@ -7,6 +7,7 @@ import { citeCommand } from "./citeCommand";
 import type { CliIo } from "./commands";
 import { convertCommand } from "./convertCommand";
 import { evidenceCommand } from "./evidenceCommand";
+import { lockCommand } from "./lockCommand";
 import { mcpCommand } from "./mcpCommand";
 import { notesCommand } from "./notesCommand";
 import { renderCommand } from "./renderCommand";
@@ -33,5 +34,6 @@ export const COMMANDS: CliCommand[] = [
     reportCheckCommand,
     convertCommand,
     repairCommand,
+    lockCommand,
     renderCommand,
 ];

@@ -15,7 +15,14 @@ const RULE_TEXT: Record<string, string> = {
     "inverted-boundaries": "On one line, the span would not contain both boundary strings.",
     "path-outside-root": "The document path leads outside the document root.",
     "unreadable-document": "The document cannot be read as UTF-8 text within the size cap.",
+    "text-changed": "The ref resolves to other text than the text locked for it.",
+    unlocked: "The ref resolves but its lock has no entry for it (check --locked).",
+    "self-citation": "A source's span overlaps its own claim's span.",
+    "mid-word-boundary": "A boundary starts or ends inside a word.",
 };
+
+/** Findings on resolving refs: warnings by default (docs/contract.md, "Warnings"). */
+const WARNING_CODES = ["text-changed", "unlocked", "self-citation", "mid-word-boundary"];
 
 export function formatSarif(problems: LocatedProblem[], version: string): string {
     const sarif = sarifLog(version);
@@ -38,7 +45,7 @@ export function sarifLog(version: string) {
                         rules: CODES.map((code) => ({
                             id: code,
                             shortDescription: { text: RULE_TEXT[code] },
-                            defaultConfiguration: { level: "error" },
+                            defaultConfiguration: { level: WARNING_CODES.includes(code) ? "warning" : "error" },
                         })),
                     },
                 },
@@ -57,13 +64,13 @@ export function sarifFrame(version: string): { head: string; tail: string } {
     return { head: `${text.slice(0, at)}\n`, tail: `\n${text.slice(at + marker.length)}\n` };
 }
 
-const CODES = [...SCHEMA_ERROR_CODES, ...RESOLUTION_ERROR_CODES];
+const CODES: string[] = [...SCHEMA_ERROR_CODES, ...RESOLUTION_ERROR_CODES, ...WARNING_CODES];
 
 export function sarifResult(p: LocatedProblem) {
     return {
         ruleId: p.code,
         ruleIndex: CODES.indexOf(p.code),
-        level: "error",
+        level: p.severity === "warning" ? "warning" : p.severity === "information" ? "note" : "error",
         message: { text: p.message },
         locations: [
             {

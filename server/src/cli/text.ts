@@ -67,7 +67,14 @@ export function formatText(result: CheckResult, problems: LocatedProblem[]): str
     lines.push(
         `${total} annotation${total === 1 ? "" : "s"}: ${report.validCount} valid, ${report.invalidCount} invalid` +
             (schema > 0 ? `, ${schema} schema error${schema === 1 ? "" : "s"}` : "") +
+            warningCount(problems) +
             ` (exit ${report.exitCode})`,
     );
     return `${lines.join("\n")}\n`;
+}
+
+/** ", 2 warnings" when findings on resolving refs were reported (docs/contract.md, "Warnings"); else "". */
+export function warningCount(problems: readonly { severity?: string }[]): string {
+    const count = problems.filter((p) => p.severity === "warning").length;
+    return count > 0 ? `, ${count} warning${count === 1 ? "" : "s"}` : "";
 }

@@ -15,7 +15,10 @@ import {
     type Range,
     type Ref,
     type RefError,
+    type RefWarning,
+    type RefWarningSource,
     type SchemaError,
+    type WarningCode,
 } from "./types";
 
 export interface ValidSpanEntry {
@@ -23,6 +26,11 @@ export interface ValidSpanEntry {
     path: string;
     text: string;
     range: Range;
+    /**
+     * Findings on a resolving ref (docs/contract.md, "Warnings"); absent when there are none. One with
+     * `severity: "error"` (`check --locked`) makes the annotation invalid although the ref resolves.
+     */
+    warnings?: RefWarning[];
 }
 
 export interface InvalidSpanEntry {
@@ -54,8 +62,10 @@ export interface Report {
 
 /** One thing wrong, located by the JSON pointer of the token to mark. */
 export interface Problem {
-    code: ErrorCode;
+    code: ErrorCode | WarningCode;
     message: string;
+    /** Absent: an error. Findings on resolving refs are warnings or information (docs/contract.md). */
+    severity?: "warning" | "information";
     pointer: string;
     /** Index of the annotation it belongs to, when it belongs to one. */
     annotation?: number;
@@ -125,6 +135,8 @@ export interface CheckOptions {
      * lets it go (with `keepEntries: false`, memory does not grow with the report).
      */
     onEntry?: (entry: ReportEntry) => void;
+    /** Checks run on every resolving ref (a lock's drift, and others): their findings go on the ref. */
+    refWarnings?: readonly RefWarningSource[];
 }
 
 /** evidex-compatible: resolve and validate annotations against a session; returns the report. */
@@ -139,8 +151,37 @@ export function checkParts(
     lookup: DocumentLookup,
     checker: SchemaChecker,
     syntaxErrors: SchemaError[],
-    { keepAnnotations = true, keepEntries = true, onEntry }: CheckOptions = {},
+    { keepAnnotations = true, keepEntries = true, onEntry, refWarnings = [] }: CheckOptions = {},
 ): CheckResult {
+    for (const source of refWarnings) source.start?.(parts.annotations, lookup);
+    /** A finding made an error on a ref of the annotation being checked. */
+    let flagged = false;
+    const findings = (
+        index: number,
+        role: "claim" | number,
+        ref: Ref,
+        resolution: RefResolution,
+        pointer: string,
+        claimResolution?: RefResolution,
+    ): SpanEntry => {
+        const entry = spanEntry(resolution);
+        if (refWarnings.length === 0 || !resolution.valid) return entry;
+        const found = findingsOf(refWarnings, index, role, ref, resolution, claimResolution);
+        if (!found) return entry;
+        for (const warning of found) {
+            const error = warning.severity === "error";
+            if (error) flagged = true;
+            problems.push({
+                code: warning.code as WarningCode,
+                message: warning.message,
+                pointer,
+                annotation: index,
+                role,
+                severity: error ? undefined : warning.severity === "information" ? "information" : "warning",
+            });
+        }
+        return { ...entry, warnings: found } as SpanEntry;
+    };
     const problems: Problem[] = [];
     const entries: ReportEntry[] = [];
     let validCount = 0;
@@ -162,15 +203,17 @@ export function checkParts(
         if (!read.readable) return;
 
         let claim: SpanEntry;
+        let claimResolution: RefResolution | undefined;
         if (read.claim) {
             const resolution = resolveRef(lookup, read.claim);
             if (item) {
                 item.claim = read.claim;
                 item.claimResolution = resolution;
             }
-            claim = spanEntry(resolution);
             resolutionFailed =
                 report(resolution, read.claim, `${pointer}/claim`, index, "claim", problems) || resolutionFailed;
+            claim = findings(index, "claim", read.claim, resolution, `${pointer}/claim`);
+            claimResolution = resolution;
         } else {
             const error = read.claimErrors?.[0] ?? ownSchemaErrors[0];
             claim = { valid: false, path: read.claimPath, error: schemaRefError(error) };
@@ -189,13 +232,22 @@ export function checkParts(
             item?.sources.push({ pointer: source.pointer, ref: source.ref, resolution });
             resolutionFailed =
                 report(resolution, source.ref, source.pointer, index, sourceIndex, problems) || resolutionFailed;
-            const entry: SourceEntry = spanEntry(resolution);
+            const entry: SourceEntry = findings(
+                index,
+                sourceIndex,
+                source.ref,
+                resolution,
+                source.pointer,
+                claimResolution,
+            );
             entry.polarity = meta.polarity;
             entry.confidence = meta.confidence;
             return entry;
         });
 
-        const valid = ownSchemaErrors.length === 0 && claim.valid && sources.every((s) => s.valid);
+        const valid = ownSchemaErrors.length === 0 && claim.valid && sources.every((s) => s.valid) && !flagged;
+        if (flagged) resolutionFailed = true;
+        flagged = false;
         if (valid) validCount++;
         if (keepEntries || onEntry) {
             const entry = { index, valid, claim, sources };
@@ -223,6 +275,22 @@ export function checkParts(
         annotations: checked,
         lookup,
     };
+}
+
+function findingsOf(
+    sources: readonly RefWarningSource[],
+    index: number,
+    role: "claim" | number,
+    ref: Ref,
+    resolution: RefResolution,
+    claim: RefResolution | undefined,
+): RefWarning[] | undefined {
+    let found: RefWarning[] | undefined;
+    for (const source of sources) {
+        const more = source.warningsFor(index, role, ref, resolution, claim);
+        if (more && more.length > 0) found = found ? [...found, ...more] : more;
+    }
+    return found;
 }
 
 function spanEntry(resolution: RefResolution): SpanEntry {

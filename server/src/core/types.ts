@@ -50,7 +50,7 @@ export const RESOLUTION_ERROR_CODES: readonly ResolutionErrorCode[] = [
     "unreadable-document",
 ];
 
-export function isSchemaErrorCode(code: ErrorCode): code is SchemaErrorCode {
+export function isSchemaErrorCode(code: string): code is SchemaErrorCode {
     return (SCHEMA_ERROR_CODES as readonly string[]).includes(code);
 }
 
@@ -87,13 +87,35 @@ export interface RefError {
 }
 
 /**
- * Something true of a ref that resolves but a reader should know (docs/contract.md, "Warnings"):
- * `text-changed` (docs/lock.md) and others. Generic on purpose: each producer adds its own data
- * fields beside `code` and `message`. Shown as a warning unless `severity` says otherwise.
+ * Codes of findings on refs that resolve (docs/contract.md, "Warnings"): `text-changed` and
+ * `unlocked` come from a lock (docs/lock.md); others may be added by their own checks.
+ */
+export type WarningCode = "text-changed" | "unlocked" | "self-citation" | "mid-word-boundary";
+
+/**
+ * Something true of a ref that resolves but a reader should know. Generic on purpose: each producer
+ * adds its own data fields beside `code` and `message`. A warning unless `severity` says otherwise;
+ * `error` (e.g. `check --locked`) makes the ref, its annotation and the exit status invalid.
  */
 export interface RefWarning {
-    code: string;
+    code: WarningCode | (string & {});
     message: string;
-    severity?: "warning" | "information";
+    severity?: "error" | "warning" | "information";
     [data: string]: unknown;
+}
+
+/**
+ * A check run on every ref as `check` resolves it (CheckOptions.refWarnings). `start` sees the whole
+ * input first (a lock matches refs to entries across the file); `warningsFor` is called once per
+ * ref in order, the claim of an annotation before its sources (`claim` is its resolution).
+ */
+export interface RefWarningSource {
+    start?(annotations: readonly unknown[], lookup: import("./session").DocumentLookup): void;
+    warningsFor(
+        annotation: number,
+        role: "claim" | number,
+        ref: Ref,
+        resolution: import("./resolve").RefResolution,
+        claim?: import("./resolve").RefResolution,
+    ): RefWarning[] | undefined;
 }

@@ -72,7 +72,13 @@ function toDiagnostic(workspace: FeatureWorkspace, file: AnnotationFile, problem
     const awaiting = awaitingSources(file, problem);
     const diagnostic: Diagnostic = {
         range,
-        severity: awaiting ? DiagnosticSeverity.Information : DiagnosticSeverity.Error,
+        severity: awaiting
+            ? DiagnosticSeverity.Information
+            : problem.severity === "warning"
+              ? DiagnosticSeverity.Warning
+              : problem.severity === "information"
+                ? DiagnosticSeverity.Information
+                : DiagnosticSeverity.Error,
         code: problem.code,
         source: "sourcecheck",
         message: awaiting ? `${problem.message}; ${AWAITING_SOURCES_HINT}` : problem.message,

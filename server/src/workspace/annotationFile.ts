@@ -187,7 +187,10 @@ export class AnnotationFile {
     invalidAnnotations(): Set<number> {
         if (!this.invalidCache || this.invalidCache.stamp !== this.stamp) {
             const invalid = new Set<number>();
-            for (const problem of this.problems) if (problem.annotation !== undefined) invalid.add(problem.annotation);
+            for (const problem of this.problems) {
+                // Warnings (a changed locked text, ...) leave the annotation valid.
+                if (problem.annotation !== undefined && problem.severity === undefined) invalid.add(problem.annotation);
+            }
             this.invalidCache = { stamp: this.stamp, invalid };
         }
         return this.invalidCache.invalid;

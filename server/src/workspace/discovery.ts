@@ -19,6 +19,7 @@ import * as fsp from "node:fs/promises";
 import * as nodePath from "node:path";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
+import { isLockFileName } from "../core/lock/file";
 import type { ConfigProblem, ProjectConfigs } from "./projectConfig";
 
 /** Annotation files by name (docs/contract.md section 4). */
@@ -400,6 +401,8 @@ export class AnnotationRecognizer {
 
     /** `fromBase` is relative to the workspace folder when known (the globs are), else only the absolute path is matched. */
     matches(absolutePath: string, fromBase?: string): boolean {
+        // A lock (docs/lock.md) is never an annotation file, whatever a configured glob says.
+        if (isLockFileName(nodePath.basename(absolutePath))) return false;
         if (isAnnotationFileName(nodePath.basename(absolutePath))) return true;
         if (this.extra.length > 0) {
             const candidates = [absolutePath, fromBase].filter((p): p is string => p !== undefined).map(toSlashes);

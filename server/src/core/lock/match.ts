@@ -29,17 +29,35 @@ export interface LockMatch {
 }
 
 export function matchLock(lock: LockFile, sites: readonly LockSite[], sha256: Sha256): (LockMatch | undefined)[] {
+    return matchRefs(
+        lock,
+        sites.map((site) => site.ref),
+        (i) => sites[i].resolution,
+        sha256,
+    );
+}
+
+/**
+ * `matchLock` over refs whose resolutions are asked for only when pass 1 leaves them: `check`
+ * resolves the refs it streams once, and only the few refs edited since locking twice.
+ */
+export function matchRefs(
+    lock: LockFile,
+    refs: readonly Ref[],
+    resolutionOf: (index: number) => RefResolution,
+    sha256: Sha256,
+): (LockMatch | undefined)[] {
     const keys = Object.keys(lock.entries);
     const byRef = new Map<string, string>();
     for (const key of keys) {
         const identity = refIdentity(lock.entries[key].ref);
         if (!byRef.has(identity)) byRef.set(identity, key);
     }
-    const matches: (LockMatch | undefined)[] = new Array(sites.length);
+    const matches: (LockMatch | undefined)[] = new Array(refs.length);
     const claimed = new Set<string>();
     const pending: number[] = [];
-    sites.forEach((site, i) => {
-        const key = byRef.get(refIdentity(site.ref));
+    refs.forEach((ref, i) => {
+        const key = byRef.get(refIdentity(ref));
         if (key === undefined) pending.push(i);
         else {
             matches[i] = { key, entry: lock.entries[key], how: "ref" };
@@ -57,7 +75,7 @@ export function matchLock(lock: LockFile, sites: readonly LockSite[], sha256: Sh
     }
     let left: number[] = [];
     for (const i of pending) {
-        const resolution = sites[i].resolution;
+        const resolution = resolutionOf(i);
         if (!resolution.valid) {
             left.push(i);
             continue;
@@ -92,14 +110,14 @@ export function matchLock(lock: LockFile, sites: readonly LockSite[], sha256: Sh
         }
         const wanted = new Map<string, number[]>();
         for (const i of left) {
-            const id = looseIdentity(sites[i].ref, how);
+            const id = looseIdentity(refs[i], how);
             const list = wanted.get(id);
             if (list) list.push(i);
             else wanted.set(id, [i]);
         }
         const next: number[] = [];
         for (const i of left) {
-            const id = looseIdentity(sites[i].ref, how);
+            const id = looseIdentity(refs[i], how);
             const found = index.get(id);
             // Only a one-to-one pairing is a match: two refs or two entries alike leave it undecided.
             if (found?.length === 1 && wanted.get(id)?.length === 1) {

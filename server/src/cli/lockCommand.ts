@@ -1,0 +1,176 @@
+/**
+ * `sourcecheck lock [--root DIR] [--json] PATH|GLOB...` (docs/lock.md): beside each annotation file,
+ * the lock of what each of its refs resolves to. Exit 0 every lock written with every ref locked,
+ * 1 some ref could not be locked (listed; its last known entry is kept), 2 bad input (a file or its
+ * existing lock that cannot be read, schema errors: that file's lock is left untouched).
+ */
+import * as nodePath from "node:path";
+import { checkInput } from "../core/check";
+import { LineIndex } from "../core/lines";
+import { type LockError, lockSites, type RefLockStatus, relock, serializeLock, siteLabel } from "../core/lock";
+import { LocatedText, parseJsonText } from "../core/parse";
+import { DiskDocuments } from "../workspace/diskDocuments";
+import { lockPathFor, readLockBeside, sha256 } from "../workspace/lockFiles";
+import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
+import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
+import type { CliIo } from "./commands";
+import { discoverFiles } from "./discovery";
+import { CliError, readTextInput, writeFileAtomic } from "./files";
+import type { CliCommand } from "./registry";
+
+const USAGE = `  sourcecheck lock [--root DIR] [--json] PATH|GLOB...
+            write beside each annotation file X.sourcecheck.json its lock X.sourcecheck.lock.json:
+            what each ref resolves to now, so check reports text-changed when a cited text changes;
+            exit 1 when a ref does not resolve (its last locked entry is kept)`;
+
+const SPEC: CommandSpec = { name: "lock", usage: USAGE };
+
+/** One ref that could not be locked, for people (1-based) and machines (0-based, pointer). */
+export interface NotLocked {
+    annotation: number;
+    role: "claim" | number;
+    pointer: string;
+    code: string;
+    message: string;
+    /** True when the lock keeps the ref's last known entry. */
+    kept: boolean;
+    /** 1-based line and column of the ref in the annotation file. */
+    line: number;
+    column: number;
+}
+
+export interface FileLockResult {
+    file: string;
+    lock: string;
+    written: boolean;
+    exitCode: 0 | 1 | 2;
+    locked: number;
+    notLocked: NotLocked[];
+    error?: { code: string; message: string };
+}
+
+export const lockCommand: CliCommand = {
+    name: "lock",
+    usage: USAGE,
+    run(argv: string[], io: CliIo): number {
+        const { values, positionals } = parseCommandLine(SPEC, argv, {
+            root: { type: "string" },
+            json: { type: "boolean" },
+        });
+        if (values.help) return printUsage(io, SPEC);
+        if (positionals.length === 0) throw usageError(SPEC, " takes at least one annotation FILE, folder or glob");
+        if (positionals.includes("-")) throw usageError(SPEC, ": a lock is written beside a file, not for stdin");
+        const configs = new ProjectConfigs();
+        const found = discoverFiles(positionals, { cwd: io.cwd, exclude: [], configs });
+        if (found.length === 0) throw new CliError(`lock: no annotation files found in ${positionals.join(" ")}`);
+        const root = values.root !== undefined ? nodePath.resolve(io.cwd, values.root) : undefined;
+        const results = found.map((file) => {
+            const { text: _text, ...result } = lockFile(file.path, file.shown, root, io, configs);
+            return result;
+        });
+        const exitCode = Math.max(0, ...results.map((r) => r.exitCode));
+        if (values.json) {
+            io.stdout(`${JSON.stringify({ files: results, exitCode }, null, 2)}\n`);
+        } else {
+            io.stdout(results.map(formatResult).join(""));
+        }
+        return exitCode;
+    },
+};
+
+/** Lock one annotation file (exported for the MCP tool, which writes only on request). */
+export function lockFile(
+    path: string,
+    shown: string,
+    explicitRoot: string | undefined,
+    io: Pick<CliIo, "cwd">,
+    configs = new ProjectConfigs(),
+    write = true,
+): FileLockResult & { text?: string } {
+    const lockPath = lockPathFor(path);
+    const lockShown = nodePath.join(nodePath.dirname(shown), nodePath.basename(lockPath)).replace(/\\/g, "/");
+    const base = { file: shown, lock: lockShown, written: false, locked: 0, notLocked: [] as NotLocked[] };
+    const fail = (code: string, message: string): FileLockResult => ({
+        ...base,
+        exitCode: 2,
+        error: { code, message },
+    });
+
+    let text: string;
+    try {
+        text = readTextInput(path, () => Buffer.alloc(0), shown);
+    } catch (error) {
+        if (error instanceof CliError) return fail("unreadable-file", error.message);
+        throw error;
+    }
+    const resolution = resolveDocumentRoot(path, { explicitRoot, fallback: io.cwd, configs });
+    if (resolution.problem) return fail("config", formatConfigProblem(resolution.problem));
+    const previous = readLockBeside(path);
+    if (previous.error) return fail(previous.error.code, lockErrorMessage(previous.error));
+
+    const parsed = parseJsonText(text);
+    const disk = new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize });
+    const checked = checkInput(parsed.value, disk, parsed.syntaxErrors, { keepEntries: false });
+    const schemaErrors = checked.report.schemaErrors;
+    if (schemaErrors.length > 0) {
+        const first = schemaErrors[0];
+        return fail(
+            first.code,
+            `${schemaErrors.length} schema error${schemaErrors.length === 1 ? "" : "s"}, the first at ${first.pointer || "/"}: ${first.message}; the lock is left as it was`,
+        );
+    }
+    const sites = lockSites(checked.annotations);
+    const result = relock(previous.lock, nodePath.basename(path), sites, checked.lookup, sha256, {
+        acceptChangedText: true,
+    });
+    const content = serializeLock(result.lock);
+    const notLocked: NotLocked[] = [];
+    const located = new LocatedText(text);
+    const lines = new LineIndex(text);
+    let locked = 0;
+    result.statuses.forEach((status: RefLockStatus, i) => {
+        if (status === "locked") {
+            locked++;
+            return;
+        }
+        const site = sites[i];
+        const error = site.resolution.valid ? undefined : site.resolution.errors[0];
+        const at = lines.positionAt(located.spanOf(site.pointer).offset);
+        notLocked.push({
+            annotation: site.annotation,
+            role: site.role,
+            pointer: site.pointer,
+            code: error?.code ?? status,
+            message: error?.message ?? status,
+            kept: status === "kept",
+            line: at.line,
+            column: at.column + 1,
+        });
+    });
+    let written = false;
+    if (write) {
+        writeFileAtomic(lockPath, content);
+        written = true;
+    }
+    return { ...base, written, locked, notLocked, exitCode: notLocked.length > 0 ? 1 : 0, text: content };
+}
+
+function lockErrorMessage(error: LockError): string {
+    return `${error.message}; fix or delete the lock file to lock again (nothing was written)`;
+}
+
+function formatResult(result: FileLockResult): string {
+    if (result.error) return `${result.lock}: ${result.error.code}: ${result.error.message}\n`;
+    const lines = result.notLocked.map(
+        (n) =>
+            `${result.file}:${n.line}:${n.column}: ${siteLabel(n.annotation, n.role)}: ${n.code}: ${n.message}` +
+            (n.kept ? " (its last locked entry is kept)" : " (not locked)"),
+    );
+    const total = result.locked + result.notLocked.length;
+    lines.push(
+        `${result.lock}: ${result.locked} of ${total} ref${total === 1 ? "" : "s"} locked` +
+            (result.notLocked.length > 0 ? `, ${result.notLocked.length} could not be` : "") +
+            ` (exit ${result.exitCode})`,
+    );
+    return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,135 @@
+/**
+ * `check` against a lock (docs/lock.md, "Drift"): a RefWarningSource that gives a resolving ref
+ * `text-changed` when its text is not its locked text and, with `locked` (`check --locked`), makes
+ * that and a ref the lock does not know (`unlocked`) errors. It also counts locked, changed and
+ * unlocked refs for the editor's view.
+ */
+import { type RefResolution, resolveRef } from "../resolve";
+import type { DocumentLookup } from "../session";
+import type { Ref, RefWarning, RefWarningSource } from "../types";
+import { driftOf, unlockedMessage } from "./drift";
+import { type LockMatch, matchRefs } from "./match";
+import type { LockFile, Sha256 } from "./types";
+
+export interface LockCounts {
+    /** Refs that resolve to their locked text. */
+    locked: number;
+    /** Refs that resolve to other text than their locked text. */
+    changed: number;
+    /** Refs that resolve and have no entry. */
+    unlocked: number;
+}
+
+export interface LockComparisonOptions {
+    /** `check --locked`: drift and unlocked refs are errors. */
+    locked: boolean;
+    /** Shown in the `unlocked` message (undefined: the file has no lock). */
+    lockFileName?: string;
+}
+
+export class LockComparison implements RefWarningSource {
+    readonly counts: LockCounts = { locked: 0, changed: 0, unlocked: 0 };
+    private matches: (LockMatch | undefined)[] = [];
+    private readonly indexOf = new Map<string, number>();
+    private refs: Ref[] = [];
+    private lookup: DocumentLookup | undefined;
+
+    constructor(
+        private readonly lock: LockFile | undefined,
+        private readonly sha256: Sha256,
+        private readonly options: LockComparisonOptions,
+    ) {}
+
+    start(annotations: readonly unknown[], lookup: DocumentLookup): void {
+        this.lookup = lookup;
+        if (!this.lock) return;
+        this.refs = [];
+        this.indexOf.clear();
+        annotations.forEach((annotation, index) => {
+            if (!isObject(annotation)) return;
+            const claim = wellFormedRef(annotation.claim);
+            if (claim) this.add(index, "claim", claim);
+            if (Array.isArray(annotation.sources)) {
+                annotation.sources.forEach((source, role) => {
+                    const ref = wellFormedRef(source);
+                    if (ref) this.add(index, role, ref);
+                });
+            }
+        });
+        const refs = this.refs;
+        this.matches = matchRefs(this.lock, refs, (i) => resolveRef(lookup, refs[i]), this.sha256);
+    }
+
+    warningsFor(
+        annotation: number,
+        role: "claim" | number,
+        ref: Ref,
+        resolution: RefResolution,
+    ): RefWarning[] | undefined {
+        if (!resolution.valid) return undefined;
+        const match = this.matchOf(annotation, role, ref, resolution);
+        if (!match) {
+            this.counts.unlocked++;
+            if (!this.options.locked) return undefined;
+            return [{ code: "unlocked", severity: "error", message: unlockedMessage(this.options.lockFileName) }];
+        }
+        const drift = driftOf(match, resolution, this.sha256);
+        if (!drift) {
+            this.counts.locked++;
+            return undefined;
+        }
+        this.counts.changed++;
+        return [this.options.locked ? { ...drift, severity: "error" } : drift];
+    }
+
+    private matchOf(
+        annotation: number,
+        role: "claim" | number,
+        ref: Ref,
+        resolution: RefResolution,
+    ): LockMatch | undefined {
+        if (!this.lock) return undefined;
+        const index = this.indexOf.get(siteKey(annotation, role));
+        if (index !== undefined && sameRef(this.refs[index], ref)) return this.matches[index];
+        // A ref read differently than `start` read it (cannot happen for well-formed input): alone.
+        return matchRefs(this.lock, [ref], () => resolution, this.sha256)[0];
+    }
+
+    private add(annotation: number, role: "claim" | number, ref: Ref): void {
+        this.indexOf.set(siteKey(annotation, role), this.refs.length);
+        this.refs.push(ref);
+    }
+}
+
+function siteKey(annotation: number, role: "claim" | number): string {
+    return `${annotation}/${role}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function wellFormedRef(value: unknown): Ref | undefined {
+    if (!isObject(value) || typeof value.path !== "string") return undefined;
+    const start = boundary(value.start);
+    const end = boundary(value.end);
+    return start && end ? { path: value.path, start, end } : undefined;
+}
+
+function boundary(value: unknown): Ref["start"] | undefined {
+    if (!isObject(value)) return undefined;
+    const { line, str } = value;
+    return Number.isInteger(line) && (line as number) >= 1 && typeof str === "string" && str.length > 0
+        ? { line: line as number, str }
+        : undefined;
+}
+
+function sameRef(a: Ref, b: Ref): boolean {
+    return (
+        a.path === b.path &&
+        a.start.line === b.start.line &&
+        a.start.str === b.start.str &&
+        a.end.line === b.end.line &&
+        a.end.str === b.end.str
+    );
+}

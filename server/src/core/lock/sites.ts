@@ -1,0 +1,43 @@
+/** The refs of a checked file as lock sites, each with where it is in the file (for messages). */
+import type { CheckedAnnotation } from "../check";
+import type { LockSite } from "./match";
+
+export interface LockRefSite extends LockSite {
+    annotation: number;
+    role: "claim" | number;
+    /** JSON pointer of the ref object. */
+    pointer: string;
+}
+
+/** Every ref the check could read whole, claim before sources, in file order. */
+export function lockSites(annotations: readonly CheckedAnnotation[]): LockRefSite[] {
+    const sites: LockRefSite[] = [];
+    for (const checked of annotations) {
+        if (checked.claim && checked.claimResolution) {
+            sites.push({
+                annotation: checked.index,
+                role: "claim",
+                pointer: `${checked.pointer}/claim`,
+                ref: checked.claim,
+                resolution: checked.claimResolution,
+            });
+        }
+        checked.sources.forEach((source, role) => {
+            if (source.ref && source.resolution) {
+                sites.push({
+                    annotation: checked.index,
+                    role,
+                    pointer: source.pointer,
+                    ref: source.ref,
+                    resolution: source.resolution,
+                });
+            }
+        });
+    }
+    return sites;
+}
+
+/** "annotation 3, source 2" / "annotation 1, claim": counted from 1, for people. */
+export function siteLabel(annotation: number, role: "claim" | number): string {
+    return `annotation ${annotation + 1}, ${role === "claim" ? "claim" : `source ${role + 1}`}`;
+}
