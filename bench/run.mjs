@@ -271,6 +271,7 @@ if (!only || only === "agents") await agentCases({ scratch, smoke, record, resul
 
 if (!only || only === "repair") await (await import("./repair.mjs")).repairCases({ scratch, smoke, record });
 if (!only || only === "editor") await (await import("./editor.mjs")).editorCases({ scratch, smoke, record });
+if (!only || only === "lock") await (await import("./lock.mjs")).lockCases({ scratch, smoke, record });
 const output = {
     machine: { node: process.version, cpus: (await import("node:os")).cpus().length, smoke },
     seconds: round((Date.now() - started) / 1000, 1),

@@ -4,15 +4,19 @@
  * and the rest never re-parse or re-check. When a cited document changes, only the refs into that
  * document are resolved again (`refresh`).
  */
+import * as nodePath from "node:path";
 import { getNodePath, type Node } from "jsonc-parser";
 import { checkInput, type Problem, resolutionProblems } from "../core/check";
 import type { PointedDocument } from "../core/input";
 import { locatePointers, type Span } from "../core/locate";
+import { LockComparison } from "../core/lock";
 import { LocatedText, parseJsonText } from "../core/parse";
 import { type RefResolution, resolveRef } from "../core/resolve";
 import type { DocumentLookup } from "../core/session";
 import { isSchemaErrorCode, type Polarity, type Ref } from "../core/types";
 import { type Verdict, verdictOfPolarities } from "../core/verdict";
+import type { LockRead } from "./lockFiles";
+import { sha256 } from "./sha256";
 
 /** A ref of the file: the claim or a source of one annotation. */
 export interface RefSite {
@@ -67,6 +71,8 @@ export class AnnotationFile {
     private locatedText: LocatedText | undefined;
     private readonly spans = new Map<string, Span>();
     private invalidCache: { stamp: number; invalid: Set<number> } | undefined;
+    /** Compares refs with the lock beside the file, when there is a valid one. */
+    private readonly lockComparison: LockComparison | undefined;
 
     constructor(
         readonly uri: string,
@@ -77,11 +83,24 @@ export class AnnotationFile {
         /** Where workspace-mode refs find their documents (files and open buffers under the root). */
         workspace: DocumentLookup,
         keepValue = true,
+        /** The lock beside the file (docs/lock.md): drift is reported as `text-changed` warnings. */
+        lock?: LockRead,
     ) {
         // Only what the features use is kept: the check's report and per-annotation records would
         // double the memory of a large file for nothing.
         const parsed = parseJsonText(text);
-        const result = checkInput(parsed.value, workspace, parsed.syntaxErrors);
+        this.lockComparison = lock?.lock ? new LockComparison(lock.lock, sha256, { locked: false }) : undefined;
+        const result = checkInput(parsed.value, workspace, parsed.syntaxErrors, {
+            refWarnings: this.lockComparison ? [this.lockComparison] : [],
+        });
+        if (lock?.error) {
+            // A lock that cannot be used is said, never silently ignored (docs/lock.md).
+            this.fixedProblems.push({
+                code: lock.error.code as Problem["code"],
+                message: `${nodePath.basename(lock.path)}: ${lock.error.message}`,
+                pointer: "",
+            });
+        }
         this.value = keepValue ? parsed.value : undefined;
         this.documents = result.parts.documents;
         this.lookup = result.lookup;
@@ -169,10 +188,10 @@ export class AnnotationFile {
                 const resolution = resolveRef(this.lookup, site.ref);
                 if (sameResolution(site.resolution, resolution)) continue;
                 site.resolution = resolution;
-                this.siteProblems.set(
-                    site,
-                    resolutionProblems(resolution, site.ref, site.pointer, site.annotation, site.role),
-                );
+                this.siteProblems.set(site, [
+                    ...resolutionProblems(resolution, site.ref, site.pointer, site.annotation, site.role),
+                    ...this.driftProblems(site, resolution),
+                ]);
                 changed = true;
             }
         }
@@ -292,6 +311,19 @@ export class AnnotationFile {
             return pointers.map((p) => this.spans.get(p) as Span);
         }
         return pointers.map((p) => this.spanOf(p));
+    }
+
+    /** `text-changed` of a re-resolved ref against the lock (the matching was done for the whole file). */
+    private driftProblems(site: RefSite, resolution: RefResolution): Problem[] {
+        const warnings = this.lockComparison?.warningsFor(site.annotation, site.role, site.ref, resolution) ?? [];
+        return warnings.map((warning) => ({
+            code: warning.code as Problem["code"],
+            message: warning.message,
+            pointer: site.pointer,
+            annotation: site.annotation,
+            role: site.role,
+            severity: "warning",
+        }));
     }
 
     private addSite(site: RefSite): void {

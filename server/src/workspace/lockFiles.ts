@@ -2,19 +2,14 @@
  * Lock files on disk (docs/lock.md): the sidecar beside an annotation file, read through the one safe
  * reader, and the SHA-256 the pure lock module is given.
  */
-import * as crypto from "node:crypto";
 import * as nodePath from "node:path";
-import { type LockError, type LockFile, lockFileNameFor, parseLock, type Sha256 } from "../core/lock";
+import { type LockError, type LockFile, lockFileNameFor, parseLock } from "../core/lock";
 import { readTextFile } from "./safeFile";
 
-const oneShot = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
+export { sha256 } from "./sha256";
 
-/** SHA-256 of a string's UTF-8 bytes in hex (crypto.hash where Node has it: no Hash object per call). */
-export const sha256: Sha256 = (text) =>
-    oneShot ? oneShot("sha256", text) : crypto.createHash("sha256").update(text, "utf8").digest("hex");
-
-/** A lock is far smaller than what it locks; past this it is not one. */
-export const MAX_LOCK_BYTES = 64 * 1024 * 1024;
+/** A lock of 100,000 annotations is about 180 MB of indented JSON; past this it is not one. */
+export const MAX_LOCK_BYTES = 256 * 1024 * 1024;
 
 export interface LockRead {
     /** Absolute path of the sidecar. */

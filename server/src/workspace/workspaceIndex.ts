@@ -9,6 +9,7 @@ import type { Citation } from "../features/featureWorkspace";
 import { AnnotationFile } from "./annotationFile";
 import { AnnotationRecognizer, Discovery } from "./discovery";
 import { type BufferStore, DocumentSource } from "./documentSource";
+import { readLockBeside } from "./lockFiles";
 import { isInside } from "./pathSafety";
 import { PathTree } from "./pathTree";
 import { ProjectConfigs, resolveDocumentRoot } from "./projectConfig";
@@ -151,7 +152,9 @@ export class WorkspaceIndex {
     analyze(uri: string, version: number, text: string, keepValue = true): AnnotationFile {
         const root = this.rootFor(uri);
         const lookup = root !== undefined ? this.source.lookupFor(root) : NO_ROOT;
-        const file = new AnnotationFile(uri, version, text, root, lookup, keepValue);
+        const path = uriToPath(uri);
+        const lock = path !== undefined ? readLockBeside(path) : undefined;
+        const file = new AnnotationFile(uri, version, text, root, lookup, keepValue, lock);
         this.files.set(uri, file);
         this.index(file);
         return file;

@@ -1,0 +1,70 @@
+// Locks (docs/lock.md), on the 100k-annotation workload of the cli case:
+// - `sourcecheck lock` against `sourcecheck check` of the same file (target <= 1.5x): locking is a check
+//   plus a SHA-256 of every cited text and document, and the sidecar written;
+// - `check` of a file with a lock beside it against the same file without one (target <= 1.3x): the
+//   cost of comparing every ref with its entry.
+// Both sides alternate in one process (measure.mjs).
+import { copyFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { round, sideBySide } from "./measure.mjs";
+import { makeWorkspace } from "./workload.mjs";
+
+const require = createRequire(import.meta.url);
+const { main } = require("../dist/cli.js");
+
+const io = (cwd) => ({
+    cwd,
+    stdout() {},
+    stderr(text) {
+        process.stderr.write(text);
+    },
+    readStdin: () => Buffer.alloc(0),
+    stdinIsPiped: false,
+    version: "bench",
+});
+
+function run(args, cwd, expected = 0) {
+    const status = main(args, io(cwd));
+    if (status !== expected) throw new Error(`${args.join(" ")} exited ${status}`);
+}
+
+export async function lockCases({ scratch, smoke, record }) {
+    const annotations = smoke ? 1_000 : 100_000;
+    const workspace = makeWorkspace(join(scratch, "lock"), {
+        annotations,
+        totalBytes: smoke ? 2_000_000 : 50_000_000,
+        documents: 20,
+        seed: annotations,
+    });
+    const dir = workspace.dir;
+    const locked = workspace.annotationFile;
+    // The same annotations under a name with no lock beside it.
+    const unlocked = join(dir, "unlocked.sourcecheck.json");
+    copyFileSync(locked, unlocked);
+    const lock = () => run(["lock", "--root", dir, locked], dir);
+    lock();
+
+    const lockVsCheck = await sideBySide(lock, () => run(["check", "--root", dir, locked], dir), {
+        runs: 5,
+        warmup: 1,
+    });
+    record(
+        `lock vs check, ${annotations} annotations`,
+        { ratio: lockVsCheck.ours.median / lockVsCheck.baseline.median },
+        smoke ? undefined : 1.5,
+        { ours: lockVsCheck.ours, baseline: lockVsCheck.baseline, baselineName: "check of the same file" },
+    );
+    const withLock = await sideBySide(
+        () => run(["check", "--root", dir, locked], dir),
+        () => run(["check", "--root", dir, unlocked], dir),
+        { runs: 5, warmup: 1 },
+    );
+    record(
+        `check with a lock vs without, ${annotations} annotations`,
+        { ratio: withLock.ours.median / withLock.baseline.median },
+        smoke ? undefined : 1.3,
+        { ours: withLock.ours, baseline: withLock.baseline, baselineName: "check of the same annotations, no lock" },
+    );
+    return round(withLock.ours.median);
+}
