@@ -8,6 +8,7 @@ import { parseShard } from "./cli/discovery";
 import { CliError, MAX_JOBS, parseMaxSize } from "./cli/files";
 import { processIo, reportError } from "./cli/processIo";
 import type { CliCommand } from "./cli/registry";
+import { globProblem, MAX_PATTERNS } from "./workspace/globs";
 
 export const USAGE = `Usage:
   sourcecheck [check] [--json|--format text|json|sarif|github] [--root DIR] [--max-size BYTES] [FILE|-]
@@ -100,7 +101,7 @@ function dispatch(argv: string[], io: CliIo): number | Promise<number> {
                     format,
                     root: values.root,
                     maxBytes: parseMaxSize(values["max-size"]),
-                    exclude: values.exclude ?? [],
+                    exclude: checkedGlobs(values.exclude ?? []),
                     jobs: jobCount(values.jobs),
                     shard: values.shard !== undefined ? parseShard(values.shard) : undefined,
                     locked: values.locked === true,
@@ -148,6 +149,16 @@ function outputFormat(json: boolean | undefined, format: string | undefined): Ou
     if (format === undefined) return "text";
     if (format === "text" || format === "json" || format === "sarif" || format === "github") return format;
     throw new CliError(`unknown --format ${JSON.stringify(format)}: use text, json, sarif or github`);
+}
+
+/** `--exclude` globs within the wildcard budget of workspace/globs.ts, or a usage error naming the glob. */
+function checkedGlobs(globs: string[]): string[] {
+    if (globs.length > MAX_PATTERNS) throw new CliError(`--exclude: at most ${MAX_PATTERNS} globs`);
+    for (const glob of globs) {
+        const problem = globProblem(glob);
+        if (problem) throw new CliError(`--exclude: ${problem}`);
+    }
+    return globs;
 }
 
 /** A whole number of at least 1, written in digits; capped at MAX_JOBS (and at the file count, later). */

@@ -177,6 +177,14 @@ export const toolErrorOutput = z.object({
 });
 
 const refError = z.looseObject({ code: z.string(), message: z.string() });
+/** A schema error as `check --json` reports it; a syntax error also carries where it is in the text. */
+const schemaError = z.object({
+    code: z.string(),
+    pointer: z.string(),
+    message: z.string(),
+    offset: z.number().int().optional(),
+    length: z.number().int().optional(),
+});
 const spanEntry = z.looseObject({
     valid: z.boolean(),
     path: z.string().optional(),
@@ -190,7 +198,7 @@ export const checkOutput = z.object({
     exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
     validCount: z.number().int(),
     invalidCount: z.number().int(),
-    schemaErrors: z.array(z.object({ code: z.string(), pointer: z.string(), message: z.string() })),
+    schemaErrors: z.array(schemaError),
     entries: z.array(
         z.looseObject({ index: z.number().int(), valid: z.boolean(), claim: spanEntry, sources: z.array(spanEntry) }),
     ),
@@ -237,7 +245,7 @@ export const repairOutput = z.object({
     ),
     remaining: z.array(z.object({ annotation: z.number().int(), role, code: z.string() })),
     /** Present when the file fails the schema: then nothing is written. */
-    schemaErrors: z.array(z.object({ code: z.string(), pointer: z.string(), message: z.string() })).optional(),
+    schemaErrors: z.array(schemaError).optional(),
     /** How many certain repairs were written into the file (0 unless `write: true`). */
     written: z.number().int(),
 });

@@ -2,11 +2,17 @@
  * `--format github`: one GitHub Actions workflow command per problem (docs/ci.md), which the runner
  * turns into an annotation on the file, line and column (1-based) of the offending token.
  */
+
+import { visibleLines } from "../core/visible";
 import type { LocatedProblem } from "./text";
 
-/** Escaping of a command's message, as the Actions toolkit does: `%`, CR and LF. */
+/**
+ * Escaping of a command's message, as the Actions toolkit does: `%`, CR and LF; every other control
+ * or bidi character is first written visibly (core/visible.ts), so no field can end the command or
+ * start another one, nor recolour the log.
+ */
 export function escapeData(text: string): string {
-    return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+    return visibleLines(text.replace(/\t/g, "\\t")).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
 
 /** Escaping of a property value: also `:` and `,`, which separate properties. */

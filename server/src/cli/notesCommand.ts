@@ -4,6 +4,7 @@
  * 2 a quote missing or a page unavailable, 1 bad usage or malformed notes.
  */
 
+import { visible } from "../core/visible";
 import { checkQuotesLive, liveSummary } from "../quotes/live";
 import { type ParsedQuotes, parseNotes } from "../quotes/notes";
 import { parseCommandLine, printUsage, usageError } from "./commandLine";
@@ -65,8 +66,9 @@ export async function runLiveQuotes(
     else {
         io.stdout(`${liveSummary(report, "quotes")}\n`);
         for (const item of report.items) {
-            io.stdout(`  ${file}:${item.line} ${item.ok ? "PASS" : "FAIL"} ${item.url}\n`);
-            for (const code of item.diagnostics) io.stdout(`    [${code}]${item.message ? ` ${item.message}` : ""}\n`);
+            io.stdout(`  ${visible(file)}:${item.line} ${item.ok ? "PASS" : "FAIL"} ${visible(item.url)}\n`);
+            for (const code of item.diagnostics)
+                io.stdout(`    [${visible(code)}]${item.message ? ` ${visible(item.message)}` : ""}\n`);
         }
     }
     return report.exitCode;

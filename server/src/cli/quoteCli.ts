@@ -4,6 +4,7 @@
  * pages with the strict guards (docs/quotes.md).
  */
 import * as nodePath from "node:path";
+import { visible } from "../core/visible";
 import { fetchSourceText } from "../fetch/fetchSource";
 import type { QuoteDiagnostic } from "../quotes/diagnostics";
 import type { PageText } from "../quotes/live";
@@ -25,7 +26,7 @@ export function readQuoteInput(io: CliIo, file: string): string {
 
 /** `FILE:LINE [CODE] message`, one per diagnostic. */
 export function diagnosticLines(file: string, diagnostics: readonly QuoteDiagnostic[]): string {
-    return diagnostics.map((d) => `  ${file}:${d.line} [${d.code}] ${d.message}\n`).join("");
+    return diagnostics.map((d) => `  ${visible(file)}:${d.line} [${d.code}] ${visible(d.message)}\n`).join("");
 }
 
 export function printJson(io: CliIo, value: unknown): void {

@@ -2,6 +2,7 @@
 import type { CheckResult, Problem } from "../core/check";
 import { LineIndex } from "../core/lines";
 import { locatePointers, type Span } from "../core/locate";
+import { visible } from "../core/visible";
 
 export interface LocatedProblem extends Problem {
     file: string;
@@ -60,7 +61,10 @@ export function singleSource(file: string, text: string): ProblemSource {
 }
 
 export function formatText(result: CheckResult, problems: LocatedProblem[]): string {
-    const lines = problems.map((p) => `${p.file}:${p.start.line}:${p.start.column}: ${p.code}: ${p.message}`);
+    // Names and messages are shown, never acted on (docs/security.md, "Outputs").
+    const lines = problems.map(
+        (p) => `${visible(p.file)}:${p.start.line}:${p.start.column}: ${p.code}: ${visible(p.message)}`,
+    );
     const { report } = result;
     const total = report.validCount + report.invalidCount;
     const schema = report.schemaErrors.length;

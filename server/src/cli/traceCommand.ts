@@ -10,6 +10,7 @@
  */
 import * as nodePath from "node:path";
 import { normalizeLineEndings } from "../core/lines";
+import { visible } from "../core/visible";
 import { diagnostic, type QuoteDiagnostic } from "../quotes/diagnostics";
 import { checkTraceLive, liveSummary } from "../quotes/live";
 import {
@@ -86,7 +87,7 @@ function check(argv: string[], io: CliIo): number {
     else {
         const summary = traceSummary(analysis);
         const found = analysis.diagnostics.length;
-        io.stdout(`${summary}${found > 0 ? `; ${found} diagnostic${found === 1 ? "" : "s"}` : ""}\n`);
+        io.stdout(`${visible(summary)}${found > 0 ? `; ${found} diagnostic${found === 1 ? "" : "s"}` : ""}\n`);
         io.stdout(diagnosticLines(file, analysis.diagnostics));
     }
     return exitCode;
@@ -194,9 +195,11 @@ async function verifyUrls(argv: string[], io: CliIo, fetcher: PageFetcher): Prom
     else {
         io.stdout(`${liveSummary(report, "citations")}\n`);
         for (const item of report.items) {
-            io.stdout(`  ${file}:${item.line} ${item.ok ? "PASS" : "FAIL"} ${item.url}\n`);
+            io.stdout(`  ${visible(file)}:${item.line} ${item.ok ? "PASS" : "FAIL"} ${visible(item.url)}\n`);
             for (const code of item.diagnostics)
-                io.stdout(`    [${code}]${item.message && !code.includes(":") ? ` ${item.message}` : ""}\n`);
+                io.stdout(
+                    `    [${visible(code)}]${item.message && !code.includes(":") ? ` ${visible(item.message)}` : ""}\n`,
+                );
         }
     }
     return report.exitCode;
@@ -233,7 +236,7 @@ function compare(argv: string[], io: CliIo): number {
     if (values.json) printJson(io, { ok, exitCode, ...comparison });
     else if (comparison.old_valid && comparison.new_valid) {
         io.stdout(`${comparison.changes.length} source changes; ${comparison.unchanged_count} unchanged\n`);
-        for (const change of comparison.changes) io.stdout(`  [${change.kind}] ${change.uri}\n`);
+        for (const change of comparison.changes) io.stdout(`  [${change.kind}] ${visible(change.uri)}\n`);
     } else {
         io.stdout("Cannot compare: input evidence validation failed\n");
         io.stdout(diagnosticLines(oldFile, comparison.old_diagnostics));

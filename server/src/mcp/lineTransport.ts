@@ -6,9 +6,17 @@
  * its id when the id can be read from its first or last bytes, then goes on with the next line.
  */
 import type { Readable, Writable } from "node:stream";
-import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+
+/** The id of something shaped like a request (an object with a method and a string or number id). */
+function requestId(value: unknown): string | number | undefined {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    const { id, method } = value as { id?: unknown; method?: unknown };
+    if (typeof method !== "string") return undefined;
+    return typeof id === "string" || typeof id === "number" ? id : undefined;
+}
 
 /** Largest message read: inline documents of a `check` call may be large, but not unbounded. */
 export const MAX_MESSAGE_BYTES = 96 * 1024 * 1024;
@@ -100,14 +108,33 @@ export class LineTransport implements Transport {
         this.chunks = [];
         this.size = 0;
         if (line.trim().length === 0) return;
-        let message: JSONRPCMessage;
+        let value: unknown;
         try {
-            message = deserializeMessage(line);
+            value = JSON.parse(line);
         } catch (error) {
-            this.onerror?.(new Error(`an unreadable message was ignored: ${(error as Error).message.slice(0, 200)}`));
+            this.onerror?.(new Error(`an unreadable message was answered: ${(error as Error).message.slice(0, 200)}`));
+            this.sendError(null, -32700, "parse-error: the message is not JSON");
             return;
         }
-        this.onmessage?.(message);
+        const parsed = JSONRPCMessageSchema.safeParse(value);
+        if (!parsed.success) {
+            // A request (it has an id and a method) gets a JSON-RPC error, as the spec asks: a client
+            // that sent `params: null` must not wait forever. Anything else is logged and dropped.
+            const id = requestId(value);
+            this.onerror?.(new Error(`a malformed message was ${id === undefined ? "ignored" : "answered"}`));
+            if (id !== undefined)
+                this.sendError(
+                    id,
+                    -32600,
+                    "invalid-request: the message is not a valid JSON-RPC request (params must be an object)",
+                );
+            return;
+        }
+        this.onmessage?.(parsed.data);
+    }
+
+    private sendError(id: string | number | null, code: number, message: string): void {
+        void this.send({ jsonrpc: "2.0", id, error: { code, message } } as unknown as JSONRPCMessage);
     }
 
     /** Answer an oversized request by its id when it can be found; otherwise it is dropped and logged. */

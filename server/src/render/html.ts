@@ -5,10 +5,12 @@
  * annotation file or a document is LLM output and is escaped, always; the page carries no script,
  * and its Content-Security-Policy forbids scripts and every load, so nothing in it can run or fetch.
  */
+
 import type { Report, ReportEntry, SourceEntry, SpanEntry } from "../core/check";
 import { LineIndex } from "../core/lines";
 import type { SchemaError } from "../core/types";
 import { VERDICTS, type Verdict, verdictOf } from "../core/verdict";
+import { BIDI_CONTROLS } from "../core/visible";
 
 export interface RenderInput {
     /** The annotation file, as shown to the reader. */
@@ -23,9 +25,15 @@ export interface RenderInput {
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-/** Text as HTML text or attribute value: the only way content reaches the page. */
+/**
+ * Text as HTML text or attribute value: the only way content reaches the page. A bidirectional
+ * control (U+202E and its kin), which would silently reorder what a reviewer reads, is shown as
+ * `[U+202E]` instead (docs/security.md, "Outputs").
+ */
 export function escapeHtml(text: string): string {
-    return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+    return text
+        .replace(/[&<>"']/g, (c) => ESCAPES[c])
+        .replace(BIDI_CONTROLS, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}]`);
 }
 
 const VERDICT_TEXT: Record<Verdict, string> = {
@@ -103,32 +111,69 @@ function renderDocument(
         const end = lines.offsetAt(claim.range.end.line, claim.range.end.column);
         if (end > start) spans.push({ start, end, index: entry.index });
     }
+    // One sweep over the cut points: claims open and close as it passes, so the page is linear in
+    // claims and text (a filter of every claim per segment was quadratic: 40,000 claims took 19 s).
     const cuts = new Set<number>([0, document.content.length]);
+    const opening = new Map<number, number[]>();
+    const closing = new Map<number, number[]>();
     for (const span of spans) {
         cuts.add(span.start);
         cuts.add(span.end);
+        pushTo(opening, span.start, span.index);
+        pushTo(closing, span.end, span.index);
     }
     const points = [...cuts].sort((a, b) => a - b);
-    const starts = new Map<number, number[]>();
-    for (const span of spans) starts.set(span.start, [...(starts.get(span.start) ?? []), span.index]);
-    let html = "";
+    /** Claims covering the current segment, in the order they opened; counts per verdict for the worst. */
+    const active = new Set<number>();
+    const perVerdict = new Map<Verdict, number>();
+    const parts: string[] = [];
     for (let i = 0; i + 1 < points.length; i++) {
         const from = points[i];
         const to = points[i + 1];
-        const numbers = (starts.get(from) ?? [])
+        for (const index of closing.get(from) ?? []) {
+            active.delete(index);
+            const verdict = verdicts.get(index) as Verdict;
+            perVerdict.set(verdict, (perVerdict.get(verdict) ?? 0) - 1);
+        }
+        const starting = opening.get(from) ?? [];
+        for (const index of starting) {
+            active.add(index);
+            const verdict = verdicts.get(index) as Verdict;
+            perVerdict.set(verdict, (perVerdict.get(verdict) ?? 0) + 1);
+        }
+        const numbers = starting
             .map((index) => `<a class="number ${verdicts.get(index)}" href="#claim-${index + 1}">${index + 1}</a>`)
             .join("");
         const text = escapeHtml(document.content.slice(from, to));
-        const covering = spans.filter((span) => span.start <= from && span.end >= to);
-        if (covering.length === 0) {
-            html += numbers + text;
+        if (active.size === 0) {
+            parts.push(numbers + text);
             continue;
         }
-        const worst = covering.map((span) => verdicts.get(span.index) as Verdict).sort(byConcern)[0];
-        const title = covering.map((span) => `claim ${span.index + 1}: ${verdicts.get(span.index)}`).join(", ");
-        html += `${numbers}<mark class="claim ${worst}" title="${escapeHtml(title)}">${text}</mark>`;
+        const worst = [...VERDICTS].sort(byConcern).find((verdict) => (perVerdict.get(verdict) ?? 0) > 0) as Verdict;
+        parts.push(
+            `${numbers}<mark class="claim ${worst}" title="${escapeHtml(coveringTitle(active, verdicts))}">${text}</mark>`,
+        );
     }
+    const html = parts.join("");
     return `<article class="document"><h3 class="path">${escapeHtml(document.path)}</h3><pre>${html}</pre></article>`;
+}
+
+function pushTo(map: Map<number, number[]>, key: number, value: number): void {
+    const list = map.get(key);
+    if (list) list.push(value);
+    else map.set(key, [value]);
+}
+
+/** The claims covering a segment, at most MAX_TITLED of them named (deep overlaps stay linear). */
+const MAX_TITLED = 8;
+function coveringTitle(active: Set<number>, verdicts: Map<number, Verdict>): string {
+    const named: string[] = [];
+    for (const index of active) {
+        if (named.length === MAX_TITLED) break;
+        named.push(`claim ${index + 1}: ${verdicts.get(index)}`);
+    }
+    const more = active.size - named.length;
+    return more > 0 ? `${named.join(", ")} and ${more} more` : named.join(", ");
 }
 
 /** broken first, then refuted, contested, supported: an overlap shows the most concerning verdict. */

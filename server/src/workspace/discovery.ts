@@ -20,6 +20,7 @@ import * as nodePath from "node:path";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import { isLockFileName } from "../core/lock/file";
+import { compileGlob, GlobError } from "./globs";
 import type { ConfigProblem, ProjectConfigs } from "./projectConfig";
 
 /** Annotation files by name (docs/contract.md section 4). */
@@ -423,7 +424,14 @@ export function isAnnotationFileName(name: string): boolean {
  */
 export function globMatcher(glob: string): (path: string) => boolean {
     const pattern = glob.startsWith("./") ? glob.slice(2) : glob;
-    return picomatch(pattern, { dot: true, basename: !pattern.includes("/") });
+    // Linear-time matching (workspace/globs.ts); a pattern over the wildcard budget matches nothing
+    // here: the CLI and the configuration refuse it with a clear error before it gets this far.
+    try {
+        return compileGlob(pattern, { dot: true, basename: true });
+    } catch (error) {
+        if (error instanceof GlobError) return () => false;
+        throw error;
+    }
 }
 
 function byPath(a: FoundFile, b: FoundFile): number {

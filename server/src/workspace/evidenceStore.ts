@@ -9,12 +9,12 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
-import picomatch from "picomatch";
 import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
 import { EvidenceIndex, IndexFormatError, type IndexSettings } from "../evidence/index";
 import type { CurrentText } from "../evidence/select";
 import { Discovery } from "./discovery";
 import { DEFAULT_MAX_DOCUMENT_BYTES, decodeText, readDocumentUnderRoot } from "./diskDocuments";
+import { compileGlobs } from "./globs";
 import { readFileBytes } from "./safeFile";
 import { writeFileSafely } from "./safeWrite";
 
@@ -76,9 +76,10 @@ interface Found {
  * one git ignores), dot entries or symlinks (evidence never comes from outside the corpus).
  */
 export function listCorpus(root: string, options: CorpusOptions = {}): Found[] {
-    const include = picomatch([...(options.include ?? DEFAULT_INCLUDE)]);
+    // Linear-time globs (workspace/globs.ts): a pattern over the wildcard budget is refused there.
+    const include = compileGlobs([...(options.include ?? DEFAULT_INCLUDE)], { dot: false });
     const excludeGlobs = [...(options.exclude ?? DEFAULT_EXCLUDE)];
-    const exclude = excludeGlobs.length > 0 ? picomatch(excludeGlobs, { dot: true }) : () => false;
+    const exclude = excludeGlobs.length > 0 ? compileGlobs(excludeGlobs, { dot: true }) : () => false;
     const discovery = new Discovery({
         base: root,
         exclude: (relative, isDirectory) => (isDirectory && exclude(`${relative}/`)) || exclude(relative),

@@ -1,15 +1,9 @@
-/**
- * Project configuration (docs/config.md): the nearest `sourcecheck.config.json` above an annotation
- * file, found by walking up the folders as tsconfig.json is. Its folder is the document root of the
- * annotation files beneath it; it may also set `annotationFiles`, `exclude` and `maxDocumentSize`.
- * `resolveDocumentRoot` is the one answer to "which root?" for the CLI, the language server, the MCP
- * server and `render`. A broken file is an error to show, never a silent fallback.
- */
-import * as nodeFs from "node:fs";
 import * as nodePath from "node:path";
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
-import picomatch from "picomatch";
+import { nestingBeyond } from "../../../shared/jsonNesting";
 import { LineIndex } from "../core/lines";
+import { compileGlobs, globProblem, MAX_PATTERNS } from "./globs";
+import { readTextFile } from "./safeFile";
 
 export const CONFIG_FILE_NAME = "sourcecheck.config.json";
 
@@ -46,18 +40,33 @@ export interface ConfigFileSystem {
     readConfig(path: string): string | undefined;
 }
 
+/** What a configuration path holds that is not a configuration: an error on that path, never ignored. */
+export const UNREADABLE_CONFIG = "\u0000unreadable:";
+
 export const nodeConfigFileSystem: ConfigFileSystem = {
     readConfig(path) {
-        try {
-            if (!nodeFs.statSync(path).isFile()) return undefined;
-            return nodeFs.readFileSync(path, "utf8");
-        } catch {
-            return undefined;
-        }
+        // The one safe reader: a FIFO is refused without blocking, the size is capped on the descriptor.
+        const read = readTextFile(path, { maxBytes: MAX_CONFIG_CHARS * 4 });
+        if (read.ok) return read.text;
+        if (read.reason === "missing") return undefined;
+        return `${UNREADABLE_CONFIG}${read.message}`;
     },
 };
 
 const KNOWN_KEYS = new Set(["$schema", "annotationFiles", "exclude", "maxDocumentSize"]);
+
+/** Largest configuration file, and deepest nesting, parsed (docs/security.md, "Resource bounds"). */
+export const MAX_CONFIG_CHARS = 1024 * 1024;
+export const MAX_CONFIG_NESTING = 32;
+
+/** A configuration path that is a directory, FIFO, device, binary or too large: an error on it. */
+function unreadableConfig(file: string, clause: string): ConfigLoad {
+    return {
+        ok: false,
+        config: { file, root: nodePath.dirname(file), annotationFiles: [], exclude: [] },
+        problem: { file, message: `the configuration file ${clause}`, offset: 0, length: 0, line: 1, column: 1 },
+    };
+}
 
 /** Parse and validate a configuration file's text; a problem names the offending token. */
 export function parseProjectConfig(file: string, text: string): ConfigLoad {
@@ -74,6 +83,11 @@ export function parseProjectConfig(file: string, text: string): ConfigLoad {
     };
     // A leading byte-order mark is not JSON: parse after it, and count offsets in the whole text.
     bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    // Bounded before parsing: a configuration is a few lines, never megabytes or thousands deep.
+    if (text.length > MAX_CONFIG_CHARS)
+        return fail(`the configuration file is over ${MAX_CONFIG_CHARS / 1024} KiB`, 0, 0);
+    const deep = nestingBeyond(text, MAX_CONFIG_NESTING);
+    if (deep !== -1) return fail(`nested more than ${MAX_CONFIG_NESTING} levels deep`, Math.max(0, deep - bom), 1);
     const errors: ParseError[] = [];
     const tree = parseTree(text.slice(bom), errors, { disallowComments: true, allowTrailingComma: false });
     if (errors.length > 0) {
@@ -102,10 +116,14 @@ export function parseProjectConfig(file: string, text: string): ConfigLoad {
             config.maxDocumentSize = size;
         } else {
             if (valueNode.type !== "array") return at("must be an array of glob strings");
+            if ((valueNode.children?.length ?? 0) > MAX_PATTERNS)
+                return at(`at most ${MAX_PATTERNS} globs, not ${valueNode.children?.length}`);
             const globs: string[] = [];
             for (const item of valueNode.children ?? []) {
                 if (item.type !== "string" || (item.value as string).length === 0)
                     return at("every item must be a non-empty glob string", item);
+                const problem = globProblem(item.value as string);
+                if (problem) return at(problem, item);
                 globs.push(item.value as string);
             }
             if (key === "annotationFiles") config.annotationFiles = globs;
@@ -217,7 +235,12 @@ export class ProjectConfigs {
             const candidate = nodePath.join(current, CONFIG_FILE_NAME);
             const text = this.fs.readConfig(candidate);
             if (text !== undefined) {
-                this.loads.set(candidate, parseProjectConfig(candidate, text));
+                this.loads.set(
+                    candidate,
+                    text.startsWith(UNREADABLE_CONFIG)
+                        ? unreadableConfig(candidate, text.slice(UNREADABLE_CONFIG.length))
+                        : parseProjectConfig(candidate, text),
+                );
                 found = candidate;
                 break;
             }
@@ -277,11 +300,10 @@ export function formatConfigProblem(problem: ConfigProblem, shownFile = problem.
  * its folder; a glob without `/` matches the base name at any depth, as in .gitignore.
  */
 export function configGlobMatcher(globs: readonly string[]): (relative: string) => boolean {
-    const byName = globs.filter((glob) => !glob.includes("/"));
-    const byPath = globs.filter((glob) => glob.includes("/"));
-    const name = byName.length > 0 ? picomatch(byName, { dot: true }) : () => false;
-    const full = byPath.length > 0 ? picomatch(byPath, { dot: true }) : () => false;
-    return (relative) => full(relative) || name(relative.slice(relative.lastIndexOf("/") + 1));
+    // Linear-time matching (workspace/globs.ts); patterns were checked against its budget when the
+    // configuration was parsed, and `--exclude` on the command line.
+    const allowed = globs.filter((glob) => globProblem(glob) === undefined);
+    return allowed.length > 0 ? compileGlobs(allowed, { dot: true, basename: true }) : () => false;
 }
 
 function toSlashes(path: string): string {

@@ -1,0 +1,119 @@
+/**
+ * Glob patterns matched in time linear in the path (docs/security.md, "Resource bounds"). picomatch
+ * turns `*a*a*a*b` into a regular expression of lazy `[^/]*?` groups that backtracks exponentially
+ * when a name almost matches: three stars took 7 s on a 255-character name, four took minutes.
+ *
+ * - A pattern whose segments hold only literal characters, `*`, `?` and whole `**` segments (nearly
+ *   every real pattern) is matched here: each segment with the classic two-pointer wildcard match
+ *   (at most name length x segment length steps), segments against `**` by a table over segments.
+ * - Any other pattern (braces, classes, extglobs, escapes) still goes to picomatch, but only with at
+ *   most MAX_STARS_WITH_SYNTAX stars in one segment; more is refused with a clear message.
+ * - At most MAX_PATTERN_CHARS characters per pattern; callers cap how many patterns they take.
+ */
+import picomatch from "picomatch";
+
+export const MAX_PATTERN_CHARS = 1024;
+export const MAX_STARS_WITH_SYNTAX = 2;
+/** Patterns one configuration file (or one command line) may give. */
+export const MAX_PATTERNS = 1000;
+
+const SYNTAX = /[[\]{}()!+@\\]/;
+
+/** Why a pattern is refused, or undefined when it is fine. */
+export function globProblem(pattern: string): string | undefined {
+    if (pattern.length > MAX_PATTERN_CHARS) return `the glob is over ${MAX_PATTERN_CHARS} characters`;
+    if (!SYNTAX.test(pattern)) return undefined;
+    for (const segment of pattern.split("/")) {
+        if (segment === "**") continue;
+        const stars = (segment.match(/\*/g) ?? []).length;
+        if (stars > MAX_STARS_WITH_SYNTAX) {
+            return `the glob ${JSON.stringify(pattern)} has ${stars} wildcards in one path segment together with braces, classes or escapes; at most ${MAX_STARS_WITH_SYNTAX} are allowed there (such patterns can take exponential time)`;
+        }
+    }
+    return undefined;
+}
+
+export class GlobError extends Error {}
+
+export interface GlobOptions {
+    /** `*` and `?` match a leading dot (default true, as the configuration's globs do). */
+    dot?: boolean;
+    /** A pattern without `/` matches the last segment of the path (as .gitignore does). */
+    basename?: boolean;
+}
+
+/** One matcher for several patterns (any may match); throws GlobError for a refused pattern. */
+export function compileGlobs(patterns: readonly string[], options: GlobOptions = {}): (path: string) => boolean {
+    const matchers = patterns.map((pattern) => compileGlob(pattern, options));
+    if (matchers.length === 1) return matchers[0];
+    return (path) => matchers.some((matches) => matches(path));
+}
+
+export function compileGlob(pattern: string, options: GlobOptions = {}): (path: string) => boolean {
+    const problem = globProblem(pattern);
+    if (problem) throw new GlobError(problem);
+    const dot = options.dot ?? true;
+    const onName = options.basename === true && !pattern.includes("/");
+    if (SYNTAX.test(pattern)) {
+        const matches = picomatch(pattern, { dot });
+        return onName ? (path) => matches(lastSegment(path)) : matches;
+    }
+    const segments = pattern.replace(/^\.\//, "").split("/");
+    if (onName) return (path) => segmentMatches(segments[0], lastSegment(path), dot);
+    return (path) => segmentsMatch(segments, path.split("/"), dot);
+}
+
+function lastSegment(path: string): string {
+    return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/** Pattern segments against path segments; `**` takes any number of whole segments. */
+function segmentsMatch(pattern: readonly string[], path: readonly string[], dot: boolean): boolean {
+    // reachable[j]: the pattern so far can consume exactly the first j path segments.
+    let reachable = new Array<boolean>(path.length + 1).fill(false);
+    reachable[0] = true;
+    for (const segment of pattern) {
+        const next = new Array<boolean>(path.length + 1).fill(false);
+        if (segment === "**") {
+            let any = false;
+            for (let j = 0; j <= path.length; j++) {
+                // ** never walks into dot folders unless dot is on (as picomatch).
+                any = any || reachable[j];
+                next[j] = any;
+                if (!dot && j < path.length && path[j].startsWith(".")) any = false;
+            }
+        } else {
+            for (let j = 0; j < path.length; j++) {
+                if (reachable[j] && segmentMatches(segment, path[j], dot)) next[j + 1] = true;
+            }
+        }
+        reachable = next;
+    }
+    return reachable[path.length];
+}
+
+/** `*` and `?` within one segment: the two-pointer match, never exponential. */
+export function segmentMatches(pattern: string, name: string, dot: boolean): boolean {
+    if (name === "." || name === "..") return pattern === name;
+    if (!dot && name.startsWith(".") && !pattern.startsWith(".")) return false;
+    let p = 0;
+    let n = 0;
+    let star = -1;
+    let resume = 0;
+    while (n < name.length) {
+        if (p < pattern.length && (pattern[p] === "?" || pattern[p] === name[n]) && pattern[p] !== "*") {
+            p++;
+            n++;
+        } else if (p < pattern.length && pattern[p] === "*") {
+            star = p++;
+            resume = n;
+        } else if (star !== -1) {
+            p = star + 1;
+            n = ++resume;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern.length && pattern[p] === "*") p++;
+    return p === pattern.length && name.length > 0;
+}

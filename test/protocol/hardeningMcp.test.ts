@@ -1,0 +1,173 @@
+/**
+ * Hardening: the MCP server never breaks its contract (docs/security.md, "Agents"). The official SDK
+ * client, after listTools() as real clients do, validates every structured result against the tool's
+ * declared output schema: a corpus of bad inputs for every tool must all come back valid (a result
+ * that breaks the schema makes callTool throw -32602). Malformed requests get JSON-RPC errors.
+ */
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { PassThrough } from "node:stream";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { TOOL_DEFINITIONS } from "../../server/src/agentTools/schemas";
+import { diskToolContext } from "../../server/src/mcp/diskContext";
+import { createMcpServer, serveStdio } from "../../server/src/mcp/server";
+
+function workspace(): string {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-mcp-hard-")));
+    fs.writeFileSync(path.join(root, "doc.md"), "The sky is blue.\nThe sky is blue.\n\u202eevil\u001b[31m\n");
+    fs.writeFileSync(path.join(root, "broken.sourcecheck.json"), '{"annotations": [ {"claim": ');
+    fs.writeFileSync(path.join(root, "trailing.sourcecheck.json"), '{"annotations": [],}');
+    fs.writeFileSync(path.join(root, "deep.sourcecheck.json"), "[".repeat(5000));
+    fs.writeFileSync(path.join(root, "schema.sourcecheck.json"), '{"annotations": [{"claim": 3}]}');
+    fs.writeFileSync(path.join(root, "binary.sourcecheck.json"), Buffer.from([0, 1, 2, 3]));
+    fs.mkdirSync(path.join(root, "folder.sourcecheck.json"));
+    fs.writeFileSync(
+        path.join(root, "ok.sourcecheck.json"),
+        JSON.stringify({
+            annotations: [
+                {
+                    claim: { path: "doc.md", start: { line: 1, str: "The" }, end: { line: 1, str: "blue." } },
+                    sources: [
+                        {
+                            path: "doc.md",
+                            start: { line: 3, str: "evil" },
+                            end: { line: 3, str: "evil" },
+                            polarity: "supports",
+                            confidence: 2,
+                        },
+                    ],
+                },
+            ],
+        }),
+    );
+    return root;
+}
+
+const FILES = [
+    "broken.sourcecheck.json",
+    "trailing.sourcecheck.json",
+    "deep.sourcecheck.json",
+    "schema.sourcecheck.json",
+    "binary.sourcecheck.json",
+    "folder.sourcecheck.json",
+    "ok.sourcecheck.json",
+    "missing.sourcecheck.json",
+    "../outside.json",
+    "/etc/passwd",
+    "",
+];
+
+/** Bad (and a few good) arguments for every tool. */
+function corpus(): [string, unknown][] {
+    const calls: [string, unknown][] = [];
+    for (const file of FILES) {
+        calls.push(["check", { file }], ["repair", { file }], ["repair", { file, write: true }]);
+    }
+    calls.push(
+        ["check", {}],
+        ["check", { annotations: [{ claim: null }] }],
+        ["check", { annotations: [1, "x", null], documents: [{ path: "a", content: "b" }] }],
+        ["check", { annotations: [], file: "ok.sourcecheck.json" }],
+        [
+            "check",
+            {
+                annotations: [{}],
+                documents: [
+                    { path: "a", content: "x\r\n" },
+                    { path: "a", content: "" },
+                ],
+            },
+        ],
+        ["index", { path: "doc.md" }],
+        ["index", { path: "doc.md", startLine: 99 }],
+        ["index", { path: "doc.md", startLine: 3, endLine: 1 }],
+        ["index", { path: "nope.md" }],
+        ["index", { path: 5 }],
+        ["cite", { path: "doc.md", quote: "The sky is blue." }],
+        ["cite", { path: "doc.md", quote: "not there" }],
+        ["cite", { path: "doc.md", quote: "" }],
+        ["cite", { path: "doc.md" }],
+        ["evidence", { query: "sky" }],
+        ["evidence", { query: "sky", corpus: "../" }],
+        ["evidence", { query: "" }],
+        ["evidence", { query: "sky", topK: 1e9 }],
+        ["nosuchtool", {}],
+    );
+    for (const tool of TOOL_DEFINITIONS)
+        calls.push([tool.name, { extra: 1 }], [tool.name, { file: 5, path: [], query: {} }]);
+    return calls;
+}
+
+describe("hardening: MCP results always match the declared output schemas", function () {
+    this.timeout(120_000);
+
+    it("every result of every tool on a corpus of bad inputs validates in the SDK client (after listTools)", async () => {
+        const root = workspace();
+        const server = createMcpServer(diskToolContext(root), "test");
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await server.connect(serverSide);
+        const client = new Client({ name: "hardening", version: "1" });
+        await client.connect(clientSide);
+        const { tools } = await client.listTools();
+        assert.ok(tools.every((tool) => tool.outputSchema !== undefined));
+        let validated = 0;
+        for (const [name, args] of corpus()) {
+            // callTool validates structuredContent against the tool's outputSchema and throws if it does not match.
+            const result = await client.callTool({ name, arguments: args as Record<string, unknown> });
+            assert.ok(result.structuredContent !== undefined, `${name} ${JSON.stringify(args)} has structured content`);
+            validated++;
+        }
+        assert.ok(validated >= 50, `${validated} results validated`);
+        // Arguments that are not an object are a malformed request: a JSON-RPC error, not a hang.
+        for (const args of [null, [1, 2], "x"]) {
+            await assert.rejects(
+                client.callTool({ name: "check", arguments: args as unknown as Record<string, unknown> }),
+                /MCP error -326/,
+            );
+        }
+        await client.close();
+    });
+
+    it("answers a malformed request (params: null, params: 5) with a JSON-RPC error, and keeps answering", async () => {
+        const root = workspace();
+        const input = new PassThrough();
+        const output = new PassThrough();
+        const logged: string[] = [];
+        const served = serveStdio(diskToolContext(root), "test", { input, output, log: (l) => logged.push(l) });
+        const replies: { id?: unknown; error?: { code: number }; result?: unknown }[] = [];
+        let buffered = "";
+        output.on("data", (chunk: Buffer) => {
+            buffered += chunk.toString("utf8");
+            let newline = buffered.indexOf("\n");
+            while (newline !== -1) {
+                replies.push(JSON.parse(buffered.slice(0, newline)));
+                buffered = buffered.slice(newline + 1);
+                newline = buffered.indexOf("\n");
+            }
+        });
+        const send = (message: unknown) => input.write(`${JSON.stringify(message)}\n`);
+        send({
+            jsonrpc: "2.0",
+            id: 0,
+            method: "initialize",
+            params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+        });
+        send({ jsonrpc: "2.0", method: "notifications/initialized" });
+        send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: null });
+        send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: 5 });
+        input.write("{not json\n");
+        send({ jsonrpc: "2.0", id: 3, method: "tools/list" });
+        const deadline = Date.now() + 20_000;
+        while (!replies.some((r) => r.id === 3) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        const byId = (id: unknown) => replies.find((r) => r.id === id);
+        assert.equal(byId(1)?.error?.code, -32600, JSON.stringify(replies));
+        assert.equal(byId(2)?.error?.code, -32600);
+        assert.equal(byId(null)?.error?.code, -32700, "unparseable JSON gets a parse error with id null");
+        assert.ok(byId(3)?.result, "the server keeps answering");
+        input.end();
+        await served;
+    });
+});

@@ -1,0 +1,129 @@
+/**
+ * Hardening: resource bounds and linear-time matching (docs/security.md, "Resource bounds").
+ * Quadratic and exponential corners are tested by what they compute on inputs that took minutes
+ * before (a mocha timeout is the failure), never by timing.
+ */
+import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { compileGlob, GlobError, segmentMatches } from "../../server/src/workspace/globs";
+import { ProjectConfigs, parseProjectConfig } from "../../server/src/workspace/projectConfig";
+import { runCli } from "./cliRun";
+
+function tempDir(): string {
+    return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-bounds-")));
+}
+
+/** An independent oracle for `*`/`?` segments: plain recursion with memo (quadratic, fine for tests). */
+function oracle(pattern: string, name: string): boolean {
+    const memo = new Map<string, boolean>();
+    const go = (p: number, n: number): boolean => {
+        const key = `${p},${n}`;
+        const known = memo.get(key);
+        if (known !== undefined) return known;
+        let result: boolean;
+        if (p === pattern.length) result = n === name.length;
+        else if (pattern[p] === "*") result = go(p + 1, n) || (n < name.length && go(p, n + 1));
+        else result = n < name.length && (pattern[p] === "?" || pattern[p] === name[n]) && go(p + 1, n + 1);
+        memo.set(key, result);
+        return result;
+    };
+    return go(0, 0);
+}
+
+describe("hardening: globs without exponential backtracking", () => {
+    it("matches *a*a*a*a*a*a*a*a*b against long near-miss names at once, and correctly", () => {
+        const matches = compileGlob("*a*a*a*a*a*a*a*a*b");
+        assert.equal(matches("a".repeat(255)), false);
+        assert.equal(matches(`${"a".repeat(254)}b`), true);
+        assert.equal(matches(`dir/${"a".repeat(200)}`), false);
+        const deep = compileGlob("**/*a*a*a*a*a*a*a*a*b/**/x.json");
+        assert.equal(deep(`${"a/".repeat(100)}aaaaaaaab/q/x.json`), true);
+        assert.equal(deep(`${"aaaaaaaa/".repeat(60)}x.json`), false);
+    });
+
+    it("agrees with an independent oracle on generated segments (counted cases)", () => {
+        let cases = 0;
+        const alphabet = ["a", "b", "*", "?"];
+        for (let length = 0; length <= 5; length++) {
+            const patterns = length === 0 ? [""] : [];
+            const grow = (prefix: string) => {
+                if (prefix.length === length) return void patterns.push(prefix);
+                for (const c of alphabet) grow(prefix + c);
+            };
+            if (length > 0) grow("");
+            for (const pattern of patterns) {
+                for (const name of ["a", "b", "ab", "ba", "aab", "abab", "bbb", "aaaa", "abba"]) {
+                    assert.equal(segmentMatches(pattern, name, true), oracle(pattern, name), `${pattern} ${name}`);
+                    cases++;
+                }
+            }
+        }
+        assert.ok(cases > 10_000, `${cases} cases`);
+    });
+
+    it("refuses many wildcards beside glob syntax with a clear error (CLI --exclude: exit 2; config: an error on its token)", () => {
+        assert.throws(() => compileGlob("{x,y}*a*a*a*b"), GlobError);
+        const dir = tempDir();
+        fs.writeFileSync(path.join(dir, "a.sourcecheck.json"), '{"annotations": []}');
+        const run = runCli(["check", "--exclude", "{x,y}*a*a*a*b", "."], { cwd: dir });
+        assert.equal(run.status, 2, run.stderr);
+        assert.match(run.stderr, /wildcards in one path segment/);
+        const load = parseProjectConfig(path.join(dir, "sourcecheck.config.json"), '{"exclude": ["[ab]*a*a*a*b"]}');
+        assert.equal(load.ok, false);
+        if (!load.ok) assert.match(load.problem.message, /exclude: the glob .* has 4 wildcards/);
+        // The plain pattern is fine in a configuration: it is matched in linear time.
+        const plain = parseProjectConfig(
+            path.join(dir, "sourcecheck.config.json"),
+            '{"exclude": ["*a*a*a*a*a*a*a*a*b"]}',
+        );
+        assert.equal(plain.ok, true);
+    });
+});
+
+describe("hardening: configuration bounds", () => {
+    it("a configuration nested 100,000 deep or with 200,000 globs is an error on its path, not a crash", () => {
+        const file = "/x/sourcecheck.config.json";
+        const deep = parseProjectConfig(file, `{"exclude": ${"[".repeat(100_000)}${"]".repeat(100_000)}}`);
+        assert.equal(deep.ok, false);
+        if (!deep.ok) assert.match(deep.problem.message, /nested more than 32 levels/);
+        const many = parseProjectConfig(file, JSON.stringify({ exclude: Array(200_000).fill("*.md") }));
+        assert.equal(many.ok, false);
+        if (!many.ok) assert.match(many.problem.message, /over 1024 KiB|at most 1000 globs/);
+        const thousand = parseProjectConfig(file, JSON.stringify({ exclude: Array(1001).fill("*.md") }));
+        assert.equal(thousand.ok, false);
+        if (!thousand.ok) assert.match(thousand.problem.message, /at most 1000 globs/);
+    });
+
+    it("a sourcecheck.config.json that is a directory or a FIFO is an error on its path, never silently ignored", () => {
+        for (const kind of ["directory", "fifo"]) {
+            const dir = tempDir();
+            const config = path.join(dir, "sourcecheck.config.json");
+            if (kind === "directory") fs.mkdirSync(config);
+            else execFileSync("mkfifo", [config]);
+            fs.writeFileSync(path.join(dir, "a.sourcecheck.json"), '{"annotations": []}');
+            const load = new ProjectConfigs().forFile(path.join(dir, "a.sourcecheck.json"));
+            assert.ok(load && !load.ok, kind);
+            if (load && !load.ok)
+                assert.match(load.problem.message, /configuration file is (a directory|not a regular file)/);
+            const run = runCli(["check", "a.sourcecheck.json"], { cwd: dir });
+            assert.equal(run.status, 2, `${kind}: ${run.stdout}${run.stderr}`);
+            assert.match(run.stderr, /sourcecheck\.config\.json/);
+        }
+    });
+});
+
+describe("hardening: --jobs bounds", () => {
+    it("a non-integer, zero, or non-digit --jobs is a usage error (exit 2); a huge one is capped, not a crash", () => {
+        const dir = tempDir();
+        fs.writeFileSync(path.join(dir, "a.sourcecheck.json"), '{"annotations": []}');
+        fs.writeFileSync(path.join(dir, "b.sourcecheck.json"), '{"annotations": []}');
+        for (const bad of ["1.5", "0", "1e9", "abc", "", "0x10", "12345678901234567890"]) {
+            const run = runCli(["check", "--jobs", bad, "."], { cwd: dir });
+            assert.equal(run.status, 2, `--jobs ${JSON.stringify(bad)}`);
+            assert.match(run.stderr, /--jobs must be a whole number/);
+        }
+    });
+});

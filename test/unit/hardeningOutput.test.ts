@@ -1,0 +1,156 @@
+/**
+ * Hardening: text outputs show names and values, they never act on a terminal or a CI log
+ * (docs/security.md, "Outputs"). A file name, URI or trace id carrying an escape sequence, a newline
+ * followed by `::error`, or U+202E comes out escaped (`\x1b`, `\n`, `\u202e`); `--format github`
+ * escapes every field by the workflow-command rules; the HTML report marks bidi controls.
+ */
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { main } from "../../server/src/cli";
+import type { CliIo } from "../../server/src/cli/commands";
+import { escapeData, escapeProperty } from "../../server/src/cli/github";
+import { visible } from "../../server/src/core/visible";
+import { escapeHtml } from "../../server/src/render/html";
+
+const HOSTILE = "x\u001b[31m\n::error file=a::pwned\u202eexe.txt";
+
+function tempDir(): string {
+    return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-output-")));
+}
+
+async function run(args: string[], cwd: string): Promise<{ status: number; stdout: string; stderr: string }> {
+    let stdout = "";
+    let stderr = "";
+    const io: CliIo = {
+        cwd,
+        stdout: (t) => {
+            stdout += t;
+        },
+        stderr: (t) => {
+            stderr += t;
+        },
+        readStdin: () => Buffer.alloc(0),
+        stdinIsPiped: false,
+        version: "test",
+    };
+    const status = await main(args, io);
+    return { status, stdout, stderr };
+}
+
+/** No raw control or bidi character, and no line a CI runner would read as a workflow command. */
+function assertInert(text: string, what: string, commands = false): void {
+    assert.ok(
+        !/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(text),
+        `${what}: ${JSON.stringify(text)}`,
+    );
+    if (commands) return;
+    for (const line of text.split("\n")) assert.ok(!line.startsWith("::"), `${what}: a line starts with '::': ${line}`);
+}
+
+describe("hardening: text outputs escape what they print", () => {
+    it("visible() escapes control characters, newlines and bidi controls, and leaves other text alone", () => {
+        assert.equal(visible(HOSTILE), "x\\x1b[31m\\n::error file=a::pwned\\u202eexe.txt");
+        assert.equal(visible("café – 東京 \u{1F600}"), "café – 東京 \u{1F600}");
+        assert.equal(visible("\u0085\u2028\u2066\u200f\u061c\u007f"), "\\x85\\u2028\\u2066\\u200f\\u061c\\x7f");
+    });
+
+    it("check (text) prints a hostile cited path escaped", async () => {
+        const dir = tempDir();
+        fs.writeFileSync(
+            path.join(dir, "a.sourcecheck.json"),
+            JSON.stringify({
+                annotations: [
+                    { claim: { path: HOSTILE, start: { line: 1, str: "a" }, end: { line: 1, str: "b" } }, sources: [] },
+                ],
+            }),
+        );
+        const out = await run(["check", "a.sourcecheck.json"], dir);
+        assert.notEqual(out.status, 0);
+        assertInert(out.stdout, "check");
+        assert.match(out.stdout, /pwned/);
+    });
+
+    it("check --format github escapes every field; a file name cannot start a command of its own", async () => {
+        const dir = tempDir();
+        const name = "b\u001b[2J\n::warning::x\u202e.sourcecheck.json";
+        fs.writeFileSync(
+            path.join(dir, name),
+            JSON.stringify({
+                annotations: [
+                    { claim: { path: HOSTILE, start: { line: 1, str: "a" }, end: { line: 1, str: "b" } }, sources: [] },
+                ],
+            }),
+        );
+        const out = await run(["check", "--format", "github", "."], dir);
+        const lines = out.stdout
+            .trimEnd()
+            .split("\n")
+            .filter((line) => !/^\d+ files?, /.test(line));
+        assert.ok(lines.length >= 1);
+        for (const line of lines) {
+            assert.match(line, /^::error file=[^,:]*,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=[^:,]*::/);
+            assertInert(line, "github", true);
+        }
+        assert.equal(escapeProperty("a,b:c%\n"), "a%2Cb%3Ac%25%0A");
+        assert.equal(escapeData("x\u001b\u202e\r\n"), "x\\x1b\\u202e\\r%0A");
+    });
+
+    it("trace, verify-files and compare print hostile URIs and ids escaped", async () => {
+        const dir = tempDir();
+        const trace = (uri: string) =>
+            [
+                { type: "tool_call", run_id: HOSTILE, call_id: "c", tool: "x" },
+                {
+                    type: "tool_result",
+                    run_id: HOSTILE,
+                    call_id: "c",
+                    ok: true,
+                    sources: [{ id: "s", uri, content: "text" }],
+                },
+                {
+                    type: "answer",
+                    run_id: HOSTILE,
+                    claims: [{ text: "t", citations: [{ source_id: "s", quote: "text" }] }],
+                },
+            ]
+                .map((line) => JSON.stringify(line))
+                .join("\n");
+        fs.writeFileSync(path.join(dir, "old.jsonl"), trace(`file:${HOSTILE}`));
+        fs.writeFileSync(path.join(dir, "new.jsonl"), trace(`file:other${HOSTILE}`));
+        for (const args of [
+            ["trace", "old.jsonl"],
+            ["trace", "verify-files", "old.jsonl"],
+            ["trace", "compare", "old.jsonl", "new.jsonl"],
+        ]) {
+            const out = await run(args, dir);
+            assertInert(out.stdout, args.join(" "));
+        }
+        const compared = await run(["trace", "compare", "old.jsonl", "new.jsonl"], dir);
+        assert.match(compared.stdout, /\\u202e/);
+    });
+
+    it("repair (text) prints hostile paths escaped", async () => {
+        const dir = tempDir();
+        fs.writeFileSync(path.join(dir, "doc.md"), "alpha beta\n");
+        fs.writeFileSync(
+            path.join(dir, "a.sourcecheck.json"),
+            JSON.stringify({
+                annotations: [
+                    {
+                        claim: { path: HOSTILE, start: { line: 1, str: "alpha" }, end: { line: 1, str: "beta" } },
+                        sources: [],
+                    },
+                ],
+            }),
+        );
+        const out = await run(["repair", "a.sourcecheck.json"], dir);
+        assertInert(out.stdout, "repair");
+    });
+
+    it("the HTML report shows bidi controls as visible marks", () => {
+        assert.equal(escapeHtml("a\u202eb<"), "a[U+202E]b&lt;");
+        assert.equal(escapeHtml("\u2066x\u2069"), "[U+2066]x[U+2069]");
+    });
+});
