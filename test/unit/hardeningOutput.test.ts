@@ -42,6 +42,7 @@ async function run(args: string[], cwd: string): Promise<{ status: number; stdou
 /** No raw control or bidi character, and no line a CI runner would read as a workflow command. */
 function assertInert(text: string, what: string, commands = false): void {
     assert.ok(
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
         !/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(text),
         `${what}: ${JSON.stringify(text)}`,
     );
