@@ -127,3 +127,22 @@ describe("hardening: --jobs bounds", () => {
         }
     });
 });
+
+describe("hardening: occurrence lists are capped", () => {
+    it('an ambiguous "a" on a 5 MB line lists the first 100 columns and counts all 5,000,000', () => {
+        const content = "a".repeat(5_000_000);
+        const input = {
+            documents: [{ path: "long", content }],
+            annotations: [
+                { claim: { path: "long", start: { line: 1, str: "a" }, end: { line: 1, str: "a" } }, sources: [] },
+            ],
+        };
+        const run = runCli(["check", "--json", "-"], { cwd: os.tmpdir(), stdin: JSON.stringify(input) });
+        const error = JSON.parse(run.stdout).entries[0].claim.error;
+        assert.equal(error.code, "boundary-ambiguous");
+        assert.equal(error.occurrences.length, 100);
+        assert.equal(error.occurrenceCount, 5_000_000);
+        assert.match(error.message, /occurs 5,000,000 times on line 1 of "long" \(first at columns 1, 2, 3, .* …\)/);
+        assert.ok(run.stdout.length < 100_000, `${run.stdout.length} characters of output`);
+    });
+});

@@ -95,7 +95,7 @@ describe("hardening: text outputs escape what they print", () => {
             assertInert(line, "github", true);
         }
         assert.equal(escapeProperty("a,b:c%\n"), "a%2Cb%3Ac%25%0A");
-        assert.equal(escapeData("x\u001b\u202e\r\n"), "x\\x1b\\u202e\\r%0A");
+        assert.equal(escapeData("x\u001b\u202e\r\n"), "x\\x1b\\u202e%0D%0A");
     });
 
     it("trace, verify-files and compare print hostile URIs and ids escaped", async () => {

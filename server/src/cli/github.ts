@@ -3,7 +3,7 @@
  * turns into an annotation on the file, line and column (1-based) of the offending token.
  */
 
-import { visibleLines } from "../core/visible";
+import { visible } from "../core/visible";
 import type { LocatedProblem } from "./text";
 
 /**
@@ -12,7 +12,7 @@ import type { LocatedProblem } from "./text";
  * start another one, nor recolour the log.
  */
 export function escapeData(text: string): string {
-    return visibleLines(text.replace(/\t/g, "\\t")).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+    return visible(text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A"));
 }
 
 /** Escaping of a property value: also `:` and `,`, which separate properties. */

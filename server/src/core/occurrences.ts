@@ -15,6 +15,17 @@ export function occurrencesOf(line: string, needle: string, limit = Number.POSIT
     return found;
 }
 
+/** How many columns an ambiguity lists (and the editor relates); the count is always given. */
+export const MAX_LISTED_OCCURRENCES = 100;
+
+/** How many times `needle` occurs in `line`, overlapping ones included, without listing them. */
+export function countOccurrences(line: string, needle: string): number {
+    if (needle.length === 0) return 0;
+    let count = 0;
+    for (let at = line.indexOf(needle); at !== -1; at = line.indexOf(needle, at + 1)) count++;
+    return count;
+}
+
 /** The column of `needle`'s only occurrence in `line`, -1 if absent, -2 if it occurs more than once. */
 export function soleOccurrence(line: string, needle: string): number {
     const first = line.indexOf(needle);

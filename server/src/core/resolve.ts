@@ -1,4 +1,4 @@
-import { occurrencesOf, soleOccurrence } from "./occurrences";
+import { countOccurrences, MAX_LISTED_OCCURRENCES, occurrencesOf, soleOccurrence } from "./occurrences";
 import { type DocumentLookup, isDocumentFailure, type SessionDocument } from "./session";
 import type { Boundary, BoundaryName, Range, Ref, RefError } from "./types";
 
@@ -102,12 +102,17 @@ function findBoundary(
             message: `${name} boundary ${quote(boundary.str)} does not occur on line ${boundary.line} of ${quote(document.path)}${whereNearby(document, boundary)}`,
         });
     } else {
-        const found = occurrencesOf(text, boundary.str);
+        // Listed up to a cap: "a" on a 5 MB line occurs millions of times (docs/security.md).
+        const found = occurrencesOf(text, boundary.str, MAX_LISTED_OCCURRENCES);
+        const count = found.length < MAX_LISTED_OCCURRENCES ? found.length : countOccurrences(text, boundary.str);
+        const columns = found.map((column) => column + 1).join(", ");
+        const listed = count > found.length ? `first at columns ${columns} …` : `columns ${columns}`;
         errors.push({
             code: "boundary-ambiguous",
             boundary: name,
             occurrences: found,
-            message: `${name} boundary ${quote(boundary.str)} occurs ${found.length} times on line ${boundary.line} of ${quote(document.path)} (columns ${found.map((column) => column + 1).join(", ")}); extend it until it is unique`,
+            ...(count > found.length ? { occurrenceCount: count } : {}),
+            message: `${name} boundary ${quote(boundary.str)} occurs ${count.toLocaleString("en-US")} times on line ${boundary.line} of ${quote(document.path)} (${listed}); extend it until it is unique`,
         });
     }
     return undefined;

@@ -80,8 +80,10 @@ export interface RefError {
     message: string;
     /** Which boundary the error is about, when it is about one. */
     boundary?: BoundaryName;
-    /** For boundary-ambiguous: the 0-based UTF-16 column of every occurrence on the line. */
+    /** For boundary-ambiguous: the 0-based UTF-16 column of each occurrence on the line (the first 100). */
     occurrences?: number[];
+    /** For boundary-ambiguous with more than 100 occurrences: how many there are. */
+    occurrenceCount?: number;
     /** For schema errors inside a ref: where in the input. */
     pointer?: string;
 }
