@@ -26,6 +26,7 @@ import { messageOf } from "./requests";
 import { argsObject, type SelectionArgs } from "./selection";
 import { buildSessionFromOpenDocuments } from "./sessionBuilder";
 import { CoverageMarks, SourceCheckView } from "./sourceCheckView";
+import { registerTestHooks } from "./testHooks";
 
 let sourceCheck: SourceCheckClient | undefined;
 
@@ -106,19 +107,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     command("sourcecheck.showOutput", () => output.show(true));
     command(OPEN_REF_COMMAND, (arg) => reporting(() => openRef(arg)));
 
-    // Internal hooks for the e2e suite (not contributed, so not in the palette).
-    command("sourcecheck._decorationsForEditor", async (uri) => {
-        if (typeof uri !== "string") throw new Error("sourcecheck._decorationsForEditor takes a URI string");
-        await decorations.settled();
-        return decorations.appliedTo(uri);
-    });
-    command("sourcecheck._languageStatus", () => status.settled());
-    command("sourcecheck._currentAnnotation", () => current.get());
-    command("sourcecheck._refUpdates", (arg) => {
-        const answer = (arg as { answer?: unknown } | undefined)?.answer;
-        if (answer !== undefined) refUpdates.autoAnswer = typeof answer === "string" ? answer : undefined;
-        return refUpdates.log;
-    });
     // The SourceCheck view in the Explorer, and Show Coverage (docs/view.md).
     const view = new SourceCheckView(sc, store);
     const coverageMarks = new CoverageMarks(sc, store);
@@ -146,12 +134,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
             };
         }),
     );
-    command("sourcecheck._viewSnapshot", () => view.snapshot());
-    command("sourcecheck._viewReveal", (uri, index) => view.revealAnnotation(String(uri), Number(index)));
-    command("sourcecheck._coverageMarks", (uri) => coverageMarks.marked(String(uri))?.map(rangeJson));
-    command("sourcecheck._featureRequests", () => sc.requests.take());
-    command("sourcecheck._citedDocumentSelector", () => scopes.citedSelector());
-    command("sourcecheck._serverPid", () => sc.serverPid());
+    // Hooks for the e2e suite, registered only when VS Code runs the tests (client/E2E-HOOKS.md).
+    registerTestHooks(context, vscode.ExtensionMode.Test, command, {
+        decorationsForEditor: async (uri) => {
+            if (typeof uri !== "string") throw new Error("sourcecheck._decorationsForEditor takes a URI string");
+            await decorations.settled();
+            return decorations.appliedTo(uri);
+        },
+        languageStatus: () => status.settled(),
+        currentAnnotation: () => current.get(),
+        refUpdates: (arg) => {
+            const answer = (arg as { answer?: unknown } | undefined)?.answer;
+            if (answer !== undefined) refUpdates.autoAnswer = typeof answer === "string" ? answer : undefined;
+            return refUpdates.log;
+        },
+        viewSnapshot: () => view.snapshot(),
+        viewReveal: (uri, index) => view.revealAnnotation(String(uri), Number(index)),
+        coverageMarks: (uri) => coverageMarks.marked(String(uri))?.map(rangeJson),
+        featureRequests: () => sc.requests.take(),
+        citedDocumentSelector: () => scopes.citedSelector(),
+        serverPid: () => sc.serverPid(),
+    });
 
     // `sourcecheck.enable`: the whole extension on or off for this workspace, without a reload.
     context.subscriptions.push(
