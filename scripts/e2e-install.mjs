@@ -66,6 +66,21 @@ function ensureAptPackages(log) {
     ]) {
         if (!which(cmd)) missing.push(pkg);
     }
+    aptInstall(missing, log);
+}
+
+/**
+ * Idempotent: Debian's Chromium, which the unit suite's render test drives (scripts/test-plan.mjs
+ * installs it before that suite). Returns its path; throws with what to run when it cannot install.
+ */
+export function ensureChromium({ log = (m) => console.log(`[setup] ${m}`) } = {}) {
+    if (!findChromium()) aptInstall(["chromium"], log);
+    const chromium = findChromium();
+    if (!chromium) throw new Error(`no Chromium found after installing (looked at ${chromiumCandidates.join(", ")})`);
+    return chromium;
+}
+
+function aptInstall(missing, log) {
     if (missing.length === 0) return;
     const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
     // Not root: a password-less sudo (hosted CI runners) serves too.

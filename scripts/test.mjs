@@ -1,20 +1,29 @@
-// `npm test`: build, then the unit, protocol and e2e suites; ends with one line "N passed, N failed"
+// `npm test`: build, then the unit, protocol and e2e suites, each after what it needs on the machine
+// (scripts/test-plan.mjs); ends with one line "N passed, N failed"
 // summing every suite, so a run that executed no test cannot pass for green.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ensureDependencies } from "./ensure-deps.mjs";
+import { ensureNeed, testPlan } from "./test-plan.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
-const suites = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["unit", "protocol", "e2e"];
-const statsDir = join(root, "test-results");
-mkdirSync(statsDir, { recursive: true });
+// `--plan` prints the steps as JSON lines and runs nothing (test/unit/testPlan.test.ts reads it).
+const planOnly = process.argv.includes("--plan");
+const named = process.argv.slice(2).filter((a) => a !== "--plan");
+const suites = named.length > 0 ? named : ["unit", "protocol", "e2e"];
+if (planOnly) {
+    for (const step of testPlan(suites)) console.log(JSON.stringify(step));
+    process.exit(0);
+}
 
 function run(command, args, env = {}) {
     const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
     return result.status ?? 1;
 }
 
+const statsDir = join(root, "test-results");
+mkdirSync(statsDir, { recursive: true });
 ensureDependencies(root);
 if (run("node", ["scripts/build.mjs"]) !== 0 || run("npx", ["tsc", "-p", "."]) !== 0) {
     console.log("0 passed, 1 failed");
@@ -29,16 +38,31 @@ function specs(suite) {
 
 let passed = 0;
 let failed = 0;
-for (const suite of suites) {
+const suiteEnv = {};
+for (const step of testPlan(suites)) {
+    if (step.ensure) {
+        // A need that cannot be installed (no root, no apt) is reported here; the tests that need it
+        // then fail with their own message, they are not skipped.
+        try {
+            Object.assign(suiteEnv, ensureNeed(step.ensure));
+        } catch (error) {
+            console.error(`[setup] could not install ${step.ensure}: ${error.message}`);
+        }
+        continue;
+    }
+    const suite = step.suite;
     const stats = join(statsDir, `${suite}.json`);
     rmSync(stats, { force: true });
     console.log(`\n=== ${suite} ===`);
+    const env = { ...suiteEnv, SOURCECHECK_STATS: stats };
     const status =
         suite === "e2e"
-            ? run("node", ["scripts/e2e.mjs"], { SOURCECHECK_STATS: stats })
-            : run("npx", ["mocha", "--reporter", "scripts/mocha-reporter.cjs", "--timeout", "20000", ...specs(suite)], {
-                  SOURCECHECK_STATS: stats,
-              });
+            ? run("node", ["scripts/e2e.mjs"], env)
+            : run(
+                  "npx",
+                  ["mocha", "--reporter", "scripts/mocha-reporter.cjs", "--timeout", "20000", ...specs(suite)],
+                  env,
+              );
     const counts = existsSync(stats) ? JSON.parse(readFileSync(stats, "utf8")) : { passed: 0, failed: 0 };
     if (status !== 0 && counts.failed === 0) counts.failed = 1; // a suite that crashed counts as a failure
     if (counts.passed + counts.failed === 0) counts.failed = 1; // and so does one that ran nothing

@@ -82,13 +82,22 @@ describe("the SourceCheck view and Show Coverage", () => {
         // editor on a file it has since deleted makes that reveal throw inside the workbench.
         await vscode.commands.executeCommand("workbench.action.closeAllEditors");
         await vscode.commands.executeCommand("workbench.view.explorer");
-        const view = await waitFor(
-            "the demo file in the view, with every annotation",
-            snapshot,
-            (s) =>
+        // Earlier suites edit, move and restore the demo's files: wait until the server has checked
+        // them again and the view lists the verdicts the refs have now (the oracle reads them afresh).
+        const { view } = await waitFor(
+            "the demo file in the view, with every annotation and the verdicts its refs have now",
+            async () => {
+                verdicts = await Promise.all(annotations.map(verdictOf));
+                return { view: await snapshot(), verdicts };
+            },
+            ({ view: s, verdicts: now }) =>
                 s?.files.some(
-                    (f) => f.uri === annotationsUri().toString() && f.annotations.length === annotations.length,
+                    (f) =>
+                        f.uri === annotationsUri().toString() &&
+                        f.annotations.length === annotations.length &&
+                        f.annotations.every((a, i) => a.verdict === now[i]),
                 ) === true,
+            30_000,
         );
         const file = view.files.find((f) => f.uri === annotationsUri().toString());
         assert.ok(file);
@@ -100,10 +109,8 @@ describe("the SourceCheck view and Show Coverage", () => {
             const claim = await resolveRef(annotation.claim);
             if (claim) assert.equal(shown.label, `${i + 1}. ${claim.text}`);
         }
-        assert.ok(
-            verdicts.some((v) => v === "broken"),
-            "the demo has broken annotations",
-        );
+        for (const verdict of ["supported", "refuted", "broken"] as const)
+            assert.ok(verdicts.includes(verdict), `the demo has ${verdict} annotations: ${verdicts}`);
         // The badge counts the broken and contested annotations of every file listed (other suites add files).
         const problems = view.files
             .flatMap((f) => f.annotations)
@@ -117,12 +124,19 @@ describe("the SourceCheck view and Show Coverage", () => {
         try {
             const opened = [verdicts.indexOf("supported"), verdicts.indexOf("refuted"), verdicts.lastIndexOf("broken")];
             for (const index of opened) {
-                const revealed = await vscode.commands.executeCommand<boolean>(
-                    "sourcecheck._viewReveal",
-                    annotationsUri().toString(),
-                    index,
+                // The view reloads its files whenever diagnostics change (other suites' files, a busy
+                // server re-checking): the annotation is listed again once that reload settles.
+                await waitFor(
+                    `annotation ${index + 1} revealed in the view`,
+                    () =>
+                        vscode.commands.executeCommand<boolean>(
+                            "sourcecheck._viewReveal",
+                            annotationsUri().toString(),
+                            index,
+                        ),
+                    (revealed) => revealed === true,
+                    20_000,
                 );
-                assert.ok(revealed, `annotation ${index + 1} could not be revealed in the view`);
             }
             const shot = await screenshot("view", 500, {
                 within: SIDE_BAR,

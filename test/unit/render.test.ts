@@ -12,7 +12,8 @@ import { escapeHtml, renderHtml } from "../../server/src/render/html";
 import { type CliRun, runCli } from "./cliRun";
 
 const repo = path.resolve(__dirname, "../../..");
-const CHROMIUM = "/usr/bin/chromium";
+// `npm test` installs Chromium before this suite and says where (scripts/test-plan.mjs).
+const CHROMIUM = process.env.SOURCECHECK_CHROMIUM ?? "/usr/bin/chromium";
 
 function render(args: string[], cwd: string): CliRun {
     return runCli(["render", ...args], { cwd });
@@ -178,7 +179,7 @@ describe("render: in a real Chromium", function () {
     this.timeout(90_000);
 
     it("shows the content as text, runs no script and requests nothing but the page", async () => {
-        assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is needed for this test`);
+        assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is needed for this test (npm test installs it: scripts/test-plan.mjs)`);
         const { chromium } = await import("playwright-core");
         const { dir, file } = hostileWorkspace();
         assert.equal(render([file, "-o", "report.html"], dir).status, 0);

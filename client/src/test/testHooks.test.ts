@@ -41,7 +41,8 @@ describe("client: test-only commands", () => {
                 direct.push(`${file}@${m.index}`);
         }
         assert.deepEqual(direct, []);
-        const contributed = JSON.parse(readFileSync(join(src, "..", "..", "package.json"), "utf8")).contributes.commands;
+        const contributed = JSON.parse(readFileSync(join(src, "..", "..", "package.json"), "utf8")).contributes
+            .commands;
         assert.ok(contributed.length > 0);
         for (const c of contributed) assert.ok(!c.command.startsWith("sourcecheck._"), c.command);
     });

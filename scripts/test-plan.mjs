@@ -1,0 +1,32 @@
+// What `npm test` does, in order: before a suite runs, whatever its tests need on the machine is
+// installed (idempotent), so a fresh clone passes in the README's order. A pure plan, tested by
+// test/unit/testPlan.test.ts, and the step that carries out one need.
+import { ensureChromium } from "./e2e-install.mjs";
+
+/**
+ * Machine-level needs per suite. unit: the render test drives a real Chromium. e2e: its runner
+ * (scripts/e2e.mjs) installs the offline VS Code and Chromium itself before its first test, since
+ * the route it picks (desktop or offline) decides what it needs.
+ */
+export const SUITE_NEEDS = { unit: ["chromium"], protocol: [], e2e: [] };
+
+/** The steps of a run: `{ ensure: need }` before the first suite that needs it, then `{ suite }`. */
+export function testPlan(suites, needs = SUITE_NEEDS) {
+    const steps = [];
+    const ensured = new Set();
+    for (const suite of suites) {
+        for (const need of needs[suite] ?? []) {
+            if (ensured.has(need)) continue;
+            ensured.add(need);
+            steps.push({ ensure: need });
+        }
+        steps.push({ suite });
+    }
+    return steps;
+}
+
+/** Carries out one need; returns the environment the suites should see (e.g. where Chromium is). */
+export function ensureNeed(need, log = (m) => console.log(`[setup] ${m}`)) {
+    if (need === "chromium") return { SOURCECHECK_CHROMIUM: ensureChromium({ log }) };
+    throw new Error(`unknown test need ${need}`);
+}
