@@ -418,7 +418,7 @@ describe("workspaces: check many files", () => {
         write(dir, files);
         const jobs: FileJob[] = Object.keys(files)
             .filter((name) => name.endsWith(".json"))
-            .map((name) => ({ path: path.join(dir, name), shown: name, root: dir, named: true }));
+            .map((name) => ({ path: path.join(dir, name), shown: name, root: dir, named: true, sourceRoot: dir }));
         // No document root: reading its first document throws a TypeError, an internal error.
         jobs[13] = { ...jobs[13], root: undefined as unknown as string };
         const outcome = async (parallel: number) => {

@@ -30,6 +30,8 @@ export interface FileJob {
     named: boolean;
     /** `check --locked`: drift and refs missing from the lock are errors (docs/lock.md). */
     locked?: boolean;
+    /** The repository root SARIF locations are relative to (absolute; sarif.ts). */
+    sourceRoot: string;
 }
 
 export interface FileTotals {
@@ -161,7 +163,8 @@ function emitProblems(
     totals: FileTotals,
 ): void {
     if (format === "sarif") {
-        for (const problem of located) emit(`      ${JSON.stringify(sarifResult(problem))}`, true);
+        for (const problem of located)
+            emit(`      ${JSON.stringify(sarifResult(problem, job.path, job.sourceRoot))}`, true);
     } else if (format === "github") {
         for (const problem of located) emit(`${githubCommand(problem)}\n`, false);
     } else if (!job.named) {

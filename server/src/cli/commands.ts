@@ -15,7 +15,7 @@ import { discoverFiles, refuseLockFile, shardOf } from "./discovery";
 import { CliError, MAX_JOBS, readTextInput, writeFileAtomic } from "./files";
 import { githubCommand } from "./github";
 import { RunWriter } from "./runWriter";
-import { formatSarif } from "./sarif";
+import { formatSarif, repositoryRoot } from "./sarif";
 import { formatText, locateProblems, type ProblemSource } from "./text";
 
 export interface CliIo {
@@ -81,7 +81,7 @@ function runCheckOne(file: string, options: CheckOptions, io: CliIo): number {
     // stdin is checked as if it were a file in the current folder (its configuration is found from there).
     const path = file === "-" ? nodePath.join(io.cwd, "-") : nodePath.resolve(io.cwd, file);
     const job = jobFor(path, file === "-" ? "<stdin>" : file, options, io, new ProjectConfigs());
-    const writer = new RunWriter(options.format, false, (t) => io.stdout(t), io.version);
+    const writer = new RunWriter(options.format, false, (t) => io.stdout(t), io.version, job.sourceRoot);
     const totals = checkFileInto(
         job,
         options.format,
@@ -114,7 +114,7 @@ function runCheckMany(paths: string[], options: CheckOptions, io: CliIo): Promis
         workers?.close();
         throw error;
     }
-    const writer = new RunWriter(options.format, true, (t) => io.stdout(t), io.version);
+    const writer = new RunWriter(options.format, true, (t) => io.stdout(t), io.version, repositoryRoot(io.cwd));
     return checkFiles(jobs, options.format, parallel, writer, workers).then(() => writer.end());
 }
 
@@ -143,6 +143,7 @@ function jobFor(
         maxBytes: options.maxBytes ?? resolution.config?.maxDocumentSize,
         named,
         locked: options.locked === true,
+        sourceRoot: repositoryRoot(io.cwd),
     };
 }
 
@@ -218,7 +219,7 @@ function emit(result: CheckResult, sources: ProblemSource[], format: OutputForma
     }
     const located = locateProblems(result, sources);
     if (format === "github") io.stdout(located.map((p) => `${githubCommand(p)}\n`).join(""));
-    else io.stdout(format === "sarif" ? formatSarif(located, io.version) : formatText(result, located));
+    else io.stdout(format === "sarif" ? formatSarif(located, io.version, io.cwd) : formatText(result, located));
 }
 
 /** `session FILE...`: an LF-normalised session, paths as given; written atomically with -o. */

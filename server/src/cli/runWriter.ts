@@ -24,10 +24,12 @@ export class RunWriter implements PieceSink {
         private readonly many: boolean,
         write: (text: string) => void,
         version: string,
+        /** The repository root SARIF locations are relative to. */
+        sourceRoot: string,
     ) {
         this.out = new ChunkedWriter(write);
         if (format === "sarif") {
-            const frame = sarifFrame(version);
+            const frame = sarifFrame(version, sourceRoot);
             this.out.add(frame.head);
             this.tail = frame.tail;
         } else if (format === "json" && many) {
