@@ -179,7 +179,10 @@ describe("render: in a real Chromium", function () {
     this.timeout(90_000);
 
     it("shows the content as text, runs no script and requests nothing but the page", async () => {
-        assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is needed for this test (npm test installs it: scripts/test-plan.mjs)`);
+        assert.ok(
+            fs.existsSync(CHROMIUM),
+            `${CHROMIUM} is needed for this test (npm test installs it: scripts/test-plan.mjs)`,
+        );
         const { chromium } = await import("playwright-core");
         const { dir, file } = hostileWorkspace();
         assert.equal(render([file, "-o", "report.html"], dir).status, 0);
