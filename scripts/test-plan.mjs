@@ -4,11 +4,12 @@
 import { ensureChromium } from "./e2e-install.mjs";
 
 /**
- * Machine-level needs per suite. unit: the render test drives a real Chromium. e2e: its runner
- * (scripts/e2e.mjs) installs the offline VS Code and Chromium itself before its first test, since
- * the route it picks (desktop or offline) decides what it needs.
+ * Machine-level needs per suite. unit: the render test drives a real Chromium. install: python3 and
+ * the npm registry and PyPI, as a user's install has (it installs pre-commit into its own
+ * virtualenv). e2e: its runner (scripts/e2e.mjs) installs the offline VS Code and Chromium itself
+ * before its first test, since the route it picks (desktop or offline) decides what it needs.
  */
-export const SUITE_NEEDS = { unit: ["chromium"], protocol: [], e2e: [] };
+export const SUITE_NEEDS = { unit: ["chromium"], protocol: [], install: [], e2e: [] };
 
 /** The steps of a run: `{ ensure: need }` before the first suite that needs it, then `{ suite }`. */
 export function testPlan(suites, needs = SUITE_NEEDS) {

@@ -1,4 +1,4 @@
-// `npm test`: build, then the unit, protocol and e2e suites, each after what it needs on the machine
+// `npm test`: build, then the unit, protocol, install and e2e suites, each after what it needs on the machine
 // (scripts/test-plan.mjs); ends with one line "N passed, N failed"
 // summing every suite, so a run that executed no test cannot pass for green.
 import { spawnSync } from "node:child_process";
@@ -11,7 +11,7 @@ const root = new URL("..", import.meta.url).pathname;
 // `--plan` prints the steps as JSON lines and runs nothing (test/unit/testPlan.test.ts reads it).
 const planOnly = process.argv.includes("--plan");
 const named = process.argv.slice(2).filter((a) => a !== "--plan");
-const suites = named.length > 0 ? named : ["unit", "protocol", "e2e"];
+const suites = named.length > 0 ? named : ["unit", "protocol", "install", "e2e"];
 if (planOnly) {
     for (const step of testPlan(suites)) console.log(JSON.stringify(step));
     process.exit(0);

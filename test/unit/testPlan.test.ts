@@ -41,6 +41,7 @@ describe("npm test: install order on a fresh machine", () => {
             { ensure: "chromium" },
             { suite: "unit" },
             { suite: "protocol" },
+            { suite: "install" },
             { suite: "e2e" },
         ]);
         assert.deepEqual(runnerPlan(["protocol", "unit"]), [
@@ -59,7 +60,7 @@ describe("npm test: install order on a fresh machine", () => {
         const { SUITE_NEEDS, testPlan } = await importModule(
             pathToFileURL(path.join(repo, "scripts/test-plan.mjs")).href,
         );
-        const all = ["unit", "protocol", "e2e"];
+        const all = ["unit", "protocol", "install", "e2e"];
         const orders: string[][] = [];
         const permute = (rest: string[], done: string[]) => {
             if (done.length > 0) orders.push(done);
@@ -71,7 +72,7 @@ describe("npm test: install order on a fresh machine", () => {
         };
         permute(all, []);
         orders.push(["protocol", "unit", "unit"]);
-        assert.equal(orders.length, 16);
+        assert.equal(orders.length, 65);
         for (const order of orders) {
             const steps = testPlan(order);
             assert.deepEqual(

@@ -10,7 +10,7 @@ import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { copyDemo, repoRoot } from "./harness";
+import { copyDemo, repoRoot } from "../protocol/harness";
 
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
     const r = spawnSync(command, args, {
