@@ -108,6 +108,9 @@ const WARNING_CODES = ["text-changed", "unlocked", "self-citation", "mid-word-bo
 
 const CODES: string[] = [...SCHEMA_ERROR_CODES, ...RESOLUTION_ERROR_CODES, ...WARNING_CODES];
 
+/** Names for one-word codes, which would otherwise equal their id but for case. */
+const ONE_WORD_NAMES: Record<string, string> = { schema: "SchemaViolation", unlocked: "RefNotLocked" };
+
 /** Markdown to plain text for the `text` forms: the backticks go. */
 const plain = (markdown: string) => markdown.replace(/`/g, "");
 
@@ -117,7 +120,7 @@ export function sarifRule(code: string) {
     return {
         id: code,
         // A readable name that differs from the id (SARIF wants them distinct): BoundaryNotFound.
-        name: `${code === "schema" ? "SchemaViolation" : code.replace(/(^|-)([a-z])/g, (_, _dash, c: string) => c.toUpperCase())}`,
+        name: ONE_WORD_NAMES[code] ?? code.replace(/(^|-)([a-z])/g, (_, _dash, c: string) => c.toUpperCase()),
         shortDescription: { text: plain(rule.short) },
         fullDescription: { text: plain(rule.full), markdown: rule.full },
         help: {
