@@ -96,7 +96,7 @@ describe("evidence index files", () => {
         assert.equal(fs.readdirSync(indexDir).filter((n) => n.endsWith(".tmp")).length, 0);
     });
 
-    it("finds Markdown files only, skips dot folders, node_modules and symlinks", () => {
+    it("finds every file but annotation, lock, notes and trace files; skips dot folders, node_modules and symlinks", () => {
         const corpus = copyCorpus();
         fs.mkdirSync(path.join(corpus, ".git"));
         fs.writeFileSync(path.join(corpus, ".git", "x.md"), "# hidden\n\ntext\n");
@@ -105,19 +105,30 @@ describe("evidence index files", () => {
         fs.mkdirSync(path.join(corpus, "sub"));
         fs.writeFileSync(path.join(corpus, "sub", "deep.markdown"), "# deep\n\ntext\n");
         fs.writeFileSync(path.join(corpus, "notes.txt"), "not markdown\n");
+        for (const name of ["a.sourcecheck.json", "b.annotations.json", "a.sourcecheck.lock.json", "x.lock.json"]) {
+            fs.writeFileSync(path.join(corpus, "sub", name), "{}\n");
+        }
+        for (const name of ["run.trace.jsonl", "n.notes.md", "n.notes.txt"])
+            fs.writeFileSync(path.join(corpus, name), "x\n");
         const outside = path.join(tempDir(), "secret.md");
         fs.writeFileSync(outside, "# Secret\n\npassword\n");
         fs.symlinkSync(outside, path.join(corpus, "link.md"));
-        const found = listCorpus(corpus).map((f) => f.path);
+        const annotationFiles: { path: string }[] = [];
+        const found = listCorpus(corpus, {}, annotationFiles as never).map((f) => f.path);
         assert.deepEqual(found, [
             "agent-harness.md",
             "layered-memory.md",
+            "notes.txt",
             "rag-security.md",
             "sub/deep.markdown",
             "untrusted-note.md",
         ]);
+        assert.deepEqual(annotationFiles.map((f) => f.path).sort(), [
+            "sub/a.sourcecheck.json",
+            "sub/b.annotations.json",
+        ]);
         assert.deepEqual(
-            listCorpus(corpus, { include: ["**/*.txt"], exclude: [] }).map((f) => f.path),
+            listCorpus(corpus, { include: ["**/*.txt", "**/*.json"], exclude: [] }).map((f) => f.path),
             ["notes.txt"],
         );
     });
@@ -167,13 +178,26 @@ describe("sourcecheck evidence (CLI)", () => {
         ]);
         assert.equal(run.status, 0, run.stderr);
         const result = JSON.parse(run.stdout);
-        assert.deepEqual(Object.keys(result), ["hits", "rejected"]);
+        assert.deepEqual(Object.keys(result), ["hits", "rejected", "topK", "maxChars", "truncatedHits", "searched"]);
         assert.equal(result.hits.length, 2);
+        assert.deepEqual(result.searched.documents, 4);
         const disk = new DiskDocuments(corpus);
         for (const hit of result.hits) {
-            assert.deepEqual(Object.keys(hit), ["path", "startLine", "endLine", "score", "headingPath", "ref"]);
+            assert.deepEqual(Object.keys(hit), [
+                "path",
+                "startLine",
+                "endLine",
+                "score",
+                "headingPath",
+                "ref",
+                "text",
+                "textChars",
+                "truncated",
+            ]);
             const resolved = resolveRef(disk, hit.ref);
             assert.ok(resolved.valid);
+            assert.equal(hit.text, resolved.text, "the text is what the ref cites");
+            assert.equal(hit.truncated, false);
             assert.ok(resolved.range.start.line >= hit.startLine && resolved.range.end.line <= hit.endLine);
         }
         assert.deepEqual(result.hits[0].headingPath, ["Agent Harness Operations", "Permission gate"]);

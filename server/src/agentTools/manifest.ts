@@ -10,7 +10,7 @@ const FOR_PEOPLE: Record<ToolName, { userDescription: string; icon: string }> = 
     annotate: { userDescription: "Write a SourceCheck annotation from verbatim quotes", icon: "$(note)" },
     check: { userDescription: "Check SourceCheck annotations and report each ref that fails", icon: "$(pass)" },
     repair: { userDescription: "Propose (and on request write) repairs for broken refs", icon: "$(wrench)" },
-    evidence: { userDescription: "Search the workspace's Markdown for passages behind a claim", icon: "$(search)" },
+    evidence: { userDescription: "Search the workspace's documents for passages behind a claim", icon: "$(search)" },
 };
 
 export function vscodeToolName(tool: ToolName): string {

@@ -14,6 +14,10 @@ export const MAX_INLINE_ITEMS = 100_000;
 export const MAX_INLINE_DOCUMENT_CHARS = 64 * 1024 * 1024;
 /** The evidence search's own ceiling on hits. */
 export const MAX_EVIDENCE_HITS = 20;
+/** Bounds of `maxChars` (the hits' texts together) and of `exclude`. */
+export const MIN_EVIDENCE_CHARS = 100;
+export const MAX_EVIDENCE_CHARS = 1_000_000;
+export const MAX_EXCLUDE_GLOBS = 100;
 
 /** A path argument; `example` fits what it names (an annotation file, a document, a folder). */
 const relativePath = (what: string, example = "sources/notes.md") =>
@@ -155,6 +159,20 @@ export const evidenceInput = z
         query: z.string().min(1).max(MAX_QUOTE_CHARS).describe("What the claim says, in words"),
         corpus: relativePath("A folder to search (default: the whole document root)", "sources").optional(),
         topK: z.number().int().min(1).max(MAX_EVIDENCE_HITS).describe("How many hits to return (default 3)").optional(),
+        maxChars: z
+            .number()
+            .int()
+            .min(MIN_EVIDENCE_CHARS)
+            .max(MAX_EVIDENCE_CHARS)
+            .describe(
+                "Most characters of hit text in all (default 32000): longer texts are cut (truncated: true), no hit is dropped",
+            )
+            .optional(),
+        exclude: z
+            .array(z.string().min(1).max(MAX_PATH_CHARS))
+            .max(MAX_EXCLUDE_GLOBS)
+            .describe('Globs of files not to search, relative to corpus, e.g. ["drafts/**", "**/*.log"]')
+            .optional(),
     })
     .strict();
 
@@ -259,9 +277,24 @@ export const evidenceOutput = z.object({
             score: z.number(),
             headingPath: z.array(z.string()),
             ref: z.union([refSchema, z.null()]),
+            text: z.string(),
+            textChars: z.number().int(),
+            truncated: z.boolean(),
         }),
     ),
     rejected: z.record(z.string(), z.string()),
+    topK: z.number().int(),
+    maxChars: z.number().int(),
+    truncatedHits: z.number().int(),
+    cutAt: z.number().int().optional(),
+    searched: z.object({
+        documents: z.number().int(),
+        refused: z.number().int(),
+        include: z.array(z.string()),
+        exclude: z.array(z.string()),
+        answers: z.array(z.string()),
+    }),
+    message: z.string().optional(),
 });
 
 export type ToolName = "check" | "index" | "cite" | "annotate" | "repair" | "evidence";
@@ -350,10 +383,12 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         name: "evidence",
         title: "Find evidence for a claim",
         description:
-            "Search the Markdown documents under the workspace (or the folder corpus) for the passages that support or " +
-            "refute a claim (BM25 over heading-aware chunks; unsafe and stale sources are refused). Each hit has a path, " +
-            "its lines, a score, its heading path and a ref to its best sentence, ready to use as a source (paths are " +
-            "relative to the workspace). Read the hit with index and cite the exact words you rely on with cite.",
+            "Search the text documents under the workspace (or the folder corpus: .md, .txt, .rst, any UTF-8 text) for the " +
+            "passages that support or refute a claim (BM25 over heading-aware chunks; unsafe and stale sources are refused). " +
+            "Each hit has a path, its lines, a score, its heading path, a ref to its best sentence ready to use as a source " +
+            "(paths relative to the workspace) and text, what that ref cites (cut to fit maxChars when truncated is true). " +
+            "Annotation files, lock files, notes and traces, and every document used as a claim path (the answer being " +
+            "written) are never searched. With no hit, message says how many documents were searched and with which patterns.",
         input: evidenceInput,
         output: evidenceOutput,
         writes: false,

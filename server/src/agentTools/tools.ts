@@ -110,7 +110,7 @@ export interface ToolContext {
      * The evidence search over a folder under the root (default the root), hit paths relative to the
      * root. Throws a ToolError when the folder cannot be searched.
      */
-    evidence(query: string, corpus: string | undefined, topK: number | undefined): EvidenceAnswer;
+    evidence(args: z.infer<typeof evidenceInput>): EvidenceAnswer;
     /**
      * Where the refs of an annotation file (a path relative to the root) resolve: the folder of the
      * nearest sourcecheck.config.json above it, never above the root, else the root (docs/config.md).
@@ -173,8 +173,7 @@ const IMPLEMENTATIONS: Record<ToolName, Implementation> = {
     cite: (args: z.infer<typeof citeInput>, context) => cite(args, context),
     annotate: (args: z.infer<typeof annotateInput>, context) => annotate(args, context),
     repair: (args: z.infer<typeof repairInput>, context) => repair(args, context),
-    evidence: (args: z.infer<typeof evidenceInput>, context) =>
-        json(context.evidence(args.query, args.corpus, args.topK)),
+    evidence: (args: z.infer<typeof evidenceInput>, context) => json(context.evidence(args)),
 };
 
 function json(structured: object): ToolOutcome {

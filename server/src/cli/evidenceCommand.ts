@@ -10,8 +10,17 @@ import { parseJsonText } from "../core/parse";
 import { EvalCasesError, type EvalReport, evaluate, METRIC_GATES, parseCases } from "../evidence/evaluation";
 import type { EvidenceIndex } from "../evidence/index";
 import { MIN_BUDGET } from "../evidence/prompt";
-import { DEFAULT_BUDGET, DEFAULT_TOP_K, MAX_TOP_K, publicHit, searchEvidence, validateChunk } from "../evidence/select";
+import {
+    DEFAULT_BUDGET,
+    DEFAULT_TOP_K,
+    type EvidenceResult,
+    MAX_TOP_K,
+    publicHit,
+    searchEvidence,
+    validateChunk,
+} from "../evidence/select";
 import { unsafeReason } from "../evidence/unsafe";
+import { type EvidenceAnswer, searchCorpus } from "../workspace/evidenceSearch";
 import { defaultIndexDir, openIndex, readCurrent } from "../workspace/evidenceStore";
 import type { CliIo } from "./commands";
 import { CliError, readTextInput } from "./files";
@@ -19,8 +28,11 @@ import type { CliCommand } from "./registry";
 
 const USAGE = `  sourcecheck evidence --corpus DIR --query TEXT [--top-k N] [--budget CHARS] [--index-dir D] [--json]
   sourcecheck evidence --corpus DIR --eval CASES.json [--index-dir D] [--json]
-            search a Markdown corpus for evidence (BM25 over heading-aware chunks; unsafe and stale
-            sources refused); --eval runs the seven-metric evaluation, exit 0 when every gate passes.
+            search the text documents of a folder for evidence (BM25 over heading-aware chunks; unsafe
+            and stale sources refused; annotation, lock, notes and trace files and the answers being
+            written left out); --budget: characters of the output (text: the prompt, blocks that do not
+            fit are named; --json: the hits' texts, cut to fit); --eval runs the seven-metric
+            evaluation, exit 0 when every gate passes.
             Also: --include GLOB, --exclude GLOB, --unsafe-pattern TEXT (each repeatable)`;
 
 function parse(argv: string[]) {
@@ -57,7 +69,8 @@ function wholeNumber(value: string | undefined, name: string, min: number, max: 
 
 function run(argv: string[], io: CliIo): number {
     const values = parse(argv);
-    if (values.corpus === undefined) throw new CliError("evidence: give --corpus DIR (the Markdown folder to search)");
+    if (values.corpus === undefined)
+        throw new CliError("evidence: give --corpus DIR (the folder of documents to search)");
     if ((values.query === undefined) === (values.eval === undefined))
         throw new CliError("evidence: give either --query TEXT or --eval CASES.json");
     if (values.query !== undefined && values.query.trim() === "") throw new CliError("evidence: --query is empty");
@@ -70,29 +83,33 @@ function run(argv: string[], io: CliIo): number {
     const cases = values.eval === undefined ? undefined : readCases(io, values.eval);
     const indexDir =
         values["index-dir"] === undefined ? defaultIndexDir() : nodePath.resolve(io.cwd, values["index-dir"]);
-    let opened: ReturnType<typeof openIndex>;
-    try {
-        opened = openIndex(corpus, indexDir, {
-            include: values.include,
-            exclude: values.exclude,
-            unsafePatterns: values["unsafe-pattern"],
-        });
-    } catch (error) {
-        throw new CliError(`evidence: cannot keep the index in ${indexDir}: ${(error as Error).message}`);
+    const corpusOptions = {
+        include: values.include,
+        exclude: values.exclude,
+        unsafePatterns: values["unsafe-pattern"],
+        indexDir,
+    };
+    if (cases === undefined) {
+        const json = values.json === true;
+        const { answer, result, opened } = keepingIndex(indexDir, () =>
+            searchCorpus(corpus, corpus, {
+                ...corpusOptions,
+                query: values.query!,
+                topK,
+                maxTextChars: budget,
+                explain: json,
+                promptBudget: json ? undefined : budget,
+            }),
+        );
+        for (const warning of opened.warnings) io.stderr(`sourcecheck: warning: ${warning}\n`);
+        if (json) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+        else io.stdout(textOutput(result, answer, budget));
+        return 0;
     }
+    const opened = keepingIndex(indexDir, () => openIndex(corpus, indexDir, corpusOptions));
     for (const warning of opened.warnings) io.stderr(`sourcecheck: warning: ${warning}\n`);
     const { index } = opened;
     const read = (path: string) => readCurrent(index.root, path);
-    if (cases === undefined) {
-        const result = searchEvidence(index, values.query!, { topK, budget, read, explain: values.json === true });
-        if (values.json) {
-            io.stdout(`${JSON.stringify({ hits: result.hits.map(publicHit), rejected: result.rejected }, null, 2)}\n`);
-        } else {
-            const citations = result.hits.map((h) => h.citation).join(", ");
-            io.stdout(`${result.prompt}\n\nCitations: ${citations || "(none)"}\n`);
-        }
-        return 0;
-    }
     const report = evaluate(cases, {
         search: (c) => searchEvidence(index, c.query, { topK: c.topK, budget: c.budget, read }),
         isStale: (hit) => {
@@ -106,6 +123,32 @@ function run(argv: string[], io: CliIo): number {
     });
     io.stdout(values.json ? `${JSON.stringify(jsonReport(report, opened), null, 2)}\n` : textReport(report));
     return report.passed ? 0 : 1;
+}
+
+/** Runs what opens the index; a folder where it cannot be kept is a usage error, not a crash. */
+function keepingIndex<T>(indexDir: string, run: () => T): T {
+    try {
+        return run();
+    } catch (error) {
+        throw new CliError(`evidence: cannot keep the index in ${indexDir}: ${(error as Error).message}`);
+    }
+}
+
+/**
+ * The evidence prompt, the citations, then what did not make it: blocks left out by --budget (named,
+ * never silently), or with no hit what was searched.
+ */
+function textOutput(result: EvidenceResult, answer: EvidenceAnswer, budget: number): string {
+    const citations = result.hits.map((h) => h.citation).join(", ");
+    const lines = [result.prompt, "", `Citations: ${citations || "(none)"}`];
+    const left = Object.entries(result.rejected).filter(([, reason]) => reason === "prompt budget exceeded");
+    if (left.length > 0) {
+        lines.push(
+            `Left out by --budget ${budget}: ${left.length} more hit(s) (${left.map(([id]) => id).join(", ")}); raise --budget or lower --top-k to see them.`,
+        );
+    }
+    if (answer.hits.length === 0 && answer.message !== undefined) lines.push(answer.message);
+    return `${lines.join("\n")}\n`;
 }
 
 function readCases(io: CliIo, file: string) {

@@ -12,7 +12,7 @@ import { type TermVisitor, type TokenizerName, termVisitor, tokenize } from "./t
 import { unsafePatterns, unsafeReason } from "./unsafe";
 
 /** Bumped whenever chunking, tokenizing or the file layout change: an older index is rebuilt. */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 const MAGIC = "SCEVIDX1";
 const CHECKSUM_BYTES = 20;
 
@@ -31,6 +31,8 @@ export interface DocumentRecord {
     hash: string;
     /** Why the document is kept out of every result, if it is. */
     unsafe?: string;
+    /** Why the file is not a document at all (binary, not UTF-8, too big): remembered so it is not read again. */
+    refused?: string;
     firstSlot: number;
     chunkCount: number;
     /** The path's part of its chunks' ids, computed on first use. */
@@ -120,6 +122,34 @@ export class EvidenceIndex {
 
     get documentCount(): number {
         return this.byPath.size;
+    }
+
+    /** Files remembered as refused (not text), and the documents indexed. */
+    counts(): { documents: number; refused: number } {
+        let refused = 0;
+        for (const at of this.byPath.values()) if (this.docs[at]?.refused !== undefined) refused++;
+        return { documents: this.byPath.size - refused, refused };
+    }
+
+    /** Remember a file that is not a document (binary, not UTF-8, too big), so an unchanged one is not read again. */
+    refuse(path: string, size: number, mtimeMs: number, reason: string): void {
+        const existing = this.document(path);
+        if (existing?.refused !== undefined) {
+            this.touch(path, size, mtimeMs);
+            return;
+        }
+        if (existing) this.remove(path);
+        const record: DocumentRecord = {
+            path,
+            size,
+            mtimeMs,
+            hash: "",
+            refused: reason,
+            firstSlot: this.slots,
+            chunkCount: 0,
+        };
+        this.byPath.set(path, this.docs.length);
+        this.docs.push(record);
     }
 
     get liveChunkCount(): number {
@@ -392,6 +422,7 @@ export class EvidenceIndex {
                 record.unsafe ?? 0,
                 record.firstSlot,
                 record.chunkCount,
+                record.refused ?? 0,
             ]);
         }
         const table = this.table.slice(0, this.slots * FIELDS);
@@ -454,7 +485,7 @@ export class EvidenceIndex {
             root: string;
             slots: number;
             deadSlots: number;
-            docs: [string, number, number, string, string | 0, number, number][];
+            docs: [string, number, number, string, string | 0, number, number, string | 0][];
             headings: string[];
             terms: (string | number)[];
         };
@@ -476,9 +507,10 @@ export class EvidenceIndex {
         );
         index.slots = header.slots;
         index.deadSlots = header.deadSlots;
-        for (const [path, size, mtimeMs, hash, unsafe, firstSlot, chunkCount] of header.docs) {
+        for (const [path, size, mtimeMs, hash, unsafe, firstSlot, chunkCount, refused] of header.docs) {
             const record: DocumentRecord = { path, size, mtimeMs, hash, firstSlot, chunkCount };
             if (unsafe) record.unsafe = unsafe;
+            if (refused) record.refused = refused;
             index.byPath.set(path, index.docs.length);
             index.docs.push(record);
         }

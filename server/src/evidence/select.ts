@@ -13,7 +13,14 @@ import { refForHit } from "./refs";
 
 export const DEFAULT_TOP_K = 3;
 export const MAX_TOP_K = 20;
-export const DEFAULT_BUDGET = 1800;
+/**
+ * The default character budget of a query's output: the evidence prompt (text) or the hits' texts
+ * (JSON, agents). Large enough that the top 20 chunks of 900 characters fit, so `topK` is what
+ * decides how many hits come back, not a budget the caller did not set.
+ */
+export const DEFAULT_BUDGET = 32_000;
+/** The smallest `maxChars` of hit texts an agent may ask for. */
+export const MIN_MAX_CHARS = 100;
 
 /** The current text of a corpus file, or why it cannot be had (`escapes` for paths leading outside). */
 export type CurrentText = { ok: true; content: string } | { ok: false; missing: boolean; escapes?: boolean };
@@ -49,8 +56,10 @@ export interface SelectOptions {
     read(path: string): CurrentText;
     /** Name every refused chunk in `rejected` (default true); text output has no use for it. */
     explain?: boolean;
-    /** Paths never to show (the claim's own document, when searching for its sources). */
+    /** Paths never to show (the answers being written, when searching for their sources). */
     skipPath?: (path: string) => boolean;
+    /** Why a chunk of a skipped path is refused, in `rejected` (default: not named). */
+    skipReason?: string;
 }
 
 /** Why a stored chunk cannot be shown from the file as it is now, or its text when it can. */
@@ -101,7 +110,11 @@ export function searchEvidence(index: EvidenceIndex, query: string, options: Sel
             continue;
         }
         const chunk = index.chunk(candidate.slot);
-        if (!chunk || options.skipPath?.(chunk.document.path)) continue;
+        if (!chunk) continue;
+        if (options.skipPath?.(chunk.document.path)) {
+            if (explain && options.skipReason) refused.set(chunk.id, options.skipReason);
+            continue;
+        }
         const valid = validateChunk(chunk, read(chunk.document.path));
         if (!valid.ok) {
             refused.set(chunk.id, valid.reason);
@@ -141,6 +154,64 @@ export function searchEvidence(index: EvidenceIndex, query: string, options: Sel
         hits.push(hit);
     }
     return { hits, rejected: Object.fromEntries(refused), prompt: evidencePrompt(blocks) };
+}
+
+/** A hit as agents and `--json` get it: the public shape plus the text its ref cites, cut to fit. */
+export interface TextHit extends EvidenceHit {
+    /** What `ref` resolves to (the chunk's text below its heading without a ref), cut if `truncated`. */
+    text: string;
+    /** The length of the whole text (UTF-16 code units), cut or not. */
+    textChars: number;
+    /** True when `text` was cut to fit `maxChars`: it then ends with CUT_MARK after `cutAt` characters. */
+    truncated: boolean;
+}
+
+/** Appended to a cut text (never part of the document's text). */
+export const CUT_MARK = "…";
+
+/**
+ * The hits with their texts, cut so that together they hold at most `maxChars` characters (marks not
+ * counted) and no hit is dropped: texts shorter than an equal share of what is left are kept whole,
+ * the longer ones are cut at that share (docs/evidence.md, "JSON output"). Returns the share the cut
+ * texts were cut at (undefined when nothing was cut).
+ */
+export function hitsWithText(hits: readonly ShownHit[], maxChars: number): { hits: TextHit[]; cutAt?: number } {
+    const texts = hits.map((hit) => (hit.ref !== null && hit.refText !== "" ? hit.refText : bodyText(hit.text)));
+    const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length);
+    const limit = new Array<number>(texts.length).fill(Number.POSITIVE_INFINITY);
+    let left = maxChars;
+    let cutAt: number | undefined;
+    for (const [rank, i] of order.entries()) {
+        const share = Math.floor(left / (order.length - rank));
+        if (texts[i].length <= share) left -= texts[i].length;
+        else {
+            limit[i] = Math.max(share, 1);
+            cutAt ??= limit[i];
+            left -= limit[i];
+        }
+    }
+    const shown = hits.map((hit, i) => {
+        const whole = texts[i];
+        const truncated = whole.length > limit[i];
+        return {
+            ...publicHit(hit),
+            text: truncated ? cutText(whole, limit[i]) + CUT_MARK : whole,
+            textChars: whole.length,
+            truncated,
+        };
+    });
+    return cutAt === undefined ? { hits: shown } : { hits: shown, cutAt };
+}
+
+/** A chunk's text without its heading line, trimmed (what a ref to the chunk cites). */
+function bodyText(chunkText: string): string {
+    return chunkText.replace(/^ {0,3}#{1,6}(?:[ \t][^\n]*)?(?:\n|$)/, "").trim() || chunkText.trim();
+}
+
+/** The first `length` code units, never splitting a surrogate pair. */
+function cutText(text: string, length: number): string {
+    const code = text.charCodeAt(length - 1);
+    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
 }
 
 /** The public JSON shape of a hit (docs/evidence.md, "JSON output"). */

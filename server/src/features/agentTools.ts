@@ -12,10 +12,10 @@ import type { WorkspaceEdit } from "vscode-languageserver/node";
 import type { AgentToolParams, AgentToolResult } from "../../../shared/agentToolProtocol";
 import { type AnnotationFileAccess, type RefScope, runTool, type ToolContext, ToolError } from "../agentTools/tools";
 import { type DocumentFailure, isDocumentFailure } from "../core/session";
-import { searchEvidenceUnderRoot } from "../workspace/agentEvidence";
 import { revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
+import { searchEvidenceUnderRoot } from "../workspace/evidenceSearch";
 import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
@@ -116,8 +116,8 @@ export function workspaceToolContext(workspace: WorkspaceIndex, root: string, ed
             };
         },
         files: () => workspace.filesUnder(root),
-        evidence(query, corpus, topK) {
-            const found = searchEvidenceUnderRoot(root, query, corpus, topK);
+        evidence({ corpus, maxChars, ...request }) {
+            const found = searchEvidenceUnderRoot(root, corpus, { ...request, maxTextChars: maxChars });
             if ("code" in found) throw new ToolError(found.code, found.message);
             return found;
         },

@@ -6,15 +6,10 @@
 
 import type { EvidenceHitItem, FindEvidenceParams, FindEvidenceResult } from "../../../shared/evidenceProtocol";
 import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
-import { MAX_TOP_K, searchEvidence } from "../evidence/select";
+import { MAX_TOP_K } from "../evidence/select";
 import type { AnnotationFile } from "../workspace/annotationFile";
-import {
-    type CorpusOptions,
-    defaultIndexDir,
-    type OpenedIndex,
-    openIndex,
-    readCurrent,
-} from "../workspace/evidenceStore";
+import { searchCorpus } from "../workspace/evidenceSearch";
+import { type CorpusOptions, defaultIndexDir, type OpenedIndex } from "../workspace/evidenceStore";
 
 const EDITOR_TOP_K = 10;
 
@@ -53,18 +48,16 @@ export class EvidenceFeature {
         const indexDir =
             typeof params.indexDir === "string" && params.indexDir !== "" ? params.indexDir : defaultIndexDir();
         const key = `${file.root}\n${indexDir}`;
-        const opened = openIndex(file.root, indexDir, options, this.kept.get(key));
-        this.kept.set(key, opened);
-        for (const warning of opened.warnings) log(`sourcecheck: ${warning}`);
         const topK = Number.isInteger(params.topK) ? Math.min(Math.max(params.topK!, 1), MAX_TOP_K) : EDITOR_TOP_K;
         const claimPath = site.ref.path.replace(/\\/g, "/").replace(/^\.\//, "");
-        const result = searchEvidence(opened.index, query, {
-            topK,
-            budget: Number.MAX_SAFE_INTEGER,
-            explain: false,
-            read: (path) => readCurrent(opened.index.root, path),
-            skipPath: (path) => path === claimPath,
-        });
+        const { result, opened } = searchCorpus(
+            file.root,
+            file.root,
+            { ...options, query, topK, indexDir, explain: false, alsoSkip: [claimPath] },
+            this.kept.get(key),
+        );
+        this.kept.set(key, opened);
+        for (const warning of opened.warnings) log(`sourcecheck: ${warning}`);
         const hits: EvidenceHitItem[] = result.hits.map((hit) => ({
             path: hit.path,
             startLine: hit.startLine,

@@ -7,11 +7,11 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { type RefScope, type ToolContext, ToolError } from "../agentTools/tools";
-import { searchEvidenceUnderRoot } from "../workspace/agentEvidence";
 import { revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { listCandidateDocuments } from "../workspace/discovery";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
+import { searchEvidenceUnderRoot } from "../workspace/evidenceSearch";
 import { FreshDocuments } from "../workspace/freshDocuments";
 import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
@@ -83,8 +83,12 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
             };
         },
         files: () => listCandidateDocuments(root),
-        evidence(query, corpus, topK) {
-            const found = searchEvidenceUnderRoot(root, query, corpus, topK, options.indexDir);
+        evidence({ corpus, maxChars, ...request }) {
+            const found = searchEvidenceUnderRoot(root, corpus, {
+                ...request,
+                maxTextChars: maxChars,
+                indexDir: options.indexDir,
+            });
             if ("code" in found) throw new ToolError(found.code, found.message);
             return found;
         },

@@ -21,12 +21,27 @@ import { writeFileSafely } from "./safeWrite";
 /** An evidence index larger than this is not read (it is rebuilt): a cache never needs to be huge. */
 const MAX_INDEX_BYTES = 1024 * 1024 * 1024;
 
-export const DEFAULT_INCLUDE = ["**/*.md", "**/*.markdown"];
+/** Every file is a candidate document; what is not UTF-8 text (binary, another encoding, too big) is refused. */
+export const DEFAULT_INCLUDE = ["**/*"];
+/** Left out unless the caller gives its own `exclude` (the caller's list replaces this one). */
 export const DEFAULT_EXCLUDE = ["**/node_modules/**"];
+/**
+ * Never documents, whatever the caller asks (docs/evidence.md, "Which files"): annotation files and
+ * their locks (the citations, not the sources), TraceCite notes and traces (an agent's working files).
+ */
+export const ANNOTATION_FILE_GLOBS = ["**/*.sourcecheck.json", "**/*.annotations.json"];
+export const ALWAYS_EXCLUDED = [
+    ...ANNOTATION_FILE_GLOBS,
+    "**/*.lock.json",
+    "**/*.notes.md",
+    "**/*.notes.txt",
+    "**/*.trace.jsonl",
+];
 
 export interface CorpusOptions {
     /** Globs relative to the corpus root, `/`-separated; dot folders and files are never matched. */
     include?: readonly string[];
+    /** Replaces DEFAULT_EXCLUDE; ALWAYS_EXCLUDED applies in any case. */
     exclude?: readonly string[];
     unsafePatterns?: readonly string[];
     maxChars?: number;
@@ -42,11 +57,24 @@ export interface SyncReport {
     written: boolean;
 }
 
+/** What a search looked at, for a result to say (with no hit: how many files and which patterns). */
+export interface CorpusScope {
+    /** Files indexed as documents. */
+    documents: number;
+    /** Files the patterns matched that are not documents (binary, not UTF-8 text, too big, unreadable). */
+    refused: number;
+    include: string[];
+    exclude: string[];
+    /** Annotation files found under the corpus (corpus-relative), left out of the documents. */
+    annotationFiles: string[];
+}
+
 export interface OpenedIndex {
     index: EvidenceIndex;
     indexFile: string;
     report: SyncReport;
     warnings: string[];
+    scope: CorpusScope;
 }
 
 /** The per-user cache directory for evidence indexes. */
@@ -70,16 +98,26 @@ interface Found {
     absolute: string;
 }
 
+/** The include and exclude globs in force for these options (as a result reports them). */
+export function corpusPatterns(options: CorpusOptions = {}): { include: string[]; exclude: string[] } {
+    const include = options.include && options.include.length > 0 ? [...options.include] : [...DEFAULT_INCLUDE];
+    return { include, exclude: [...ALWAYS_EXCLUDED, ...(options.exclude ?? DEFAULT_EXCLUDE)] };
+}
+
 /**
  * Corpus files under `root` (real path), as `/`-separated relative paths, in a stable order: the one
  * discovery walk (workspace/discovery.ts) without .gitignore (a corpus of downloaded pages is often
- * one git ignores), dot entries or symlinks (evidence never comes from outside the corpus).
+ * one git ignores), dot entries or symlinks (evidence never comes from outside the corpus). The
+ * annotation files met on the way (never part of the corpus) are pushed to `annotationFiles` if given.
  */
-export function listCorpus(root: string, options: CorpusOptions = {}): Found[] {
+export function listCorpus(root: string, options: CorpusOptions = {}, annotationFiles?: Found[]): Found[] {
+    const patterns = corpusPatterns(options);
     // Linear-time globs (workspace/globs.ts): a pattern over the wildcard budget is refused there.
-    const include = compileGlobs([...(options.include ?? DEFAULT_INCLUDE)], { dot: false });
-    const excludeGlobs = [...(options.exclude ?? DEFAULT_EXCLUDE)];
-    const exclude = excludeGlobs.length > 0 ? compileGlobs(excludeGlobs, { dot: true }) : () => false;
+    const include = compileGlobs(patterns.include, { dot: false });
+    const callerExcludes = patterns.exclude.slice(ALWAYS_EXCLUDED.length);
+    const exclude = callerExcludes.length > 0 ? compileGlobs(callerExcludes, { dot: true }) : () => false;
+    const alwaysExcluded = compileGlobs(ALWAYS_EXCLUDED, { dot: true });
+    const isAnnotationFile = compileGlobs(ANNOTATION_FILE_GLOBS, { dot: true });
     const discovery = new Discovery({
         base: root,
         exclude: (relative, isDirectory) => (isDirectory && exclude(`${relative}/`)) || exclude(relative),
@@ -87,26 +125,34 @@ export function listCorpus(root: string, options: CorpusOptions = {}): Found[] {
         dotEntries: false,
         symlinkedFiles: false,
     });
-    return discovery
-        .walkSync(root)
-        .files.filter((file) => include(file.fromBase))
-        .map((file) => ({ path: file.fromBase, absolute: file.path }))
-        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const found: Found[] = [];
+    for (const file of discovery.walkSync(root).files) {
+        const relative = file.fromBase;
+        if (alwaysExcluded(relative)) {
+            if (annotationFiles && isAnnotationFile(relative))
+                annotationFiles.push({ path: relative, absolute: file.path });
+        } else if (include(relative)) found.push({ path: relative, absolute: file.path });
+    }
+    return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /**
  * Reads a file found by the walk, only if it is still a regular file and not a symlink swapped in
  * (O_NOFOLLOW; non-blocking so a FIFO cannot hang us), with its stat taken on the open descriptor.
  */
-function readFound(file: Found, maxBytes: number): { text: string; stats: fs.Stats } | undefined {
+function readFound(
+    file: Found,
+    maxBytes: number,
+): { text: string; stats: fs.Stats } | { refused: string; stats: fs.Stats } | undefined {
     let fd: number | undefined;
     try {
         const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
         fd = fs.openSync(file.absolute, O_RDONLY | (O_NOFOLLOW ?? 0) | (O_NONBLOCK ?? 0));
         const stats = fs.fstatSync(fd);
-        if (!stats.isFile() || stats.size > maxBytes) return undefined;
+        if (!stats.isFile()) return undefined;
+        if (stats.size > maxBytes) return { refused: `is larger than ${maxBytes} bytes`, stats };
         const decoded = decodeText(fs.readFileSync(fd));
-        return decoded.ok ? { text: decoded.text.replace(/\r\n?/g, "\n"), stats } : undefined;
+        return decoded.ok ? { text: decoded.text.replace(/\r\n?/g, "\n"), stats } : { refused: decoded.message, stats };
     } catch {
         return undefined;
     } finally {
@@ -171,13 +217,13 @@ export function openIndex(
     }
     const fresh = index === undefined;
     index ??= new EvidenceIndex(root, settings);
-    const report = syncIndex(index, root, options);
+    const { scope, ...report } = syncIndex(index, root, options);
     if (fresh || report.added + report.updated + report.deleted > 0 || report.touched) {
         index.compactIfWorthIt();
         writeAtomic(indexFile, index.serialize());
         report.written = true;
     }
-    return { index, indexFile, report, warnings };
+    return { index, indexFile, report, warnings, scope };
 }
 
 /** Brings an index up to date with the files under `root` (its real path). */
@@ -185,11 +231,12 @@ export function syncIndex(
     index: EvidenceIndex,
     root: string,
     options: CorpusOptions = {},
-): SyncReport & { touched: boolean } {
+): SyncReport & { touched: boolean; scope: CorpusScope } {
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
     const report = { added: 0, updated: 0, unchanged: 0, deleted: 0, written: false, touched: false };
     const seen = new Set<string>();
-    for (const file of listCorpus(root, options)) {
+    const annotationFiles: Found[] = [];
+    for (const file of listCorpus(root, options, annotationFiles)) {
         const record = index.document(file.path);
         if (record) {
             // Known files cost one lstat when unchanged; new files are read at once (their stat comes with them).
@@ -201,8 +248,15 @@ export function syncIndex(
             }
         }
         const read = readFound(file, maxBytes);
-        if (read === undefined) continue; // unreadable, binary or too big: not evidence (and dropped below)
+        if (read === undefined) continue; // vanished or not a regular file any more: dropped below
         seen.add(file.path);
+        if ("refused" in read) {
+            const known = record?.refused !== undefined;
+            index.refuse(file.path, read.stats.size, read.stats.mtimeMs, read.refused);
+            if (known) report.touched = true;
+            else report[record ? "updated" : "added"]++;
+            continue;
+        }
         const outcome = index.upsert(file.path, read.stats.size, read.stats.mtimeMs, read.text);
         if (outcome === "unchanged") {
             report.unchanged++;
@@ -215,7 +269,13 @@ export function syncIndex(
             report.deleted++;
         }
     }
-    return report;
+    const patterns = corpusPatterns(options);
+    const scope: CorpusScope = {
+        ...index.counts(),
+        ...patterns,
+        annotationFiles: annotationFiles.map((f) => f.path).sort(),
+    };
+    return { ...report, scope };
 }
 
 /** The current text of a corpus file for stale checks, with every path-safety check. */

@@ -1,0 +1,244 @@
+/**
+ * One evidence search over files, for the CLI, the agent tools (MCP, VS Code) and Find Sources for
+ * Claim (docs/evidence.md): the corpus index brought up to date, the answers being written left out
+ * (documents used as claim paths by annotation files under the boundary), and every hit given its
+ * text, cut to fit `maxChars` rather than dropped. A result also says what was searched, so an empty
+ * one is never a silent "nothing".
+ */
+import * as fs from "node:fs";
+import * as nodePath from "node:path";
+import { parseJsonText } from "../core/parse";
+import type { DocumentFailure } from "../core/session";
+import type { Ref } from "../core/types";
+import { claimPathsOf } from "../evidence/answers";
+import {
+    DEFAULT_BUDGET,
+    DEFAULT_TOP_K,
+    type EvidenceResult,
+    hitsWithText,
+    searchEvidence,
+    type TextHit,
+} from "../evidence/select";
+import { boundedConfigs } from "./boundedConfigs";
+import {
+    ANNOTATION_FILE_GLOBS,
+    type CorpusOptions,
+    DEFAULT_EXCLUDE,
+    defaultIndexDir,
+    listCorpus,
+    type OpenedIndex,
+    openIndex,
+    readCurrent,
+} from "./evidenceStore";
+import { isInside, resolveUnderRoot } from "./pathSafety";
+import { resolveDocumentRoot } from "./projectConfig";
+
+/** Annotation files larger than this are not read for their claim paths (they are not answers' lists). */
+const MAX_ANNOTATION_FILE_BYTES = 16 * 1024 * 1024;
+
+export const ANSWER_REASON = "the answer being written (a claim document of an annotation file)";
+
+/** `maxChars` of CorpusOptions is the chunk size of the index; the hits' budget is `maxTextChars`. */
+export interface EvidenceQuery extends CorpusOptions {
+    query: string;
+    topK?: number;
+    /** Hits' texts together hold at most this many characters (default DEFAULT_BUDGET); none is dropped. */
+    maxTextChars?: number;
+    /** Where the index file lives (default: the user's cache directory). */
+    indexDir?: string;
+    /** Name every refused chunk in `rejected` (default true). */
+    explain?: boolean;
+    /** Corpus-relative paths to leave out besides the answers found (the editor's own claim document). */
+    alsoSkip?: readonly string[];
+    /** Cut the evidence prompt at this budget (text output: blocks that do not fit are left out, named). */
+    promptBudget?: number;
+}
+
+export interface EvidenceSearched {
+    /** Files indexed as documents. */
+    documents: number;
+    /** Files matched by the patterns but refused: binary, not UTF-8 text, too big. */
+    refused: number;
+    include: string[];
+    exclude: string[];
+    /** Documents left out as answers being written (paths as hits give them). */
+    answers: string[];
+}
+
+/** The JSON answer of a query (`--json`, the `evidence` tool). */
+export interface EvidenceAnswer {
+    hits: TextHit[];
+    rejected: Record<string, string>;
+    topK: number;
+    maxChars: number;
+    /** Hits whose text was cut to fit `maxChars`, and the length they were cut at (at least). */
+    truncatedHits: number;
+    cutAt?: number;
+    searched: EvidenceSearched;
+    /** With no hit: why, what was searched and with which patterns. */
+    message?: string;
+}
+
+export interface CorpusSearch {
+    answer: EvidenceAnswer;
+    /** The selection itself (the prompt, the chunks' lines), for the text output and the editor. */
+    result: EvidenceResult;
+    opened: OpenedIndex;
+}
+
+/**
+ * Searches the folder `corpus` (absolute), whose annotation files and those under `boundary` (the
+ * document root: MCP's --root, the workspace folder, the corpus itself for the CLI) name the answers.
+ * Hit paths are relative to the corpus.
+ */
+export function searchCorpus(
+    corpus: string,
+    boundary: string,
+    request: EvidenceQuery,
+    kept?: OpenedIndex,
+): CorpusSearch {
+    const opened = openIndex(corpus, request.indexDir ?? defaultIndexDir(), request, kept);
+    const index = opened.index;
+    const annotationFiles = annotationFilesFor(index.root, boundary, opened.scope.annotationFiles);
+    const answers = answerPaths(annotationFiles, boundary, index.root);
+    for (const path of request.alsoSkip ?? []) answers.add(path);
+    const topK = request.topK ?? DEFAULT_TOP_K;
+    const maxChars = request.maxTextChars ?? DEFAULT_BUDGET;
+    const result = searchEvidence(index, request.query, {
+        topK,
+        budget: request.promptBudget ?? Number.POSITIVE_INFINITY,
+        explain: request.explain ?? true,
+        read: (path) => readCurrent(index.root, path),
+        skipPath: (path) => answers.has(path),
+        skipReason: ANSWER_REASON,
+    });
+    const fitted = hitsWithText(result.hits, maxChars);
+    const scope = opened.scope;
+    const answer: EvidenceAnswer = {
+        hits: fitted.hits,
+        rejected: result.rejected,
+        topK,
+        maxChars,
+        truncatedHits: fitted.hits.filter((hit) => hit.truncated).length,
+        searched: {
+            documents: scope.documents,
+            refused: scope.refused,
+            include: scope.include,
+            exclude: scope.exclude,
+            answers: [...answers].filter((path) => index.document(path) !== undefined).sort(),
+        },
+    };
+    if (fitted.cutAt !== undefined) answer.cutAt = fitted.cutAt;
+    if (answer.hits.length === 0) answer.message = noHitMessage(answer.searched);
+    return { answer, result, opened };
+}
+
+/** What an empty result says: the files searched and the patterns (an empty folder is not "no match"). */
+export function noHitMessage(searched: EvidenceSearched): string {
+    const files = `${searched.documents} document${searched.documents === 1 ? "" : "s"}`;
+    const parts = [`No evidence matched the query in ${files} (include ${searched.include.join(", ")}`];
+    parts.push(`; exclude ${searched.exclude.join(", ")})`);
+    if (searched.refused > 0) parts.push(`; ${searched.refused} matching file(s) refused as not UTF-8 text or too big`);
+    if (searched.answers.length > 0) parts.push(`; left out as answers: ${searched.answers.join(", ")}`);
+    return `${parts.join("")}.`;
+}
+
+/** Annotation files (absolute) under the boundary: those the corpus walk met, or a walk of the boundary. */
+function annotationFilesFor(corpusRoot: string, boundary: string, inCorpus: readonly string[]): string[] {
+    let realBoundary: string;
+    try {
+        realBoundary = fs.realpathSync(boundary);
+    } catch {
+        realBoundary = boundary;
+    }
+    if (realBoundary === corpusRoot) return inCorpus.map((path) => nodePath.join(corpusRoot, path));
+    const found: { path: string; absolute: string }[] = [];
+    listCorpus(realBoundary, { include: ANNOTATION_FILE_GLOBS }, found);
+    return found.map((file) => file.absolute);
+}
+
+/** Corpus-relative paths of the documents the annotation files use as claim paths. */
+function answerPaths(annotationFiles: readonly string[], boundary: string, corpusRoot: string): Set<string> {
+    const answers = new Set<string>();
+    if (annotationFiles.length === 0) return answers;
+    const configs = boundedConfigs(boundary);
+    for (const file of annotationFiles) {
+        let text: string;
+        try {
+            if (fs.statSync(file).size > MAX_ANNOTATION_FILE_BYTES) continue;
+            text = fs.readFileSync(file, "utf8");
+        } catch {
+            continue; // unreadable: it names no answer
+        }
+        const paths = claimPathsOf(parseJsonText(text).value);
+        if (paths.length === 0) continue;
+        const documentRoot = realOrSelf(resolveDocumentRoot(file, { fallback: boundary, configs }).root);
+        for (const path of paths) {
+            const absolute = nodePath.resolve(documentRoot, path);
+            if (!isInside(corpusRoot, absolute)) continue;
+            answers.add(nodePath.relative(corpusRoot, absolute).split(nodePath.sep).join("/"));
+        }
+    }
+    return answers;
+}
+
+function realOrSelf(path: string): string {
+    try {
+        return fs.realpathSync(path);
+    } catch {
+        return path;
+    }
+}
+
+/** The folder `corpus` names under `root` (default the root itself), or why it may not be searched. */
+function corpusFolder(
+    root: string,
+    corpus: string | undefined,
+): { absolute: string; prefix: string } | DocumentFailure {
+    if (corpus === undefined || corpus === "." || corpus === "./") return { absolute: root, prefix: "" };
+    const verdict = resolveUnderRoot(root, corpus);
+    if (!verdict.ok) return { code: "path-outside-root", message: verdict.message };
+    const quoted = JSON.stringify(corpus);
+    let real: string;
+    try {
+        real = fs.realpathSync(verdict.absolute);
+        if (!isInside(fs.realpathSync(root), real)) {
+            return {
+                code: "path-outside-root",
+                message: `the folder ${quoted} is a symlink leading outside the document root`,
+            };
+        }
+    } catch {
+        return { code: "unreadable-document", message: `no folder ${quoted} under the document root` };
+    }
+    if (!fs.statSync(real).isDirectory()) return { code: "unreadable-document", message: `${quoted} is not a folder` };
+    const prefix = nodePath.relative(root, verdict.absolute).split(nodePath.sep).join("/");
+    return { absolute: verdict.absolute, prefix };
+}
+
+/**
+ * The agent tools' search (MCP, VS Code): a folder under `root` (default the root), paths of hits,
+ * refs and answers relative to the root, so a hit's ref goes into an annotation as it is.
+ */
+export function searchEvidenceUnderRoot(
+    root: string,
+    corpus: string | undefined,
+    request: EvidenceQuery,
+): EvidenceAnswer | DocumentFailure {
+    const folder = corpusFolder(root, corpus);
+    if ("code" in folder) return folder;
+    // An agent's exclude globs add to the default ones (node_modules) rather than replace them.
+    const exclude = request.exclude === undefined ? undefined : [...DEFAULT_EXCLUDE, ...request.exclude];
+    const { answer } = searchCorpus(folder.absolute, root, { ...request, exclude });
+    if (folder.prefix === "") return answer;
+    const under = (path: string) => `${folder.prefix}/${path}`;
+    return {
+        ...answer,
+        hits: answer.hits.map((hit) => ({
+            ...hit,
+            path: under(hit.path),
+            ref: hit.ref === null ? null : ({ ...hit.ref, path: under(hit.ref.path) } as Ref),
+        })),
+        searched: { ...answer.searched, answers: answer.searched.answers.map(under) },
+    };
+}
