@@ -107,7 +107,8 @@ describe("hostile input: edits", () => {
         const kinds = new Map<string, number>();
         for (const { name, text } of corpus()) {
             await client.change(uri, text);
-            const before = await client.pull(uri);
+            // Problems only: a repaired ref may start inside a word, an informational note that is no failure.
+            const before = problemsOnly(await client.pull(uri));
             assert.ok(before.length > 0, `${name}: broken`);
             const offered: { action: CodeAction; fixes?: Diagnostic }[] = [];
             for (const diagnostic of before) {
@@ -149,7 +150,9 @@ describe("hostile input: edits", () => {
                 assert.doesNotThrow(() => JSON.parse(edited), `${what}: valid JSON`);
 
                 await client.change(uri, edited);
-                const after: Diagnostic[] = await within(client.pull(uri), BOUND_MS, "pull after the fix");
+                const after: Diagnostic[] = problemsOnly(
+                    await within(client.pull(uri), BOUND_MS, "pull after the fix"),
+                );
                 const beforeKeys = new Set(before.map(keyOf));
                 if (data.kind === "fixAll") {
                     // Every certain repair of the file at once: fewer problems, none new.
@@ -286,3 +289,8 @@ describe("hostile input: edits", () => {
         });
     }
 });
+
+/** Errors and warnings, without informational notes such as `mid-word-boundary`. */
+function problemsOnly(diagnostics: Diagnostic[]): Diagnostic[] {
+    return diagnostics.filter((d) => d.severity === undefined || d.severity <= 2);
+}

@@ -5,6 +5,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { annotateQuotes, appendToAnnotationFile } from "../../server/src/core/annotate";
+import { checkInput } from "../../server/src/core/check";
 import { citeQuote, withoutLineNumbers, wordDifferences } from "../../server/src/core/cite";
 import { normalizeRefPath } from "../../server/src/core/refPath";
 import { midWordWarning, selfCitationWarning } from "../../server/src/core/refWarnings";
@@ -368,5 +369,58 @@ describe("sourcecheck annotate", () => {
         );
         assert.equal(runCli(["annotate", "README.md", ...claim, ...source], { cwd: dir }).status, 2);
         assert.ok(!fs.existsSync(file()));
+    });
+});
+
+describe("check: self-citation and mid-word boundaries on refs that resolve", () => {
+    const claim = { path: "answer.md", start: { line: 3, str: "Growth" }, end: { line: 3, str: "2020." } };
+    const selfSource = { ...claim, start: { line: 3, str: "45%" }, polarity: "supports", confidence: 1 };
+    const midWord = {
+        path: "docs/report.md",
+        start: { line: 4, str: "talog" },
+        end: { line: 4, str: "families" },
+        polarity: "supports",
+        confidence: 1,
+    };
+
+    it("warns of a source overlapping its claim, notes a span cut inside a word, and stays valid", () => {
+        const result = checkInput({ annotations: [{ claim, sources: [selfSource, midWord] }] }, session);
+        assert.equal(result.report.exitCode, 0);
+        assert.equal(result.report.validCount, 1);
+        const sources = result.report.entries[0].sources as { warnings?: { code: string; severity: string }[] }[];
+        assert.deepEqual(
+            sources.map((s) => s.warnings?.map((w) => [w.code, w.severity])),
+            [[["self-citation", "warning"]], [["mid-word-boundary", "information"]]],
+        );
+        const codes = result.problems.map((p) => [p.code, p.severity, p.pointer]);
+        assert.deepEqual(codes, [
+            ["self-citation", "warning", "/annotations/0/sources/0"],
+            ["mid-word-boundary", "information", "/annotations/0/sources/1"],
+        ]);
+        assert.equal(
+            (result.report.entries[0].claim as { warnings?: unknown }).warnings,
+            undefined,
+            "a whole-word claim has none",
+        );
+    });
+
+    it("in the CLI: the --json report's per-ref warnings list, and a line of text per warning", () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-warnings-"));
+        fs.writeFileSync(path.join(dir, "answer.md"), answerText);
+        fs.mkdirSync(path.join(dir, "docs"));
+        fs.writeFileSync(path.join(dir, "docs/report.md"), sourceText);
+        fs.writeFileSync(
+            path.join(dir, "a.sourcecheck.json"),
+            JSON.stringify({ annotations: [{ claim, sources: [selfSource, midWord] }] }, null, 2),
+        );
+        const json = runCli(["check", "--json", "a.sourcecheck.json"], { cwd: dir });
+        assert.equal(json.status, 0, json.stdout);
+        const report = JSON.parse(json.stdout);
+        assert.equal(report.entries[0].sources[0].warnings[0].code, "self-citation");
+        assert.equal(report.entries[0].sources[1].warnings[0].alternative.text, "catalog of column families");
+        const text = runCli(["check", "a.sourcecheck.json"], { cwd: dir });
+        assert.equal(text.status, 0);
+        assert.match(text.stdout, /a\.sourcecheck\.json:\d+:\d+: self-citation: /);
+        assert.match(text.stdout, /a\.sourcecheck\.json:\d+:\d+: mid-word-boundary: /);
     });
 });

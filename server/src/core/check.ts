@@ -4,6 +4,7 @@
  * is about (what the CLI's text/SARIF output and the editor's diagnostics point at).
  */
 import { type InputParts, readInput } from "./input";
+import { spanWarningSource } from "./refWarnings";
 import { type RefResolution, resolveRef } from "./resolve";
 import { SchemaChecker } from "./schema";
 import { type DocumentLookup, Session, SessionDocument } from "./session";
@@ -151,8 +152,11 @@ export function checkParts(
     lookup: DocumentLookup,
     checker: SchemaChecker,
     syntaxErrors: SchemaError[],
-    { keepAnnotations = true, keepEntries = true, onEntry, refWarnings = [] }: CheckOptions = {},
+    { keepAnnotations = true, keepEntries = true, onEntry, refWarnings: extraWarnings = [] }: CheckOptions = {},
 ): CheckResult {
+    // Every check looks for self-citation and mid-word boundaries (docs/contract.md, "Warnings"),
+    // whoever calls it: the CLI, the language server and MCP alike.
+    const refWarnings: readonly RefWarningSource[] = [spanWarningSource(), ...extraWarnings];
     for (const source of refWarnings) source.start?.(parts.annotations, lookup);
     /** A finding made an error on a ref of the annotation being checked. */
     let flagged = false;
@@ -165,7 +169,7 @@ export function checkParts(
         claimResolution?: RefResolution,
     ): SpanEntry => {
         const entry = spanEntry(resolution);
-        if (refWarnings.length === 0 || !resolution.valid) return entry;
+        if (!resolution.valid) return entry;
         const found = findingsOf(refWarnings, index, role, ref, resolution, claimResolution);
         if (!found) return entry;
         for (const warning of found) {
