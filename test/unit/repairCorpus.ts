@@ -49,7 +49,7 @@ export interface Case {
 const DOC = "notes/prose.md";
 const OTHER = "notes/other.md";
 
-interface Span {
+export interface Span {
     startLine: number;
     startColumn: number;
     endLine: number;
@@ -57,7 +57,7 @@ interface Span {
 }
 
 /** Word starts and ends of a line (a word: a run of non-space characters). */
-function words(line: string): { start: number; end: number }[] {
+export function words(line: string): { start: number; end: number }[] {
     const found: { start: number; end: number }[] = [];
     for (const match of line.matchAll(/\S+/g)) found.push({ start: match.index, end: match.index + match[0].length });
     return found;
@@ -67,7 +67,7 @@ function words(line: string): { start: number; end: number }[] {
  * A ref as an LLM writes one: the first few words of the span as its start string, the last few as its
  * end string, extended until each is unique on its line. Undefined when that cannot be done.
  */
-function llmRef(lines: string[], span: Span, next: () => number, docPath: string): Ref | undefined {
+export function llmRef(lines: string[], span: Span, next: () => number, docPath: string): Ref | undefined {
     const startLine = lines[span.startLine - 1];
     const endLine = lines[span.endLine - 1];
     const startWords = words(startLine).filter((w) => w.start >= span.startColumn);
@@ -96,7 +96,7 @@ function llmRef(lines: string[], span: Span, next: () => number, docPath: string
     return { path: docPath, start: { line: span.startLine, str: startStr }, end: { line: span.endLine, str: endStr } };
 }
 
-function randomSpan(lines: string[], next: () => number, maxLines: number): Span | undefined {
+export function randomSpan(lines: string[], next: () => number, maxLines: number): Span | undefined {
     const startLine = 1 + Math.floor(next() * lines.length);
     const endLine = Math.min(lines.length, startLine + Math.floor(next() * maxLines));
     const startWords = words(lines[startLine - 1]);
@@ -109,26 +109,26 @@ function randomSpan(lines: string[], next: () => number, maxLines: number): Span
     return { startLine, startColumn: s.start, endLine, endColumn: e.end };
 }
 
-function offsetOf(lines: string[], line: number, column: number): number {
+export function offsetOf(lines: string[], line: number, column: number): number {
     let offset = 0;
     for (let i = 0; i < line - 1; i++) offset += lines[i].length + 1;
     return offset + column;
 }
 
 /** Lines from elsewhere in the prose, for insertions (real text, not copies of the cited lines). */
-function filler(next: () => number, count: number, exclude: Set<string>): string[] {
+export function filler(next: () => number, count: number, exclude: Set<string>): string[] {
     const pool = PROSE_LINES.filter((l) => !exclude.has(l));
     return Array.from({ length: count }, () => pool[Math.floor(next() * pool.length)]);
 }
 
 /** A document: a window of the prose (the rest is the filler pool). */
-function baseDocument(next: () => number): string[] {
+export function baseDocument(next: () => number): string[] {
     const length = 40 + Math.floor(next() * 30);
     const from = Math.floor(next() * (PROSE_LINES.length - length));
     return PROSE_LINES.slice(from, from + length);
 }
 
-function session(docs: Record<string, string[]>): Session {
+export function session(docs: Record<string, string[]>): Session {
     return new Session(Object.entries(docs).map(([p, lines]) => new SessionDocument(p, lines.join("\n"))));
 }
 

@@ -13,9 +13,11 @@ import { isDocumentFailure, type SessionDocument } from "../session";
 import type { Ref } from "../types";
 import { followRef } from "./follow";
 import { fold } from "./normalize";
+import { lockCandidates } from "./locked";
 import { pathCandidates } from "./paths";
-import { exactPlacements, nearPlacements, type Placement } from "./placements";
-import type { RepairCandidate, RepairDocuments, RepairOptions, RepairReason } from "./types";
+import { exactPlacements, nearPlacements, type Placement, splitsWord } from "./placements";
+import { onlyReading } from "./reading";
+import type { LockedSpan, RepairCandidate, RepairDocuments, RepairOptions, RepairReason } from "./types";
 
 /** Lines searched either side of the written lines before the window grows. */
 const FIRST_RADIUS = 32;
@@ -42,19 +44,38 @@ const LEAVE_WRITTEN_LINE = 3;
 const NEAR_LINES = 3;
 
 /**
- * Candidates for a broken ref, most plausible first; [] when the ref resolves or nothing fits.
- * Each candidate's ref resolves (checked with the resolver); at most one is certain.
+ * Candidates for a broken ref, most plausible first; [] when the ref resolves (to its locked text,
+ * when a lock is given) or nothing fits. Each candidate's ref resolves (checked with the resolver);
+ * at most one is certain, and each names its evidence.
  */
 export function repairRef<R extends Ref>(
     ref: R,
     documents: RepairDocuments,
     options: RepairOptions = {},
 ): RepairCandidate<R>[] {
-    if (resolveRef(documents, ref).valid) return [];
+    return explainRepair(ref, documents, options).candidates;
+}
+
+export interface RepairExplanation<R extends Ref = Ref> {
+    candidates: RepairCandidate<R>[];
+    /** Why nothing is certain, when the evidence says so ("the cited text is no longer in …"). */
+    note?: string;
+}
+
+/** repairRef, with a note on why nothing is certain when the evidence itself says why. */
+export function explainRepair<R extends Ref>(
+    ref: R,
+    documents: RepairDocuments,
+    options: RepairOptions = {},
+): RepairExplanation<R> {
+    const resolution = resolveRef(documents, ref);
+    if (resolution.valid && (!options.locked || isLocked(options.locked, resolution.text, options.sha256)))
+        return { candidates: [] };
     const max = options.maxCandidates ?? 5;
     const entry = documents.get(ref.path);
     if (entry !== undefined && !isDocumentFailure(entry)) {
-        return certify(repairInDocument(ref, entry, options)).slice(0, max);
+        const found = repairInDocument(ref, entry, options);
+        return { candidates: certify(found.candidates).slice(0, max), note: found.note };
     }
     // The path names no readable document: try the paths that could be meant, each in full. A path
     // is certain only as the clear best path, and then only with a certain repair inside it.
@@ -67,7 +88,8 @@ export function repairRef<R extends Ref>(
         const moved = { ...ref, path } as R;
         const resolution = resolveInDocument(document, moved);
         const doubtful = !(clearPath && index === 0);
-        if (resolution.valid) {
+        const named = `${JSON.stringify(path)} is the only document that fits the path`;
+        if (resolution.valid && (!options.locked || isLocked(options.locked, resolution.text, options.sha256))) {
             candidates.push({
                 ref: moved,
                 reason: "path",
@@ -76,32 +98,48 @@ export function repairRef<R extends Ref>(
                 range: resolution.range,
                 cost,
                 doubtful,
+                evidenceKind: "search",
+                evidence: `${named}, and the ref resolves there as written`,
             });
             continue;
         }
-        for (const inner of certify(repairInDocument(moved, document, options))) {
+        for (const inner of certify(repairInDocument(moved, document, options).candidates)) {
             candidates.push({
                 ...inner,
                 reason: "path",
                 cost: inner.cost + cost,
                 doubtful: doubtful || !inner.certain,
+                evidence: `${named}; ${inner.evidence ?? "a repair there"}`,
             });
         }
     }
     candidates.sort((a, b) => a.cost - b.cost);
-    return certify(candidates).slice(0, max);
+    return { candidates: certify(candidates).slice(0, max) };
 }
 
 interface Scored<R extends Ref> extends RepairCandidate<R> {
     /** A candidate found in a window too narrow to rule out competitors: never certain. */
     doubtful?: boolean;
+    /** Judged already by its own evidence (a lock, history, the only reading): certify keeps `certain`. */
+    judged?: boolean;
+}
+
+/** Whether `text` is the locked text (its hash decides for a long one). */
+export function isLocked(locked: LockedSpan, text: string, sha256?: (text: string) => string): boolean {
+    if (locked.text !== undefined) return text === locked.text;
+    if (text.length !== locked.length) return false;
+    if (locked.head !== undefined && !text.startsWith(locked.head)) return false;
+    if (locked.tail !== undefined && !text.endsWith(locked.tail)) return false;
+    return sha256 !== undefined && sha256(text) === locked.sha256;
 }
 
 /**
  * Mark the first candidate certain when it is best by a clear margin: the next costs at least twice
- * as much and at least 2 more. Candidates must come sorted by cost.
+ * as much and at least 2 more. Candidates must come sorted by cost. Candidates judged by their own
+ * evidence keep their verdict.
  */
 function certify<R extends Ref>(candidates: Scored<R>[]): RepairCandidate<R>[] {
+    if (candidates[0]?.judged) return candidates.map(({ doubtful: _, judged: __, ...candidate }) => candidate);
     for (const candidate of candidates) candidate.certain = false;
     const [best, next] = candidates;
     if (best && !best.doubtful) {
@@ -111,9 +149,25 @@ function certify<R extends Ref>(candidates: Scored<R>[]): RepairCandidate<R>[] {
             `${c.ref.start.str}\u0000${c.ref.end.str}\u0000${c.ref.end.line - c.ref.start.line}`;
         const repeated = candidates.some((c) => c !== best && (c.text === best.text || shape(c) === shape(best)));
         const clear = !repeated && (next === undefined || next.cost >= marginAbove(best.cost));
-        if (clear) best.certain = true;
+        if (clear) {
+            best.certain = true;
+            best.evidence ??= searchEvidence(best);
+            best.evidenceKind ??= "search";
+        }
     }
-    return candidates.map(({ doubtful: _, ...candidate }) => candidate);
+    return candidates.map(({ doubtful: _, judged: __, ...candidate }) => candidate);
+}
+
+/** What a certain search result rests on, for people. */
+function searchEvidence(candidate: RepairCandidate): string {
+    const where =
+        candidate.range.start.line === candidate.range.end.line
+            ? `line ${candidate.range.start.line}`
+            : `lines ${candidate.range.start.line}-${candidate.range.end.line}`;
+    if (candidate.reason === "ambiguous") return `the other boundary decides which occurrence is meant, on ${where}`;
+    if (candidate.reason === "misquote")
+        return `the one near match of the misquoted boundary, on ${where}, by a clear margin`;
+    return `both boundaries found on ${where}, and no other place comes close`;
 }
 
 /** The cost a competitor must reach for the best candidate to be certain. */
@@ -121,21 +175,111 @@ export function marginAbove(cost: number): number {
     return Math.max(cost + 2, cost * 1.5);
 }
 
-/** Candidates inside one document, sorted by cost, not yet certified. */
-function repairInDocument<R extends Ref>(ref: R, document: SessionDocument, options: RepairOptions): Scored<R>[] {
+/** Candidates inside one document, sorted by cost, not yet certified; the strongest evidence first. */
+function repairInDocument<R extends Ref>(
+    ref: R,
+    document: SessionDocument,
+    options: RepairOptions,
+): { candidates: Scored<R>[]; note?: string } {
+    if (options.locked) {
+        const found = lockCandidates(ref, document, options.locked, options);
+        const last = options.locked.range.start.line;
+        if (found.gone)
+            return {
+                candidates: [],
+                note: `the cited text is no longer in ${JSON.stringify(ref.path)}; it was last seen on line ${last}`,
+            };
+        // A place that is the ref itself: its text changed where it is, nothing to move.
+        const same = (c: RepairCandidate<R>) =>
+            c.ref.path === ref.path &&
+            c.ref.start.line === ref.start.line &&
+            c.ref.end.line === ref.end.line &&
+            c.ref.start.str === ref.start.str &&
+            c.ref.end.str === ref.end.str;
+        const moved = found.candidates.filter((c) => !same(c));
+        const note =
+            moved.length < found.candidates.length && found.candidates[0] && same(found.candidates[0])
+                ? `the cited text changed where it is (locked on line ${last}): read it, then lock it again or cite other text`
+                : undefined;
+        if (note) for (const c of moved) c.certain = false;
+        return { candidates: moved.map((c) => ({ ...c, judged: true })), note };
+    }
     const previous = options.previous?.get(ref.path);
-    if (previous !== undefined && !isDocumentFailure(previous)) {
+    if (previous !== undefined && !isDocumentFailure(previous) && previous.content !== document.content) {
+        const label = options.previousLabel ?? "the earlier version";
         const followed = followRef(ref, previous, document, options);
         // The old text tells where the span went; if it is gone, a search could only guess.
-        if (followed !== undefined) return followed.map((c) => ({ ...c, doubtful: !c.certain }));
+        if (followed !== undefined)
+            return {
+                candidates: followed.map((c) => ({
+                    ...c,
+                    judged: true,
+                    evidenceKind: "history",
+                    evidence: historyEvidence(ref, c, label),
+                })),
+            };
         if (resolveInDocument(previous, ref).valid)
-            return searchDocument(ref, document, options).map((c) => ({ ...c, doubtful: true }));
+            return {
+                candidates: searchDocument(ref, document, { ...options, unchanged: false }).map((c) => ({
+                    ...c,
+                    doubtful: true,
+                })),
+                note: `the cited text (as of ${label}) is no longer in ${JSON.stringify(ref.path)}`,
+            };
+        // Broken already then: the document changed since, so it is not the one the ref was written against.
+        return { candidates: searchDocument(ref, document, { ...options, unchanged: false }) };
     }
-    return searchDocument(ref, document, options);
+    return { candidates: searchDocument(ref, document, options) };
 }
 
-/** Search for the span near the written lines, widening the window until the verdict is safe. */
+function historyEvidence(ref: Ref, candidate: RepairCandidate, label: string): string {
+    const to =
+        candidate.range.start.line === candidate.range.end.line
+            ? `line ${candidate.range.start.line}`
+            : `lines ${candidate.range.start.line}-${candidate.range.end.line}`;
+    if (candidate.reason === "line-shift") {
+        const from =
+            ref.start.line === ref.end.line ? `line ${ref.start.line}` : `lines ${ref.start.line}-${ref.end.line}`;
+        return `the document's changes since ${label} moved ${from} to ${to}`;
+    }
+    return candidate.certain
+        ? `the text cited as of ${label} was found once, on ${to}`
+        : `the text cited as of ${label} was found on ${to}, one of several places`;
+}
+
+/**
+ * The only reading of the ref, when the document is presumed unchanged (reading.ts); then the
+ * search for the span near the written lines, widening the window until the verdict is safe.
+ */
 function searchDocument<R extends Ref>(ref: R, document: SessionDocument, options: RepairOptions): Scored<R>[] {
+    const found = searchWindows(ref, document, options);
+    if (!options.unchanged) return found;
+    const reading = onlyReading(ref, document);
+    if (!reading) return found;
+    const cache = new Map<Placement, Map<number | undefined, string | undefined>>();
+    const stringFor = (placement: Placement, limit: number | undefined, written: string) => {
+        let byLimit = cache.get(placement);
+        if (!byLimit) cache.set(placement, (byLimit = new Map()));
+        if (!byLimit.has(limit)) byLimit.set(limit, boundaryString(document, placement, limit, written, options));
+        return byLimit.get(limit);
+    };
+    const candidate = candidateFor(ref, document, reading.start, reading.end, 0, stringFor);
+    if (!candidate) return found;
+    const others = found.filter(
+        (c) =>
+            c.range.start.line !== candidate.range.start.line ||
+            c.range.start.column !== candidate.range.start.column ||
+            c.range.end.line !== candidate.range.end.line ||
+            c.range.end.column !== candidate.range.end.column,
+    );
+    for (const c of others) c.certain = false;
+    return [
+        { ...candidate, certain: true, judged: true, evidenceKind: "reading", evidence: reading.evidence },
+        ...others.map((c) => ({ ...c, judged: true })),
+    ];
+}
+
+function searchWindows<R extends Ref>(ref: R, document: SessionDocument, options: RepairOptions): Scored<R>[] {
     const lineCount = document.lines.lineCount;
     const clamp = (line: number) => Math.min(Math.max(line, 1), lineCount);
     const writtenStart = Number.isInteger(ref.start.line) ? ref.start.line : 1;
@@ -323,14 +467,6 @@ function nearFoundElsewhere(document: SessionDocument, placement: Placement, fro
         if (line !== placement.line && fold(document.lines.line(line)).text.includes(found)) return true;
     }
     return false;
-}
-
-function splitsWord(document: SessionDocument, placement: Placement): boolean {
-    const line = document.lines.line(placement.line);
-    const word = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c) && !isUnspaced(c);
-    const first = placement.column;
-    const last = placement.column + placement.length - 1;
-    return (word(line[first]) && word(line[first - 1])) || (word(line[last]) && word(line[last + 1]));
 }
 
 function decidedOnLine(other: Placement, otherWritten: number, ambiguous: Placement): boolean {

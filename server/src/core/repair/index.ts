@@ -9,7 +9,16 @@ export {
 } from "./annotations";
 export { applyCertainRepairs, type CertainRepairs, spliceEdits } from "./certainEdits";
 export { Corroboration, type RepairSite, repairSite } from "./corroborate";
-export { marginAbove, repairRef, shiftCost } from "./engine";
+export { explainRepair, isLocked, marginAbove, type RepairExplanation, repairRef, shiftCost } from "./engine";
+export { findLockedText, LOCK_MARGIN, type LockedPlace } from "./locked";
+export { onlyReading, READING_WINDOW, type Reading } from "./reading";
 export { computeLineMap, followRef, type LineMap, lineMap } from "./follow";
 export { fold } from "./normalize";
-export type { RepairCandidate, RepairDocuments, RepairOptions, RepairReason } from "./types";
+export type {
+    EvidenceKind,
+    LockedSpan,
+    RepairCandidate,
+    RepairDocuments,
+    RepairOptions,
+    RepairReason,
+} from "./types";

@@ -341,3 +341,12 @@ function placementOf(
         sure,
     };
 }
+
+/** A string found inside a longer word ("part" in "party's") is another word. */
+export function splitsWord(document: SessionDocument, placement: Placement): boolean {
+    const line = document.lines.line(placement.line);
+    const word = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c) && !isUnspaced(c);
+    const first = placement.column;
+    const last = placement.column + placement.length - 1;
+    return (word(line[first]) && word(line[first - 1])) || (word(line[last]) && word(line[last + 1]));
+}

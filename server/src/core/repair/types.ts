@@ -8,6 +8,29 @@ import type { Range, Ref } from "../types";
 
 export type RepairReason = "line-shift" | "misquote" | "ambiguous" | "moved-text" | "path";
 
+/**
+ * What a candidate rests on (docs/repair.md, "Evidence"), strongest first: the locked text found
+ * again (`lock`), the document's history (`history`: a git revision or an edit), the only reading
+ * of the ref in the document as it is (`reading`), the refs around it (`neighbours`), or the
+ * search's margin over the other candidates (`search`).
+ */
+export type EvidenceKind = "lock" | "history" | "reading" | "neighbours" | "search";
+
+/**
+ * What a lock recorded of the text a ref meant (docs/lock.md): the text itself, or its ends and
+ * hash when longer, its context, and where it was. Structurally a lock entry.
+ */
+export interface LockedSpan {
+    text?: string;
+    head?: string;
+    tail?: string;
+    length: number;
+    sha256: string;
+    prefix: string;
+    suffix: string;
+    range: Range;
+}
+
 export interface RepairCandidate<R extends Ref = Ref> {
     /** The whole ref after the repair (extra fields such as polarity kept). It resolves: this was checked. */
     ref: R;
@@ -19,6 +42,9 @@ export interface RepairCandidate<R extends Ref = Ref> {
     range: Range;
     /** Lower is more plausible; only comparable between candidates of one ref. */
     cost: number;
+    /** What it rests on, and a sentence for people naming it ("the locked text was found on line 9"). */
+    evidenceKind?: EvidenceKind;
+    evidence?: string;
 }
 
 /**
@@ -39,4 +65,17 @@ export interface RepairOptions {
     previous?: DocumentLookup;
     /** The most candidates returned for one ref (default 5). */
     maxCandidates?: number;
+    /** How `previous` is named to people ("commit 1a2b3c4", "the edit"). */
+    previousLabel?: string;
+    /** What the lock recorded for this ref: the strongest evidence of where its text went. */
+    locked?: LockedSpan;
+    /** SHA-256 of a string (hex), to compare a long locked text by its hash. Injected: the core reads no crypto. */
+    sha256?: (text: string) => string;
+    /**
+     * The documents are presumed the very ones the refs were written against (no lock entry for the
+     * ref, and no history says its document changed): a ref's only reading near its lines is then
+     * certain (docs/repair.md, "Evidence"), as a model's off-by-one line or misquote needs. Off by
+     * default: a document that may have changed since could hold a reading that is not the text meant.
+     */
+    unchanged?: boolean;
 }

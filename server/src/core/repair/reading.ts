@@ -1,0 +1,170 @@
+/**
+ * The only reading of a ref in its document as it is (docs/repair.md, "Evidence"). Without a lock or
+ * history the ref is presumed written against this very document, and a model's usual slips are a
+ * line number one to three off or a boundary misquoted (case, spacing, a dash or quote form, a
+ * letter). Such a ref is certain when one reading of it exists, and only then:
+ *   - both boundary strings, as written, occur as a pair in the ref's shape (the same number of
+ *     lines apart, in order) at exactly one place within READING_WINDOW lines of the ref; or
+ *   - one boundary occurs once on its written line and the other has exactly one near match on its
+ *     own written line, in order;
+ * and no other reading of either kind exists. Two readings are never certain.
+ */
+import type { SessionDocument } from "../session";
+import type { Ref } from "../types";
+import { isUnspaced } from "../boundaries";
+import { levenshtein } from "../editDistance";
+import { fold } from "./normalize";
+import { exactPlacements, type Placement, splitsWord } from "./placements";
+
+/** Lines searched either side of the ref's lines for the pair of boundaries. */
+export const READING_WINDOW = 10;
+
+export interface Reading {
+    start: Placement;
+    end: Placement;
+    /** A sentence for people naming the evidence. */
+    evidence: string;
+}
+
+/** The only reading of the ref near its lines, or undefined when there is none or more than one. */
+export function onlyReading(ref: Ref, document: SessionDocument): Reading | undefined {
+    const lines = document.lines;
+    const shape = ref.end.line - ref.start.line;
+    if (!Number.isInteger(ref.start.line) || !Number.isInteger(ref.end.line) || shape < 0) return undefined;
+    if (ref.start.str.length === 0 || ref.end.str.length === 0) return undefined;
+    const from = Math.max(1, ref.start.line - READING_WINDOW);
+    const to = Math.min(lines.lineCount, ref.end.line + READING_WINDOW);
+    if (from > to) return undefined;
+    const readings = new Map<string, Reading>();
+    const add = (start: Placement, end: Placement, evidence: string) => {
+        if (!inOrder(start, end)) return;
+        const key = `${start.line}:${start.edge}:${end.line}:${end.edge}`;
+        if (!readings.has(key)) readings.set(key, { start, end, evidence });
+    };
+
+    const starts = exactPlacements(document, "start", ref.start.str, from, to).filter(
+        (p) => p.line === ref.start.line || !splitsWord(document, p),
+    );
+    const ends = exactPlacements(document, "end", ref.end.str, from, to).filter(
+        (p) => p.line === ref.end.line || !splitsWord(document, p),
+    );
+    const endsByLine = new Map<number, Placement[]>();
+    for (const end of ends) {
+        const list = endsByLine.get(end.line);
+        if (list) list.push(end);
+        else endsByLine.set(end.line, [end]);
+    }
+    for (const start of starts) {
+        for (const end of endsByLine.get(start.line + shape) ?? []) {
+            add(start, end, pairEvidence(ref, start.line, end.line));
+            if (readings.size > 1) return undefined;
+        }
+    }
+
+    // One boundary pinned on its written line, the other nearly there: the nearest tier of near
+    // matches in order must hold exactly one.
+    const pinnedStart = starts.filter((p) => p.line === ref.start.line);
+    const pinnedEnd = ends.filter((p) => p.line === ref.end.line);
+    if (pinnedStart.length === 1 && pinnedEnd.length === 0 && lines.hasLine(ref.end.line)) {
+        const near = nearestTier(wordNearMatches(document, "end", ref.end.str, ref.end.line), (p) =>
+            inOrder(pinnedStart[0], p),
+        );
+        for (const end of near) add(pinnedStart[0], end, nearEvidence(document, ref, "end", end));
+    }
+    if (pinnedEnd.length === 1 && pinnedStart.length === 0 && lines.hasLine(ref.start.line)) {
+        const near = nearestTier(wordNearMatches(document, "start", ref.start.str, ref.start.line), (p) =>
+            inOrder(p, pinnedEnd[0]),
+        );
+        for (const start of near) add(start, pinnedEnd[0], nearEvidence(document, ref, "start", start));
+    }
+    if (readings.size !== 1) return undefined;
+    return [...readings.values()][0];
+}
+
+/** The span from `start` to `end` holds both strings, as the resolver requires. */
+function inOrder(start: Placement, end: Placement): boolean {
+    if (start.line !== end.line) return start.line < end.line;
+    return start.column <= end.column && start.edge <= end.edge && start.column + start.length <= end.edge;
+}
+
+function pairEvidence(ref: Ref, startLine: number, endLine: number): string {
+    const where = startLine === endLine ? `line ${startLine}` : `lines ${startLine}-${endLine}`;
+    const what = ref.start.line === ref.end.line ? "line" : "pair of lines";
+    return `the only ${what} within ${READING_WINDOW} where both boundaries occur: ${where}`;
+}
+
+function nearEvidence(document: SessionDocument, ref: Ref, near: "start" | "end", placement: Placement): string {
+    const pinned = near === "start" ? ref.end : ref.start;
+    const found = document.lines.line(placement.line).slice(placement.column, placement.column + placement.length);
+    return `${JSON.stringify(pinned.str)} is on line ${pinned.line} as written, and ${JSON.stringify(ref[near].str)} has exactly one near match there: ${JSON.stringify(found)}`;
+}
+
+/**
+ * Near matches of a misquoted boundary on one line, word by word: runs of as many whitespace-
+ * separated words as the string has, compared folded (case, whitespace runs, dash and quote forms;
+ * normalize.ts), a leading or trailing mark of the run left out when that compares closer. Tier 0:
+ * equal once folded; tier 1: a small edit distance (one edit in a string under MAX_ONE_EDIT
+ * characters, two otherwise). Unspaced scripts have no words to align: none.
+ */
+function wordNearMatches(
+    document: SessionDocument,
+    boundary: "start" | "end",
+    str: string,
+    line: number,
+): { placement: Placement; tier: number }[] {
+    const needle = fold(str.trim()).text;
+    if (needle.length === 0 || isUnspaced(needle) || (needle.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 2) return [];
+    const text = document.lines.line(line);
+    if (text.length > MAX_LINE) return [];
+    const count = needle.split(" ").length;
+    const tokens = [...text.matchAll(/\S+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+    const budget = needle.length < MAX_ONE_EDIT ? 1 : 2;
+    const found: { placement: Placement; tier: number }[] = [];
+    for (let i = 0; i + count <= tokens.length; i++) {
+        const first = tokens[i];
+        const last = tokens[i + count - 1];
+        const lead = text.slice(first.start, first.end).match(/^[`"'(\[\u201c\u2018\u00ab*_]+/)?.[0].length ?? 0;
+        const trail = text.slice(last.start, last.end).match(/[.,;:!?)\]"'`\u201d\u2019\u00bb*_]+$/)?.[0].length ?? 0;
+        let best: { from: number; to: number; distance: number } | undefined;
+        for (const from of lead > 0 && lead < first.end - first.start
+            ? [first.start, first.start + lead]
+            : [first.start]) {
+            for (const to of trail > 0 && trail < last.end - last.start ? [last.end, last.end - trail] : [last.end]) {
+                if (to <= from) continue;
+                const distance = levenshtein(needle, fold(text.slice(from, to)).text);
+                if (!best || distance < best.distance) best = { from, to, distance };
+            }
+        }
+        if (!best || best.distance > budget) continue;
+        found.push({
+            tier: best.distance === 0 ? 0 : 1,
+            placement: {
+                boundary,
+                line,
+                edge: boundary === "start" ? best.from : best.to,
+                column: best.from,
+                length: best.to - best.from,
+                count: 0,
+                quoteCost: best.distance === 0 ? 0.5 : 1 + best.distance,
+                sure: true,
+            },
+        });
+    }
+    return found;
+}
+
+/** Strings under this many characters may differ by one edit; longer ones by two. */
+const MAX_ONE_EDIT = 8;
+/** Lines longer than this are not searched word by word. */
+const MAX_LINE = 20_000;
+
+/** The near matches of the nearest tier that has any (in order with the pinned boundary). */
+function nearestTier(
+    matches: { placement: Placement; tier: number }[],
+    ordered: (placement: Placement) => boolean,
+): Placement[] {
+    const usable = matches.filter((m) => ordered(m.placement));
+    if (usable.length === 0) return [];
+    const tier = Math.min(...usable.map((m) => m.tier));
+    return usable.filter((m) => m.tier === tier).map((m) => m.placement);
+}
