@@ -11,7 +11,18 @@ import type { RepairEntry } from "../../server/src/core/repair";
 const repo = path.resolve(__dirname, "../../..");
 
 function repairOf(pointer: string, before: Ref, after: Ref, certain: boolean): RepairEntry {
-    return { annotation: 0, role: "claim", pointer, reason: "line-shift", certain, before, after, text: "x" };
+    return {
+        annotation: 0,
+        role: "claim",
+        pointer,
+        reason: "line-shift",
+        certain,
+        before,
+        after,
+        text: "x",
+        evidence: "test",
+        evidenceKind: "search",
+    };
 }
 
 const ref = (line: number, path = "a.md"): Ref => ({

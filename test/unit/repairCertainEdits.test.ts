@@ -12,6 +12,8 @@ const entry = (after: RepairEntry["after"], certain = true, pointer = "/annotati
     before,
     after,
     text: "Faster cold start: the runtime loads plugins lazily.",
+    evidence: "test",
+    evidenceKind: "search",
 });
 
 // A file as people write them: comments, odd indentation, keys in their own order, a trailing comma.

@@ -101,6 +101,8 @@ describe("sourcecheck repair", () => {
                     end: { line: 3, str: "reconnected." },
                 },
                 text: "Offline sync now resumes after the client is reconnected.",
+                evidence: "the only line within 10 where both boundaries occur: line 3",
+                evidenceKind: "reading",
             },
             {
                 annotation: 0,
@@ -111,6 +113,8 @@ describe("sourcecheck repair", () => {
                 before: { path: "note.md", start: { line: 3, str: "Offline" }, end: { line: 3, str: "resumes" } },
                 after: { path: "notes.md", start: { line: 3, str: "Offline" }, end: { line: 3, str: "resumes" } },
                 text: "Offline sync now resumes",
+                evidence: '"notes.md" is the only document that fits the path, and the ref resolves there as written',
+                evidenceKind: "search",
             },
         ]);
         assert.equal(run.status, 0);

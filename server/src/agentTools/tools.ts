@@ -288,7 +288,14 @@ async function repair(args: z.infer<typeof repairInput>, context: ToolContext): 
     });
     const documents: RepairDocuments = { get: (path) => lookup.get(path), candidatePaths: () => scope.files() };
     const previous = args.since !== undefined ? scope.revision(args.since) : undefined;
-    const { repairs, remaining } = repairChecked(result, { documents, previous });
+    // As `sourcecheck repair` without a lock: history when `since` is given, else a ref's only
+    // reading in the document as it is is certain (docs/repair.md, "Evidence").
+    const { repairs, remaining } = repairChecked(result, {
+        documents,
+        previous,
+        previousLabel: args.since,
+        unchanged: true,
+    });
     const schemaErrors = result.report.schemaErrors;
     let written = 0;
     // As `sourcecheck repair --write`: nothing is written into a file with schema errors.

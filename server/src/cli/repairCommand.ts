@@ -8,7 +8,9 @@ import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
 import { type ParseError, parseTree } from "jsonc-parser";
 import { MAX_NESTING, nestingBeyond } from "../../../shared/jsonNesting";
+import { createHash } from "node:crypto";
 import { checkInput } from "../core/check";
+import { type LockFile, lockFileNameFor, matchLock, parseLock } from "../core/lock";
 import { LineIndex } from "../core/lines";
 import { LocatedText, parseJsonText } from "../core/parse";
 import { type AnnotationRepairs, applyCertainRepairs, type RepairDocuments, repairChecked } from "../core/repair";
@@ -16,16 +18,18 @@ import type { Ref, SchemaError } from "../core/types";
 import { visible } from "../core/visible";
 import { listCandidateDocuments } from "../workspace/discovery";
 import { DiskDocuments } from "../workspace/diskDocuments";
-import { GitRevisionDocuments, GitRevisionError } from "../workspace/gitRevision";
+import { GitRevisionDocuments, GitRevisionError, lastCommitOf } from "../workspace/gitRevision";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import type { CliIo } from "./commands";
 import { CliError, parseMaxSize, readTextInput, readTextInputForUpdate, writeFileAtomic } from "./files";
 import type { CliCommand } from "./registry";
 
-const USAGE = `  sourcecheck repair [--root DIR] [--since REV] [--write [--follow-symlinks]] [--max-size BYTES] [--json] FILE
+const USAGE = `  sourcecheck repair [--root DIR] [--since REV] [--strict] [--write [--follow-symlinks]] [--max-size BYTES] [--json] FILE
             propose the refs the broken refs of FILE meant (line shifts, misquotes, ambiguity,
-            moved text, wrong paths); --write applies only the certain ones, in place;
-            --since REV reads the cited documents as they were at a git revision`;
+            moved text, wrong paths), each naming its evidence: the lock beside FILE, the
+            documents' git history since FILE's last commit (--since REV: since REV), else the
+            only reading of the ref; --strict: no "only reading"; --write applies only the
+            certain ones, in place`;
 
 export const repairCommand: CliCommand = {
     name: "repair",
@@ -58,14 +62,28 @@ export const repairCommand: CliCommand = {
         const root = resolution.root;
         const disk = new DiskDocuments(root, { maxBytes: resolution.config?.maxDocumentSize });
         let previous: GitRevisionDocuments | undefined;
+        let previousLabel: string | undefined;
         if (values.since !== undefined) {
             try {
                 previous = GitRevisionDocuments.open(root, values.since);
+                previousLabel = values.since;
             } catch (error) {
                 if (error instanceof GitRevisionError) throw new CliError(`repair: ${error.message}`);
                 throw error;
             }
+        } else if (file !== "-") {
+            // History by default: the documents as they were at FILE's last commit, when there is one.
+            const commit = lastCommitOf(absolute);
+            if (commit !== undefined) {
+                try {
+                    previous = GitRevisionDocuments.open(root, commit);
+                    previousLabel = `commit ${commit.slice(0, 7)} (the last commit of ${nodePath.basename(file)})`;
+                } catch {
+                    previous = undefined; // the root is not in that work tree: no history, as without git
+                }
+            }
         }
+        const lock = file === "-" ? undefined : readLockBeside(absolute);
         const documents: RepairDocuments = {
             get: (path) => disk.get(path),
             candidatePaths: () => listCandidateDocuments(root),
@@ -74,7 +92,14 @@ export const repairCommand: CliCommand = {
         const input = parseJsonText(text);
         const checked = checkInput(input.value, disk, input.syntaxErrors, { keepEntries: false });
         const schemaErrors = checked.report.schemaErrors;
-        const result = repairChecked(checked, { documents, previous });
+        const result = repairChecked(checked, {
+            documents,
+            previous,
+            previousLabel,
+            unchanged: values.strict !== true,
+            sha256,
+            lockedSpans: lock ? (sites) => matchLock(lock, sites, sha256).map((m) => m?.entry) : undefined,
+        });
         const shown = file === "-" ? "<stdin>" : file;
 
         let written = 0;
@@ -129,7 +154,14 @@ function formatRepairs(
     for (const repair of result.repairs) {
         const at = lines.positionAt(located.spanOf(repair.pointer).offset);
         out.push(
-            `${file}:${at.line}:${at.column + 1}: ${repair.reason}: ${describeRef(repair.before)} -> ${describeRef(repair.after)}${repair.certain ? "" : " (uncertain)"}`,
+            `${file}:${at.line}:${at.column + 1}: ${repair.reason}: ${describeRef(repair.before)} -> ${describeRef(repair.after)}${repair.certain ? ` (${repair.evidence})` : " (uncertain)"}`,
+        );
+    }
+    for (const left of result.remaining) {
+        const pointer = `/annotations/${left.annotation}/${left.role === "claim" ? "claim" : `sources/${left.role}`}`;
+        const at = lines.positionAt(located.spanOf(pointer).offset);
+        out.push(
+            `${file}:${at.line}:${at.column + 1}: not repaired (${left.code}): ${left.message}; next: ${left.next}`,
         );
     }
     const certain = result.repairs.filter((r) => r.certain).length;
@@ -160,6 +192,7 @@ function parse(argv: string[]) {
         options: {
             root: { type: "string" },
             since: { type: "string" },
+            strict: { type: "boolean" },
             write: { type: "boolean" },
             "follow-symlinks": { type: "boolean" },
             "max-size": { type: "string" },
@@ -167,4 +200,25 @@ function parse(argv: string[]) {
             help: { type: "boolean", short: "h" },
         },
     });
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+/**
+ * The lock beside an annotation file (docs/lock.md), or undefined when there is none. A lock that
+ * cannot be read or used is an error (exit 2), never silently no lock.
+ */
+function readLockBeside(annotationFile: string): LockFile | undefined {
+    const name = nodePath.basename(annotationFile);
+    const lockPath = nodePath.join(nodePath.dirname(annotationFile), lockFileNameFor(name));
+    let text: string;
+    try {
+        text = fs.readFileSync(lockPath, "utf8");
+    } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+        throw new CliError(`repair: cannot read the lock ${lockPath}: ${(error as Error).message}`);
+    }
+    const parsed = parseLock(text, name);
+    if (parsed.error) throw new CliError(`repair: ${lockPath}: ${parsed.error.code}: ${parsed.error.message}`);
+    return parsed.lock;
 }

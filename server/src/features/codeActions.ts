@@ -182,7 +182,11 @@ export function repairsOf(workspace: WorkspaceIndex, file: AnnotationFile, site:
     if (!cache || cache.stamp !== file.stamp) {
         const documents = repairDocuments(workspace, file);
         const style = workspace.settings.boundaryStyle;
-        const sites = file.sites.map((s) => repairSite(s.ref, s.resolution.valid, documents, { style }));
+        // A ref never locked is presumed written against the document as it is: its only reading is
+        // certain (docs/repair.md, "Evidence"), as in `sourcecheck repair`.
+        const sites = file.sites.map((s) =>
+            repairSite(s.ref, s.resolution.valid, documents, { style, unchanged: true }),
+        );
         cache = {
             stamp: file.stamp,
             corroboration: new Corroboration(sites),
@@ -208,7 +212,7 @@ export function repairFixes(workspace: WorkspaceIndex, file: AnnotationFile, sit
 function repairFix(file: AnnotationFile, site: RefSite, candidate: RepairCandidate): Fix {
     const span = `${describeRange(candidate.ref.path, candidate.range)} "${oneLine(candidate.text, 60)}"`;
     const title = candidate.certain
-        ? `Repair the ref (${REASONS[candidate.reason]}): ${span}`
+        ? `Repair the ref (${REASONS[candidate.reason]}; ${candidate.evidence ?? "certain"}): ${span}`
         : `Re-anchor the ref to ${span} (${REASONS[candidate.reason]}; one of several)`;
     return {
         title,

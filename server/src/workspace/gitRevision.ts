@@ -3,6 +3,7 @@
  * runs as a child process, never a shell; paths obey the same root safety as documents on disk.
  */
 import { execFileSync } from "node:child_process";
+import * as nodePath from "node:path";
 import { normalizeLineEndings } from "../core/lines";
 import { type DocumentLookup, SessionDocument } from "../core/session";
 import { decodeText } from "./diskDocuments";
@@ -62,5 +63,25 @@ export class GitRevisionDocuments implements DocumentLookup {
         }
         this.cache.set(path, document);
         return document;
+    }
+}
+
+/**
+ * The last commit that changed `file` (an absolute path), or undefined when there is none: not in
+ * a git work tree, git missing, the file never committed. Repair's history comes from it
+ * (docs/repair.md, "Evidence"): the documents as they were when the refs were last committed.
+ */
+export function lastCommitOf(file: string): string | undefined {
+    try {
+        const directory = nodePath.dirname(file);
+        const commit = execFileSync("git", ["log", "-1", "--format=%H", "--", nodePath.basename(file)], {
+            cwd: directory,
+            stdio: ["ignore", "pipe", "ignore"],
+        })
+            .toString("utf8")
+            .trim();
+        return /^[0-9a-f]{40,64}$/.test(commit) ? commit : undefined;
+    } catch {
+        return undefined;
     }
 }

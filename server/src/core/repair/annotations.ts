@@ -3,10 +3,12 @@
  * has the shape of `sourcecheck repair --json`, plus the candidates themselves for callers that edit.
  */
 import type { CheckResult } from "../check";
+import type { RefResolution } from "../resolve";
 import { Session } from "../session";
 import type { ErrorCode, Ref } from "../types";
 import { Corroboration, type RepairSite, repairSite } from "./corroborate";
-import type { RepairCandidate, RepairDocuments, RepairOptions, RepairReason } from "./types";
+import { isLocked } from "./engine";
+import type { EvidenceKind, LockedSpan, RepairCandidate, RepairDocuments, RepairOptions, RepairReason } from "./types";
 
 export type RepairRole = "claim" | number;
 
@@ -20,13 +22,20 @@ export interface RepairEntry {
     before: Ref;
     after: Ref;
     text: string;
+    /** What the repair rests on, for people: "the locked text was found on line 9". */
+    evidence: string;
+    evidenceKind: EvidenceKind;
 }
 
 export interface RemainingEntry {
     annotation: number;
     role: RepairRole;
-    /** The ref's error as checked (before any repair). */
-    code: ErrorCode;
+    /** The ref's error as checked (before any repair); `text-changed` for a ref on other text than its locked text. */
+    code: ErrorCode | "text-changed";
+    /** What is wrong, for people. */
+    message: string;
+    /** What to do about it. */
+    next: string;
 }
 
 export interface AnnotationRepairs {
@@ -41,45 +50,70 @@ export interface AnnotationRepairs {
  * repair against their own documents; workspace input against `documents` (default: what it was
  * checked against). Refs that failed the schema are not repaired (they are schema errors).
  */
-export function repairChecked(
-    result: CheckResult,
-    options: RepairOptions & { documents?: RepairDocuments } = {},
-): AnnotationRepairs {
+export interface RepairCheckedOptions extends Omit<RepairOptions, "locked"> {
+    documents?: RepairDocuments;
+    /**
+     * The lock's entry of each ref, given every ref of the file in order with its resolution (the
+     * lock's own matching, core/lock): a ref on other text than its entry's is repaired from it.
+     */
+    lockedSpans?: (sites: readonly { ref: Ref; resolution: RefResolution }[]) => readonly (LockedSpan | undefined)[];
+}
+
+export function repairChecked(result: CheckResult, options: RepairCheckedOptions = {}): AnnotationRepairs {
     const documents = result.parts.documents
         ? withSessionPaths(result.lookup)
         : (options.documents ?? withSessionPaths(result.lookup));
-    const items: { annotation: number; role: RepairRole; pointer: string; ref: Ref; code?: ErrorCode }[] = [];
-    const sites: RepairSite[] = [];
+    const items: {
+        annotation: number;
+        role: RepairRole;
+        pointer: string;
+        ref: Ref;
+        resolution: RefResolution;
+        code?: ErrorCode | "text-changed";
+        message?: string;
+    }[] = [];
     for (const annotation of result.annotations) {
-        const refs: { role: RepairRole; pointer: string; ref?: Ref; valid?: boolean; code?: ErrorCode }[] = [];
-        refs.push({
-            role: "claim",
-            pointer: `${annotation.pointer}/claim`,
-            ref: annotation.claim,
-            valid: annotation.claimResolution?.valid,
-            code: annotation.claimResolution?.valid === false ? annotation.claimResolution.errors[0]?.code : undefined,
-        });
-        annotation.sources.forEach((source, index) => {
-            refs.push({
+        const refs: { role: RepairRole; pointer: string; ref?: Ref; resolution?: RefResolution }[] = [
+            {
+                role: "claim",
+                pointer: `${annotation.pointer}/claim`,
+                ref: annotation.claim,
+                resolution: annotation.claimResolution,
+            },
+            ...annotation.sources.map((source, index) => ({
                 role: index,
                 pointer: source.pointer,
                 ref: source.ref,
-                valid: source.resolution?.valid,
-                code: source.resolution?.valid === false ? source.resolution.errors[0]?.code : undefined,
-            });
-        });
+                resolution: source.resolution,
+            })),
+        ];
         for (const item of refs) {
-            if (!item.ref || item.valid === undefined) continue;
+            if (!item.ref || item.resolution === undefined) continue;
+            const failed = item.resolution.valid ? undefined : item.resolution.errors[0];
             items.push({
                 annotation: annotation.index,
                 role: item.role,
                 pointer: item.pointer,
                 ref: item.ref,
-                code: item.code,
+                resolution: item.resolution,
+                code: failed?.code,
+                message: failed?.message,
             });
-            sites.push(repairSite(item.ref, item.valid, documents, options));
         }
     }
+    const lockedSpans = options.lockedSpans?.(items) ?? [];
+    const sites: RepairSite[] = items.map((item, index) => {
+        const locked = lockedSpans[index];
+        let valid = item.resolution.valid;
+        // A ref on other text than its locked text is repaired from the lock like a broken one.
+        if (item.resolution.valid && locked && !isLocked(locked, item.resolution.text, options.sha256)) {
+            valid = false;
+            item.code = "text-changed";
+            item.message = "the cited text changed since it was locked";
+        }
+        const { lockedSpans: _, documents: __, ...engine } = options;
+        return repairSite(item.ref, valid, documents, { ...engine, locked });
+    });
     const corroboration = new Corroboration(sites);
     const repairs: RepairEntry[] = [];
     const remaining: RemainingEntry[] = [];
@@ -91,7 +125,16 @@ export function repairChecked(
         for (const candidate of certain ? [certain] : candidates) {
             repairs.push(entryOf(item.annotation, item.role, item.pointer, item.ref, candidate));
         }
-        if (!certain) remaining.push({ annotation: item.annotation, role: item.role, code: item.code });
+        if (!certain) {
+            const note = sites[index].note();
+            remaining.push({
+                annotation: item.annotation,
+                role: item.role,
+                code: item.code,
+                message: note ?? item.message ?? "the ref does not resolve",
+                next: nextStep(item.code, note, candidates.length, sites[index].ref.start.line),
+            });
+        }
     }
     return { repairs, remaining };
 }
@@ -116,7 +159,22 @@ function entryOf(
         before: plainRef(before),
         after: plainRef(candidate.ref),
         text: candidate.text,
+        evidence: candidate.evidence ?? "one of several candidates; nothing makes it certain",
+        evidenceKind: candidate.evidenceKind ?? "search",
     };
+}
+
+/** What to do about a ref left without a certain repair. */
+function nextStep(code: string, note: string | undefined, candidates: number, line: number): string {
+    if (note?.startsWith("the cited text changed where it is"))
+        return "read the new text: if it still supports the claim, accept it with `sourcecheck lock`; otherwise cite other text";
+    if (note?.includes("no longer in"))
+        return "cite the text that supports the claim now (`sourcecheck cite`), or remove this source";
+    if (candidates > 0)
+        return `choose one of the ${candidates} candidates above (in the editor: Quick Fix), or edit the ref by hand`;
+    if (code === "text-changed")
+        return "read the new text: if it still supports the claim, accept it with `sourcecheck lock`; otherwise cite other text";
+    return `no candidate: quote the text meant near line ${line} again with \`sourcecheck cite\`, or fix the ref by hand`;
 }
 
 /** A session's own paths are the candidates for a path that names none of its documents. */

@@ -10,7 +10,7 @@
  */
 import { isUnspaced } from "../boundaries";
 import type { Ref } from "../types";
-import { repairRef } from "./engine";
+import { explainRepair, type RepairExplanation } from "./engine";
 import type { RepairCandidate, RepairDocuments, RepairOptions } from "./types";
 
 export interface RepairSite<R extends Ref = Ref> {
@@ -18,6 +18,8 @@ export interface RepairSite<R extends Ref = Ref> {
     valid: boolean;
     /** The engine's candidates (computed when first asked; the caller caches them). */
     candidates(): RepairCandidate<R>[];
+    /** Why nothing is certain, when the evidence itself says so (engine.ts, explainRepair). */
+    note(): string | undefined;
 }
 
 /** A ref of a file as a site: a broken one is repaired once, when first asked. */
@@ -27,15 +29,12 @@ export function repairSite<R extends Ref>(
     documents: RepairDocuments,
     options: RepairOptions = {},
 ): RepairSite<R> {
-    let candidates: RepairCandidate<R>[] | undefined;
-    return {
-        ref,
-        valid,
-        candidates: () => {
-            candidates ??= valid ? [] : repairRef(ref, documents, options);
-            return candidates;
-        },
+    let explained: RepairExplanation<R> | undefined;
+    const explain = () => {
+        explained ??= valid ? { candidates: [] } : explainRepair(ref, documents, options);
+        return explained;
     };
+    return { ref, valid, candidates: () => explain().candidates, note: () => explain().note };
 }
 
 interface Anchor {
@@ -124,7 +123,11 @@ export class Corroboration<R extends Ref = Ref> {
         if (!hasTwoWords(`${ref.start.str} ${ref.end.str}`)) return candidates;
         const agreeing = candidates.filter((_, i) => shifts[i] === offset);
         if (agreeing.length !== 1) return candidates;
-        return candidates.map((c) => (c === agreeing[0] ? { ...c, certain: true } : c));
+        const lines = Math.abs(offset);
+        const evidence = `the nearest refs above and below it moved ${lines} line${lines === 1 ? "" : "s"} ${offset > 0 ? "down" : "up"} too`;
+        return candidates.map((c) =>
+            c === agreeing[0] ? { ...c, certain: true, evidenceKind: "neighbours" as const, evidence } : c,
+        );
     }
 
     private anchorAt(index: number): Anchor | undefined {

@@ -343,8 +343,8 @@ function placementOf(
 }
 
 /** A string found inside a longer word ("part" in "party's") is another word. */
-export function splitsWord(document: SessionDocument, placement: Placement): boolean {
-    const line = document.lines.line(placement.line);
+export function splitsWord(document: SessionDocument, placement: Placement, lineText?: string): boolean {
+    const line = lineText ?? document.lines.line(placement.line);
     const word = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c) && !isUnspaced(c);
     const first = placement.column;
     const last = placement.column + placement.length - 1;

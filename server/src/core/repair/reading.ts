@@ -42,11 +42,18 @@ export function onlyReading(ref: Ref, document: SessionDocument): Reading | unde
         if (!readings.has(key)) readings.set(key, { start, end, evidence });
     };
 
+    // Line texts read once: a long line holds thousands of placements.
+    const texts = new Map<number, string>();
+    const textOf = (line: number) => {
+        let text = texts.get(line);
+        if (text === undefined) texts.set(line, (text = lines.line(line)));
+        return text;
+    };
     const starts = exactPlacements(document, "start", ref.start.str, from, to).filter(
-        (p) => p.line === ref.start.line || !splitsWord(document, p),
+        (p) => p.line === ref.start.line || !splitsWord(document, p, textOf(p.line)),
     );
     const ends = exactPlacements(document, "end", ref.end.str, from, to).filter(
-        (p) => p.line === ref.end.line || !splitsWord(document, p),
+        (p) => p.line === ref.end.line || !splitsWord(document, p, textOf(p.line)),
     );
     const endsByLine = new Map<number, Placement[]>();
     for (const end of ends) {
@@ -136,6 +143,8 @@ function wordNearMatches(
             }
         }
         if (!best || best.distance > budget) continue;
+        // A figure is the claim itself: "2.6" is never a misquote of "2.5".
+        if (best.distance > 0 && digitsOf(needle) !== digitsOf(text.slice(best.from, best.to))) continue;
         found.push({
             tier: best.distance === 0 ? 0 : 1,
             placement: {
@@ -151,6 +160,10 @@ function wordNearMatches(
         });
     }
     return found;
+}
+
+function digitsOf(text: string): string {
+    return (text.match(/\p{N}/gu) ?? []).join("");
 }
 
 /** Strings under this many characters may differ by one edit; longer ones by two. */
