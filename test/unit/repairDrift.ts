@@ -67,7 +67,7 @@ const REPLACEMENTS = ["revised", "altered", "other", "new", "changed"];
 
 export function makeDriftCase(kind: DriftKind, next: () => number, refCount = 8): DriftCase | undefined {
     const texts = baseDocument(next);
-    let lines: Line[] = texts.map((text, i) => ({ id: i, text }));
+    const lines: Line[] = texts.map((text, i) => ({ id: i, text }));
     const before = new SessionDocument(DOC, texts.join("\n"));
     // Quotes cited with `cite`, as an agent writes refs: word-aligned, short, unique boundaries.
     const cited: { ref: Ref; startId: number; endId: number; startColumn: number; endColumn: number }[] = [];

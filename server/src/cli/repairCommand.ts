@@ -1,17 +1,18 @@
 /**
- * `sourcecheck repair [--root DIR] [--since REV] [--write] [--json] FILE` (docs/repair.md): every
- * broken ref of FILE with the refs its author meant. `--write` applies only certain repairs, in
+ * `sourcecheck repair [--root DIR] [--since REV] [--strict] [--write] [--json] FILE` (docs/repair.md): every
+ * broken ref of FILE with the refs its author meant, each naming its evidence (the lock, git history, the only reading). `--write` applies only certain repairs, in
  * place and atomically, editing just the changed tokens. Exit 0 when every ref is valid once the
  * certain repairs are applied, 1 otherwise, 2 on schema errors or bad usage.
  */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
 import { type ParseError, parseTree } from "jsonc-parser";
 import { MAX_NESTING, nestingBeyond } from "../../../shared/jsonNesting";
-import { createHash } from "node:crypto";
 import { checkInput } from "../core/check";
-import { type LockFile, lockFileNameFor, matchLock, parseLock } from "../core/lock";
 import { LineIndex } from "../core/lines";
+import { type LockFile, lockFileNameFor, matchLock, parseLock } from "../core/lock";
 import { LocatedText, parseJsonText } from "../core/parse";
 import { type AnnotationRepairs, applyCertainRepairs, type RepairDocuments, repairChecked } from "../core/repair";
 import type { Ref, SchemaError } from "../core/types";

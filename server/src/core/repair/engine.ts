@@ -12,8 +12,8 @@ import { resolveInDocument, resolveRef } from "../resolve";
 import { isDocumentFailure, type SessionDocument } from "../session";
 import type { Ref } from "../types";
 import { followRef } from "./follow";
-import { fold } from "./normalize";
 import { lockCandidates } from "./locked";
+import { fold } from "./normalize";
 import { pathCandidates } from "./paths";
 import { exactPlacements, nearPlacements, type Placement, splitsWord } from "./placements";
 import { onlyReading } from "./reading";
@@ -259,7 +259,10 @@ function searchDocument<R extends Ref>(ref: R, document: SessionDocument, option
     const cache = new Map<Placement, Map<number | undefined, string | undefined>>();
     const stringFor = (placement: Placement, limit: number | undefined, written: string) => {
         let byLimit = cache.get(placement);
-        if (!byLimit) cache.set(placement, (byLimit = new Map()));
+        if (!byLimit) {
+            byLimit = new Map();
+            cache.set(placement, byLimit);
+        }
         if (!byLimit.has(limit)) byLimit.set(limit, boundaryString(document, placement, limit, written, options));
         return byLimit.get(limit);
     };

@@ -10,10 +10,10 @@ export {
 export { applyCertainRepairs, type CertainRepairs, spliceEdits } from "./certainEdits";
 export { Corroboration, type RepairSite, repairSite } from "./corroborate";
 export { explainRepair, isLocked, marginAbove, type RepairExplanation, repairRef, shiftCost } from "./engine";
-export { findLockedText, LOCK_MARGIN, type LockedPlace } from "./locked";
-export { onlyReading, READING_WINDOW, type Reading } from "./reading";
 export { computeLineMap, followRef, type LineMap, lineMap } from "./follow";
+export { findLockedText, LOCK_MARGIN, type LockedPlace } from "./locked";
 export { fold } from "./normalize";
+export { onlyReading, READING_WINDOW, type Reading } from "./reading";
 export type {
     EvidenceKind,
     LockedSpan,

@@ -9,10 +9,11 @@
  *     own written line, in order;
  * and no other reading of either kind exists. Two readings are never certain.
  */
-import type { SessionDocument } from "../session";
-import type { Ref } from "../types";
+
 import { isUnspaced } from "../boundaries";
 import { levenshtein } from "../editDistance";
+import type { SessionDocument } from "../session";
+import type { Ref } from "../types";
 import { fold } from "./normalize";
 import { exactPlacements, type Placement, splitsWord } from "./placements";
 
@@ -46,7 +47,10 @@ export function onlyReading(ref: Ref, document: SessionDocument): Reading | unde
     const texts = new Map<number, string>();
     const textOf = (line: number) => {
         let text = texts.get(line);
-        if (text === undefined) texts.set(line, (text = lines.line(line)));
+        if (text === undefined) {
+            text = lines.line(line);
+            texts.set(line, text);
+        }
         return text;
     };
     const starts = exactPlacements(document, "start", ref.start.str, from, to).filter(
@@ -130,7 +134,7 @@ function wordNearMatches(
     for (let i = 0; i + count <= tokens.length; i++) {
         const first = tokens[i];
         const last = tokens[i + count - 1];
-        const lead = text.slice(first.start, first.end).match(/^[`"'(\[\u201c\u2018\u00ab*_]+/)?.[0].length ?? 0;
+        const lead = text.slice(first.start, first.end).match(/^[`"'([\u201c\u2018\u00ab*_]+/)?.[0].length ?? 0;
         const trail = text.slice(last.start, last.end).match(/[.,;:!?)\]"'`\u201d\u2019\u00bb*_]+$/)?.[0].length ?? 0;
         let best: { from: number; to: number; distance: number } | undefined;
         for (const from of lead > 0 && lead < first.end - first.start
