@@ -98,3 +98,58 @@ export async function repairCases({ scratch, smoke, record }) {
         { ours: measured.ours, baseline: measured.baseline, baselineName: "sourcecheck check of the same file" },
     );
 }
+
+/**
+ * Lock-anchored repair (docs/repair.md, "Evidence"): the same workload locked before lines are
+ * inserted at the top of every source, so that every moved ref is repaired from its locked text,
+ * against a plain `check` of the drifted file. The lock is written with the core's own lock module
+ * (core/lock, compiled to out/ by `tsc -p .`).
+ */
+export async function repairLockCases({ scratch, smoke, record }) {
+    const { relock, serializeLock } = require("../out/server/src/core/lock");
+    const { createHash } = await import("node:crypto");
+    const sha256 = (text) => createHash("sha256").update(text, "utf8").digest("hex");
+    const annotations = smoke ? 600 : 6_700;
+    const workspace = makeWorkspace(join(scratch, "repair-lock"), {
+        annotations,
+        totalBytes: annotations * 500,
+        documents: 20,
+        seed: 11,
+    });
+    const cache = new Map();
+    const documents = {
+        get(path) {
+            if (!cache.has(path)) {
+                cache.set(path, new core.SessionDocument(path, readFileSync(join(workspace.dir, path), "utf8")));
+            }
+            return cache.get(path);
+        },
+    };
+    const value = JSON.parse(readFileSync(workspace.annotationFile, "utf8"));
+    const checked = core.checkInput(value, documents, [], { keepAnnotations: true, keepEntries: false });
+    const sites = checked.annotations.flatMap((a) => [
+        { ref: a.claim, resolution: a.claimResolution },
+        ...a.sources.map((s) => ({ ref: s.ref, resolution: s.resolution })),
+    ]);
+    const { lock } = relock(undefined, "answer.sourcecheck.json", sites, documents, sha256, {
+        acceptChangedText: true,
+    });
+    writeFileSync(join(workspace.dir, "answer.sourcecheck.lock.json"), serializeLock(lock));
+    breakSources(workspace, 3);
+    const broken = brokenRefs(workspace);
+    const run = (command) =>
+        main([command, "--root", workspace.dir, workspace.annotationFile], silentIo(workspace.dir));
+    if (run("check") !== 1) throw new Error("the broken workload should fail the check");
+    if (run("repair") === 2) throw new Error("repair failed on the locked workload");
+    const measured = alternated(
+        () => run("repair"),
+        () => run("check"),
+        { runs: smoke ? 3 : 7, warmup: 1 },
+    );
+    record(
+        `lock-anchored repair vs check, ${broken} refs broken by lines inserted above them, every ref locked`,
+        { ratio: measured.ours.median / measured.baseline.median },
+        3.0,
+        { ours: measured.ours, baseline: measured.baseline, baselineName: "sourcecheck check of the same file" },
+    );
+}

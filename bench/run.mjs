@@ -270,6 +270,7 @@ if (!only || only === "workspaces")
 if (!only || only === "agents") await agentCases({ scratch, smoke, record, results });
 
 if (!only || only === "repair") await (await import("./repair.mjs")).repairCases({ scratch, smoke, record });
+if (!only || only === "repair-lock") await (await import("./repair.mjs")).repairLockCases({ scratch, smoke, record });
 if (!only || only === "editor") await (await import("./editor.mjs")).editorCases({ scratch, smoke, record });
 if (!only || only === "lock") await (await import("./lock.mjs")).lockCases({ scratch, smoke, record });
 const output = {
