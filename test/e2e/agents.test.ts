@@ -97,7 +97,9 @@ describe("agents: language model tools", () => {
             const resolved = await Promise.all([annotation.claim, ...annotation.sources].map(resolveRef));
             if (resolved.every((r) => r !== undefined)) valid++;
         }
-        const report = JSON.parse(await invoke("sourcecheck_check", { file: "answer.sourcecheck.json" })) as {
+        const report = JSON.parse(
+            await invoke("sourcecheck_check", { file: "answer.sourcecheck.json", detail: "full" }),
+        ) as {
             exitCode: number;
             validCount: number;
             invalidCount: number;
