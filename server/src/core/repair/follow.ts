@@ -110,7 +110,7 @@ export function followRef<R extends Ref>(
 }
 
 /** A ref with readable boundaries for the span [from, to) of a document. */
-function spanRef<R extends Ref>(
+export function spanRef<R extends Ref>(
     ref: R,
     document: SessionDocument,
     from: number,

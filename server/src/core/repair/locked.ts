@@ -6,11 +6,11 @@
  * between places, and only a place clearly ahead of the next is certain. Not found, nothing is.
  */
 import search from "approx-string-match";
-import { endBoundary, startBoundary } from "../boundaries";
 import { levenshtein } from "../editDistance";
 import { resolveInDocument } from "../resolve";
 import type { SessionDocument } from "../session";
 import type { Ref } from "../types";
+import { spanRef } from "./follow";
 import type { LockedSpan, RepairCandidate, RepairOptions } from "./types";
 
 /** One place of the document that may hold the locked text. */
@@ -235,22 +235,5 @@ function placeRef<R extends Ref>(
     const asWritten = resolveInDocument(document, moved);
     if (asWritten.valid && asWritten.startOffset === from && asWritten.endOffset === to)
         return { ref: moved, reason: "line-shift", certain: false, text: asWritten.text, range: asWritten.range };
-    const sameLine = start.line === end.line;
-    const startStr = startBoundary(document.lines.line(start.line), start.column, {
-        style: options.style,
-        limit: sameLine ? end.column : undefined,
-    });
-    const endStr = endBoundary(document.lines.line(end.line), end.column, {
-        style: options.style,
-        limit: sameLine ? start.column : 0,
-    });
-    if (!startStr || !endStr) return undefined;
-    const repaired = {
-        ...ref,
-        start: { line: start.line, str: startStr.str },
-        end: { line: end.line, str: endStr.str },
-    } as R;
-    const resolution = resolveInDocument(document, repaired);
-    if (!resolution.valid || resolution.startOffset !== from || resolution.endOffset !== to) return undefined;
-    return { ref: repaired, reason: "moved-text", certain: false, text: resolution.text, range: resolution.range };
+    return spanRef(ref, document, from, to, options);
 }
