@@ -147,7 +147,7 @@ function alternate(rounds, prepare, sides) {
     return samples;
 }
 
-export async function evidenceCases({ scratch, smoke, record, results }) {
+export async function evidenceCases({ scratch, smoke, record, results, reference = true }) {
     const copies = smoke ? 20 : COPIES;
     const corpus = makeScalingCorpus(join(scratch, "evidence-corpus"), copies);
     const corpusMB = corpus.bytes / 1e6;
@@ -249,8 +249,8 @@ export async function evidenceCases({ scratch, smoke, record, results }) {
     console.log(
         `     evidence index ${round(size / 1e6, 2)} MB for ${round(corpusMB, 2)} MB of corpus (the peer's: ${round(peerIndex, 1)} MB); ${fresh} cold builds`,
     );
-    if (!smoke) miniSearchReference(corpus, results);
-    tokenizerComparison(corpus, results);
+    if (!smoke && reference) miniSearchReference(corpus, results);
+    if (reference) tokenizerComparison(corpus, results);
 }
 
 /**
@@ -343,4 +343,37 @@ function tokenizerComparison(corpus, results) {
         ...verdicts,
     });
     console.log(`     tokenizer on the seed's cases: ${show("bigrams")}; ${show("words")}`);
+}
+
+/**
+ * Run alone: `node --expose-gc bench/evidence.mjs [--smoke] [--no-reference] [--write]`. Prints the
+ * evidence rows; `--write` puts them into bench/results.json in place of the previous evidence rows
+ * (then `node bench/run.mjs --readme-only` renders the README table). `--no-reference` skips the
+ * MiniSearch and tokenizer comparisons.
+ */
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const scratch = mkdtempSync(join(tmpdir(), "sourcecheck-bench-evidence-"));
+    process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
+    const results = [];
+    const record = (name, measured, target, detail) => {
+        const pass = target === undefined ? null : measured.ratio <= target;
+        results.push({ name, ratio: round(measured.ratio), target: target ?? null, pass, ...detail });
+        const mark = pass === null ? "    " : pass ? "PASS" : "FAIL";
+        console.log(
+            `${mark} ${name}: ratio ${round(measured.ratio)}${target === undefined ? "" : ` (target <= ${round(target)})`}`,
+        );
+    };
+    const smoke = process.argv.includes("--smoke");
+    await evidenceCases({ scratch, smoke, record, results, reference: !process.argv.includes("--no-reference") });
+    if (process.argv.includes("--write") && !smoke) {
+        const file = join(repo, "bench", "results.json");
+        const all = JSON.parse(readFileSync(file, "utf8"));
+        const at = all.cases.findIndex((c) => c.name.startsWith("evidence"));
+        const others = all.cases.filter((c) => !c.name.startsWith("evidence"));
+        others.splice(at === -1 ? others.length : at, 0, ...results);
+        all.cases = others;
+        writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
+    }
 }

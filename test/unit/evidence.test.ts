@@ -381,6 +381,53 @@ describe("evidence: index updates and file format", () => {
         assert.equal(ran, 60);
     });
 
+    it("indexes copies of a document as the document itself, and streams an index of megabytes to the same bytes", () => {
+        const files = fixtureFiles();
+        const copies = new Map<string, string>();
+        for (let i = 0; i < 4000; i++) for (const [name, text] of files) copies.set(`c${i}-${name}`, text);
+        // Unique words per copy give one term a posting list past the writer's piece size.
+        for (const [name, text] of copies) copies.set(name, `${text}\nshared marker ${"filler ".repeat(40)}\n`);
+        const index = buildIndex(copies);
+        const pieces: Uint8Array[] = [];
+        index.serializeTo((bytes) => pieces.push(Buffer.from(bytes)));
+        const bytes = Buffer.concat(pieces);
+        assert.ok(bytes.length > 1 << 20, `${bytes.length} bytes`);
+        assert.ok(pieces.length > 1, "written in pieces");
+        assert.deepEqual(bytes, Buffer.from(index.serialize()));
+        const reloaded = EvidenceIndex.deserialize(bytes).index;
+        const read = reader(copies);
+        for (const query of ["stale evidence", "memory 检索", "shared marker filler"]) {
+            const expect = searchEvidence(index, query, { read, topK: 20, budget: 1e9 });
+            assert.deepEqual(searchEvidence(reloaded, query, { read, topK: 20, budget: 1e9 }), expect);
+        }
+        // Oracle for the memo: a copy's chunks are the original's, line for line, term for term.
+        const alone = buildIndex(new Map([["rag-security.md", copies.get("c0-rag-security.md")!]]));
+        const lone = alone.document("rag-security.md")!;
+        const copy = index.document("c3999-rag-security.md")!;
+        assert.equal(copy.chunkCount, lone.chunkCount);
+        for (let k = 0; k < lone.chunkCount; k++) {
+            const a = alone.chunk(lone.firstSlot + k)!;
+            const b = index.chunk(copy.firstSlot + k)!;
+            assert.deepEqual(
+                [b.startLine, b.endLine, b.headingPath, b.fingerprint],
+                [a.startLine, a.endLine, a.headingPath, a.fingerprint],
+            );
+        }
+        const aloneRead = reader(new Map([["rag-security.md", copies.get("c0-rag-security.md")!]]));
+        const hitsAlone = searchEvidence(alone, "stale evidence", { read: aloneRead, topK: 3, budget: 1e9 }).hits;
+        assert.ok(hitsAlone.length > 0);
+        const hitsCopy = searchEvidence(index, "stale evidence", {
+            read,
+            topK: 3,
+            budget: 1e9,
+            skipPath: (p) => p !== "c3999-rag-security.md",
+        }).hits;
+        assert.deepEqual(
+            hitsCopy.map((h) => [h.startLine, h.endLine, h.ref?.start, h.ref?.end]),
+            hitsAlone.map((h) => [h.startLine, h.endLine, h.ref?.start, h.ref?.end]),
+        );
+    });
+
     it("refuses a damaged, truncated or foreign file with a reason", () => {
         const bytes = Buffer.from(buildIndex(fixtureFiles()).serialize());
         const flipped = Buffer.from(bytes);

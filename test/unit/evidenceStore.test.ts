@@ -36,13 +36,15 @@ describe("evidence index files", () => {
         const corpus = copyCorpus();
         const indexDir = tempDir();
         const first = openIndex(corpus, indexDir);
+        const size = (name: string) => fs.statSync(path.join(corpus, name)).size;
+        const all = ["agent-harness.md", "layered-memory.md", "rag-security.md", "untrusted-note.md"];
         assert.deepEqual(first.report, {
             added: 4,
             updated: 0,
             unchanged: 0,
             deleted: 0,
             written: true,
-            touched: false,
+            readBytes: all.reduce((sum, name) => sum + size(name), 0),
         });
         const again = openIndex(corpus, indexDir);
         assert.deepEqual(again.report, {
@@ -51,25 +53,35 @@ describe("evidence index files", () => {
             unchanged: 4,
             deleted: 0,
             written: false,
-            touched: false,
+            readBytes: 0,
         });
         assert.deepEqual(again.warnings, []);
         rewrite(path.join(corpus, "rag-security.md"), "# Changed\n\nFresh evidence text.\n");
         fs.writeFileSync(path.join(corpus, "new.md"), "# New\n\nAnother page.\n");
         fs.rmSync(path.join(corpus, "agent-harness.md"));
-        const updated = openIndex(corpus, indexDir);
-        assert.equal(updated.report.updated, 1);
-        assert.equal(updated.report.added, 1);
-        assert.equal(updated.report.deleted, 1);
-        assert.equal(updated.report.unchanged, 2);
-        assert.equal(updated.index.document("agent-harness.md"), undefined);
-        assert.equal(updated.index.document("rag-security.md")?.chunkCount, 1);
+        // A few changes are not written: every run re-does them (reads the changed files) until they grow.
+        for (let run = 0; run < 2; run++) {
+            const updated = openIndex(corpus, indexDir);
+            assert.equal(updated.report.updated, 1);
+            assert.equal(updated.report.added, 1);
+            assert.equal(updated.report.deleted, 1);
+            assert.equal(updated.report.unchanged, 2);
+            assert.equal(updated.report.written, false);
+            assert.equal(updated.report.readBytes, size("rag-security.md") + size("new.md"));
+            assert.equal(updated.index.document("agent-harness.md"), undefined);
+            assert.equal(updated.index.document("rag-security.md")?.chunkCount, 1);
+        }
+        // Past the bound (here: zero), they are written, and the next run has nothing to re-do.
+        const written = openIndex(corpus, indexDir, { deferred: { files: 0, bytes: 0 } });
+        assert.equal(written.report.written, true);
+        assert.deepEqual(openIndex(corpus, indexDir).report, { ...again.report, unchanged: 4 });
         // A touched file with the same text is not re-chunked, only its stat remembered.
         rewrite(path.join(corpus, "new.md"), "# New\n\nAnother page.\n", 20);
-        const touched = openIndex(corpus, indexDir);
+        const touched = openIndex(corpus, indexDir, { deferred: { files: 0, bytes: 0 } });
         assert.equal(touched.report.unchanged, 4);
         assert.equal(touched.report.written, true);
         assert.equal(openIndex(corpus, indexDir).report.written, false);
+        assert.equal(openIndex(corpus, indexDir).report.readBytes, 0);
     });
 
     it("rebuilds an unreadable or foreign index with a warning, and keeps one index per corpus", () => {

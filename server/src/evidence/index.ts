@@ -74,6 +74,32 @@ const BM25_B = 0.75;
 
 export type UpsertOutcome = "added" | "updated" | "unchanged";
 
+/** A chunk as indexed: everything a copy of the same document needs, without chunking or tokenizing again. */
+interface IndexedChunk {
+    startLine: number;
+    endLine: number;
+    headingId: number;
+    print: [number, number];
+    occurrence: number;
+    length: number;
+    terms: string[];
+    frequencies: number[];
+}
+
+interface IndexedDocument {
+    unsafe: string | undefined;
+    chunks: IndexedChunk[];
+    /** Postings entries held, for the memo's bound. */
+    size: number;
+}
+
+/**
+ * Documents indexed in this process, by content hash, so an identical copy (vendored docs, a file
+ * copied under another name) is not chunked and tokenized again. Bounded by postings entries held;
+ * the oldest entries go first.
+ */
+const MEMO_ENTRIES = 200_000;
+
 export class EvidenceIndex {
     private table: Int32Array;
     private slots = 0;
@@ -84,6 +110,8 @@ export class EvidenceIndex {
     private headings: string[] = [];
     private headingIds = new Map<string, number>();
     private terms = new Map<string, PostingList>();
+    private memo = new Map<string, IndexedDocument>();
+    private memoSize = 0;
     private readonly patterns: string[];
     private readonly visit: TermVisitor;
 
@@ -179,16 +207,42 @@ export class EvidenceIndex {
             return "unchanged";
         }
         if (existing) this.remove(path);
-        const unsafe = unsafeReason(text, this.patterns);
-        const chunks = chunkMarkdown(text.split("\n"), this.settings.maxChars);
-        const record: DocumentRecord = { path, size, mtimeMs, hash, firstSlot: this.slots, chunkCount: chunks.length };
-        if (unsafe !== undefined) record.unsafe = unsafe;
+        const indexed = this.memo.get(hash) ?? this.indexDocument(hash, text);
+        const record: DocumentRecord = {
+            path,
+            size,
+            mtimeMs,
+            hash,
+            firstSlot: this.slots,
+            chunkCount: indexed.chunks.length,
+        };
+        if (indexed.unsafe !== undefined) record.unsafe = indexed.unsafe;
         const docIndex = this.docs.length;
         this.docs.push(record);
         this.byPath.set(path, docIndex);
-        const seen = new Map<string, number>();
-        for (const chunk of chunks) this.addChunk(docIndex, chunk, unsafe !== undefined, seen);
+        for (const chunk of indexed.chunks) this.addChunk(docIndex, chunk, indexed.unsafe !== undefined);
         return existing ? "updated" : "added";
+    }
+
+    /** Chunks and tokenizes a document's text (kept in the memo while it has room). */
+    private indexDocument(hash: string, text: string): IndexedDocument {
+        const unsafe = unsafeReason(text, this.patterns);
+        const chunks = chunkMarkdown(text.split("\n"), this.settings.maxChars);
+        const seen = new Map<string, number>();
+        const indexed: IndexedDocument = { unsafe, chunks: [], size: 0 };
+        for (const chunk of chunks) {
+            const one = this.indexChunk(chunk, seen);
+            indexed.chunks.push(one);
+            indexed.size += one.terms.length;
+        }
+        this.memo.set(hash, indexed);
+        this.memoSize += indexed.size;
+        for (const [key, old] of this.memo) {
+            if (this.memoSize <= MEMO_ENTRIES) break;
+            this.memo.delete(key);
+            this.memoSize -= old.size;
+        }
+        return indexed;
     }
 
     remove(path: string): boolean {
@@ -204,13 +258,7 @@ export class EvidenceIndex {
         return true;
     }
 
-    private addChunk(docIndex: number, chunk: Chunk, unsafe: boolean, seen: Map<string, number>): void {
-        const slot = this.slots++;
-        if (slot * FIELDS + FIELDS > this.table.length) {
-            const grown = new Int32Array(this.table.length * 2);
-            grown.set(this.table);
-            this.table = grown;
-        }
+    private indexChunk(chunk: Chunk, seen: Map<string, number>): IndexedChunk {
         const headingKey = chunk.headingPath.join("\u001f");
         let headingId = this.headingIds.get(headingKey);
         if (headingId === undefined) {
@@ -224,32 +272,52 @@ export class EvidenceIndex {
         seen.set(printKey, occurrence + 1);
         // The searchable text is the heading path and the chunk, as the seed does.
         // A fresh map and closure per chunk measured faster and smaller than one reused map.
-        const frequencies = new Map<string, number>();
+        const counts = new Map<string, number>();
         let length = 0;
         const count = (term: string) => {
-            frequencies.set(term, (frequencies.get(term) ?? 0) + 1);
+            counts.set(term, (counts.get(term) ?? 0) + 1);
             length++;
         };
         const visit = this.visit;
         for (const title of chunk.headingPath) visit(title, count);
         visit(chunk.text, count);
+        return {
+            startLine: chunk.startLine,
+            endLine: chunk.endLine,
+            headingId,
+            print,
+            occurrence,
+            length,
+            terms: [...counts.keys()],
+            frequencies: [...counts.values()],
+        };
+    }
+
+    private addChunk(docIndex: number, chunk: IndexedChunk, unsafe: boolean): void {
+        const slot = this.slots++;
+        if (slot * FIELDS + FIELDS > this.table.length) {
+            const grown = new Int32Array(this.table.length * 2);
+            grown.set(this.table);
+            this.table = grown;
+        }
         const base = slot * FIELDS;
         this.table[base + DOC] = docIndex;
         this.table[base + START] = chunk.startLine;
         this.table[base + END] = chunk.endLine;
-        this.table[base + LENGTH] = length;
-        this.table[base + HEADING] = headingId;
-        this.table[base + FP_HI] = print[0];
-        this.table[base + FP_LO] = print[1];
-        this.table[base + FLAGS] = (unsafe ? FLAG_UNSAFE : 0) | (occurrence << 8);
+        this.table[base + LENGTH] = chunk.length;
+        this.table[base + HEADING] = chunk.headingId;
+        this.table[base + FP_HI] = chunk.print[0];
+        this.table[base + FP_LO] = chunk.print[1];
+        this.table[base + FLAGS] = (unsafe ? FLAG_UNSAFE : 0) | (chunk.occurrence << 8);
         if (unsafe) return; // kept out before scoring: no postings, no weight in the statistics
-        for (const [term, frequency] of frequencies) {
-            let list = this.terms.get(term);
+        const { terms, frequencies } = chunk;
+        for (let i = 0; i < terms.length; i++) {
+            let list = this.terms.get(terms[i]);
             if (!list) {
                 list = new PostingList();
-                this.terms.set(term, list);
+                this.terms.set(terms[i], list);
             }
-            list.append(slot, frequency);
+            list.append(slot, frequencies[i]);
         }
     }
 
@@ -408,6 +476,16 @@ export class EvidenceIndex {
 
     /** The index as one file: magic, header JSON, chunk table, postings, SHA-1 of all before it. */
     serialize(): Uint8Array {
+        const parts: Uint8Array[] = [];
+        this.serializeTo((bytes) => parts.push(Buffer.from(bytes))); // a copy: the writer reuses its buffer
+        return Buffer.concat(parts);
+    }
+
+    /**
+     * The bytes of `serialize()`, handed to `write` in pieces of about a megabyte (the buffer passed is
+     * reused after `write` returns), so a large index is never copied whole into one buffer.
+     */
+    serializeTo(write: (bytes: Uint8Array) => void): void {
         // Removed documents leave holes in `docs`: number the live ones densely for the file.
         const docIndex = new Int32Array(this.docs.length).fill(-1);
         const docs: unknown[] = [];
@@ -431,13 +509,11 @@ export class EvidenceIndex {
             if (table[at] >= 0) table[at] = docIndex[table[at]];
         }
         const termEntries: (string | number)[] = [];
-        const blobs: Uint8Array[] = [];
         let offset = 0;
         for (const [term, list] of this.terms) {
-            const bytes = list.bytes;
-            termEntries.push(term, offset, bytes.length, list.count, list.last);
-            blobs.push(bytes);
-            offset += bytes.length;
+            const length = list.bytes.length;
+            termEntries.push(term, offset, length, list.count, list.last);
+            offset += length;
         }
         const header = Buffer.from(
             JSON.stringify({
@@ -451,21 +527,16 @@ export class EvidenceIndex {
                 terms: termEntries,
             }),
         );
-        const tableStart = align4(MAGIC.length + 4 + header.length);
-        const postingsStart = tableStart + table.byteLength;
-        const total = postingsStart + offset + CHECKSUM_BYTES;
-        const out = Buffer.alloc(total);
-        out.write(MAGIC, 0, "latin1");
-        out.writeUInt32LE(header.length, MAGIC.length);
-        header.copy(out, MAGIC.length + 4);
-        out.set(new Uint8Array(table.buffer, table.byteOffset, table.byteLength), tableStart);
-        let at = postingsStart;
-        for (const bytes of blobs) {
-            out.set(bytes, at);
-            at += bytes.length;
-        }
-        createHash("sha1").update(out.subarray(0, at)).digest().copy(out, at);
-        return out;
+        const sink = new ChecksummedSink(write);
+        const lead = Buffer.alloc(align4(MAGIC.length + 4 + header.length) - header.length);
+        lead.write(MAGIC, 0, "latin1");
+        lead.writeUInt32LE(header.length, MAGIC.length);
+        sink.push(lead.subarray(0, MAGIC.length + 4));
+        sink.push(header);
+        sink.push(lead.subarray(MAGIC.length + 4));
+        sink.push(new Uint8Array(table.buffer, table.byteOffset, table.byteLength));
+        for (const list of this.terms.values()) sink.push(list.bytes);
+        sink.end();
     }
 
     /** Reads a serialized index; throws IndexFormatError when it is damaged or of another format. */
@@ -527,6 +598,39 @@ export class EvidenceIndex {
             );
         }
         return { index, key: header.key, root: header.root };
+    }
+}
+
+/** Coalesces pieces into about a megabyte before writing, and appends the SHA-1 of everything written. */
+class ChecksummedSink {
+    private readonly buffer = Buffer.alloc(1 << 20);
+    private used = 0;
+    private readonly hash = createHash("sha1");
+
+    constructor(private readonly write: (bytes: Uint8Array) => void) {}
+
+    push(bytes: Uint8Array): void {
+        if (this.used + bytes.length > this.buffer.length) this.flush();
+        if (bytes.length >= this.buffer.length) {
+            this.hash.update(bytes);
+            this.write(bytes);
+            return;
+        }
+        this.buffer.set(bytes, this.used);
+        this.used += bytes.length;
+    }
+
+    end(): void {
+        this.flush();
+        this.write(this.hash.digest());
+    }
+
+    private flush(): void {
+        if (this.used === 0) return;
+        const piece = this.buffer.subarray(0, this.used);
+        this.hash.update(piece);
+        this.write(piece);
+        this.used = 0;
     }
 }
 

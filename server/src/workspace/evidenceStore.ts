@@ -16,7 +16,7 @@ import { Discovery } from "./discovery";
 import { DEFAULT_MAX_DOCUMENT_BYTES, decodeText, readDocumentUnderRoot } from "./diskDocuments";
 import { compileGlobs } from "./globs";
 import { readFileBytes } from "./safeFile";
-import { writeFileSafely } from "./safeWrite";
+import { type WriteContent, writeFileSafely } from "./safeWrite";
 
 /** An evidence index larger than this is not read (it is rebuilt): a cache never needs to be huge. */
 const MAX_INDEX_BYTES = 1024 * 1024 * 1024;
@@ -38,6 +38,13 @@ export const ALWAYS_EXCLUDED = [
     "**/*.trace.jsonl",
 ];
 
+/**
+ * Changes since the index file was written are re-done by every run (re-reading those files) until
+ * they pass either bound; then the whole index is written again (docs/evidence.md, "Index files").
+ * An edit or two between queries costs a few file reads, not a rewrite of the index.
+ */
+export const DEFERRED_CHANGES = { files: 64, bytes: 4 * 1024 * 1024 };
+
 export interface CorpusOptions {
     /** Globs relative to the corpus root, `/`-separated; dot folders and files are never matched. */
     include?: readonly string[];
@@ -46,6 +53,8 @@ export interface CorpusOptions {
     unsafePatterns?: readonly string[];
     maxChars?: number;
     maxBytes?: number;
+    /** Bounds of the changes left unwritten (default DEFERRED_CHANGES; zero: write every change at once). */
+    deferred?: { files: number; bytes: number };
 }
 
 export interface SyncReport {
@@ -55,6 +64,8 @@ export interface SyncReport {
     deleted: number;
     /** True when the index file was (re)written. */
     written: boolean;
+    /** Bytes of the files read (new or changed since the index file was written). */
+    readBytes: number;
 }
 
 /** What a search looked at, for a result to say (with no hit: how many files and which patterns). */
@@ -217,10 +228,13 @@ export function openIndex(
     }
     const fresh = index === undefined;
     index ??= new EvidenceIndex(root, settings);
-    const { scope, ...report } = syncIndex(index, root, options);
-    if (fresh || report.added + report.updated + report.deleted > 0 || report.touched) {
+    const { scope, touched, ...report } = syncIndex(index, root, options);
+    const deferred = options.deferred ?? DEFERRED_CHANGES;
+    const changed = report.added + report.updated + report.deleted + touched;
+    // The language server's index in memory is already up to date: its changes are written at the next big one.
+    if (fresh || (changed > 0 && (changed > deferred.files || report.readBytes > deferred.bytes))) {
         index.compactIfWorthIt();
-        writeAtomic(indexFile, index.serialize());
+        writeAtomic(indexFile, (write) => index.serializeTo(write));
         report.written = true;
     }
     return { index, indexFile, report, warnings, scope };
@@ -231,9 +245,9 @@ export function syncIndex(
     index: EvidenceIndex,
     root: string,
     options: CorpusOptions = {},
-): SyncReport & { touched: boolean; scope: CorpusScope } {
+): SyncReport & { touched: number; scope: CorpusScope } {
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
-    const report = { added: 0, updated: 0, unchanged: 0, deleted: 0, written: false, touched: false };
+    const report = { added: 0, updated: 0, unchanged: 0, deleted: 0, written: false, readBytes: 0, touched: 0 };
     const seen = new Set<string>();
     const annotationFiles: Found[] = [];
     for (const file of listCorpus(root, options, annotationFiles)) {
@@ -250,17 +264,18 @@ export function syncIndex(
         const read = readFound(file, maxBytes);
         if (read === undefined) continue; // vanished or not a regular file any more: dropped below
         seen.add(file.path);
+        report.readBytes += read.stats.size;
         if ("refused" in read) {
             const known = record?.refused !== undefined;
             index.refuse(file.path, read.stats.size, read.stats.mtimeMs, read.refused);
-            if (known) report.touched = true;
+            if (known) report.touched++;
             else report[record ? "updated" : "added"]++;
             continue;
         }
         const outcome = index.upsert(file.path, read.stats.size, read.stats.mtimeMs, read.text);
         if (outcome === "unchanged") {
             report.unchanged++;
-            report.touched = true;
+            report.touched++;
         } else report[outcome]++;
     }
     for (const path of index.paths) {
@@ -292,6 +307,6 @@ export function readCurrent(root: string, path: string, maxBytes?: number): Curr
  * a power loss fails its checksum and is rebuilt (an fsync of megabytes cost more than the rest of a
  * warm update on a busy disk).
  */
-export function writeAtomic(target: string, content: Uint8Array): void {
+export function writeAtomic(target: string, content: WriteContent): void {
     writeFileSafely(target, content, { fsync: false, makeDirectory: true, newFileMode: 0o644 });
 }

@@ -81,8 +81,14 @@ export function snapshotOf(stats: fs.Stats, bytes: Uint8Array): FileSnapshot {
     };
 }
 
+/**
+ * Bytes to write, or a producer that hands them over in pieces (the evidence index, written in
+ * one-megabyte pieces, is never copied whole into one buffer); a producer's bytes are written as given.
+ */
+export type WriteContent = string | Uint8Array | ((write: (bytes: Uint8Array) => void) => void);
+
 /** Write `content` to `target` whole or not at all, with every check above; throws SafeWriteError. */
-export function writeFileSafely(target: string, content: string | Uint8Array, options: SafeWriteOptions = {}): void {
+export function writeFileSafely(target: string, content: WriteContent, options: SafeWriteOptions = {}): void {
     let path = nodePath.resolve(target);
     let existing = lstatOrUndefined(path);
     if (existing?.isSymbolicLink()) {
@@ -110,8 +116,11 @@ export function writeFileSafely(target: string, content: string | Uint8Array, op
         }
     }
 
-    let bytes = typeof content === "string" ? Buffer.from(content, "utf8") : Buffer.from(content);
-    if (options.expected?.bom && !startsWithBom(bytes)) bytes = Buffer.concat([UTF8_BOM, bytes]);
+    let bytes: Buffer | undefined;
+    if (typeof content !== "function") {
+        bytes = typeof content === "string" ? Buffer.from(content, "utf8") : Buffer.from(content);
+        if (options.expected?.bom && !startsWithBom(bytes)) bytes = Buffer.concat([UTF8_BOM, bytes]);
+    }
 
     const directory = nodePath.dirname(path);
     if (options.makeDirectory) fs.mkdirSync(directory, { recursive: true });
@@ -159,8 +168,13 @@ export function writeFileSafely(target: string, content: string | Uint8Array, op
             }
             fs.fchmodSync(fd, mode);
         }
-        let offset = 0;
-        while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
+        const out = fd;
+        const writeAll = (piece: Uint8Array) => {
+            for (let offset = 0; offset < piece.length; )
+                offset += fs.writeSync(out, piece, offset, piece.length - offset);
+        };
+        if (bytes) writeAll(bytes);
+        else (content as (write: (bytes: Uint8Array) => void) => void)(writeAll);
         if (options.fsync !== false) fs.fsyncSync(fd);
         fs.closeSync(fd);
         fd = undefined;
