@@ -101,7 +101,7 @@ describe("sourcecheck repair", () => {
                     end: { line: 3, str: "reconnected." },
                 },
                 text: "Offline sync now resumes after the client is reconnected.",
-                evidence: "the only line within 10 where both boundaries occur: line 3",
+                evidence: "the only line within 30 where both boundaries occur: line 3",
                 evidenceKind: "reading",
             },
             {

@@ -75,6 +75,7 @@ export {
     type LockedSpan,
     lineMap,
     onlyReading,
+    READING_UNIQUE,
     READING_WINDOW,
     type RemainingEntry,
     type RepairCandidate,

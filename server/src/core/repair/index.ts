@@ -13,7 +13,7 @@ export { explainRepair, isLocked, marginAbove, type RepairExplanation, repairRef
 export { computeLineMap, followRef, type LineMap, lineMap } from "./follow";
 export { findLockedText, LOCK_MARGIN, type LockedPlace } from "./locked";
 export { fold } from "./normalize";
-export { onlyReading, READING_WINDOW, type Reading } from "./reading";
+export { onlyReading, READING_UNIQUE, READING_WINDOW, type Reading } from "./reading";
 export type {
     EvidenceKind,
     LockedSpan,

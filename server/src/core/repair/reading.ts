@@ -4,7 +4,8 @@
  * line number one to three off or a boundary misquoted (case, spacing, a dash or quote form, a
  * letter). Such a ref is certain when one reading of it exists, and only then:
  *   - both boundary strings, as written, occur as a pair in the ref's shape (the same number of
- *     lines apart, in order) at exactly one place within READING_WINDOW lines of the ref; or
+ *     lines apart, in order) at exactly one place within READING_UNIQUE lines of the ref, and that
+ *     place is within READING_WINDOW lines of it; or
  *   - one boundary occurs once on its written line and the other has exactly one near match on its
  *     own written line, in order;
  * and no other reading of either kind exists. Two readings are never certain.
@@ -17,8 +18,19 @@ import type { Ref } from "../types";
 import { fold } from "./normalize";
 import { exactPlacements, type Placement, splitsWord } from "./placements";
 
-/** Lines searched either side of the ref's lines for the pair of boundaries. */
-export const READING_WINDOW = 10;
+/**
+ * Lines either side of the ref's lines where its only reading may be: a model's line number is one to
+ * three off. Wider windows bought no restored refs in the measurement (docs/repair.md, "Measured")
+ * and more wrong ones where the document had changed after all.
+ */
+export const READING_WINDOW = 5;
+/**
+ * Lines either side searched for a second reading. A pair of short boundaries that occurs again a
+ * little further away is as likely to be the text meant (lines deleted or moved above it), so the
+ * reading is not the only one: on drifted documents without a lock this cut the wrong certain
+ * repairs by a third at no cost to a model's slips.
+ */
+export const READING_UNIQUE = 30;
 
 export interface Reading {
     start: Placement;
@@ -33,8 +45,8 @@ export function onlyReading(ref: Ref, document: SessionDocument): Reading | unde
     const shape = ref.end.line - ref.start.line;
     if (!Number.isInteger(ref.start.line) || !Number.isInteger(ref.end.line) || shape < 0) return undefined;
     if (ref.start.str.length === 0 || ref.end.str.length === 0) return undefined;
-    const from = Math.max(1, ref.start.line - READING_WINDOW);
-    const to = Math.min(lines.lineCount, ref.end.line + READING_WINDOW);
+    const from = Math.max(1, ref.start.line - READING_UNIQUE);
+    const to = Math.min(lines.lineCount, ref.end.line + READING_UNIQUE);
     if (from > to) return undefined;
     const readings = new Map<string, Reading>();
     const add = (start: Placement, end: Placement, evidence: string) => {
@@ -89,7 +101,9 @@ export function onlyReading(ref: Ref, document: SessionDocument): Reading | unde
         for (const start of near) add(start, pinnedEnd[0], nearEvidence(document, ref, "start", start));
     }
     if (readings.size !== 1) return undefined;
-    return [...readings.values()][0];
+    const [only] = readings.values();
+    const near = only.start.line >= ref.start.line - READING_WINDOW && only.end.line <= ref.end.line + READING_WINDOW;
+    return near ? only : undefined;
 }
 
 /** The span from `start` to `end` holds both strings, as the resolver requires. */
@@ -101,7 +115,7 @@ function inOrder(start: Placement, end: Placement): boolean {
 function pairEvidence(ref: Ref, startLine: number, endLine: number): string {
     const where = startLine === endLine ? `line ${startLine}` : `lines ${startLine}-${endLine}`;
     const what = ref.start.line === ref.end.line ? "line" : "pair of lines";
-    return `the only ${what} within ${READING_WINDOW} where both boundaries occur: ${where}`;
+    return `the only ${what} within ${READING_UNIQUE} where both boundaries occur: ${where}`;
 }
 
 function nearEvidence(document: SessionDocument, ref: Ref, near: "start" | "end", placement: Placement): string {
