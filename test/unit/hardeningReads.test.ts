@@ -4,10 +4,11 @@
  * the reader reads: no read may ever return the outside content.
  */
 import * as assert from "node:assert/strict";
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { Discovery } from "../../server/src/workspace/discovery";
 import { readDocumentUnderRoot } from "../../server/src/workspace/diskDocuments";
 import { readFileBytes } from "../../server/src/workspace/safeFile";
 import { runCli } from "./cliRun";
@@ -128,5 +129,27 @@ describe("hardening: the one safe reader", () => {
         const file = runCli(["check", "--max-size", "1000", "a.sourcecheck.json"], { cwd: dir });
         assert.equal(file.status, 2);
         assert.match(file.stderr, /over the 1000 B size cap/);
+    });
+
+    it("a search lists a symlinked annotation file only when it stays inside the searched tree", async () => {
+        const dir = tempDir();
+        const tree = path.join(dir, "tree");
+        fs.mkdirSync(path.join(dir, "outside"));
+        fs.mkdirSync(path.join(tree, "sub"), { recursive: true });
+        const annotation = '{ "annotations": [] }\n';
+        fs.writeFileSync(path.join(dir, "outside", "x.sourcecheck.json"), annotation);
+        fs.writeFileSync(path.join(tree, "sub", "in.sourcecheck.json"), annotation);
+        fs.symlinkSync(path.join(dir, "outside", "x.sourcecheck.json"), path.join(tree, "out.sourcecheck.json"));
+        fs.symlinkSync(path.join(tree, "sub", "in.sourcecheck.json"), path.join(tree, "alias.sourcecheck.json"));
+        const names = (files: { fromBase: string }[]) => files.map((f) => f.fromBase).sort();
+        const discovery = new Discovery({ base: tree });
+        const expected = ["alias.sourcecheck.json", "sub/in.sourcecheck.json"];
+        assert.deepEqual(names(discovery.walkSync(tree).files), expected);
+        assert.deepEqual(names((await discovery.walk(tree)).files), expected);
+        // The CLI as a user runs it (the built bin: `check .` of several files runs asynchronously).
+        const bin = path.resolve(__dirname, "../../../bin/sourcecheck.js");
+        const run = spawnSync(process.execPath, [bin, "check", "--json", "."], { cwd: tree, encoding: "utf8" });
+        const listed = (JSON.parse(run.stdout).files as { file: string }[]).map((f) => f.file).sort();
+        assert.deepEqual(listed, expected, run.stderr);
     });
 });

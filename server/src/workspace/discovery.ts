@@ -44,6 +44,8 @@ export interface DiscoveryFileSystem {
     exists(path: string): boolean;
     /** True when the path (symlinks followed) is a regular file. */
     isFile(path: string): boolean;
+    /** The path with every symlink resolved, or undefined when it does not resolve. */
+    realPath(path: string): string | undefined;
 }
 
 /** The same calls, asynchronously. */
@@ -83,6 +85,13 @@ export const nodeDiscoveryFs: DiscoveryFileSystem = {
             return false;
         }
     },
+    realPath(path) {
+        try {
+            return fs.realpathSync(path);
+        } catch {
+            return undefined;
+        }
+    },
 };
 
 export const nodeAsyncDiscoveryFs: AsyncDiscoveryFileSystem = {
@@ -114,6 +123,13 @@ export const nodeAsyncDiscoveryFs: AsyncDiscoveryFileSystem = {
             return (await fsp.stat(path)).isFile();
         } catch {
             return false;
+        }
+    },
+    async realPath(path) {
+        try {
+            return await fsp.realpath(path);
+        } catch {
+            return undefined;
         }
     },
 };
@@ -172,7 +188,7 @@ export interface DiscoveryOptions {
     gitignore?: boolean;
     /** List files and enter folders whose name starts with `.` (default true). */
     dotEntries?: boolean;
-    /** List symlinks to regular files (default true; symlinked folders are never followed). */
+    /** List symlinks to regular files inside the searched tree (default true; symlinked folders are never followed). */
     symlinkedFiles?: boolean;
 }
 
@@ -262,6 +278,15 @@ export class Discovery {
         const files: FoundFile[] = [];
         const stack = [start];
         let folders = 0;
+        // A symlinked file is listed only when it stays inside the searched tree (docs/security.md).
+        let realStart: string | undefined | null = null;
+        const within = function* (link: string): Steps<boolean> {
+            if (realStart === null) realStart = yield* ask<string | undefined>("realPath", start);
+            const real = yield* ask<string | undefined>("realPath", link);
+            if (realStart === undefined || real === undefined) return false;
+            const relative = nodePath.relative(realStart, real);
+            return relative !== "" && !relative.startsWith("..") && !nodePath.isAbsolute(relative);
+        };
         while (stack.length > 0) {
             const directory = stack.pop() as string;
             if (pauseEvery > 0 && ++folders % pauseEvery === 0) yield { op: "pause" };
@@ -277,7 +302,10 @@ export class Discovery {
                 }
                 const listed =
                     entry.kind === "file" ||
-                    (entry.kind === "symlink" && this.options.symlinkedFiles && (yield* ask<boolean>("isFile", full)));
+                    (entry.kind === "symlink" &&
+                        this.options.symlinkedFiles &&
+                        (yield* ask<boolean>("isFile", full)) &&
+                        (yield* within(full)));
                 if (!listed || this.excludes(folder, entry.name, false)) continue;
                 files.push({ path: full, fromBase: folder.fromBase + entry.name, name: entry.name });
                 if (files.length >= limit) return { files, truncated: true };
