@@ -170,4 +170,51 @@ describe("hardening: MCP results always match the declared output schemas", func
         input.end();
         await served;
     });
+
+    it("a slow repair does not hold up other calls: a cite sent after it is answered first", async () => {
+        const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-mcp-slow-")));
+        const lines = Array.from(
+            { length: 400 },
+            (_, i) => `Sentence ${i + 1} says the value ${i * 7} was measured twice.`,
+        );
+        fs.writeFileSync(path.join(root, "doc.md"), `${lines.join("\n")}\n`);
+        // Every claim ref two lines off: each is judged by the repair engine.
+        const annotations = Array.from({ length: 3000 }, (_, i) => {
+            const line = 1 + (i % 396);
+            const ref = {
+                path: "doc.md",
+                start: { line, str: `Sentence ${line + 2} says` },
+                end: { line, str: "twice." },
+            };
+            return { claim: ref, sources: [{ ...ref, polarity: "supports", confidence: 1 }] };
+        });
+        fs.writeFileSync(path.join(root, "slow.sourcecheck.json"), JSON.stringify({ annotations }));
+        const server = createMcpServer(diskToolContext(root), "test");
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await server.connect(serverSide);
+        const client = new Client({ name: "slow", version: "1" });
+        await client.connect(clientSide);
+        await client.listTools();
+        const answered: string[] = [];
+        const repair = client
+            .callTool({ name: "repair", arguments: { file: "slow.sourcecheck.json" } })
+            .then((result) => {
+                answered.push("repair");
+                return result;
+            });
+        // Sent once the repair is well under way (it judges 6,000 refs: seconds of work).
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const cite = client
+            .callTool({ name: "cite", arguments: { path: "doc.md", quote: "Sentence 17 says the value 112" } })
+            .then((result) => {
+                answered.push("cite");
+                return result;
+            });
+        const [repaired, cited] = await Promise.all([repair, cite]);
+        assert.deepEqual(answered, ["cite", "repair"]);
+        assert.ok(!cited.isError, JSON.stringify(cited.content));
+        const structured = repaired.structuredContent as { repairs: unknown[] };
+        assert.ok(structured.repairs.length >= 3000, `${structured.repairs.length} repairs`);
+        await client.close();
+    });
 });

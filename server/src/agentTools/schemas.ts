@@ -259,9 +259,14 @@ export const repairOutput = z.object({
             before: refSchema,
             after: refSchema,
             text: z.string(),
+            /** What the repair rests on, for people: "the locked text was found on line 9". */
+            evidence: z.string(),
+            evidenceKind: z.enum(["lock", "history", "reading", "neighbours", "search"]),
         }),
     ),
-    remaining: z.array(z.object({ annotation: z.number().int(), role, code: z.string() })),
+    remaining: z.array(
+        z.object({ annotation: z.number().int(), role, code: z.string(), message: z.string(), next: z.string() }),
+    ),
     /** Present when the file fails the schema: then nothing is written. */
     schemaErrors: z.array(schemaError).optional(),
     /** How many certain repairs were written into the file (0 unless `write: true`). */
@@ -372,8 +377,8 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         description:
             "Propose repairs for the broken refs of an annotation file (lines shifted by edits, slightly misquoted or " +
             "ambiguous boundary strings, moved text, a wrong path). Returns the shape of `sourcecheck repair --json`: " +
-            "repairs [{ annotation, role, pointer, reason, certain, before, after, text }] and remaining (refs with no " +
-            "certain repair). Check each proposal's text against what the annotation means; a repair marked certain is the " +
+            "repairs [{ annotation, role, pointer, reason, certain, before, after, text, evidence, evidenceKind }] and " +
+            "remaining [{ annotation, role, code, message, next }] (refs with no certain repair). Check each proposal's text against what the annotation means; a repair marked certain is the " +
             "single clear best. With write: true the certain repairs (only those) are written into the file; then call check.",
         input: repairInput,
         output: repairOutput,

@@ -11,9 +11,10 @@ import { nearestPaths } from "../core/nearestPaths";
 import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
 import { normalizeRefPath } from "../core/refPath";
-import { type RepairDocuments, repairChecked } from "../core/repair";
+import { type RepairDocuments, repairCheckedSteps } from "../core/repair";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
 import { briefCheckText } from "./briefCheck";
+import { runCooperatively } from "./cooperative";
 import { writeCertainRepairs } from "./repairEdits";
 import type {
     annotateInput,
@@ -290,12 +291,15 @@ async function repair(args: z.infer<typeof repairInput>, context: ToolContext): 
     const previous = args.since !== undefined ? scope.revision(args.since) : undefined;
     // As `sourcecheck repair` without a lock: history when `since` is given, else a ref's only
     // reading in the document as it is is certain (docs/repair.md, "Evidence").
-    const { repairs, remaining } = repairChecked(result, {
-        documents,
-        previous,
-        previousLabel: args.since,
-        unchanged: true,
-    });
+    // A long repair yields to other calls between refs (one slow call never holds up the rest).
+    const { repairs, remaining } = await runCooperatively(
+        repairCheckedSteps(result, {
+            documents,
+            previous,
+            previousLabel: args.since,
+            unchanged: true,
+        }),
+    );
     const schemaErrors = result.report.schemaErrors;
     let written = 0;
     // As `sourcecheck repair --write`: nothing is written into a file with schema errors.

@@ -87,6 +87,7 @@ export {
     type RepairRole,
     type RepairSite,
     repairChecked,
+    repairCheckedSteps,
     repairRef,
     repairSite,
 } from "./repair";

@@ -60,6 +60,20 @@ export interface RepairCheckedOptions extends Omit<RepairOptions, "locked"> {
 }
 
 export function repairChecked(result: CheckResult, options: RepairCheckedOptions = {}): AnnotationRepairs {
+    const steps = repairCheckedSteps(result, options);
+    let next = steps.next();
+    while (!next.done) next = steps.next();
+    return next.value;
+}
+
+/**
+ * `repairChecked` as steps: it yields after each ref it judges, so that a server answering several
+ * callers on one thread can let other work run in between (the MCP server, agentTools/cooperative.ts).
+ */
+export function* repairCheckedSteps(
+    result: CheckResult,
+    options: RepairCheckedOptions = {},
+): Generator<void, AnnotationRepairs, void> {
     const documents = result.parts.documents
         ? withSessionPaths(result.lookup)
         : (options.documents ?? withSessionPaths(result.lookup));
@@ -102,7 +116,9 @@ export function repairChecked(result: CheckResult, options: RepairCheckedOptions
         }
     }
     const lockedSpans = options.lockedSpans?.(items) ?? [];
-    const sites: RepairSite[] = items.map((item, index) => {
+    const { lockedSpans: _, documents: __, ...engine } = options;
+    const sites: RepairSite[] = [];
+    for (const [index, item] of items.entries()) {
         const locked = lockedSpans[index];
         let valid = item.resolution.valid;
         // A ref on other text than its locked text is repaired from the lock like a broken one.
@@ -111,9 +127,9 @@ export function repairChecked(result: CheckResult, options: RepairCheckedOptions
             item.code = "text-changed";
             item.message = "the cited text changed since it was locked";
         }
-        const { lockedSpans: _, documents: __, ...engine } = options;
-        return repairSite(item.ref, valid, documents, { ...engine, locked });
-    });
+        sites.push(repairSite(item.ref, valid, documents, { ...engine, locked }));
+        yield;
+    }
     const corroboration = new Corroboration(sites);
     const repairs: RepairEntry[] = [];
     const remaining: RemainingEntry[] = [];
@@ -121,6 +137,7 @@ export function repairChecked(result: CheckResult, options: RepairCheckedOptions
         if (sites[index].valid || item.code === undefined) continue;
         // The refs around it may say how its lines moved (corroborate.ts).
         const candidates = corroboration.candidates(index);
+        yield;
         const certain = candidates.find((c) => c.certain);
         for (const candidate of certain ? [certain] : candidates) {
             repairs.push(entryOf(item.annotation, item.role, item.pointer, item.ref, candidate));

@@ -6,6 +6,7 @@ export {
     type RepairEntry,
     type RepairRole,
     repairChecked,
+    repairCheckedSteps,
 } from "./annotations";
 export { applyCertainRepairs, type CertainRepairs, spliceEdits } from "./certainEdits";
 export { Corroboration, type RepairSite, repairSite } from "./corroborate";
