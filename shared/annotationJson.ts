@@ -17,6 +17,7 @@ import {
 } from "jsonc-parser";
 import { MAX_NESTING, nestingBeyond } from "./jsonNesting";
 import type { Ref } from "./refModel";
+import { annotationLabel } from "./numbering";
 
 export interface NewSource extends Ref {
     polarity: "supports" | "refutes";
@@ -179,12 +180,12 @@ export function appendSource(
             message:
                 count === 0
                     ? `${fileName} has no annotations yet: cite a claim first.`
-                    : `${fileName} has no annotation ${index} (it has ${count}, numbered from 0).`,
+                    : `${fileName} has no ${annotationLabel(index)} (it has ${count}, numbered from 1).`,
         };
     }
     const annotation = located.list!.children![index];
     if (annotation.type !== "object") {
-        return { ok: false, message: `annotation ${index} in ${fileName} is not an object { claim, sources }.` };
+        return { ok: false, message: `${annotationLabel(index)} in ${fileName} is not an object { claim, sources }.` };
     }
     const layout = new Layout(text, formatting);
     const render = () => inline(source);
@@ -195,7 +196,10 @@ export function appendSource(
         return { ok: true, edits, annotationIndex: index, sourceIndex: 0 };
     }
     if (sources.type !== "array") {
-        return { ok: false, message: `"sources" of annotation ${index} in ${fileName} is not an array; fix it first.` };
+        return {
+            ok: false,
+            message: `"sources" of ${annotationLabel(index)} in ${fileName} is not an array; fix it first.`,
+        };
     }
     const sourceIndex = sources.children?.length ?? 0;
     const edits = layout.appendToArray(sources, [...annotationPath, "sources"], render);

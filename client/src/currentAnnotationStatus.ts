@@ -4,6 +4,7 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { annotationLabel } from "../../shared/numbering";
 import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
 import { OPEN_REF_COMMAND } from "./hover";
 
@@ -28,7 +29,7 @@ export class CurrentAnnotationStatus implements vscode.Disposable {
         ]);
         const file = path.posix.basename(vscode.Uri.parse(target.annotationFile).path);
         this.item.name = "SourceCheck current annotation";
-        this.item.text = `$(pin) annotation ${target.annotationIndex}`;
+        this.item.text = `$(pin) ${annotationLabel(target.annotationIndex)}`;
         this.item.detail = `next source goes to ${file}`;
         this.item.command = { title: "Open", command: OPEN_REF_COMMAND, arguments: [{ uri: target.annotationFile }] };
     }

@@ -6,6 +6,7 @@
  * one pass per interval, and a pass for a document that changed meanwhile is redone, never applied stale.
  */
 import * as vscode from "vscode";
+import { annotationLabel, sourceLabel } from "../../shared/numbering";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
 import { decorationsEnabled } from "./config";
 import {
@@ -113,8 +114,8 @@ function brokenLineOptions(refs: BrokenRef[]): vscode.DecorationOptions[] {
         const hover = new vscode.MarkdownString(undefined, true);
         hover.supportHtml = false;
         for (const ref of list) {
-            const role = ref.role === "claim" ? "claim" : `source ${ref.role + 1}`;
-            hover.appendMarkdown(`**SourceCheck · broken ${role}** of annotation ${ref.annotationIndex + 1}: `);
+            const role = ref.role === "claim" ? "claim" : sourceLabel(ref.role);
+            hover.appendMarkdown(`**SourceCheck · broken ${role}** of ${annotationLabel(ref.annotationIndex)}: `);
             hover.appendText(`${ref.message} (${ref.code})`);
             hover.appendMarkdown("\n\n");
         }

@@ -4,6 +4,7 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { annotationLabel, sourceLabel } from "../../shared/numbering";
 import type { CitedSpansStore } from "./citedSpans";
 import { decorationsEnabled } from "./config";
 import type { Citation, CitedSpan } from "./customRequestTypes";
@@ -42,11 +43,11 @@ function appendSpan(markdown: vscode.MarkdownString, span: CitedSpan): void {
 function describeCitation(citation: Citation): string {
     const file = path.posix.basename(vscode.Uri.parse(citation.annotationUri).path).replace(/`/g, "");
     // Numbered from 1, as everything a person reads (docs/contract.md section 5).
-    const annotation = citation.annotationIndex + 1;
+    const annotation = annotationLabel(citation.annotationIndex);
     const where =
         citation.role === "claim"
-            ? `annotation ${annotation} in \`${file}\``
-            : `source ${citation.role + 1} of annotation ${annotation} in \`${file}\``;
+            ? `${annotation} in \`${file}\``
+            : `${sourceLabel(citation.role)} of ${annotation} in \`${file}\``;
     const parts: string[] = [];
     if (citation.role === "claim") {
         parts.push("claim of");

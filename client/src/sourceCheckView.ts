@@ -7,6 +7,7 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { annotationLabel, ordinal, sourceLabel as peopleSourceLabel } from "../../shared/numbering";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
 import {
     type AnnotationRefSummary,
@@ -42,7 +43,14 @@ interface AnnotationNode {
     uri: string;
     annotation: AnnotationSummary;
     parent: FileNode;
-    children?: SourceNode[];
+    children?: (SourceNode | ReasonNode)[];
+}
+/** Why a broken annotation is broken, when its sources do not already say (a broken claim, no sources). */
+interface ReasonNode {
+    kind: "reason";
+    uri: string;
+    text: string;
+    parent: AnnotationNode;
 }
 interface SourceNode {
     kind: "source";
@@ -50,7 +58,7 @@ interface SourceNode {
     ref: AnnotationRefSummary;
     parent: AnnotationNode;
 }
-type Node = FileNode | AnnotationNode | SourceNode;
+type Node = FileNode | AnnotationNode | SourceNode | ReasonNode;
 
 /** What the view shows, for the e2e hook: one entry per visible annotation. */
 export interface ViewSnapshot {
@@ -67,6 +75,8 @@ export interface ViewSnapshot {
             label: string;
             sources: number;
             sourceLabels: string[];
+            /** The reasons a broken annotation shows as its first children. */
+            reasons: string[];
             reveal?: unknown[];
         }[];
     }[];
@@ -215,12 +225,14 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
             return node.children.filter((child) => this.filter === "all" || child.annotation.verdict === this.filter);
         }
         if (node.kind === "annotation") {
-            node.children ??= node.annotation.sources.map((ref) => ({
-                kind: "source",
-                uri: node.uri,
-                ref,
-                parent: node,
-            }));
+            node.children ??= [
+                ...reasonsOf(node.annotation).map(
+                    (text): ReasonNode => ({ kind: "reason", uri: node.uri, text, parent: node }),
+                ),
+                ...node.annotation.sources.map(
+                    (ref): SourceNode => ({ kind: "source", uri: node.uri, ref, parent: node }),
+                ),
+            ];
             return node.children;
         }
         return [];
@@ -255,15 +267,24 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
         if (node.kind === "annotation") {
             const { annotation } = node;
             const claim = annotation.claim;
-            const label = `${annotation.index + 1}. ${claim?.text ?? claim?.error ?? "(no claim)"}`;
+            const label = `${ordinal(annotation.index)}. ${claim?.text ?? claim?.error ?? "(no claim)"}`;
             const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
             item.description = annotation.verdict;
             item.iconPath = VERDICT_ICONS[annotation.verdict];
             item.tooltip = new vscode.MarkdownString().appendText(
-                `Annotation ${annotation.index + 1}: ${annotation.verdict}\n${claim?.error ?? claim?.text ?? ""}`,
+                `${annotationLabel(annotation.index, true)}: ${annotation.verdict}\n${claim?.error ?? claim?.text ?? ""}`,
             );
             item.contextValue = `annotation.${annotation.verdict}`;
             if (claim) item.command = revealCommand(node.uri, claim);
+            return item;
+        }
+        if (node.kind === "reason") {
+            const item = new vscode.TreeItem(node.text);
+            item.iconPath = new vscode.ThemeIcon("info", new vscode.ThemeColor("sourcecheck.brokenForeground"));
+            item.tooltip = node.text;
+            item.contextValue = "reason";
+            const claim = node.parent.annotation.claim;
+            item.command = claim ? revealCommand(node.uri, claim) : undefined;
             return item;
         }
         const { ref } = node;
@@ -301,6 +322,7 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
                                       label: String(this.getTreeItem(n).label),
                                       sources: n.annotation.sources.length,
                                       sourceLabels: n.annotation.sources.map(sourceLabel),
+                                      reasons: reasonsOf(n.annotation),
                                       reveal: this.getTreeItem(n).command?.arguments,
                                   },
                               ]
@@ -317,9 +339,26 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
     }
 }
 
+/**
+ * Why an annotation is broken, in words, for what its source items do not say themselves: a claim
+ * that does not resolve, no sources at all, or (with neither) problems only the Problems panel lists.
+ */
+export function reasonsOf(annotation: AnnotationSummary): string[] {
+    if (annotation.verdict !== "broken") return [];
+    const reasons: string[] = [];
+    const claim = annotation.claim;
+    if (!claim) reasons.push("broken: the claim cannot be read (see the Problems panel)");
+    else if (!claim.valid) reasons.push(`broken: the claim does not resolve: ${claim.error ?? "unknown reason"}`);
+    if (annotation.sources.length === 0)
+        reasons.push("broken: no sources yet; add a supporting or refuting source to give it a verdict");
+    if (reasons.length === 0 && annotation.sources.every((s) => s.valid))
+        reasons.push(`broken: ${annotationLabel(annotation.index)} fails the schema (see the Problems panel)`);
+    return reasons;
+}
+
 /** A source's line in the view: its resolved text, or why it does not resolve. */
 function sourceLabel(ref: AnnotationRefSummary): string {
-    const role = typeof ref.role === "number" ? `source ${ref.role + 1}` : "claim";
+    const role = typeof ref.role === "number" ? peopleSourceLabel(ref.role) : "claim";
     return ref.valid ? (ref.text ?? "") : `${role}: ${ref.error ?? "does not resolve"}`;
 }
 

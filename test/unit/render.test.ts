@@ -78,7 +78,8 @@ describe("render: escaping and self-containment", () => {
     it("writes one page with no script, no external resource, and all content as text", () => {
         const { dir, file } = hostileWorkspace();
         const run = render([file], dir);
-        assert.equal(run.status, 0, run.stderr);
+        assert.equal(run.status, 1, "a source that does not resolve: exit 1, as check");
+        assert.equal(run.stderr, "sourcecheck render: 1 annotation with broken refs\n");
         const html = run.stdout;
         // The page as a browser parses it: only our own elements, no handler, nothing that loads.
         const elements = new Set<string>();
@@ -159,7 +160,7 @@ describe("render: escaping and self-containment", () => {
 
     it("finds the document root as check does: the demo renders from the repository root", () => {
         const run = render(["examples/demo/answer.sourcecheck.json"], repo);
-        assert.equal(run.status, 0, run.stderr);
+        assert.equal(run.status, 1, "the demo has broken refs");
         assert.match(run.stdout, /Offline sync/);
         assert.equal((run.stdout.match(/class="annotation /g) ?? []).length, 8);
         assert.equal((run.stdout.match(/class="annotation broken"/g) ?? []).length, 4);
@@ -167,7 +168,10 @@ describe("render: escaping and self-containment", () => {
 
     it("writes -o atomically and refuses a missing file with one line, exit 2", () => {
         const { dir, file } = hostileWorkspace();
-        assert.equal(render([file, "-o", "out.html"], dir).status, 0);
+        const written = render([file, "-o", "out.html"], dir);
+        assert.equal(written.status, 1);
+        assert.equal(written.stdout, "");
+        assert.equal(written.stderr, "sourcecheck render: wrote out.html (1 annotation with broken refs)\n");
         assert.match(fs.readFileSync(path.join(dir, "out.html"), "utf8"), /^<!doctype html>/);
         const missing = render(["nope.json"], dir);
         assert.equal(missing.status, 2);
@@ -185,7 +189,7 @@ describe("render: in a real Chromium", function () {
         );
         const { chromium } = await import("playwright-core");
         const { dir, file } = hostileWorkspace();
-        assert.equal(render([file, "-o", "report.html"], dir).status, 0);
+        assert.equal(render([file, "-o", "report.html"], dir).status, 1);
         const page = pathToFileURL(path.join(dir, "report.html")).href;
         const profile = fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-chromium-"));
         const context = await chromium.launchPersistentContext(profile, {
@@ -229,5 +233,49 @@ describe("render: in a real Chromium", function () {
             await context.close();
             fs.rmSync(profile, { recursive: true, force: true });
         }
+    });
+});
+
+describe("render: exit codes and people's numbering", () => {
+    function workspace(annotations: unknown): { dir: string; file: string } {
+        const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-render-exit-")));
+        fs.writeFileSync(path.join(dir, "answer.md"), "Alpha beta gamma.\nDelta epsilon zeta.\n");
+        fs.writeFileSync(path.join(dir, "a.sourcecheck.json"), JSON.stringify({ annotations }));
+        return { dir, file: "a.sourcecheck.json" };
+    }
+    const claim = { path: "answer.md", start: { line: 1, str: "Alpha" }, end: { line: 1, str: "gamma." } };
+    const source = {
+        path: "answer.md",
+        start: { line: 2, str: "Delta" },
+        end: { line: 2, str: "zeta." },
+        polarity: "supports",
+        confidence: 0.9,
+    };
+
+    it("exits 0 on a clean file and says where it wrote", () => {
+        const { dir, file } = workspace([{ claim, sources: [source] }]);
+        const run = render([file, "-o", "page.html"], dir);
+        assert.equal(run.status, 0);
+        assert.equal(run.stderr, "sourcecheck render: wrote page.html (every ref resolves)\n");
+    });
+
+    it("exits 2 on schema errors, and shows each pointer with its 1-based reading", () => {
+        const { dir, file } = workspace([
+            { claim, sources: [source] },
+            { claim, sources: "nope" },
+        ]);
+        const run = render([file], dir);
+        assert.equal(run.status, 2);
+        // The machine pointer stays 0-based; the person reads annotation 2 beside it.
+        assert.match(run.stdout, /<code>\/annotations\/1\/sources<\/code> \(annotation 2, sources\)/);
+        assert.match(run.stdout, /id="claim-2"/);
+    });
+
+    it("does not repeat an ambiguity's columns after its message", () => {
+        const ambiguous = { ...source, start: { line: 2, str: "e" } };
+        const { dir, file } = workspace([{ claim, sources: [ambiguous] }]);
+        const run = render([file], dir);
+        assert.equal(run.status, 1);
+        assert.equal((run.stdout.match(/\(columns /g) ?? []).length, 1, run.stdout);
     });
 });

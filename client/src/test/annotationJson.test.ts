@@ -84,7 +84,10 @@ describe("annotation file edits", () => {
         bad(appendClaim('{ "annotations": 3 }', "f.json", claim, twoSpaces), /not an array/);
         bad(appendClaim('"text"', "f.json", claim, twoSpaces), /must hold an object/);
         bad(appendSource('{ "annotations": [] }', "f.json", 0, source, twoSpaces), /no annotations yet/);
-        bad(appendSource('{ "annotations": [{}] }', "f.json", 3, source, twoSpaces), /no annotation 3 \(it has 1/);
+        bad(
+            appendSource('{ "annotations": [{}] }', "f.json", 3, source, twoSpaces),
+            /no annotation 4 \(it has 1, numbered from 1\)/,
+        );
         bad(appendSource('{ "annotations": [{ "sources": 1 }] }', "f.json", 0, source, twoSpaces), /not an array/);
         bad(appendClaim(`{ "annotations": ${"[".repeat(100_000)}`, "f.json", claim, twoSpaces), /nested more than 512/);
     });

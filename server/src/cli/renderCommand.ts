@@ -1,10 +1,12 @@
 /**
  * `sourcecheck render [--root DIR] [-o OUT.html] FILE` (docs/render.md): the check of FILE as one
  * self-contained HTML page, for reviewers without an editor. The document root is found as `check`
- * finds it (--root, else the nearest sourcecheck.config.json, else the current folder). Exit 0 when
- * the page is written, whatever the verdicts; 2 when it cannot be made.
+ * finds it (--root, else the nearest sourcecheck.config.json, else the current folder). The page is
+ * written whatever the verdicts, and the exit code says what `check` would: 0 clean, 1 broken refs,
+ * 2 bad input (schema errors, or no page could be made). With -o, where it wrote goes to stderr.
  */
 import * as nodePath from "node:path";
+import { plural } from "../../../shared/numbering";
 import { checkInput } from "../core/check";
 import { parseJsonText } from "../core/parse";
 import { isDocumentFailure } from "../core/session";
@@ -64,18 +66,24 @@ export const renderCommand: CliCommand = {
             report: result.report,
             documents,
         });
-        if (values.output === undefined) io.stdout(html);
-        else {
+        const { exitCode, invalidCount } = result.report;
+        const verdict =
+            exitCode === 2
+                ? "it has schema errors"
+                : exitCode === 1
+                  ? `${plural(invalidCount, "annotation")} with broken refs`
+                  : "every ref resolves";
+        if (values.output === undefined) {
+            io.stdout(html);
+            if (exitCode !== 0) io.stderr(`sourcecheck render: ${verdict}\n`);
+        } else {
             // Never over the annotation file or a document it cites (`render -o IN IN`).
             const inputs = documents.map((d) => nodePath.resolve(resolution.root, d.path));
             if (file !== "-") inputs.push(path);
-            writeFileAtomic(
-                nodePath.resolve(io.cwd, values.output),
-                html,
-                { inputs, followSymlinks: values["follow-symlinks"] === true },
-                values.output,
-            );
+            const out = nodePath.resolve(io.cwd, values.output);
+            writeFileAtomic(out, html, { inputs, followSymlinks: values["follow-symlinks"] === true }, values.output);
+            io.stderr(`sourcecheck render: wrote ${nodePath.relative(io.cwd, out) || out} (${verdict})\n`);
         }
-        return 0;
+        return exitCode;
     },
 };

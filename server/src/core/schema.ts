@@ -4,6 +4,7 @@
  * locating a pointer in the file text is the caller's business. A value that passes is returned as
  * itself, typed, not copied: a clean check of 100,000 annotations must not allocate them twice.
  */
+import { pointerWithReading } from "../../../shared/numbering";
 import { normalizeLineEndings } from "./lines";
 import type { Annotation, Boundary, Ref, SchemaError, SourceDocument, SourceRef } from "./types";
 
@@ -180,7 +181,7 @@ export class SchemaChecker {
     duplicatePath(pointer: string, path: string, firstPointer: string): void {
         this.fail(
             pointer,
-            `two documents share the path ${JSON.stringify(path)} (first at ${firstPointer})`,
+            `two documents share the path ${JSON.stringify(path)} (first at ${pointerWithReading(firstPointer)})`,
             "duplicate-path",
         );
     }

@@ -3,6 +3,7 @@
  * each with its gate. It measures the retrieval plumbing (sources, safety, staleness, budget), not the
  * quality of any answer.
  */
+import { ordinal } from "../../../shared/numbering";
 import { DEFAULT_BUDGET, DEFAULT_TOP_K, type EvidenceResult, MAX_TOP_K, type ShownHit } from "./select";
 
 export interface EvalCase {
@@ -62,10 +63,10 @@ export function parseCases(value: unknown): EvalCase[] {
     if (!Array.isArray(list) || list.length === 0) throw new EvalCasesError('the cases file has no "cases" list');
     const ids = new Set<string>();
     return list.map((raw, i) => {
-        const where = `case ${i + 1}`;
+        const where = `case ${ordinal(i)}`;
         if (typeof raw !== "object" || raw === null) throw new EvalCasesError(`${where} is not an object`);
         const c = raw as Record<string, unknown>;
-        const caseId = typeof c.case_id === "string" && c.case_id !== "" ? c.case_id : `case-${i + 1}`;
+        const caseId = typeof c.case_id === "string" && c.case_id !== "" ? c.case_id : `case-${ordinal(i)}`;
         if (ids.has(caseId)) throw new EvalCasesError(`${where}: case_id ${JSON.stringify(caseId)} repeats`);
         ids.add(caseId);
         if (typeof c.query !== "string" || c.query.trim() === "")

@@ -11,6 +11,7 @@ import {
     type DocumentDiagnosticReport,
     DocumentDiagnosticReportKind,
 } from "vscode-languageserver";
+import { ordinal } from "../../../shared/numbering";
 import type { Problem } from "../core/check";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import type { FeatureWorkspace } from "./featureWorkspace";
@@ -95,7 +96,7 @@ function toDiagnostic(workspace: FeatureWorkspace, file: AnnotationFile, problem
             if (location) {
                 related.push({
                     location,
-                    message: `occurrence ${index + 1} of ${occurrences.columns.length}: line ${occurrences.line}, column ${column + 1}`,
+                    message: `occurrence ${ordinal(index)} of ${occurrences.columns.length}: line ${occurrences.line}, column ${column + 1}`,
                 });
             }
         });

@@ -5,6 +5,7 @@
  */
 
 import type { EvidenceHitItem, FindEvidenceParams, FindEvidenceResult } from "../../../shared/evidenceProtocol";
+import { annotationLabel } from "../../../shared/numbering";
 import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
 import { MAX_TOP_K } from "../evidence/select";
 import type { AnnotationFile } from "../workspace/annotationFile";
@@ -31,11 +32,11 @@ export class EvidenceFeature {
             return { ok: false, message: "this file embeds its own session: evidence comes from workspace files" };
         if (file.root === undefined) return { ok: false, message: "the annotation file has no document root" };
         const site = file.site(params.annotationIndex, "claim");
-        if (!site) return { ok: false, message: `annotation ${params.annotationIndex} has no claim` };
+        if (!site) return { ok: false, message: `${annotationLabel(params.annotationIndex)} has no claim` };
         if (!site.resolution.valid) {
             return {
                 ok: false,
-                message: `the claim of annotation ${params.annotationIndex} does not resolve (${site.resolution.errors[0]?.code}): fix it first`,
+                message: `the claim of ${annotationLabel(params.annotationIndex)} does not resolve (${site.resolution.errors[0]?.code}): fix it first`,
             };
         }
         const query = site.resolution.text;

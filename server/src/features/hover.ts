@@ -5,6 +5,7 @@
  * Annotations and sources are numbered from 1, as everything a person reads.
  */
 import { type Hover, MarkupKind, type Position } from "vscode-languageserver";
+import { annotationLabel, pointerForPeople, sourceLabel } from "../../../shared/numbering";
 import { isDocumentFailure } from "../core/session";
 import type { AnnotationFile, RefSite, SiteHit } from "../workspace/annotationFile";
 import type { FeatureWorkspace } from "./featureWorkspace";
@@ -50,7 +51,7 @@ function describeHit(workspace: FeatureWorkspace, file: AnnotationFile, hit: Sit
     const sections =
         site.role === "claim"
             ? [
-                  `**Annotation ${site.annotation + 1}** · ${file.verdictOf(site.annotation)}`,
+                  `**${annotationLabel(site.annotation, true)}** · ${file.verdictOf(site.annotation)}`,
                   ...file.sitesOf(site.annotation).map((s) => describeSite(workspace, file, s)),
                   ...missingSources(file, site.annotation),
               ]
@@ -60,7 +61,7 @@ function describeHit(workspace: FeatureWorkspace, file: AnnotationFile, hit: Sit
 
 /** A person's name for a ref of an annotation: numbered from 1, as everything a person reads. */
 export function roleTitle(role: "claim" | number): string {
-    return role === "claim" ? "Claim" : `Source ${role + 1}`;
+    return role === "claim" ? "Claim" : sourceLabel(role, true);
 }
 
 function describeSite(workspace: FeatureWorkspace, file: AnnotationFile, site: RefSite): string {
@@ -102,5 +103,5 @@ function missingSources(file: AnnotationFile, annotation: number): string[] {
     const problems = file.problems.filter(
         (p) => p.annotation === annotation && p.role === undefined && p.pointer.includes("/sources"),
     );
-    return problems.map((p) => `\`${p.code}\` at \`${p.pointer}\`: ${p.message}`);
+    return problems.map((p) => `\`${p.code}\` at \`${p.pointer}\` (${pointerForPeople(p.pointer)}): ${p.message}`);
 }

@@ -6,6 +6,7 @@
  * and its Content-Security-Policy forbids scripts and every load, so nothing in it can run or fetch.
  */
 
+import { ordinal, pointerForPeople, sourceLabel } from "../../../shared/numbering";
 import type { Report, ReportEntry, SourceEntry, SpanEntry } from "../core/check";
 import { LineIndex } from "../core/lines";
 import type { SchemaError } from "../core/types";
@@ -142,7 +143,7 @@ function renderDocument(
             perVerdict.set(verdict, (perVerdict.get(verdict) ?? 0) + 1);
         }
         const numbers = starting
-            .map((index) => `<a class="number ${verdicts.get(index)}" href="#claim-${index + 1}">${index + 1}</a>`)
+            .map((index) => `<a class="number ${verdicts.get(index)}" href="#claim-${ordinal(index)}">${ordinal(index)}</a>`)
             .join("");
         const text = escapeHtml(document.content.slice(from, to));
         if (active.size === 0) {
@@ -170,7 +171,7 @@ function coveringTitle(active: Set<number>, verdicts: Map<number, Verdict>): str
     const named: string[] = [];
     for (const index of active) {
         if (named.length === MAX_TITLED) break;
-        named.push(`claim ${index + 1}: ${verdicts.get(index)}`);
+        named.push(`claim ${ordinal(index)}: ${verdicts.get(index)}`);
     }
     const more = active.size - named.length;
     return more > 0 ? `${named.join(", ")} and ${more} more` : named.join(", ");
@@ -183,7 +184,7 @@ function byConcern(a: Verdict, b: Verdict): number {
 }
 
 function renderClaim(entry: ReportEntry, verdict: Verdict): string {
-    const number = entry.index + 1;
+    const number = ordinal(entry.index);
     const sources = entry.sources.map((source, i) => renderSource(source, i)).join("\n");
     return `<article class="annotation ${verdict}" id="claim-${number}">
 <h3><span class="number ${verdict}">${number}</span> <span class="badge ${verdict}">${VERDICT_TEXT[verdict]}</span></h3>
@@ -198,7 +199,7 @@ function renderSource(source: SourceEntry, index: number): string {
         typeof source.confidence === "number" ? source.confidence.toFixed(2) : String(source.confidence ?? "?");
     const kind = polarity === "supports" || polarity === "refutes" ? polarity : "unknown";
     return `<li class="source ${source.valid ? kind : "broken-ref"}">
-<p class="meta"><span class="polarity ${kind}">${escapeHtml(polarity)}</span> <span class="confidence">confidence ${escapeHtml(confidence)}</span> <span class="which">source ${index + 1}</span></p>
+<p class="meta"><span class="polarity ${kind}">${escapeHtml(polarity)}</span> <span class="confidence">confidence ${escapeHtml(confidence)}</span> <span class="which">${sourceLabel(index)}</span></p>
 ${renderSpan(source, "source")}
 </li>`;
 }
@@ -210,10 +211,8 @@ function renderSpan(span: SpanEntry, role: "claim" | "source"): string {
         const where = start.line === end.line ? `line ${start.line}` : `lines ${start.line}\u2013${end.line}`;
         return `<p class="where"><span class="path">${path}</span>, ${where}</p><blockquote class="${role}-text">${escapeHtml(span.text)}</blockquote>`;
     }
-    const occurrences = span.error.occurrences
-        ? ` (columns ${span.error.occurrences.map((c) => c + 1).join(", ")})`
-        : "";
-    return `<p class="where"><span class="path">${path}</span></p><p class="error"><strong>${escapeHtml(span.error.code)}</strong>: ${escapeHtml(span.error.message)}${escapeHtml(occurrences)}</p>`;
+    // An ambiguity's message already names its columns (1-based): not repeated here.
+    return `<p class="where"><span class="path">${path}</span></p><p class="error"><strong>${escapeHtml(span.error.code)}</strong>: ${escapeHtml(span.error.message)}</p>`;
 }
 
 function renderSchemaErrors(errors: SchemaError[]): string {
@@ -221,7 +220,7 @@ function renderSchemaErrors(errors: SchemaError[]): string {
     const items = errors
         .map(
             (e) =>
-                `<li><strong>${escapeHtml(e.code)}</strong> at <code>${escapeHtml(e.pointer || "/")}</code>: ${escapeHtml(e.message)}</li>`,
+                `<li><strong>${escapeHtml(e.code)}</strong> at <code>${escapeHtml(e.pointer || "/")}</code> (${escapeHtml(pointerForPeople(e.pointer))}): ${escapeHtml(e.message)}</li>`,
         )
         .join("\n");
     return `<section class="schema-errors"><h2>Schema errors</h2><ul>${items}</ul></section>`;

@@ -1,0 +1,64 @@
+/**
+ * One numbering for people (docs/contract.md section 5): every text a person reads counts annotations and
+ * sources from 1, while JSON Pointers and machine output (`--json`, command results) keep their
+ * 0-based indices. Every user-facing producer (client, language server, CLI text, HTML report)
+ * names annotations and sources through these helpers, so the two numberings never meet in a
+ * sentence; test/unit/numbering.test.ts checks that no producer spells an index itself.
+ */
+
+/** "annotation 9" for the 0-based index 8. */
+export function annotationLabel(index: number, capital = false): string {
+    return `${capital ? "Annotation" : "annotation"} ${index + 1}`;
+}
+
+/** "source 1" for the 0-based index 0. */
+export function sourceLabel(index: number, capital = false): string {
+    return `${capital ? "Source" : "source"} ${index + 1}`;
+}
+
+/** The 1-based number a person reads for a 0-based index. */
+export function ordinal(index: number): number {
+    return index + 1;
+}
+
+function unescapeToken(token: string): string {
+    return token.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/**
+ * A JSON Pointer read aloud with 1-based numbers: "/annotations/8/sources" -> "annotation 9, sources",
+ * "/annotations/3/sources/0/polarity" -> "annotation 4, source 1, polarity",
+ * "/session/documents/2/path" -> "session, document 3, path". "" (the whole file) -> "the file".
+ */
+export function pointerForPeople(pointer: string): string {
+    if (pointer === "" || pointer === "/") return "the file";
+    const tokens = pointer.split("/").slice(1).map(unescapeToken);
+    const words: string[] = [];
+    for (let i = 0; i < tokens.length; i++) {
+        const token = tokens[i];
+        const next = tokens[i + 1];
+        const singular = { annotations: "annotation", sources: "source", documents: "document" }[token];
+        if (singular !== undefined && next !== undefined && /^\d+$/.test(next)) {
+            words.push(`${singular} ${Number(next) + 1}`);
+            i++;
+            continue;
+        }
+        // A bare array of annotations: the pointer starts with the index.
+        if (i === 0 && /^\d+$/.test(token)) {
+            words.push(annotationLabel(Number(token)));
+            continue;
+        }
+        words.push(/^\d+$/.test(token) ? `item ${Number(token) + 1}` : token);
+    }
+    return words.join(", ");
+}
+
+/** A pointer as a person sees it: the pointer itself, with its 1-based reading beside it. */
+export function pointerWithReading(pointer: string): string {
+    return `${pointer || "/"} (${pointerForPeople(pointer)})`;
+}
+
+/** "1 page", "2 pages": a count with its noun in the right number. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+    return `${count} ${count === 1 ? singular : pluralForm}`;
+}
