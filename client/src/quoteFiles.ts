@@ -7,6 +7,7 @@
  */
 import * as vscode from "vscode";
 import { type DocumentSelector, RequestType } from "vscode-languageclient/node";
+import { plural } from "../../shared/numbering";
 import {
     CONVERT_QUOTES,
     CONVERT_QUOTES_COMMAND,
@@ -95,7 +96,7 @@ async function refetch(sc: SourceCheckClient, arg: unknown): Promise<Outcome> {
     );
     if (result.ok) {
         vscode.window.setStatusBarMessage(
-            `SourceCheck: ${result.matchedCount}/${result.citationCount} quotes found in ${result.pageCount} pages` +
+            `SourceCheck: ${result.matchedCount}/${plural(result.citationCount, "quote")} found in ${plural(result.pageCount, "page")}` +
                 (result.failedCount > 0 ? ` (${result.failedCount} unavailable)` : ""),
             5000,
         );
@@ -109,13 +110,21 @@ async function convert(sc: SourceCheckClient, arg: unknown): Promise<Outcome> {
     if (!uri) return { ok: false, message: "open a trace, notes file or Markdown report to convert." };
     const result = await ask(sc, convertType, { uri });
     if (!result.ok) return result;
+    if (result.convertedCount === 0) {
+        // An empty annotation file would pass a check and cite nothing: write nothing, say why.
+        const why =
+            result.unconvertedCount === 0
+                ? "it holds no quotes"
+                : `none of its ${plural(result.unconvertedCount, "quote")} could be cited (not found in its source)`;
+        return { ok: false, message: `nothing to convert: ${why}; no file was written.` };
+    }
     const target = vscode.Uri.parse(result.targetUri, true);
     await vscode.workspace.fs.writeFile(target, Buffer.from(result.content, "utf8"));
     const document = await vscode.workspace.openTextDocument(target);
     await vscode.window.showTextDocument(document, { preview: false });
     if (result.unconvertedCount > 0) {
         void vscode.window.showWarningMessage(
-            `SourceCheck: ${result.unconvertedCount} citation(s) could not be converted; they are listed under "unconverted".`,
+            `SourceCheck: ${plural(result.unconvertedCount, "citation")} could not be converted; ${result.unconvertedCount === 1 ? "it is" : "they are"} listed under "unconverted".`,
         );
     }
     return { ok: true, targetUri: result.targetUri, convertedCount: result.convertedCount };

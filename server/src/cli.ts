@@ -3,6 +3,7 @@
  * is in cli/commands.ts over the same core and workspace code as the language server.
  */
 import { parseArgs } from "node:util";
+import { parseErrorMessage } from "./cli/commandLine";
 import { type CliIo, type OutputFormat, runCheck, runIndex, runSession, runValidate } from "./cli/commands";
 import { parseShard } from "./cli/discovery";
 import { CliError, MAX_JOBS, parseMaxSize } from "./cli/files";
@@ -80,7 +81,7 @@ function dispatch(argv: string[], io: CliIo): number | Promise<number> {
     try {
         parsed = parseCli(argv);
     } catch (error) {
-        throw new CliError(`${(error as Error).message}\n${USAGE}`);
+        throw new CliError(`${parseErrorMessage(error as Error, CLI_OPTIONS)}\n${USAGE}`);
     }
     const { values, positionals } = parsed;
     if (values.version) {
@@ -119,26 +120,23 @@ function dispatch(argv: string[], io: CliIo): number | Promise<number> {
     }
 }
 
+const CLI_OPTIONS = {
+    json: { type: "boolean" },
+    format: { type: "string" },
+    root: { type: "string" },
+    "max-size": { type: "string" },
+    exclude: { type: "string", multiple: true },
+    jobs: { type: "string", short: "j" },
+    shard: { type: "string" },
+    locked: { type: "boolean" },
+    output: { type: "string", short: "o" },
+    "follow-symlinks": { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+    version: { type: "boolean", short: "v" },
+} as const;
+
 function parseCli(argv: string[]) {
-    return parseArgs({
-        args: argv,
-        allowPositionals: true,
-        strict: true,
-        options: {
-            json: { type: "boolean" },
-            format: { type: "string" },
-            root: { type: "string" },
-            "max-size": { type: "string" },
-            exclude: { type: "string", multiple: true },
-            jobs: { type: "string", short: "j" },
-            shard: { type: "string" },
-            locked: { type: "boolean" },
-            output: { type: "string", short: "o" },
-            "follow-symlinks": { type: "boolean" },
-            help: { type: "boolean", short: "h" },
-            version: { type: "boolean", short: "v" },
-        },
-    });
+    return parseArgs({ args: argv, allowPositionals: true, strict: true, options: CLI_OPTIONS });
 }
 
 function outputFormat(json: boolean | undefined, format: string | undefined): OutputFormat {

@@ -4,6 +4,7 @@
  * the command and shows its usage, with the command's own exit code for bad usage.
  */
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { closestStrings } from "../core/editDistance";
 import type { CliIo } from "./commands";
 import { CliError } from "./files";
 
@@ -30,11 +31,29 @@ export function parseCommandLine<const O extends Options>(
     argv: string[],
     options: O,
 ): CommandLine<O> {
+    const all = { ...options, ...HELP };
     try {
-        return parseArgs({ args: argv, allowPositionals: true, strict: true, options: { ...options, ...HELP } });
+        return parseArgs({ args: argv, allowPositionals: true, strict: true, options: all });
     } catch (error) {
-        throw usageError(spec, `: ${(error as Error).message}${spec.hint ?? ""}`);
+        throw usageError(spec, `: ${parseErrorMessage(error as Error & { code?: string }, all)}${spec.hint ?? ""}`);
     }
+}
+
+/**
+ * Node's parse errors, in our words: its unknown-option message ends with an unbalanced quote and
+ * advice about `--`; ours names the option and, when one is close, the option meant.
+ */
+export function parseErrorMessage(error: Error & { code?: string }, options: Options): string {
+    const unknown = /^Unknown option '([^']*)'/.exec(error.message);
+    if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && unknown) {
+        const names = Object.entries(options).flatMap(([name, o]) => [
+            `--${name}`,
+            ...(o.short ? [`-${o.short}`] : []),
+        ]);
+        const meant = closestStrings(unknown[1], names, 2)[0];
+        return `unknown option ${unknown[1]}${meant ? ` (did you mean ${meant}?)` : ""}`;
+    }
+    return error.message;
 }
 
 /** `--help`: the usage on stdout, exit 0. */
