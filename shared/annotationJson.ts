@@ -16,8 +16,8 @@ import {
     parseTree,
 } from "jsonc-parser";
 import { MAX_NESTING, nestingBeyond } from "./jsonNesting";
-import type { Ref } from "./refModel";
 import { annotationLabel } from "./numbering";
+import type { Ref } from "./refModel";
 
 export interface NewSource extends Ref {
     polarity: "supports" | "refutes";

@@ -143,7 +143,10 @@ function renderDocument(
             perVerdict.set(verdict, (perVerdict.get(verdict) ?? 0) + 1);
         }
         const numbers = starting
-            .map((index) => `<a class="number ${verdicts.get(index)}" href="#claim-${ordinal(index)}">${ordinal(index)}</a>`)
+            .map(
+                (index) =>
+                    `<a class="number ${verdicts.get(index)}" href="#claim-${ordinal(index)}">${ordinal(index)}</a>`,
+            )
             .join("");
         const text = escapeHtml(document.content.slice(from, to));
         if (active.size === 0) {
