@@ -15,6 +15,7 @@ import {
     type EditResult,
     embeddedPaths,
 } from "../../shared/annotationJson";
+import { annotationLabel } from "../../shared/numbering";
 import { pickAnnotationFile, rememberAnnotationFile } from "./annotationFiles";
 import { uriKey } from "./citedSpans";
 import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
@@ -85,7 +86,7 @@ export class Authoring {
         const annotationFile = await this.adopt(
             fileUri,
             written,
-            `claim added as annotation ${written.annotationIndex} in ${fileName(fileUri)}; add a source next`,
+            `claim added as ${annotationLabel(written.annotationIndex)} in ${fileName(fileUri)}; add a source next`,
         );
         return { ok: true, annotationFile, annotationIndex: written.annotationIndex, ref: reffed.ref };
     }
@@ -130,7 +131,7 @@ export class Authoring {
         const annotationFile = await this.adopt(
             fileUri,
             written,
-            `${polarity === "supports" ? "supporting" : "refuting"} source added to annotation ${written.annotationIndex}`,
+            `${polarity === "supports" ? "supporting" : "refuting"} source added to ${annotationLabel(written.annotationIndex)}`,
         );
         return {
             ok: true,

@@ -12,6 +12,7 @@ import {
     type FindEvidenceParams,
     type FindEvidenceResult,
 } from "../../shared/evidenceProtocol";
+import { annotationLabel } from "../../shared/numbering";
 import { rememberAnnotationFile } from "./annotationFiles";
 import { checkPathInSession, editAnnotationFile, pickConfidence, revealAnnotation } from "./authoring";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
@@ -98,7 +99,7 @@ export class FindSources {
         rememberAnnotationFile(this.context, fileUri);
         await revealAnnotation(written.document, written.annotationIndex);
         vscode.window.setStatusBarMessage(
-            `$(check) SourceCheck: ${polarity === "supports" ? "supporting" : "refuting"} source ${hit.hit.path} added to annotation ${written.annotationIndex}`,
+            `$(check) SourceCheck: ${polarity === "supports" ? "supporting" : "refuting"} source ${hit.hit.path} added to ${annotationLabel(written.annotationIndex)}`,
             5000,
         );
         return {
@@ -158,7 +159,7 @@ export class FindSources {
                 };
             if (claims.length > 1) {
                 const picked = await vscode.window.showQuickPick(
-                    claims.map((c) => ({ label: c.claimText ?? `annotation ${c.annotationIndex}`, citation: c })),
+                    claims.map((c) => ({ label: c.claimText ?? annotationLabel(c.annotationIndex), citation: c })),
                     { title: "SourceCheck: which claim?" },
                 );
                 if (!picked) return { ok: false, message: "No claim chosen.", cancelled: true };

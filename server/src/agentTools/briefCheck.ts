@@ -3,6 +3,8 @@
  * resolves; otherwise only what failed, each failing ref with its JSON, every error of it and what
  * to do. The structured content keeps the whole report; `detail: "full"` puts it in the text too.
  */
+
+import { annotationLabel, sourceLabel } from "../../../shared/numbering";
 import type { CheckResult, Problem } from "../core/check";
 import type { Ref } from "../core/types";
 
@@ -43,8 +45,8 @@ function severityOf(problem: Problem): string | undefined {
 
 function who(annotation: number | undefined, role: Problem["role"]): string {
     if (annotation === undefined) return "file";
-    const part = role === undefined ? "" : role === "claim" ? ", claim" : `, source ${role + 1}`;
-    return `annotation ${annotation + 1}${part}`;
+    const part = role === undefined ? "" : role === "claim" ? ", claim" : `, ${sourceLabel(role)}`;
+    return `${annotationLabel(annotation)}${part}`;
 }
 
 function refOf(result: CheckResult, problem: Problem): Ref | undefined {

@@ -4,6 +4,7 @@
  * included) for VS Code's agents. No file system here. Every failure is a ToolError with a stable code.
  */
 import type { z } from "zod";
+import { annotationLabel, sourceLabel } from "../../../shared/numbering";
 import { annotateQuotes, appendToAnnotationFile } from "../core/annotate";
 import { checkInput as checkAnnotations } from "../core/check";
 import { type CiteCandidate, citeQuote } from "../core/cite";
@@ -378,10 +379,10 @@ function annotateText(
 ): string {
     const count = built.annotation.sources.length;
     const head = written
-        ? `Wrote annotation ${index + 1} (index ${index}) to ${file}: the claim and ${count} source${count === 1 ? "" : "s"} cited.`
-        : `Annotation ${index + 1} (index ${index}) of ${file} is ready, not written: call again with write: true to append it.`;
+        ? `Wrote ${annotationLabel(index)} (index ${index}) to ${file}: the claim and ${count} source${count === 1 ? "" : "s"} cited.`
+        : `${annotationLabel(index, true)} (index ${index}) of ${file} is ready, not written: call again with write: true to append it.`;
     const notes = built.warnings.map(
-        (w) => `${w.code} (${w.role === "claim" ? "claim" : `source ${w.role + 1}`}): ${w.message}`,
+        (w) => `${w.code} (${w.role === "claim" ? "claim" : sourceLabel(w.role)}): ${w.message}`,
     );
     return [head, JSON.stringify(built.annotation), ...notes].join("\n");
 }

@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
+import { annotationLabel } from "../../../shared/numbering";
 import { type AnnotateRequest, annotateQuotes, appendToAnnotationFile, roleName } from "../core/annotate";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
@@ -174,8 +175,8 @@ export const annotateCommand: CliCommand = {
             io.stdout(`${JSON.stringify(json, null, 2)}\n`);
         } else {
             const what = args.write
-                ? `wrote annotation ${appended.index + 1} to ${args.file}`
-                : `annotation ${appended.index + 1} of ${args.file}, not written (add --write to append it)`;
+                ? `wrote ${annotationLabel(appended.index)} to ${args.file}`
+                : `${annotationLabel(appended.index)} of ${args.file}, not written (add --write to append it)`;
             const notes = built.warnings.map((w) => `${roleName(w.role)}: ${w.code}: ${w.message}\n`).join("");
             io.stdout(`${what}\n${JSON.stringify(built.annotation)}\n${notes}`);
         }

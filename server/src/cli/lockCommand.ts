@@ -5,6 +5,7 @@
  * existing lock that cannot be read, schema errors: that file's lock is left untouched).
  */
 import * as nodePath from "node:path";
+import { pointerWithReading } from "../../../shared/numbering";
 import { checkInput } from "../core/check";
 import { LineIndex } from "../core/lines";
 import { type LockError, lockSites, type RefLockStatus, relock, serializeLock, siteLabel } from "../core/lock";
@@ -116,7 +117,7 @@ export function lockFile(
         const first = schemaErrors[0];
         return fail(
             first.code,
-            `${schemaErrors.length} schema error${schemaErrors.length === 1 ? "" : "s"}, the first at ${first.pointer || "/"}: ${first.message}; the lock is left as it was`,
+            `${schemaErrors.length} schema error${schemaErrors.length === 1 ? "" : "s"}, the first at ${pointerWithReading(first.pointer)}: ${first.message}; the lock is left as it was`,
         );
     }
     const sites = lockSites(checked.annotations);

@@ -8,6 +8,7 @@
 
 import { applyEdits } from "jsonc-parser";
 import { appendAnnotation, detectFormatting, type NewSource } from "../../../shared/annotationJson";
+import { sourceLabel } from "../../../shared/numbering";
 import { type CiteCandidate, citeQuote } from "./cite";
 import { normalizeRefPath } from "./refPath";
 import { type SpanWarning, selfCitationWarning } from "./refWarnings";
@@ -64,7 +65,7 @@ export type AnnotateResult =
 
 /** `claim` or `source 2` (1-based, as people count). */
 export function roleName(role: "claim" | number): string {
-    return role === "claim" ? "claim" : `source ${role + 1}`;
+    return role === "claim" ? "claim" : sourceLabel(role);
 }
 
 /** Every quote cited, or the first that cannot be. */

@@ -5,6 +5,7 @@
  * same shape as code (zod, already a dependency of the agent tools).
  */
 import { z } from "zod";
+import { pointerWithReading } from "../../../../shared/numbering";
 import { sortEntries } from "./relock";
 import { LOCK_VERSION, type LockError, type LockFile } from "./types";
 
@@ -80,7 +81,7 @@ export function parseLock(text: string, annotationFileName: string): ParsedLock 
             error: {
                 code: "lock-schema",
                 pointer,
-                message: `the lock does not follow its schema at ${pointer || "/"}: ${issue.message}`,
+                message: `the lock does not follow its schema at ${pointerWithReading(pointer)}: ${issue.message}`,
             },
         };
     }

@@ -1,4 +1,6 @@
 /** The refs of a checked file as lock sites, each with where it is in the file (for messages). */
+
+import { annotationLabel, sourceLabel } from "../../../../shared/numbering";
 import type { CheckedAnnotation } from "../check";
 import type { LockSite } from "./match";
 
@@ -39,5 +41,5 @@ export function lockSites(annotations: readonly CheckedAnnotation[]): LockRefSit
 
 /** "annotation 3, source 2" / "annotation 1, claim": counted from 1, for people. */
 export function siteLabel(annotation: number, role: "claim" | number): string {
-    return `annotation ${annotation + 1}, ${role === "claim" ? "claim" : `source ${role + 1}`}`;
+    return `${annotationLabel(annotation)}, ${role === "claim" ? "claim" : sourceLabel(role)}`;
 }
