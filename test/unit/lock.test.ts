@@ -83,7 +83,7 @@ describe("lock: entries", () => {
 });
 
 describe("lock: file text", () => {
-    it("is 2-space JSON with LF and a final newline, the same whatever the order of the refs", () => {
+    it("is 2-space JSON with one line per entry, LF and a final newline, the same whatever the order of the refs", () => {
         const s = session({ article: ARTICLE, bench: BENCH });
         const a = serializeLock(lockOf(s, [CLAIM, SOURCE, SERVING]).lock);
         const b = serializeLock(lockOf(s, [SERVING, SOURCE, CLAIM]).lock);
@@ -93,6 +93,8 @@ describe("lock: file text", () => {
             a,
             /^\{\n {2}"lockVersion": 1,\n {2}"annotationFile": "a\.sourcecheck\.json",\n {2}"entries": \{\n {4}"article#/,
         );
+        // One line per entry: the frame's 6 lines and one per entry (3 here).
+        assert.equal(a.split("\n").length - 1, 6 + 3);
         // Sorted by path, then position.
         const keys = Object.keys(JSON.parse(a).entries);
         assert.deepEqual(

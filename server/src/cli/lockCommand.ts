@@ -126,8 +126,8 @@ export function lockFile(
     });
     const content = serializeLock(result.lock);
     const notLocked: NotLocked[] = [];
-    const located = new LocatedText(text);
-    const lines = new LineIndex(text);
+    // Where each unlocked ref is in the file: parsed only when some ref could not be locked.
+    let where: { located: LocatedText; lines: LineIndex } | undefined;
     let locked = 0;
     result.statuses.forEach((status: RefLockStatus, i) => {
         if (status === "locked") {
@@ -136,7 +136,8 @@ export function lockFile(
         }
         const site = sites[i];
         const error = site.resolution.valid ? undefined : site.resolution.errors[0];
-        const at = lines.positionAt(located.spanOf(site.pointer).offset);
+        where ??= { located: new LocatedText(text), lines: new LineIndex(text) };
+        const at = where.lines.positionAt(where.located.spanOf(site.pointer).offset);
         notLocked.push({
             annotation: site.annotation,
             role: site.role,

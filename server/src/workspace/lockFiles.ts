@@ -8,7 +8,7 @@ import { readTextFile } from "./safeFile";
 
 export { sha256 } from "./sha256";
 
-/** A lock of 100,000 annotations is about 180 MB of indented JSON; past this it is not one. */
+/** A lock of 100,000 annotations is about 130 MB (docs/lock.md, "Deterministic text"); past this it is not one. */
 export const MAX_LOCK_BYTES = 256 * 1024 * 1024;
 
 export interface LockRead {

@@ -3,7 +3,15 @@
 export { LockComparison, type LockComparisonOptions, type LockCounts } from "./compare";
 export { driftOf, quoteForPeople, type TextChangedWarning, unlockedMessage } from "./drift";
 export { baseKey, entryKey, isLockedText, lockEntry, lockedTextOf, refIdentity } from "./entry";
-export { isLockFileName, lockFileNameFor, type ParsedLock, parseLock, serializeLock } from "./file";
+export {
+    conformsToLockEntry,
+    isLockFileName,
+    lockEntryProblem,
+    lockFileNameFor,
+    type ParsedLock,
+    parseLock,
+    serializeLock,
+} from "./file";
 export { type LockMatch, type LockSite, type MatchKind, matchLock, matchRefs } from "./match";
 export { type RefLockStatus, type RelockOptions, type RelockResult, relock, sortEntries } from "./relock";
 export { type LockRefSite, lockSites, siteLabel } from "./sites";

@@ -9,7 +9,7 @@
  * - entries no ref of the file matches are dropped.
  */
 import { type DocumentLookup, isDocumentFailure } from "../session";
-import { copyRef, entryKey, isLockedText, lockEntry, ordered } from "./entry";
+import { copyRef, entryKey, isLockedText, lockEntry } from "./entry";
 import { type LockSite, matchLock } from "./match";
 import { LOCK_VERSION, type LockEntry, type LockFile, type Sha256 } from "./types";
 
@@ -107,7 +107,8 @@ export function sortEntries(entries: Map<string, LockEntry> | Record<string, Loc
     const list = entries instanceof Map ? [...entries] : Object.entries(entries);
     list.sort(([ka, a], [kb, b]) => compareEntries(a, b) || compareStrings(ka, kb));
     const out: Record<string, LockEntry> = {};
-    for (const [key, entry] of list) out[key] = ordered(entry);
+    // Not copied: an entry's field order is fixed where it is written (serializeLock).
+    for (const [key, entry] of list) out[key] = entry;
     return out;
 }
 
