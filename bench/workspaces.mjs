@@ -145,6 +145,22 @@ export async function workspacesCases({ scratch, smoke, record, results }) {
     );
     results.at(-1).speedup = round(parallel.baseline.median / parallel.ours.median);
 
+    // The default (no --jobs) on a small run, 42 of these files as in the report that chose it: it
+    // must never be slower than one job (docs/ci.md, "--jobs").
+    const smallRun = ["answers/a00[0-3]?.sourcecheck.json", "answers/a004[01].sourcecheck.json"];
+    const checkSmall = (jobs) => () => {
+        const args = [cli, "check", ...(jobs ? ["--jobs", String(jobs)] : []), "--root", corpus.dir, ...smallRun];
+        const run = spawnSync(process.execPath, args, { cwd: corpus.dir, stdio: "ignore" });
+        if (run.status !== 0) throw new Error(`check ${args.join(" ")} exited ${run.status} on a clean corpus`);
+    };
+    const byDefault = await sideBySide(checkSmall(undefined), checkSmall(1), { runs: smoke ? 1 : 9, warmup: 1 });
+    record(
+        `check with the default --jobs vs --jobs 1, ${smoke ? "up to 20" : 42} files of ${perFile} annotations`,
+        { ratio: byDefault.ours.median / byDefault.baseline.median },
+        smoke ? undefined : 1.05,
+        { ours: byDefault.ours, baseline: byDefault.baseline, baselineName: "the same check with --jobs 1" },
+    );
+
     // Start-up: one small clean file, where loading the bundle is most of the time.
     const small = makeWorkspace(join(scratch, "ws-startup"), {
         annotations: 20,
