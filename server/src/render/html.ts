@@ -44,14 +44,30 @@ const VERDICT_TEXT: Record<Verdict, string> = {
     broken: "broken",
 };
 
-export function renderHtml(input: RenderInput): string {
+/**
+ * `work` counts the claims, segments and names the page is built from, for the linearity test
+ * (docs/security.md, "Resource bounds"): doubling the claims at most doubles it, however they overlap.
+ */
+export function renderHtml(input: RenderInput, work: { steps: number } = { steps: 0 }): string {
     const { report } = input;
+    // Each document is given only its own claims: per document, every claim was looked at again.
+    const byPath = new Map<string, ReportEntry[]>();
+    for (const entry of report.entries) {
+        work.steps++;
+        const claim = entry.claim;
+        if (!claim.valid) continue;
+        const list = byPath.get(claim.path);
+        if (list) list.push(entry);
+        else byPath.set(claim.path, [entry]);
+    }
     const verdicts = new Map<number, Verdict>(report.entries.map((entry) => [entry.index, verdictOf(entry)]));
     const counts = VERDICTS.map((verdict) => {
         const count = [...verdicts.values()].filter((v) => v === verdict).length;
         return `<li class="count ${verdict}"><span class="badge ${verdict}">${VERDICT_TEXT[verdict]}</span> ${count}</li>`;
     }).join("");
-    const documents = input.documents.map((document) => renderDocument(document, report.entries, verdicts)).join("\n");
+    const documents = input.documents
+        .map((document) => renderDocument(document, byPath.get(document.path) ?? [], verdicts, work))
+        .join("\n");
     const claims = report.entries.map((entry) => renderClaim(entry, verdicts.get(entry.index) as Verdict)).join("\n");
     const total = report.validCount + report.invalidCount;
     return `<!doctype html>
@@ -102,6 +118,7 @@ function renderDocument(
     document: { path: string; content: string },
     entries: ReportEntry[],
     verdicts: Map<number, Verdict>,
+    work: { steps: number },
 ): string {
     const lines = new LineIndex(document.content);
     const spans: Span[] = [];
@@ -129,15 +146,18 @@ function renderDocument(
     const perVerdict = new Map<Verdict, number>();
     const parts: string[] = [];
     for (let i = 0; i + 1 < points.length; i++) {
+        work.steps++;
         const from = points[i];
         const to = points[i + 1];
         for (const index of closing.get(from) ?? []) {
+            work.steps++;
             active.delete(index);
             const verdict = verdicts.get(index) as Verdict;
             perVerdict.set(verdict, (perVerdict.get(verdict) ?? 0) - 1);
         }
         const starting = opening.get(from) ?? [];
         for (const index of starting) {
+            work.steps++;
             active.add(index);
             const verdict = verdicts.get(index) as Verdict;
             perVerdict.set(verdict, (perVerdict.get(verdict) ?? 0) + 1);
@@ -155,7 +175,7 @@ function renderDocument(
         }
         const worst = [...VERDICTS].sort(byConcern).find((verdict) => (perVerdict.get(verdict) ?? 0) > 0) as Verdict;
         parts.push(
-            `${numbers}<mark class="claim ${worst}" title="${escapeHtml(coveringTitle(active, verdicts))}">${text}</mark>`,
+            `${numbers}<mark class="claim ${worst}" title="${escapeHtml(coveringTitle(active, verdicts, work))}">${text}</mark>`,
         );
     }
     const html = parts.join("");
@@ -170,9 +190,10 @@ function pushTo(map: Map<number, number[]>, key: number, value: number): void {
 
 /** The claims covering a segment, at most MAX_TITLED of them named (deep overlaps stay linear). */
 const MAX_TITLED = 8;
-function coveringTitle(active: Set<number>, verdicts: Map<number, Verdict>): string {
+function coveringTitle(active: Set<number>, verdicts: Map<number, Verdict>, work: { steps: number }): string {
     const named: string[] = [];
     for (const index of active) {
+        work.steps++;
         if (named.length === MAX_TITLED) break;
         named.push(`claim ${ordinal(index)}: ${verdicts.get(index)}`);
     }
