@@ -19,6 +19,7 @@ import {
     USAGE_EXIT,
 } from "./quoteCli";
 import type { CliCommand } from "./registry";
+import { ChunkedWriter } from "./stdout";
 
 const USAGE = `  sourcecheck notes [--json] NOTES
             check claim:/quote:/url: notes: each quote must appear in its page as fetched now
@@ -64,12 +65,16 @@ export async function runLiveQuotes(
     const { report } = checkQuotesLive(parsed.citations, pages);
     if (values.json) printJson(io, report);
     else {
-        io.stdout(`${liveSummary(report, "quotes")}\n`);
+        // In chunks: a million quotes were two million writes, most of the run.
+        const out = new ChunkedWriter((text) => io.stdout(text));
+        out.add(`${liveSummary(report, "quotes")}\n`);
+        const shownFile = visible(file);
         for (const item of report.items) {
-            io.stdout(`  ${visible(file)}:${item.line} ${item.ok ? "PASS" : "FAIL"} ${visible(item.url)}\n`);
+            out.add(`  ${shownFile}:${item.line} ${item.ok ? "PASS" : "FAIL"} ${visible(item.url)}\n`);
             for (const code of item.diagnostics)
-                io.stdout(`    [${visible(code)}]${item.message ? ` ${visible(item.message)}` : ""}\n`);
+                out.add(`    [${visible(code)}]${item.message ? ` ${visible(item.message)}` : ""}\n`);
         }
+        out.flush();
     }
     return report.exitCode;
 }
