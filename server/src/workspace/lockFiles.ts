@@ -2,6 +2,7 @@
  * Lock files on disk (docs/lock.md): the sidecar beside an annotation file, read through the one safe
  * reader, and the SHA-256 the pure lock module is given.
  */
+import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { type LockError, type LockFile, lockFileNameFor, parseLock } from "../core/lock";
 import { readTextFile } from "./safeFile";
@@ -37,4 +38,30 @@ export function readLockBeside(annotationPath: string): LockRead {
         path,
         error: { code: "lock-unreadable", message: `the lock ${read.message}` },
     };
+}
+
+/**
+ * Locks read again only when they change: the language server checks an annotation file on every
+ * edit, and a large lock (100 MB for 100,000 annotations) must not be parsed on every keystroke.
+ * A lock is known unchanged by its size, modification time and inode; the read itself is the safe one.
+ */
+export class LockReader {
+    private readonly cache = new Map<string, { stamp: string; read: LockRead }>();
+
+    readBeside(annotationPath: string): LockRead {
+        const path = lockPathFor(annotationPath);
+        let stamp: string | undefined;
+        try {
+            const stats = fs.statSync(path);
+            stamp = `${stats.size}:${stats.mtimeMs}:${stats.ino}:${stats.ctimeMs}`;
+        } catch {
+            stamp = undefined;
+        }
+        const cached = this.cache.get(annotationPath);
+        if (stamp !== undefined && cached?.stamp === stamp) return cached.read;
+        const read = readLockBeside(annotationPath);
+        if (stamp === undefined) this.cache.delete(annotationPath);
+        else this.cache.set(annotationPath, { stamp, read });
+        return read;
+    }
 }

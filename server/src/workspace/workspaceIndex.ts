@@ -9,7 +9,7 @@ import type { Citation } from "../features/featureWorkspace";
 import { AnnotationFile } from "./annotationFile";
 import { AnnotationRecognizer, Discovery } from "./discovery";
 import { type BufferStore, DocumentSource } from "./documentSource";
-import { readLockBeside } from "./lockFiles";
+import { LockReader } from "./lockFiles";
 import { isInside } from "./pathSafety";
 import { PathTree } from "./pathTree";
 import { ProjectConfigs, resolveDocumentRoot } from "./projectConfig";
@@ -41,6 +41,8 @@ export class WorkspaceIndex {
     readonly source: DocumentSource;
     private recognizer = new AnnotationRecognizer([], this.configs);
     private readonly files = new Map<string, AnnotationFile>();
+    /** Locks beside annotation files, parsed again only when they change on disk. */
+    private readonly locks = new LockReader();
     /** Absolute cited path -> annotation file URIs citing it. */
     private readonly dependents = new Map<string, Set<string>>();
     /** Annotation file URI -> absolute cited path -> the ref paths naming it. */
@@ -153,7 +155,7 @@ export class WorkspaceIndex {
         const root = this.rootFor(uri);
         const lookup = root !== undefined ? this.source.lookupFor(root) : NO_ROOT;
         const path = uriToPath(uri);
-        const lock = path !== undefined ? readLockBeside(path) : undefined;
+        const lock = path !== undefined ? this.locks.readBeside(path) : undefined;
         const file = new AnnotationFile(uri, version, text, root, lookup, keepValue, lock);
         this.files.set(uri, file);
         this.index(file);
