@@ -1,5 +1,7 @@
 /** Settings and the annotation-file naming rule (docs/contract.md section 4), read in one place. */
 import * as vscode from "vscode";
+import type { DocumentSelector } from "vscode-languageclient/node";
+import { NOTES_LANGUAGE, TRACE_LANGUAGE } from "../../shared/quoteProtocol";
 
 export const BUILTIN_ANNOTATION_GLOBS = ["**/*.sourcecheck.json", "**/*.annotations.json"];
 
@@ -42,4 +44,24 @@ export async function toggleDecorationsSetting(): Promise<boolean> {
               : vscode.ConfigurationTarget.Global;
     await config.update("decorations.enabled", next, target);
     return next;
+}
+
+/**
+ * The documents the server's language features serve beside annotation files: traces and notes by
+ * their language, Markdown reports by name (`*.report.md` and the `sourcecheck.reportFiles` globs),
+ * so that other Markdown documents keep text sync only.
+ */
+export function quoteDocumentSelector(): DocumentSelector {
+    const reports = [...new Set(["**/*.report.md", ...quoteGlobs("reportFiles")])];
+    return [
+        { language: TRACE_LANGUAGE },
+        { language: NOTES_LANGUAGE },
+        ...reports.map((pattern) => ({ scheme: "file", language: "markdown", pattern })),
+    ];
+}
+
+/** The extra globs of a quote-file setting. */
+export function quoteGlobs(setting: "traceFiles" | "notesFiles" | "reportFiles"): string[] {
+    const value = vscode.workspace.getConfiguration("sourcecheck").get<unknown>(setting);
+    return Array.isArray(value) ? value.filter((g): g is string => typeof g === "string" && g.length > 0) : [];
 }

@@ -17,8 +17,7 @@ import {
     State,
     TransportKind,
 } from "vscode-languageclient/node";
-import { annotationFileGlobs } from "./config";
-import { quoteDocumentSelector } from "./quoteFiles";
+import { annotationFileGlobs, quoteDocumentSelector } from "./config";
 
 const CRASH_WINDOW_MS = 3 * 60 * 1000;
 const MAX_CRASHES_IN_WINDOW = 5;

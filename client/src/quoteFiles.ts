@@ -6,7 +6,7 @@
  * written beside the file and opened. Nothing is matched or fetched here.
  */
 import * as vscode from "vscode";
-import { type DocumentSelector, RequestType } from "vscode-languageclient/node";
+import { RequestType } from "vscode-languageclient/node";
 import { plural } from "../../shared/numbering";
 import {
     CONVERT_QUOTES,
@@ -19,6 +19,7 @@ import {
     type RefetchQuotesResult,
     TRACE_LANGUAGE,
 } from "../../shared/quoteProtocol";
+import { quoteGlobs } from "./config";
 import type { SourceCheckClient } from "./languageClient";
 import { ask, messageOf } from "./requests";
 
@@ -30,34 +31,15 @@ const convertType = new RequestType<ConvertQuotesParams, ConvertQuotesResult, vo
 /** Languages a matched file may be switched from: a language picked on purpose is left alone. */
 const SWITCHABLE = new Set(["plaintext", "json", "jsonl", "jsonc", "markdown"]);
 
-/**
- * The documents the server's language features serve beside annotation files: traces and notes by
- * their language, Markdown reports by name (`*.report.md` and the `sourcecheck.reportFiles` globs),
- * so that other Markdown documents keep text sync only.
- */
-export function quoteDocumentSelector(): DocumentSelector {
-    const reports = [...new Set(["**/*.report.md", ...globs("reportFiles")])];
-    return [
-        { language: TRACE_LANGUAGE },
-        { language: NOTES_LANGUAGE },
-        ...reports.map((pattern) => ({ scheme: "file", language: "markdown", pattern })),
-    ];
-}
-
-function globs(setting: "traceFiles" | "notesFiles" | "reportFiles"): string[] {
-    const value = vscode.workspace.getConfiguration("sourcecheck").get<unknown>(setting);
-    return Array.isArray(value) ? value.filter((g): g is string => typeof g === "string" && g.length > 0) : [];
-}
-
 function matches(document: vscode.TextDocument, patterns: string[]): boolean {
     return patterns.some((pattern) => vscode.languages.match({ scheme: "file", pattern }, document) > 0);
 }
 
 function associate(document: vscode.TextDocument): void {
     if (document.uri.scheme !== "file" || !SWITCHABLE.has(document.languageId)) return;
-    const language = matches(document, globs("traceFiles"))
+    const language = matches(document, quoteGlobs("traceFiles"))
         ? TRACE_LANGUAGE
-        : matches(document, globs("notesFiles"))
+        : matches(document, quoteGlobs("notesFiles"))
           ? NOTES_LANGUAGE
           : undefined;
     if (language && document.languageId !== language)

@@ -3,12 +3,12 @@
  * is in cli/commands.ts over the same core and workspace code as the language server.
  */
 import { parseArgs } from "node:util";
+import type { CliCommand } from "./cli/command";
 import { parseErrorMessage } from "./cli/commandLine";
 import { type CliIo, type OutputFormat, runCheck, runIndex, runSession, runValidate } from "./cli/commands";
 import { parseShard } from "./cli/discovery";
 import { CliError, MAX_JOBS, parseMaxSize } from "./cli/files";
 import { processIo, reportError } from "./cli/processIo";
-import type { CliCommand } from "./cli/registry";
 import { globProblem, MAX_PATTERNS } from "./workspace/globs";
 
 export const USAGE = `Usage:

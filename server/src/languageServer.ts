@@ -51,8 +51,8 @@ import { hover } from "./features/hover";
 import { inlayHints } from "./features/inlayHints";
 import { definition, documentLinks, references } from "./features/navigation";
 import { offsetAt, positionAt } from "./features/positions";
-import { QUOTE_CODE_ACTION_KINDS, QuoteFiles } from "./features/quoteFiles";
 import { schemaCompletion } from "./features/schemaCompletion";
+import { QUOTE_CODE_ACTION_KINDS, QuoteFiles } from "./quoteFiles";
 import type { AnnotationFile } from "./workspace/annotationFile";
 import type { BufferStore } from "./workspace/documentSource";
 import { CONFIG_FILE_NAME } from "./workspace/projectConfig";
@@ -275,7 +275,7 @@ export function startLanguageServer(connection: Connection): void {
                 for (const target of analysis.citedUris(file)) cited.add(target);
             }
             afterChange(files, [...cited]);
-            publishConfigProblems(connection, workspace, shownConfigProblems);
+            publishConfigProblems((params) => void connection.sendDiagnostics(params), workspace, shownConfigProblems);
         } catch (error) {
             connection.console.error(
                 `sourcecheck: indexing failed: ${error instanceof Error ? error.stack : String(error)}`,

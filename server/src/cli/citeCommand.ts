@@ -7,10 +7,10 @@ import { type CiteResult, citeQuote } from "../core/cite";
 import { normalizeRefPath } from "../core/refPath";
 import { SessionDocument } from "../core/session";
 import { decodeText, readDocumentUnderRoot } from "../workspace/diskDocuments";
+import type { CliCommand } from "./command";
 import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError } from "./files";
-import type { CliCommand } from "./registry";
 
 const USAGE = `  sourcecheck cite [--root DIR] [--json] PATH QUOTE
             the ref citing QUOTE (verbatim, may span lines; - reads it from stdin) in document PATH

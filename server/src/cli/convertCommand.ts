@@ -8,11 +8,11 @@ import * as nodePath from "node:path";
 import { type ConvertedFile, convertQuotes, convertTrace } from "../quotes/convert";
 import { parseNotes } from "../quotes/notes";
 import { analyzeTrace } from "../quotes/trace";
+import type { CliCommand } from "./command";
 import { parseCommandLine } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError, readTextInput, writeFileAtomic } from "./files";
 import { diagnosticLines, fetchPages, guardedFetcher, type PageFetcher, printJson, USAGE_EXIT } from "./quoteCli";
-import type { CliCommand } from "./registry";
 
 const USAGE = `  sourcecheck convert [--json] [-o OUT [--follow-symlinks]] TRACE.jsonl|NOTES
             turn quote-based citations into a SourceCheck file (session of captured sources, one

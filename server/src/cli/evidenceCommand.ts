@@ -22,9 +22,9 @@ import {
 import { unsafeReason } from "../evidence/unsafe";
 import { type EvidenceAnswer, searchCorpus } from "../workspace/evidenceSearch";
 import { defaultIndexDir, openIndex, readCurrent } from "../workspace/evidenceStore";
+import type { CliCommand } from "./command";
 import type { CliIo } from "./commands";
 import { CliError, readTextInput } from "./files";
-import type { CliCommand } from "./registry";
 
 const USAGE = `  sourcecheck evidence --corpus DIR --query TEXT [--top-k N] [--budget CHARS] [--index-dir D] [--json]
   sourcecheck evidence --corpus DIR --eval CASES.json [--index-dir D] [--json]

@@ -6,10 +6,10 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { diskToolContext } from "../mcp/diskContext";
 import { serveStdio } from "../mcp/server";
+import type { CliCommand } from "./command";
 import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError } from "./files";
-import type { CliCommand } from "./registry";
 
 const USAGE = `  sourcecheck mcp [--root DIR]
             serve the tools check, index, cite, repair and evidence to MCP clients over stdio;

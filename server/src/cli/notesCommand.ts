@@ -7,6 +7,7 @@
 import { visible } from "../core/visible";
 import { checkQuotesLive, liveSummary } from "../quotes/live";
 import { type ParsedQuotes, parseNotes } from "../quotes/notes";
+import type { CliCommand } from "./command";
 import { parseCommandLine, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import {
@@ -18,7 +19,6 @@ import {
     readQuoteInput,
     USAGE_EXIT,
 } from "./quoteCli";
-import type { CliCommand } from "./registry";
 import { ChunkedWriter } from "./stdout";
 
 const USAGE = `  sourcecheck notes [--json] NOTES

@@ -4,7 +4,7 @@
  */
 import { annotateCommand } from "./annotateCommand";
 import { citeCommand } from "./citeCommand";
-import type { CliIo } from "./commands";
+import type { CliCommand } from "./command";
 import { convertCommand } from "./convertCommand";
 import { evidenceCommand } from "./evidenceCommand";
 import { lockCommand } from "./lockCommand";
@@ -14,15 +14,6 @@ import { renderCommand } from "./renderCommand";
 import { repairCommand } from "./repairCommand";
 import { reportCheckCommand } from "./reportCheckCommand";
 import { traceCommand } from "./traceCommand";
-
-export interface CliCommand {
-    /** The first word on the command line, e.g. `repair`; `trace verify-files` is `trace`'s business. */
-    name: string;
-    /** Usage lines shown by `sourcecheck --help`. */
-    usage: string;
-    /** Exit status; a CliError (from ./files) becomes one clear line on stderr and its exit code. */
-    run(argv: string[], io: CliIo): number | Promise<number>;
-}
 
 export const COMMANDS: CliCommand[] = [
     citeCommand,

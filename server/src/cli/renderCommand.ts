@@ -13,10 +13,10 @@ import { isDocumentFailure } from "../core/session";
 import { renderHtml } from "../render/html";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
+import type { CliCommand } from "./command";
 import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError, readTextInput, writeFileAtomic } from "./files";
-import type { CliCommand } from "./registry";
 
 const USAGE = `  sourcecheck render [--root DIR] [-o OUT.html [--follow-symlinks]] FILE
             one self-contained HTML page of FILE's check: each answer document with its claims

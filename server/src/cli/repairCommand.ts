@@ -21,9 +21,9 @@ import { listCandidateDocuments } from "../workspace/discovery";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { GitRevisionDocuments, GitRevisionError, lastCommitOf } from "../workspace/gitRevision";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
+import type { CliCommand } from "./command";
 import type { CliIo } from "./commands";
 import { CliError, parseMaxSize, readTextInput, readTextInputForUpdate, writeFileAtomic } from "./files";
-import type { CliCommand } from "./registry";
 
 const USAGE = `  sourcecheck repair [--root DIR] [--since REV] [--strict] [--write [--follow-symlinks]] [--max-size BYTES] [--json] FILE
             propose the refs the broken refs of FILE meant (line shifts, misquotes, ambiguity,

@@ -4,9 +4,9 @@
  * looked up in the linked page as fetched now (guarded); output names the report line of each quote.
  */
 import { parseReport } from "../quotes/report";
+import type { CliCommand } from "./command";
 import { runLiveQuotes } from "./notesCommand";
 import { guardedFetcher } from "./quoteCli";
-import type { CliCommand } from "./registry";
 
 const USAGE = `  sourcecheck report-check [--json] REPORT.md
             check the quotes of a Markdown report against the pages they link, fetched now

@@ -22,6 +22,7 @@ import {
     traceSummary,
 } from "../quotes/trace";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
+import type { CliCommand } from "./command";
 import { parseCommandLine, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import {
@@ -33,7 +34,6 @@ import {
     readQuoteInput,
     USAGE_EXIT,
 } from "./quoteCli";
-import type { CliCommand } from "./registry";
 
 const USAGE = `  sourcecheck trace [--evidence] [--json] TRACE.jsonl
             check an Agent JSONL trace (TraceCite): structure, and each quote against the captured

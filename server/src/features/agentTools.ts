@@ -8,7 +8,7 @@
  * behind its back.
  */
 import * as nodePath from "node:path";
-import type { WorkspaceEdit } from "vscode-languageserver/node";
+import type { WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { AgentToolParams, AgentToolResult } from "../../../shared/agentToolProtocol";
 import { type AnnotationFileAccess, type RefScope, runTool, type ToolContext, ToolError } from "../agentTools/tools";
 import { type DocumentFailure, isDocumentFailure } from "../core/session";

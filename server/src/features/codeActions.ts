@@ -14,7 +14,7 @@ import {
     type Diagnostic,
     type Range,
     type TextEdit,
-} from "vscode-languageserver";
+} from "vscode-languageserver-protocol";
 import { refForSpan } from "../core/author";
 import type { Problem } from "../core/check";
 import {

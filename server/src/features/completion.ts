@@ -7,7 +7,7 @@
  * the disk beyond the cached documents.
  */
 import { getLocation, getNodePath, type JSONPath, type Node } from "jsonc-parser";
-import { type CompletionItem, CompletionItemKind, type Position, type Range } from "vscode-languageserver";
+import { type CompletionItem, CompletionItemKind, type Position, type Range } from "vscode-languageserver-protocol";
 import { type BoundaryChoice, type BoundaryStyle, boundariesAt, spanEdges } from "../core/boundaries";
 import { MAX_FIX_STR, occurrenceBudget } from "../core/fixes";
 import { resolveInDocument } from "../core/resolve";

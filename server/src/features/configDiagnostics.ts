@@ -3,12 +3,16 @@
  * shown on its own offending token, never silently ignored. Pushed, since configuration files are
  * plain JSON files the client does not pull diagnostics for.
  */
-import { type Connection, DiagnosticSeverity } from "vscode-languageserver";
+import { DiagnosticSeverity, type PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import { pathToUri } from "../workspace/uris";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
 
 /** Publish the problems of the configuration files read so far; clear those fixed since `shown`. */
-export function publishConfigProblems(connection: Connection, workspace: WorkspaceIndex, shown: Set<string>): void {
+export function publishConfigProblems(
+    send: (params: PublishDiagnosticsParams) => void,
+    workspace: WorkspaceIndex,
+    shown: Set<string>,
+): void {
     const broken = new Set<string>();
     for (const load of workspace.configs.loaded()) {
         if (load.ok) continue;
@@ -17,7 +21,7 @@ export function publishConfigProblems(connection: Connection, workspace: Workspa
         broken.add(uri);
         const start = { line: problem.line - 1, character: problem.column - 1 };
         const end = { line: start.line, character: start.character + Math.max(1, problem.length) };
-        void connection.sendDiagnostics({
+        send({
             uri,
             diagnostics: [
                 {
@@ -30,7 +34,7 @@ export function publishConfigProblems(connection: Connection, workspace: Workspa
             ],
         });
     }
-    for (const uri of shown) if (!broken.has(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
+    for (const uri of shown) if (!broken.has(uri)) send({ uri, diagnostics: [] });
     shown.clear();
     for (const uri of broken) shown.add(uri);
 }

@@ -4,13 +4,13 @@
  * Served by pull (textDocument/diagnostic) when the client supports it, else pushed.
  */
 import {
-    type Connection,
     type Diagnostic,
     type DiagnosticRelatedInformation,
     DiagnosticSeverity,
     type DocumentDiagnosticReport,
     DocumentDiagnosticReportKind,
-} from "vscode-languageserver";
+    type PublishDiagnosticsParams,
+} from "vscode-languageserver-protocol";
 import { ordinal } from "../../../shared/numbering";
 import type { Problem } from "../core/check";
 import type { AnnotationFile } from "../workspace/annotationFile";
@@ -131,8 +131,13 @@ export function pullReport(
     return { kind: DocumentDiagnosticReportKind.Full, resultId, items: diagnosticsOf(workspace, file) };
 }
 
+/** Where pushed diagnostics go (the connection, in the server): features never hold the connection itself. */
+export interface DiagnosticsSink {
+    sendDiagnostics(params: PublishDiagnosticsParams): unknown;
+}
+
 export function publish(
-    connection: Connection,
+    connection: DiagnosticsSink,
     workspace: FeatureWorkspace,
     file: AnnotationFile,
     version?: number,
@@ -140,6 +145,6 @@ export function publish(
     void connection.sendDiagnostics({ uri: file.uri, version, diagnostics: diagnosticsOf(workspace, file) });
 }
 
-export function clear(connection: Connection, uri: string): void {
+export function clear(connection: DiagnosticsSink, uri: string): void {
     void connection.sendDiagnostics({ uri, diagnostics: [] });
 }

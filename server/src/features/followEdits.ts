@@ -12,7 +12,7 @@
  * rewritten relative to each annotation file's document root.
  */
 import * as nodePath from "node:path";
-import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from "vscode-languageserver";
+import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { TextDocument, type TextDocumentContentChangeEvent } from "vscode-languageserver-textdocument";
 import type { PathsForRenameParams, RefsCanFollowParams, RefUpdate } from "../../../shared/customProtocol";
 import type { BoundaryStyle } from "../core/boundaries";

@@ -4,7 +4,7 @@
  * claim: the whole annotation with its verdict (docs/verdicts.md), the claim and every source.
  * Annotations and sources are numbered from 1, as everything a person reads.
  */
-import { type Hover, MarkupKind, type Position } from "vscode-languageserver";
+import { type Hover, MarkupKind, type Position } from "vscode-languageserver-protocol";
 import { annotationLabel, pointerForPeople, sourceLabel } from "../../../shared/numbering";
 import { isDocumentFailure } from "../core/session";
 import type { AnnotationFile, RefSite, SiteHit } from "../workspace/annotationFile";

@@ -1,5 +1,5 @@
 /** Inlay hints after each ref: the text it resolves to, shortened (setting sourcecheck.inlayHints.enabled). */
-import type { InlayHint, Range } from "vscode-languageserver";
+import type { InlayHint, Range } from "vscode-languageserver-protocol";
 import { splitsSurrogatePair } from "../core/occurrences";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { shorten } from "./format";

@@ -2,7 +2,7 @@
  * Definition (a ref -> its exact span), references (a position in any document -> every ref
  * covering it, across all annotation files) and document links (a ref's `path` -> the document).
  */
-import type { DocumentLink, Location, LocationLink, Position } from "vscode-languageserver";
+import type { DocumentLink, Location, LocationLink, Position } from "vscode-languageserver-protocol";
 import { isDocumentFailure } from "../core/session";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { uriToPath } from "../workspace/uris";

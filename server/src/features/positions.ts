@@ -3,7 +3,7 @@
  * offsets into LF-normalised content. LSP: 0-based lines and characters. Normalising CRLF to LF
  * keeps every line and column, so a cited document's core range is its LSP range shifted by a line.
  */
-import type { Location, Position as LspPosition, Range as LspRange } from "vscode-languageserver";
+import type { Location, Position as LspPosition, Range as LspRange } from "vscode-languageserver-protocol";
 import { rawOffsetInJsonString } from "../core/jsonString";
 import { LineIndex } from "../core/lines";
 import { isDocumentFailure } from "../core/session";

@@ -5,7 +5,7 @@
  * label its parse errors with our language id (docs/diagnostics.md, "Every problem once").
  */
 import { getLanguageService, type JSONDocument, type LanguageService } from "vscode-json-languageservice";
-import type { CompletionItem, Position, Range } from "vscode-languageserver";
+import type { CompletionItem, Position, Range } from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import schema from "../../../schemas/sourcecheck.schema.json";
 import { MAX_NESTING, nestingBeyond } from "../../../shared/jsonNesting";

@@ -33,16 +33,16 @@ import {
     type RefetchQuotesParams,
     type RefetchQuotesResult,
     TRACE_LANGUAGE,
-} from "../../../shared/quoteProtocol";
-import { LineIndex } from "../core/lines";
-import { fetchSourceText } from "../fetch/fetchSource";
-import { convertQuotes, convertTrace, tidyPageText } from "../quotes/convert";
-import type { QuoteDiagnostic } from "../quotes/diagnostics";
-import { checkQuotesLive, type LiveMatch, type PageText } from "../quotes/live";
-import { type ParsedQuotes, parseNotes } from "../quotes/notes";
-import { parseReport } from "../quotes/report";
-import { analyzeTrace, type TraceAnalysis } from "../quotes/trace";
-import { pathToUri, uriToPath } from "../workspace/uris";
+} from "../../shared/quoteProtocol";
+import { LineIndex } from "./core/lines";
+import { fetchSourceText } from "./fetch/fetchSource";
+import { convertQuotes, convertTrace, tidyPageText } from "./quotes/convert";
+import type { QuoteDiagnostic } from "./quotes/diagnostics";
+import { checkQuotesLive, type LiveMatch, type PageText } from "./quotes/live";
+import { type ParsedQuotes, parseNotes } from "./quotes/notes";
+import { parseReport } from "./quotes/report";
+import { analyzeTrace, type TraceAnalysis } from "./quotes/trace";
+import { pathToUri, uriToPath } from "./workspace/uris";
 
 export const QUOTE_CODE_ACTION_KINDS = [CONVERT_QUOTES_KIND];
 

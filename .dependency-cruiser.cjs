@@ -1,0 +1,79 @@
+/**
+ * The layers of docs/architecture.md, enforced by `npm run lint` (dependency-cruiser reads the
+ * TypeScript sources, type-only imports included). test/unit/layers.test.ts proves a forbidden
+ * import fails the check.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+    forbidden: [
+        {
+            name: "core-is-pure",
+            comment: "server/src/core imports only core, shared/ and pure npm packages: no fs, no LSP, no vscode.",
+            severity: "error",
+            from: { path: "^server/src/core/" },
+            to: {
+                pathNot: ["^server/src/core/", "^shared/", "(^|/)node_modules/(approx-string-match|diff|jsonc-parser|zod)/"],
+            },
+        },
+        {
+            name: "features-are-thin",
+            comment:
+                "server/src/features take no connection and do no disk I/O: no cli/, no mcp/, no fs, no vscode-languageserver connection module (types come from vscode-languageserver-protocol).",
+            severity: "error",
+            from: { path: "^server/src/features/" },
+            to: {
+                path: [
+                    "^server/src/cli/",
+                    "^server/src/mcp/",
+                    "^fs$",
+                    "^fs/promises$",
+                    "^node:fs",
+                    "(^|/)node_modules/vscode-languageserver/",
+                ],
+            },
+        },
+        {
+            name: "mcp-not-into-cli",
+            comment: "The MCP server does not reach into the CLI's internals: shared pieces live in workspace/.",
+            // A warning until the one safe writer (workspace/) replaces cli/files.ts's writeFileAtomic in mcp/diskContext.ts.
+            severity: "warn",
+            from: { path: "^server/src/mcp/" },
+            to: { path: "^server/src/cli/" },
+        },
+        {
+            name: "cli-not-into-mcp",
+            comment: "The CLI starts the MCP server through its entry (mcp/server.ts, mcp/diskContext.ts) only.",
+            severity: "error",
+            from: { path: "^server/src/cli/" },
+            to: { path: "^server/src/mcp/", pathNot: "^server/src/mcp/(server|diskContext)\\.ts$" },
+        },
+        {
+            name: "client-asks-the-server",
+            comment: "client/ imports nothing of the server: from outside client/ only shared/ (and npm packages).",
+            severity: "error",
+            from: { path: "^client/" },
+            to: { path: "^(server|test|bench|scripts)/" },
+        },
+        {
+            name: "shared-stands-alone",
+            comment: "shared/ is compiled by both sides: it imports only shared/ and npm packages.",
+            severity: "error",
+            from: { path: "^shared/" },
+            to: { pathNot: ["^shared/", "^node_modules/"] },
+        },
+        {
+            name: "no-cycles",
+            comment: "No import cycle, type-only imports included.",
+            severity: "error",
+            from: { path: "^(server/src|client/src|shared)/" },
+            to: { circular: true },
+        },
+    ],
+    options: {
+        doNotFollow: { path: "node_modules" },
+        exclude: { path: "^(out|dist)/" },
+        tsPreCompilationDeps: true,
+        tsConfig: { fileName: "tsconfig.json" },
+        moduleSystems: ["cjs", "es6"],
+    },
+};
