@@ -4,14 +4,8 @@
  * confidence; the hit's ref is appended to the annotation's sources in one WorkspaceEdit (one undo).
  */
 import * as vscode from "vscode";
-import { RequestType } from "vscode-languageclient/node";
 import { annotationIndexAt, appendSource } from "../../shared/annotationJson";
-import {
-    type EvidenceHitItem,
-    FIND_EVIDENCE,
-    type FindEvidenceParams,
-    type FindEvidenceResult,
-} from "../../shared/evidenceProtocol";
+import type { EvidenceHitItem } from "../../shared/evidenceProtocol";
 import { annotationLabel } from "../../shared/numbering";
 import { rememberAnnotationFile } from "./annotationFiles";
 import { checkPathInSession, editAnnotationFile, pickConfidence, revealAnnotation } from "./authoring";
@@ -19,11 +13,10 @@ import { type CitedSpansStore, uriKey } from "./citedSpans";
 import { isAnnotationDocument } from "./config";
 import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
 import type { Ref } from "./customRequestTypes";
+import { findEvidenceRequest } from "./customRequestTypes";
 import type { SourceCheckClient } from "./languageClient";
 import { ask } from "./requests";
 import type { Outcome } from "./selection";
-
-const findEvidenceRequest = new RequestType<FindEvidenceParams, FindEvidenceResult, void>(FIND_EVIDENCE);
 
 export interface FindSourcesArgs {
     annotationFile?: string;

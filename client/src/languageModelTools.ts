@@ -5,13 +5,11 @@
  * unsaved buffers included. The client resolves nothing itself.
  */
 import * as vscode from "vscode";
-import { RequestType } from "vscode-languageclient/node";
-import { AGENT_TOOL, type AgentToolParams, type AgentToolResult } from "../../shared/agentToolProtocol";
+import { agentToolRequest } from "./customRequestTypes";
 import type { SourceCheckClient } from "./languageClient";
 import { ask } from "./requests";
 import { confirmation, writes } from "./toolConfirmation";
 
-const agentToolRequest = new RequestType<AgentToolParams, AgentToolResult, void>(AGENT_TOOL);
 const PREFIX = "sourcecheck_";
 
 interface ContributedTool {

@@ -6,27 +6,14 @@
  * written beside the file and opened. Nothing is matched or fetched here.
  */
 import * as vscode from "vscode";
-import { RequestType } from "vscode-languageclient/node";
 import { plural } from "../../shared/numbering";
-import {
-    CONVERT_QUOTES,
-    CONVERT_QUOTES_COMMAND,
-    type ConvertQuotesParams,
-    type ConvertQuotesResult,
-    NOTES_LANGUAGE,
-    REFETCH_QUOTES,
-    type RefetchQuotesParams,
-    type RefetchQuotesResult,
-    TRACE_LANGUAGE,
-} from "../../shared/quoteProtocol";
+import { CONVERT_QUOTES_COMMAND, NOTES_LANGUAGE, TRACE_LANGUAGE } from "../../shared/quoteProtocol";
 import { quoteGlobs } from "./config";
+import { convertQuotesRequest, refetchQuotesRequest } from "./customRequestTypes";
 import type { SourceCheckClient } from "./languageClient";
 import { ask, messageOf } from "./requests";
 
 export const REFETCH_COMMAND = "sourcecheck.refetchCitedPages";
-
-const refetchType = new RequestType<RefetchQuotesParams, RefetchQuotesResult, void>(REFETCH_QUOTES);
-const convertType = new RequestType<ConvertQuotesParams, ConvertQuotesResult, void>(CONVERT_QUOTES);
 
 /** Languages a matched file may be switched from: a language picked on purpose is left alone. */
 const SWITCHABLE = new Set(["plaintext", "json", "jsonl", "jsonc", "markdown"]);
@@ -70,7 +57,7 @@ async function refetch(sc: SourceCheckClient, arg: unknown): Promise<Outcome> {
         async (_progress, token) => {
             // Cancelling the notification cancels the request; the server aborts its fetches.
             if (token.isCancellationRequested) return { ok: false as const, cancelled: true, message: "cancelled" };
-            return sc.client.sendRequest(refetchType, { uri }, token).catch((error: unknown) => {
+            return sc.client.sendRequest(refetchQuotesRequest, { uri }, token).catch((error: unknown) => {
                 if (token.isCancellationRequested) return { ok: false as const, cancelled: true, message: "cancelled" };
                 throw error;
             });
@@ -90,7 +77,7 @@ async function refetch(sc: SourceCheckClient, arg: unknown): Promise<Outcome> {
 async function convert(sc: SourceCheckClient, arg: unknown): Promise<Outcome> {
     const uri = targetUri(arg);
     if (!uri) return { ok: false, message: "open a trace, notes file or Markdown report to convert." };
-    const result = await ask(sc, convertType, { uri });
+    const result = await ask(sc, convertQuotesRequest, { uri });
     if (!result.ok) return result;
     if (result.convertedCount === 0) {
         // An empty annotation file would pass a check and cite nothing: write nothing, say why.

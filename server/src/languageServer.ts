@@ -12,31 +12,28 @@ import {
     FileChangeType,
     type InitializeResult,
     type Position,
-    type Range,
     ResponseError,
     TextDocumentSyncKind,
     TextDocuments,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { AGENT_TOOL, type AgentToolParams } from "../../shared/agentToolProtocol";
 import {
-    ANNOTATION_FILES,
-    CITED_DOCUMENTS,
-    CITED_SPANS,
-    CITED_SPANS_CHANGED,
-    COVERAGE,
-    DISMISS_FOLLOW_EDITS,
-    FILE_ANNOTATIONS,
-    FILE_SUMMARY,
-    FOLLOW_EDITS,
-    type FollowEditsParams,
-    LINE_INDEX,
-    PATHS_FOR_RENAME,
-    type PathsForRenameParams,
-    REF_FOR_SELECTION,
-    REFS_CAN_FOLLOW,
-} from "../../shared/customProtocol";
-import { FIND_EVIDENCE, type FindEvidenceParams } from "../../shared/evidenceProtocol";
+    agentToolRequest,
+    annotationFilesRequest,
+    citedDocumentsRequest,
+    citedSpansChangedNotification,
+    citedSpansRequest,
+    coverageRequest,
+    dismissFollowEditsNotification,
+    fileAnnotationsRequest,
+    fileSummaryRequest,
+    findEvidenceRequest,
+    followEditsRequest,
+    lineIndexRequest,
+    pathsForRenameRequest,
+    refForSelectionRequest,
+    refsCanFollowNotification,
+} from "../../shared/requestTypes";
 import { agentTool } from "./features/agentTools";
 import { Analysis } from "./features/analysis";
 import { CODE_ACTION_KINDS, codeActions } from "./features/codeActions";
@@ -85,7 +82,7 @@ export function startLanguageServer(connection: Connection): void {
         current: (uri): AnnotationFile | undefined => analysis.current(uri),
         settle: () => analysis.settle(),
         openVersion: (uri) => documents.get(uri)?.version,
-        notify: (params) => void connection.sendNotification(REFS_CAN_FOLLOW, params),
+        notify: (params) => void connection.sendNotification(refsCanFollowNotification, params),
     });
     let pullDiagnostics = false;
     /**
@@ -164,7 +161,7 @@ export function startLanguageServer(connection: Connection): void {
         if (files.length > 0 && capabilities.workspace?.inlayHint?.refreshSupport) {
             connection.languages.inlayHint.refresh();
         }
-        if (citedUris.length > 0) void connection.sendNotification(CITED_SPANS_CHANGED, { uris: citedUris });
+        if (citedUris.length > 0) void connection.sendNotification(citedSpansChangedNotification, { uris: citedUris });
     }
 
     connection.onInitialize((params): InitializeResult => {
@@ -504,15 +501,15 @@ export function startLanguageServer(connection: Connection): void {
 
     // Custom protocol (README "Language server protocol extensions").
     connection.onRequest(
-        CITED_SPANS,
-        safe("citedSpans", { uri: "", spans: [], brokenRefs: [] }, (params: { uri: string }) => {
+        citedSpansRequest,
+        safe("citedSpans", { uri: "", spans: [], brokenRefs: [] }, (params) => {
             analysis.settle();
             return citedSpans(workspace, params.uri);
         }),
     );
 
     connection.onRequest(
-        CITED_DOCUMENTS,
+        citedDocumentsRequest,
         safe("citedDocuments", { uris: [] }, () => {
             analysis.settle();
             return { uris: workspace.citedPaths().map(pathToUri) };
@@ -520,16 +517,13 @@ export function startLanguageServer(connection: Connection): void {
     );
 
     connection.onRequest(
-        REF_FOR_SELECTION,
-        safe(
-            "refForSelection",
-            { ok: false as const, message: "the server could not compute a ref" },
-            (params: { uri: string; range: Range }) =>
-                refForSelection(workspace, analysis.current(params.uri), params.uri, params.range),
+        refForSelectionRequest,
+        safe("refForSelection", { ok: false as const, message: "the server could not compute a ref" }, (params) =>
+            refForSelection(workspace, analysis.current(params.uri), params.uri, params.range),
         ),
     );
 
-    connection.onRequest(ANNOTATION_FILES, async () => {
+    connection.onRequest(annotationFilesRequest, async () => {
         // The list is whole only once the scan and the check of what it found are over.
         for (let seen: Promise<void> | undefined; seen !== indexing; ) {
             seen = indexing;
@@ -541,46 +535,44 @@ export function startLanguageServer(connection: Connection): void {
         })();
     });
 
-    connection.onRequest(FILE_ANNOTATIONS, (params: { uri: string }) => {
+    connection.onRequest(fileAnnotationsRequest, (params) => {
         const file = safe("fileAnnotations", undefined, () => analysis.current(params.uri))();
         if (!file) return new ResponseError(ErrorCodes.InvalidParams, `${params.uri} is not an annotation file`);
         return safe("fileAnnotations", { uri: params.uri, annotations: [] }, () => fileAnnotations(workspace, file))();
     });
 
-    connection.onRequest(FILE_SUMMARY, (params: { uri: string }) => {
+    connection.onRequest(fileSummaryRequest, (params) => {
         const file = safe("fileSummary", undefined, () => analysis.current(params.uri))();
         if (!file) return new ResponseError(ErrorCodes.InvalidParams, `${params.uri} is not an annotation file`);
         return file.summary();
     });
 
     connection.onRequest(
-        COVERAGE,
-        safe("coverage", { coveredChars: 0, totalChars: 0, ratio: 0 }, (params: { uri: string }) => {
+        coverageRequest,
+        safe("coverage", { coveredChars: 0, totalChars: 0, ratio: 0 }, (params) => {
             analysis.settle();
             return coverage(workspace, params.uri);
         }),
     );
 
-    connection.onRequest(LINE_INDEX, (params: { uri: string }) => {
+    connection.onRequest(lineIndexRequest, (params) => {
         const result = safe("lineIndex", undefined, () => lineIndex(workspace, params.uri))();
         return result ?? new ResponseError(ErrorCodes.InvalidParams, `cannot read ${params.uri}`);
     });
 
     connection.onRequest(
-        FOLLOW_EDITS,
-        safe("followEdits", { edit: {}, refCount: 0, fileCount: 0 }, (params: FollowEditsParams) =>
-            follower.take(params.uri),
-        ),
+        followEditsRequest,
+        safe("followEdits", { edit: {}, refCount: 0, fileCount: 0 }, (params) => follower.take(params.uri)),
     );
 
     connection.onNotification(
-        DISMISS_FOLLOW_EDITS,
-        safe("dismissFollowEdits", undefined, (params: FollowEditsParams) => follower.dismiss(params.uri)),
+        dismissFollowEditsNotification,
+        safe("dismissFollowEdits", undefined, (params) => follower.dismiss(params.uri)),
     );
 
     connection.onRequest(
-        PATHS_FOR_RENAME,
-        safe("pathsForRename", { edit: {}, refCount: 0, fileCount: 0 }, (params: PathsForRenameParams) => {
+        pathsForRenameRequest,
+        safe("pathsForRename", { edit: {}, refCount: 0, fileCount: 0 }, (params) => {
             analysis.settle();
             return pathsForRename(
                 workspace,
@@ -593,16 +585,13 @@ export function startLanguageServer(connection: Connection): void {
 
     const evidence = new EvidenceFeature();
     connection.onRequest(
-        FIND_EVIDENCE,
-        safe(
-            "findEvidence",
-            { ok: false as const, message: "the server could not search for evidence" },
-            (params: FindEvidenceParams) =>
-                evidence.find(analysis.current(params.annotationUri), params, (m) => connection.console.error(m)),
+        findEvidenceRequest,
+        safe("findEvidence", { ok: false as const, message: "the server could not search for evidence" }, (params) =>
+            evidence.find(analysis.current(params.annotationUri), params, (m) => connection.console.error(m)),
         ),
     );
 
-    connection.onRequest(AGENT_TOOL, (params: AgentToolParams) =>
+    connection.onRequest(agentToolRequest, (params) =>
         agentTool(workspace, params, {
             buffer: (path) => {
                 const uri = openPaths.get(path);

@@ -23,17 +23,14 @@ import {
 } from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import {
-    CONVERT_QUOTES,
     CONVERT_QUOTES_COMMAND,
     CONVERT_QUOTES_KIND,
-    type ConvertQuotesParams,
     type ConvertQuotesResult,
     NOTES_LANGUAGE,
-    REFETCH_QUOTES,
-    type RefetchQuotesParams,
     type RefetchQuotesResult,
     TRACE_LANGUAGE,
 } from "../../shared/quoteProtocol";
+import { convertQuotesRequest, refetchQuotesRequest } from "../../shared/requestTypes";
 import { LineIndex } from "./core/lines";
 import { fetchSourceText } from "./fetch/fetchSource";
 import { convertQuotes, convertTrace, tidyPageText } from "./quotes/convert";
@@ -86,10 +83,8 @@ export class QuoteFiles {
             if (this.pushed.delete(document.uri))
                 void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
         });
-        connection.onRequest(REFETCH_QUOTES, (params: RefetchQuotesParams, token: CancellationToken) =>
-            this.refetch(params.uri, token),
-        );
-        connection.onRequest(CONVERT_QUOTES, (params: ConvertQuotesParams) => this.convert(params.uri));
+        connection.onRequest(refetchQuotesRequest, (params, token) => this.refetch(params.uri, token));
+        connection.onRequest(convertQuotesRequest, (params) => this.convert(params.uri));
     }
 
     /** True for an open trace, notes file or Markdown document. */
