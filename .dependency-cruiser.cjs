@@ -35,8 +35,7 @@ module.exports = {
         {
             name: "mcp-not-into-cli",
             comment: "The MCP server does not reach into the CLI's internals: shared pieces live in workspace/.",
-            // A warning until the one safe writer (workspace/) replaces cli/files.ts's writeFileAtomic in mcp/diskContext.ts.
-            severity: "warn",
+            severity: "error",
             from: { path: "^server/src/mcp/" },
             to: { path: "^server/src/cli/" },
         },
