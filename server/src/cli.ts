@@ -2,6 +2,8 @@
  * The `sourcecheck` command (docs/contract.md section 5): argument parsing and error handling only; the work
  * is in cli/commands.ts over the same core and workspace code as the language server.
  */
+import * as fs from "node:fs";
+import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
 import type { CliCommand } from "./cli/command";
 import { parseErrorMessage } from "./cli/commandLine";
@@ -9,6 +11,7 @@ import { type CliIo, type OutputFormat, runCheck, runIndex, runSession, runValid
 import { parseShard } from "./cli/discovery";
 import { CliError, MAX_JOBS, parseMaxSize } from "./cli/files";
 import { processIo, reportError } from "./cli/processIo";
+import { levenshtein } from "./core/editDistance";
 import { globProblem, MAX_PATTERNS } from "./workspace/globs";
 
 export const USAGE = `Usage:
@@ -34,9 +37,46 @@ Exit status: 0 all refs resolve; 1 a ref fails to resolve; 2 invalid JSON, schem
 
 function usage(): string {
     const more = moreCommands()
-        .map((command) => command.usage.trimEnd())
+        .map((command) => `${command.usage.trimEnd()}\n            exit status: ${command.exitCodes}`)
         .join("\n");
     return more.length > 0 ? `${USAGE}\n\nMore commands:\n${more}` : USAGE;
+}
+
+/** `sourcecheck NAME --help`: that command's usage and what its exit statuses mean. */
+function commandHelp(command: CliCommand): string {
+    return `Usage:\n${command.usage.trimEnd()}\n\nExit status: ${command.exitCodes}\n`;
+}
+
+/**
+ * A lowercase word that names no command, no file or folder and no glob: `unknown command "lock"`
+ * with the nearest command names (exit 2), rather than a missing file to check.
+ */
+function unknownCommand(word: string, io: CliIo): CliError | undefined {
+    if (picomatchFree(word) && !exists(nodePath.resolve(io.cwd, word))) {
+        const names = [...COMMANDS].filter((name) => name !== "help").concat(moreCommands().map((c) => c.name));
+        const nearest = names
+            .map((name) => ({ name, distance: levenshtein(word, name) }))
+            .sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1))
+            .slice(0, 3)
+            .map((candidate) => candidate.name);
+        return new CliError(
+            `unknown command "${word}"; the nearest: ${nearest.join(", ")} (sourcecheck --help lists them all)`,
+        );
+    }
+    return undefined;
+}
+
+function picomatchFree(word: string): boolean {
+    return !/[*?[\]{}!]/.test(word);
+}
+
+function exists(path: string): boolean {
+    try {
+        fs.statSync(path);
+        return true;
+    } catch {
+        return false;
+    }
 }
 
 const COMMANDS = new Set(["check", "session", "validate", "index", "help"]);
@@ -69,6 +109,14 @@ export function main(argv: string[], io: CliIo): number | Promise<number> {
             FIRST_WAVE.has(argv[0]) || !COMMAND_NAME.test(argv[0] ?? "")
                 ? undefined
                 : moreCommands().find((candidate) => candidate.name === argv[0]);
+        if (command && argv.length === 2 && (argv[1] === "--help" || argv[1] === "-h")) {
+            io.stdout(commandHelp(command));
+            return 0;
+        }
+        if (!command && !FIRST_WAVE.has(argv[0]) && COMMAND_NAME.test(argv[0] ?? "")) {
+            const unknown = unknownCommand(argv[0], io);
+            if (unknown) throw unknown;
+        }
         const status = command ? command.run(argv.slice(1), io) : dispatch(argv, io);
         return typeof status === "number" ? status : status.catch((error: unknown) => reportError(error, io));
     } catch (error) {

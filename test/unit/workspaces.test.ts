@@ -13,7 +13,7 @@ import { entryJson, type FileJob } from "../../server/src/cli/checkFile";
 import { checkFiles } from "../../server/src/cli/checkMany";
 import type { CliIo } from "../../server/src/cli/commands";
 import { discoverFiles, parseShard, shardOf } from "../../server/src/cli/discovery";
-import { CliError } from "../../server/src/cli/files";
+import { CliError, isCliError } from "../../server/src/cli/files";
 import { escapeData, escapeProperty } from "../../server/src/cli/github";
 import { checkInput } from "../../server/src/core/check";
 import {
@@ -431,14 +431,14 @@ describe("workspaces: check many files", () => {
             return { out, error };
         };
         const one = await outcome(1);
-        assert.ok(one.error && !(one.error instanceof CliError), "an internal error, not a check result");
+        assert.ok(one.error && !isCliError(one.error), "an internal error, not a check result");
         assert.match(one.error.message, /^f13\.sourcecheck\.json: /);
         assert.equal(one.out.split("|").length, 14, "the 13 files before it, then the start of its own output");
         for (const parallel of [2, 3]) {
             const many = await outcome(parallel);
             assert.equal(many.out, one.out, `--jobs ${parallel}`);
             assert.equal(many.error?.message, one.error.message);
-            assert.equal(many.error instanceof CliError, false);
+            assert.equal(isCliError(many.error), false);
         }
     });
 

@@ -11,7 +11,7 @@ import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../c
 import type { SchemaError } from "../core/types";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { readLockBeside, sha256 } from "../workspace/lockFiles";
-import { CliError, readTextInput } from "./files";
+import { CliError, isCliError, readTextInput } from "./files";
 import { githubCommand } from "./github";
 import { sarifResult } from "./sarif";
 import { formatText, type LocatedProblem, locateProblems, singleSource, warningCount } from "./text";
@@ -98,7 +98,7 @@ export function checkFileInto(
     try {
         content = text ?? readTextInput(job.path, () => Buffer.alloc(0), job.shown);
     } catch (error) {
-        if (!job.named || !(error instanceof CliError)) throw error;
+        if (!job.named || !isCliError(error)) throw error;
         return unreadableFile(job, format, emit, error.message);
     }
     const parsed = parseJsonText(content);

@@ -4,7 +4,7 @@
  */
 import type { MessagePort } from "node:worker_threads";
 import type { FileJob, FileTotals, OutputFormat } from "./checkFile";
-import { CliError } from "./files";
+import { isCliError } from "./files";
 
 /** Slots of the shared Int32Array. */
 export const Slot = {
@@ -57,7 +57,7 @@ export interface Failure {
 
 /** An error thrown while checking a file, as it travels between threads. */
 export function failureOf(error: unknown): Failure {
-    return { message: error instanceof Error ? error.message : String(error), internal: !(error instanceof CliError) };
+    return { message: error instanceof Error ? error.message : String(error), internal: !isCliError(error) };
 }
 
 /** Pieces of file `id`; with `totals` or `failure` the file is complete. */

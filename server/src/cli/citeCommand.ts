@@ -14,7 +14,7 @@ import { CliError } from "./files";
 
 const USAGE = `  sourcecheck cite [--root DIR] [--json] PATH QUOTE
             the ref citing QUOTE (verbatim, may span lines; - reads it from stdin) in document PATH
-            (relative to --root); exit 1 when it occurs nowhere or more than once`;
+            (relative to --root)`;
 
 const SPEC: CommandSpec = {
     name: "cite",
@@ -25,6 +25,8 @@ const SPEC: CommandSpec = {
 export const citeCommand: CliCommand = {
     name: "cite",
     usage: USAGE,
+    exitCodes:
+        "0 the ref is printed; 1 the quote occurs nowhere or more than once; 2 bad usage or an unreadable document",
     run(argv: string[], io: CliIo): number {
         const { values, positionals } = parseCommandLine(SPEC, argv, {
             root: { type: "string" },

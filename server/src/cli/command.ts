@@ -4,8 +4,10 @@ import type { CliIo } from "./commands";
 export interface CliCommand {
     /** The first word on the command line, e.g. `repair`; `trace verify-files` is `trace`'s business. */
     name: string;
-    /** Usage lines shown by `sourcecheck --help`. */
+    /** Usage lines shown by `sourcecheck --help` and `sourcecheck NAME --help`. */
     usage: string;
+    /** What each exit status means, shown under the usage: `0 ...; 1 ...; 2 bad usage`. */
+    exitCodes: string;
     /** Exit status; a CliError (from ./files) becomes one clear line on stderr and its exit code. */
     run(argv: string[], io: CliIo): number | Promise<number>;
 }

@@ -16,12 +16,12 @@ import { diagnosticLines, fetchPages, guardedFetcher, type PageFetcher, printJso
 
 const USAGE = `  sourcecheck convert [--json] [-o OUT [--follow-symlinks]] TRACE.jsonl|NOTES
             turn quote-based citations into a SourceCheck file (session of captured sources, one
-            claim per line, refs citing the quotes); stdout without -o. exit 0 all converted;
-            1 some citations could not be (listed); 2 bad input`;
+            claim per line, refs citing the quotes); stdout without -o`;
 
 export const convertCommand: CliCommand = {
     name: "convert",
     usage: USAGE,
+    exitCodes: "0 all converted; 1 some citations could not be (listed); 2 bad usage or input",
     run: (argv, io) => runConvert(argv, io, guardedFetcher),
 };
 

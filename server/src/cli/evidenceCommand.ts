@@ -212,4 +212,9 @@ function textReport(report: EvalReport): string {
     return `${lines.join("\n")}\n`;
 }
 
-export const evidenceCommand: CliCommand = { name: "evidence", usage: USAGE, run };
+export const evidenceCommand: CliCommand = {
+    name: "evidence",
+    usage: USAGE,
+    exitCodes: "0 hits listed (--eval: every gate passes); 1 an --eval gate fails; 2 bad usage or corpus",
+    run,
+};

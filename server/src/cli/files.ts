@@ -3,12 +3,13 @@ import * as fs from "node:fs";
 import { decodeText, formatBytes, readTextFile } from "../workspace/safeFile";
 import { describeWriteError, type FileSnapshot, type SafeWriteOptions, writeFileSafely } from "../workspace/safeWrite";
 
-/** Marks a CliError whichever bundle made it: `check` loads further commands from another bundle. */
-const CLI_ERROR = Symbol.for("sourcecheck.CliError");
-
-/** An error meant for the user: one line on stderr and its exit code, never a stack trace. */
+/**
+ * An error meant for the user: one line on stderr and its exit code, never a stack trace. Told
+ * apart by its `code` (isCliError), not by `instanceof`, which a second copy of this module (another
+ * bundle, a worker) would defeat.
+ */
 export class CliError extends Error {
-    readonly [CLI_ERROR] = true;
+    readonly code = "sourcecheck-cli-error";
 
     constructor(
         message: string,
@@ -16,11 +17,15 @@ export class CliError extends Error {
     ) {
         super(message);
     }
+}
 
-    /** `instanceof` across bundles (dist/check.js catches what dist/cli.js throws). */
-    static override [Symbol.hasInstance](value: unknown): boolean {
-        return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[CLI_ERROR] === true;
-    }
+export function isCliError(value: unknown): value is CliError {
+    return (
+        typeof value === "object" &&
+        value !== null &&
+        (value as { code?: unknown }).code === "sourcecheck-cli-error" &&
+        typeof (value as { exitCode?: unknown }).exitCode === "number"
+    );
 }
 
 /**

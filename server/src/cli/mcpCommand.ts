@@ -20,6 +20,7 @@ const SPEC: CommandSpec = { name: "mcp", usage: USAGE };
 export const mcpCommand: CliCommand = {
     name: "mcp",
     usage: USAGE,
+    exitCodes: "0 when the client closes the connection; 2 bad usage",
     async run(argv: string[], io: CliIo): Promise<number> {
         const { values, positionals } = parseCommandLine(SPEC, argv, { root: { type: "string" } });
         if (values.help) return printUsage(io, SPEC);

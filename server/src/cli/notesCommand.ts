@@ -22,12 +22,12 @@ import {
 import { ChunkedWriter } from "./stdout";
 
 const USAGE = `  sourcecheck notes [--json] NOTES
-            check claim:/quote:/url: notes: each quote must appear in its page as fetched now
-            exit 0 every quote found; 2 a quote missing or a page unavailable; 1 bad usage or notes`;
+            check claim:/quote:/url: notes: each quote must appear in its page as fetched now`;
 
 export const notesCommand: CliCommand = {
     name: "notes",
     usage: USAGE,
+    exitCodes: "0 every quote found; 2 a quote missing or a page unavailable; 1 bad usage or notes (TraceCite's codes)",
     run: (argv, io) => runLiveQuotes("notes", USAGE, parseNotes, argv, io, guardedFetcher),
 };
 

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import packageJson from "../../../package.json";
 import type { CliIo } from "./commands";
-import { CliError, DEFAULT_MAX_INPUT_BYTES, readBoundedSync } from "./files";
+import { DEFAULT_MAX_INPUT_BYTES, isCliError, readBoundedSync } from "./files";
 import { writeAllSync } from "./stdout";
 
 export function processIo(): CliIo {
@@ -45,7 +45,7 @@ function stdoutWriter(): (text: string) => void {
 }
 
 export function reportError(error: unknown, io: CliIo): number {
-    if (error instanceof CliError) {
+    if (isCliError(error)) {
         io.stderr(`sourcecheck: ${error.message}\n`);
         return error.exitCode;
     }

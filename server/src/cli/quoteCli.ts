@@ -9,7 +9,7 @@ import { fetchSourceText } from "../fetch/fetchSource";
 import type { QuoteDiagnostic } from "../quotes/diagnostics";
 import type { PageText } from "../quotes/live";
 import type { CliIo } from "./commands";
-import { CliError, readTextInput } from "./files";
+import { CliError, isCliError, readTextInput } from "./files";
 
 /** Usage errors and unreadable input of the TraceCite commands exit 1, as TraceCite's do. */
 export const USAGE_EXIT = 1;
@@ -19,7 +19,7 @@ export function readQuoteInput(io: CliIo, file: string): string {
     try {
         return readTextInput(file === "-" ? "-" : nodePath.resolve(io.cwd, file), io.readStdin, file);
     } catch (error) {
-        if (error instanceof CliError) throw new CliError(error.message, USAGE_EXIT);
+        if (isCliError(error)) throw new CliError(error.message, USAGE_EXIT);
         throw error;
     }
 }

@@ -27,6 +27,7 @@ const SPEC: CommandSpec = { name: "render", usage: USAGE };
 export const renderCommand: CliCommand = {
     name: "render",
     usage: USAGE,
+    exitCodes: "0 the page is written, whatever the verdicts; 2 it cannot be made or bad usage",
     run(argv: string[], io: CliIo): number {
         const { values, positionals } = parseCommandLine(SPEC, argv, {
             root: { type: "string" },

@@ -35,6 +35,7 @@ const USAGE = `  sourcecheck repair [--root DIR] [--since REV] [--strict] [--wri
 export const repairCommand: CliCommand = {
     name: "repair",
     usage: USAGE,
+    exitCodes: "0 every ref is valid once the certain repairs are applied; 1 otherwise; 2 schema errors or bad usage",
     run(argv: string[], io: CliIo): number {
         let parsed: ReturnType<typeof parse>;
         try {

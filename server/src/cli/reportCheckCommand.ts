@@ -9,11 +9,12 @@ import { runLiveQuotes } from "./notesCommand";
 import { guardedFetcher } from "./quoteCli";
 
 const USAGE = `  sourcecheck report-check [--json] REPORT.md
-            check the quotes of a Markdown report against the pages they link, fetched now
-            exit 0 every quote found; 2 a quote missing or a page unavailable; 1 bad usage or report`;
+            check the quotes of a Markdown report against the pages they link, fetched now`;
 
 export const reportCheckCommand: CliCommand = {
     name: "report-check",
     usage: USAGE,
+    exitCodes:
+        "0 every quote found; 2 a quote missing or a page unavailable; 1 bad usage or report (TraceCite's codes)",
     run: (argv, io) => runLiveQuotes("report-check", USAGE, parseReport, argv, io, guardedFetcher),
 };

@@ -43,12 +43,12 @@ const USAGE = `  sourcecheck trace [--evidence] [--json] TRACE.jsonl
   sourcecheck trace verify-urls [--json] TRACE.jsonl
             fetch each http(s) source (guarded) and find its quotes in the page as it is now
   sourcecheck trace compare [--json] OLD.jsonl NEW.jsonl
-            captured content compared by URI: [added] / [removed] / [changed]
-            exit 0 pass; 2 a finding, a source unavailable or changed; 1 bad usage or input`;
+            captured content compared by URI: [added] / [removed] / [changed]`;
 
 export const traceCommand: CliCommand = {
     name: "trace",
     usage: USAGE,
+    exitCodes: "0 pass; 2 a finding, a source unavailable or changed; 1 bad usage or input (TraceCite's codes)",
     run(argv: string[], io: CliIo): number | Promise<number> {
         return runTrace(argv, io, guardedFetcher);
     },
