@@ -1,6 +1,6 @@
 // Installs, once, the offline VS Code that the e2e suite and `npm start` use where no desktop VS Code
 // can be downloaded: the VS Code server inside the `code-server` npm package, driven by Debian's
-// Chromium (see docs in /work/shared/vscode-offline.md, summarised in test/e2e/README.md).
+// Chromium (see test/e2e/README.md).
 //
 //   node scripts/e2e-install.mjs        install what is missing, print what was done
 //

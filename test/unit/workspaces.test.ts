@@ -13,7 +13,7 @@ import { entryJson, type FileJob } from "../../server/src/cli/checkFile";
 import { checkFiles } from "../../server/src/cli/checkMany";
 import type { CliIo } from "../../server/src/cli/commands";
 import { discoverFiles, parseShard, shardOf } from "../../server/src/cli/discovery";
-import { CliError, isCliError } from "../../server/src/cli/files";
+import { isCliError } from "../../server/src/cli/files";
 import { escapeData, escapeProperty } from "../../server/src/cli/github";
 import { checkInput } from "../../server/src/core/check";
 import {

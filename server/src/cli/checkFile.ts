@@ -11,7 +11,7 @@ import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../c
 import type { SchemaError } from "../core/types";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { readLockBeside, sha256 } from "../workspace/lockFiles";
-import { CliError, isCliError, readTextInput } from "./files";
+import { isCliError, readTextInput } from "./files";
 import { githubCommand } from "./github";
 import { sarifResult } from "./sarif";
 import { formatText, type LocatedProblem, locateProblems, singleSource, warningCount } from "./text";

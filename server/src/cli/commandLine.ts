@@ -1,5 +1,5 @@
 /**
- * One way for every command to read its arguments (docs/cli.md): node:util's parseArgs, strict,
+ * One way for every command to read its arguments (README, "The `sourcecheck` CLI"): node:util's parseArgs, strict,
  * with `-h`/`--help` added; a parse error or a wrong number of operands is a usage error that names
  * the command and shows its usage, with the command's own exit code for bad usage.
  */

@@ -49,7 +49,7 @@ export interface CheckOptions {
 }
 
 /**
- * `check`: one FILE (or stdin) gives the report of docs/cli.md, synchronously; folders, globs,
+ * `check`: one FILE (or stdin) gives the report of docs/contract.md section 5, synchronously; folders, globs,
  * several paths or `--shard` give the `files` report (docs/ci.md), checked on `--jobs` threads.
  */
 export function runCheck(options: CheckOptions, io: CliIo): number | Promise<number> {

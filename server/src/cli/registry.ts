@@ -1,5 +1,5 @@
 /**
- * Commands beyond the four of the first wave, one module each (docs/cli.md). Each parses its own
+ * Commands beyond the four of the first wave, one module each (README, "The `sourcecheck` CLI"). Each parses its own
  * arguments, so adding a command touches only its module and one line here.
  */
 import { annotateCommand } from "./annotateCommand";

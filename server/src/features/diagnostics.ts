@@ -111,7 +111,7 @@ const AWAITING_SOURCES_HINT =
 /**
  * `"sources": []` is what *Cite Selection as Claim* writes on purpose: a claim waiting for its
  * evidence. Still a schema error (the CLI fails on it), but in the editor an authoring state shown
- * as information, not an error (docs/diagnostics.md).
+ * as information, not an error (docs/editor-features.md, "Every problem once").
  */
 function awaitingSources(file: AnnotationFile, problem: Problem): boolean {
     if (problem.code !== "schema" || !problem.pointer.endsWith("/sources")) return false;

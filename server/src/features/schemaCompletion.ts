@@ -2,7 +2,7 @@
  * Completion of an annotation file's structure (property names, `polarity` values, snippets) from
  * the published JSON schema, by vscode-json-languageservice inside our server. VS Code's own JSON
  * support is not asked to handle annotation files at all: it would validate them a second time and
- * label its parse errors with our language id (docs/diagnostics.md, "Every problem once").
+ * label its parse errors with our language id (docs/editor-features.md, "Every problem once").
  */
 import { getLanguageService, type JSONDocument, type LanguageService } from "vscode-json-languageservice";
 import type { CompletionItem, Position, Range } from "vscode-languageserver-protocol";
