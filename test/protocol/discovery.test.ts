@@ -14,7 +14,8 @@ import { startClient } from "./harness";
 const TREES = Number(process.env.SOURCECHECK_GIT_TREES_LSP ?? 6);
 
 describe("the view's annotation files agree with git", () => {
-    it(`sourcecheck/annotationFiles lists exactly git's non-ignored annotation files on ${TREES} generated trees`, async () => {
+    it(`sourcecheck/annotationFiles lists exactly git's non-ignored annotation files on ${TREES} generated trees`, async function () {
+        this.timeout(600_000);
         let trees = 0;
         await fc.assert(
             fc.asyncProperty(treeArbitrary, async (tree) => {

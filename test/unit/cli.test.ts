@@ -300,7 +300,9 @@ describe("cli: the installed command", () => {
 
     // `check` runs from its own bundle and loads further commands from another: their usage errors
     // must still be usage errors (exit 2, or 1 for TraceCite's), not internal errors (exit 3).
-    it("reports a further command's usage error with its own exit code, across bundles", () => {
+    it("reports a further command's usage error with its own exit code, across bundles", function () {
+        // Six whole processes: on a loaded machine more than the default 20 s.
+        this.timeout(180_000);
         const cases: [string[], number][] = [
             [["render"], 2],
             [["repair"], 2],

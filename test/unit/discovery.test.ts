@@ -20,7 +20,9 @@ const relativeSorted = (work: string, files: string[]) =>
     files.map((file) => path.relative(work, file).split(path.sep).join("/")).sort();
 
 describe("discovery agrees with git", () => {
-    it(`lists exactly git's non-ignored annotation files on ${RUNS} generated work trees (CLI, sync, async, language server)`, async () => {
+    it(`lists exactly git's non-ignored annotation files on ${RUNS} generated work trees (CLI, sync, async, language server)`, async function () {
+        // Two git processes per tree: minutes on a loaded machine, not a speed target.
+        this.timeout(600_000);
         let trees = 0;
         let nonEmpty = 0;
         let ignoredSome = 0;
