@@ -9,10 +9,10 @@ import { annotationLabel } from "../../../shared/numbering";
 import { type AnnotateRequest, annotateQuotes, appendToAnnotationFile, roleName } from "../core/annotate";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
+import type { CliCommand } from "./command";
 import { type CommandSpec, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError, readTextInput, readTextInputForUpdate, writeFileAtomic } from "./files";
-import type { CliCommand } from "./registry";
 
 const USAGE = `  sourcecheck annotate [--root DIR] [--write] [--json] FILE --claim PATH QUOTE
                      --source supports|refutes CONFIDENCE PATH QUOTE [--source ...]
@@ -118,6 +118,8 @@ function requestFromJson(text: string): AnnotateRequest {
 export const annotateCommand: CliCommand = {
     name: "annotate",
     usage: USAGE,
+    exitCodes:
+        "0 built (and written); 1 a quote could not be cited or a source cites its own claim; 2 bad input or usage",
     run(argv: string[], io: CliIo): number {
         const args = parse(argv);
         if (args.help) return printUsage(io, SPEC);

@@ -13,11 +13,11 @@ import { LocatedText, parseJsonText } from "../core/parse";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { lockPathFor, readLockBeside, sha256 } from "../workspace/lockFiles";
 import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
+import type { CliCommand } from "./command";
 import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { discoverFiles } from "./discovery";
 import { CliError, readTextInput, writeFileAtomic } from "./files";
-import type { CliCommand } from "./registry";
 
 const USAGE = `  sourcecheck lock [--root DIR] [--json] PATH|GLOB...
             write beside each annotation file X.sourcecheck.json its lock X.sourcecheck.lock.json:
@@ -53,6 +53,8 @@ export interface FileLockResult {
 export const lockCommand: CliCommand = {
     name: "lock",
     usage: USAGE,
+    exitCodes:
+        "0 every lock written with every ref locked; 1 some ref could not be locked (listed); 2 bad input or usage",
     run(argv: string[], io: CliIo): number {
         const { values, positionals } = parseCommandLine(SPEC, argv, {
             root: { type: "string" },
