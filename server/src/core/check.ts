@@ -4,7 +4,7 @@
  * is about (what the CLI's text/SARIF output and the editor's diagnostics point at).
  */
 import { type InputParts, readInput } from "./input";
-import { spanWarningSource } from "./refWarnings";
+import { type RefWarningSource, spanWarningSource } from "./refWarnings";
 import { type RefResolution, resolveRef } from "./resolve";
 import { SchemaChecker } from "./schema";
 import { type DocumentLookup, Session, SessionDocument } from "./session";
@@ -17,7 +17,6 @@ import {
     type Ref,
     type RefError,
     type RefWarning,
-    type RefWarningSource,
     type SchemaError,
     type WarningCode,
 } from "./types";

@@ -61,6 +61,7 @@ export {
     pointerSegments,
     type SyntaxProblem,
 } from "./parse";
+export type { RefWarningSource } from "./refWarnings";
 export {
     type AnnotationRepairs,
     Corroboration,

@@ -11,6 +11,22 @@ import type { RefResolution, ResolvedSpan } from "./resolve";
 import { type DocumentLookup, isDocumentFailure, type SessionDocument } from "./session";
 import type { Ref, RefWarning } from "./types";
 
+/**
+ * A check run on every ref as `check` resolves it (CheckOptions.refWarnings). `start` sees the whole
+ * input first (a lock matches refs to entries across the file); `warningsFor` is called once per
+ * ref in order, the claim of an annotation before its sources (`claim` is its resolution).
+ */
+export interface RefWarningSource {
+    start?(annotations: readonly unknown[], lookup: DocumentLookup): void;
+    warningsFor(
+        annotation: number,
+        role: "claim" | number,
+        ref: Ref,
+        resolution: RefResolution,
+        claim?: RefResolution,
+    ): RefWarning[] | undefined;
+}
+
 /** A warning this module makes: `self-citation` (severity warning) or `mid-word-boundary` (information). */
 export interface SpanWarning extends RefWarning {
     code: "self-citation" | "mid-word-boundary";

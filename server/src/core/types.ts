@@ -105,19 +105,3 @@ export interface RefWarning {
     severity?: "error" | "warning" | "information";
     [data: string]: unknown;
 }
-
-/**
- * A check run on every ref as `check` resolves it (CheckOptions.refWarnings). `start` sees the whole
- * input first (a lock matches refs to entries across the file); `warningsFor` is called once per
- * ref in order, the claim of an annotation before its sources (`claim` is its resolution).
- */
-export interface RefWarningSource {
-    start?(annotations: readonly unknown[], lookup: import("./session").DocumentLookup): void;
-    warningsFor(
-        annotation: number,
-        role: "claim" | number,
-        ref: Ref,
-        resolution: import("./resolve").RefResolution,
-        claim?: import("./resolve").RefResolution,
-    ): RefWarning[] | undefined;
-}

@@ -4,9 +4,11 @@
  * that and a ref the lock does not know (`unlocked`) errors. It also counts locked, changed and
  * unlocked refs for the editor's view.
  */
+
+import type { RefWarningSource } from "../refWarnings";
 import { type RefResolution, resolveRef } from "../resolve";
 import type { DocumentLookup } from "../session";
-import type { Ref, RefWarning, RefWarningSource } from "../types";
+import type { Ref, RefWarning } from "../types";
 import { driftOf, unlockedMessage } from "./drift";
 import { type LockMatch, matchRefs } from "./match";
 import type { LockFile, Sha256 } from "./types";
