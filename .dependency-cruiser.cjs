@@ -33,6 +33,14 @@ module.exports = {
             },
         },
         {
+            name: "connection-in-lsp-only",
+            comment:
+                "Only the registrations (server/src/lsp/, languageServer.ts, server.ts) hold the connection: the language service and everything below answer in LSP types from vscode-languageserver-protocol.",
+            severity: "error",
+            from: { path: "^server/src/", pathNot: "^server/src/(lsp/|languageServer\\.ts$|server\\.ts$)" },
+            to: { path: "(^|/)node_modules/vscode-languageserver/" },
+        },
+        {
             name: "mcp-not-into-cli",
             comment: "The MCP server does not reach into the CLI's internals: shared pieces live in workspace/.",
             severity: "error",

@@ -52,6 +52,8 @@ const CLEAN: Record<string, string> = {
     "server/src/cli/run.ts": "import { read } from '../workspace/files';\nexport const run = read;\n",
     "server/src/mcp/tools.ts": "import { read } from '../workspace/files';\nexport const tools = read;\n",
     "client/src/view.ts": "import { NAME } from '../../shared/protocol';\nexport const v = NAME;\n",
+    "server/src/lsp/hover.ts":
+        "import type { Connection } from 'vscode-languageserver/node';\nexport const register = (c: Connection) => c;\n",
 };
 
 describe("layers the build enforces (dependency-cruiser in npm run lint)", () => {
@@ -73,6 +75,10 @@ describe("layers the build enforces (dependency-cruiser in npm run lint)", () =>
             "features-are-thin": [
                 "server/src/features/bad.ts",
                 "import { run } from '../cli/run';\nimport type { Connection } from 'vscode-languageserver';\nexport const b: Connection | typeof run = run;\n",
+            ],
+            "connection-in-lsp-only": [
+                "server/src/languageService.ts",
+                "import type { Connection } from 'vscode-languageserver/node';\nexport const b = (c: Connection) => c;\n",
             ],
             "mcp-not-into-cli": ["server/src/mcp/bad.ts", "import { run } from '../cli/run';\nexport const b = run;\n"],
             "client-asks-the-server": [

@@ -9,7 +9,6 @@ import {
     DiagnosticSeverity,
     type DocumentDiagnosticReport,
     DocumentDiagnosticReportKind,
-    type PublishDiagnosticsParams,
 } from "vscode-languageserver-protocol";
 import { ordinal } from "../../../shared/numbering";
 import type { Problem } from "../core/check";
@@ -129,22 +128,4 @@ export function pullReport(
     const resultId = String(file.stamp);
     if (previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
     return { kind: DocumentDiagnosticReportKind.Full, resultId, items: diagnosticsOf(workspace, file) };
-}
-
-/** Where pushed diagnostics go (the connection, in the server): features never hold the connection itself. */
-export interface DiagnosticsSink {
-    sendDiagnostics(params: PublishDiagnosticsParams): unknown;
-}
-
-export function publish(
-    connection: DiagnosticsSink,
-    workspace: FeatureWorkspace,
-    file: AnnotationFile,
-    version?: number,
-): void {
-    void connection.sendDiagnostics({ uri: file.uri, version, diagnostics: diagnosticsOf(workspace, file) });
-}
-
-export function clear(connection: DiagnosticsSink, uri: string): void {
-    void connection.sendDiagnostics({ uri, diagnostics: [] });
 }

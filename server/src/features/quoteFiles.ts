@@ -2,15 +2,14 @@
  * Quote-based citations in the editor (docs/quotes.md, "In the editor"): diagnostics on the exact
  * line for TraceCite traces, notes and Markdown reports; hovers showing where a quote was found;
  * the "Convert to SourceCheck refs" code action; re-fetching pages, only when the client asks (an
- * explicit, cancellable command in a trusted workspace). A thin adapter over server/src/quotes and
- * server/src/fetch; nothing here is fetched on its own.
+ * explicit, cancellable command in a trusted workspace). A thin adapter over server/src/quotes; the
+ * pages come through the `FetchPage` it is given, and nothing is fetched on its own. The second
+ * service behind the language server's registrations (languageService.ts dispatches by kind).
  */
 import * as nodePath from "node:path";
 import {
-    type CancellationToken,
     type CodeAction,
     type CodeActionParams,
-    type Connection,
     type Diagnostic,
     DiagnosticSeverity,
     type DocumentDiagnosticReport,
@@ -19,8 +18,7 @@ import {
     type HoverParams,
     MarkupKind,
     type Range,
-    type TextDocuments,
-} from "vscode-languageserver/node";
+} from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import {
     CONVERT_QUOTES_COMMAND,
@@ -29,17 +27,23 @@ import {
     NOTES_LANGUAGE,
     type RefetchQuotesResult,
     TRACE_LANGUAGE,
-} from "../../shared/quoteProtocol";
-import { convertQuotesRequest, refetchQuotesRequest } from "../../shared/requestTypes";
-import { LineIndex } from "./core/lines";
-import { fetchSourceText } from "./fetch/fetchSource";
-import { convertQuotes, convertTrace, tidyPageText } from "./quotes/convert";
-import type { QuoteDiagnostic } from "./quotes/diagnostics";
-import { checkQuotesLive, type LiveMatch, type PageText } from "./quotes/live";
-import { type ParsedQuotes, parseNotes } from "./quotes/notes";
-import { parseReport } from "./quotes/report";
-import { analyzeTrace, type TraceAnalysis } from "./quotes/trace";
-import { pathToUri, uriToPath } from "./workspace/uris";
+} from "../../../shared/quoteProtocol";
+import { LineIndex } from "../core/lines";
+import type { FetchOptions, FetchResult } from "../fetch/fetchSource";
+import { convertQuotes, convertTrace, tidyPageText } from "../quotes/convert";
+import type { QuoteDiagnostic } from "../quotes/diagnostics";
+import { checkQuotesLive, type LiveMatch, type PageText } from "../quotes/live";
+import { type ParsedQuotes, parseNotes } from "../quotes/notes";
+import { parseReport } from "../quotes/report";
+import { analyzeTrace, type TraceAnalysis } from "../quotes/trace";
+import { pathToUri, uriToPath } from "../workspace/uris";
+
+/** How pages are fetched: the strict policy of fetch/fetchSource.ts in the server, a recorder in tests. */
+export type FetchPage = (url: string, options: Pick<FetchOptions, "signal">) => Promise<FetchResult>;
+
+export interface QuoteDocuments {
+    get(uri: string): TextDocument | undefined;
+}
 
 export const QUOTE_CODE_ACTION_KINDS = [CONVERT_QUOTES_KIND];
 
@@ -61,30 +65,24 @@ export class QuoteFiles {
     private readonly cache = new Map<string, Analysed>();
     /** Pages fetched on request, per document: URL -> tidied visible text (or why unavailable). */
     private readonly pages = new Map<string, Map<string, PageText>>();
-    private readonly pushed = new Set<string>();
 
     constructor(
-        private readonly connection: Connection,
-        private readonly documents: TextDocuments<TextDocument>,
-        private readonly pullMode: () => boolean,
-        private readonly refreshPull: () => void,
-    ) {
-        documents.onDidOpen(({ document }) => {
-            // A file whose language was just switched to a trace or notes (a configured glob) was
-            // pulled under its old language: ask the client to pull again.
-            if (this.pullMode() && kindOf(document) !== undefined && document.languageId !== "markdown")
-                this.refreshPull();
-            this.changed(document);
-        });
-        documents.onDidChangeContent(({ document }) => this.changed(document));
-        documents.onDidClose(({ document }) => {
-            this.cache.delete(document.uri);
-            this.pages.delete(document.uri);
-            if (this.pushed.delete(document.uri))
-                void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
-        });
-        connection.onRequest(refetchQuotesRequest, (params, token) => this.refetch(params.uri, token));
-        connection.onRequest(convertQuotesRequest, (params) => this.convert(params.uri));
+        private readonly documents: QuoteDocuments,
+        private readonly fetchPage: FetchPage,
+    ) {}
+
+    /** A document closed: its analysis and the pages fetched for it go. */
+    closed(uri: string): void {
+        this.cache.delete(uri);
+        this.pages.delete(uri);
+    }
+
+    /**
+     * A trace or notes file (not Markdown, which is one from the start) just opened: its language may
+     * have been switched to this one by a configured glob, after the client pulled it under the old one.
+     */
+    switchedLanguage(document: TextDocument): boolean {
+        return kindOf(document) !== undefined && document.languageId !== "markdown";
     }
 
     /** True for an open trace, notes file or Markdown document. */
@@ -180,17 +178,6 @@ export class QuoteFiles {
         ];
     }
 
-    private changed(document: TextDocument): void {
-        if (kindOf(document) === undefined) return;
-        if (this.pullMode()) return; // the client pulls
-        const diagnostics = this.diagnostics(document.uri);
-        if (diagnostics.length > 0 || this.pushed.has(document.uri)) {
-            void this.connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
-        }
-        if (diagnostics.length > 0) this.pushed.add(document.uri);
-        else this.pushed.delete(document.uri);
-    }
-
     private analysed(uri: string): Analysed | undefined {
         const document = this.documents.get(uri);
         if (!document) return undefined;
@@ -229,7 +216,8 @@ export class QuoteFiles {
         });
     }
 
-    private async refetch(uri: string, token: CancellationToken): Promise<RefetchQuotesResult> {
+    /** Fetch every page the file cites (until `signal` aborts) and match its quotes against them. */
+    async refetch(uri: string, signal: AbortSignal): Promise<RefetchQuotesResult> {
         const document = this.documents.get(uri);
         const kind = document ? kindOf(document) : undefined;
         if (!document || (kind !== "notes" && kind !== "report"))
@@ -237,31 +225,22 @@ export class QuoteFiles {
         const quotes = kind === "notes" ? parseNotes(document.getText()) : parseReport(document.getText());
         const urls = [...new Set(quotes.citations.map((c) => c.url))];
         if (urls.length === 0) return { ok: false, message: "this file cites no page" };
-        const controller = new AbortController();
-        const cancel = token.onCancellationRequested(() => controller.abort());
         const pages = new Map<string, PageText>();
-        try {
-            for (const url of urls) {
-                if (controller.signal.aborted) break;
-                // The strict policy and the system resolver: no option loosens them here.
-                const result = await fetchSourceText(url, { signal: controller.signal });
-                if (!result.ok && result.code === "FETCH_CANCELLED") break;
-                pages.set(
-                    url,
-                    result.ok
-                        ? { ok: true, text: tidyPageText(result.text) }
-                        : { ok: false, code: result.code, message: result.message },
-                );
-            }
-        } finally {
-            cancel.dispose();
+        for (const url of urls) {
+            if (signal.aborted) break;
+            const result = await this.fetchPage(url, { signal });
+            if (!result.ok && result.code === "FETCH_CANCELLED") break;
+            pages.set(
+                url,
+                result.ok
+                    ? { ok: true, text: tidyPageText(result.text) }
+                    : { ok: false, code: result.code, message: result.message },
+            );
         }
-        if (controller.signal.aborted) return { ok: false, cancelled: true, message: "re-fetching was cancelled" };
+        if (signal.aborted) return { ok: false, cancelled: true, message: "re-fetching was cancelled" };
         this.pages.set(uri, pages);
         this.cache.delete(uri);
         const analysed = this.analysed(uri);
-        if (this.pullMode()) this.refreshPull();
-        else this.changed(document);
         const matched = analysed?.live?.filter((m) => m.match !== undefined).length ?? 0;
         return {
             ok: true,
@@ -272,7 +251,8 @@ export class QuoteFiles {
         };
     }
 
-    private convert(uri: string): ConvertQuotesResult {
+    /** The file as a SourceCheck annotation file beside it (the client writes it). */
+    convert(uri: string): ConvertQuotesResult {
         const document = this.documents.get(uri);
         const analysed = this.analysed(uri);
         const path = uriToPath(uri);

@@ -1,0 +1,58 @@
+/**
+ * What every registration of server/src/lsp/ shares: the connection, the open documents, the language
+ * service, what the client can do, and the handler guard. The registrations are the only code that
+ * talks LSP over the connection; the features behind the service never see it.
+ */
+import type { ClientCapabilities, Connection, TextDocuments } from "vscode-languageserver/node";
+import type { TextDocument } from "vscode-languageserver-textdocument";
+import type { LanguageService } from "../languageService";
+
+/** The client's capabilities (known from `initialize` on) and the refreshes they allow. */
+export class ClientState {
+    capabilities: ClientCapabilities = {};
+
+    constructor(private readonly connection: Connection) {}
+
+    /** The client pulls diagnostics (textDocument/diagnostic); otherwise they are pushed. */
+    get pullDiagnostics(): boolean {
+        return this.capabilities.textDocument?.diagnostic !== undefined;
+    }
+
+    refreshDiagnostics(): void {
+        if (this.capabilities.workspace?.diagnostics?.refreshSupport)
+            void this.connection.languages.diagnostics.refresh();
+    }
+
+    refreshInlayHints(): void {
+        if (this.capabilities.workspace?.inlayHint?.refreshSupport) void this.connection.languages.inlayHint.refresh();
+    }
+}
+
+/** Run a handler; bad input must never take the server down, so failures are logged and answered with `fallback`. */
+export type Guard = <P extends unknown[], R>(
+    name: string,
+    fallback: R,
+    handler: (...args: P) => R,
+) => (...args: P) => R;
+
+export function guardWith(connection: Connection): Guard {
+    return (name, fallback, handler) =>
+        (...args) => {
+            try {
+                return handler(...args);
+            } catch (error) {
+                connection.console.error(
+                    `sourcecheck: ${name} failed: ${error instanceof Error ? error.stack : String(error)}`,
+                );
+                return fallback;
+            }
+        };
+}
+
+export interface ServerContext {
+    connection: Connection;
+    documents: TextDocuments<TextDocument>;
+    service: LanguageService;
+    client: ClientState;
+    safe: Guard;
+}

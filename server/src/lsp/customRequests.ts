@@ -1,0 +1,160 @@
+/**
+ * The custom protocol (README, "Language server protocol extensions"; shared/requestTypes.ts): the
+ * requests and notifications the client sends, each answered by the language service.
+ */
+import { type CancellationToken, ErrorCodes, ResponseError } from "vscode-languageserver/node";
+import {
+    agentToolRequest,
+    annotationFilesRequest,
+    citedDocumentsRequest,
+    citedSpansRequest,
+    convertQuotesRequest,
+    coverageRequest,
+    dismissFollowEditsNotification,
+    fileAnnotationsRequest,
+    fileSummaryRequest,
+    findEvidenceRequest,
+    followEditsRequest,
+    lineIndexRequest,
+    pathsForRenameRequest,
+    refetchQuotesRequest,
+    refForSelectionRequest,
+} from "../../../shared/requestTypes";
+import { agentTool } from "../features/agentTools";
+import { citedSpans, coverage, lineIndex, refForSelection } from "../features/customRequests";
+import { fileAnnotations } from "../features/fileAnnotations";
+import { pathsForRename } from "../features/followEdits";
+import { pathToUri } from "../workspace/uris";
+import type { ServerContext } from "./context";
+import type { DiagnosticsChannel } from "./diagnostics";
+import type { OpenBuffers } from "./documents";
+import type { Indexer } from "./indexing";
+
+function notAnnotationFile(uri: string): ResponseError<void> {
+    return new ResponseError(ErrorCodes.InvalidParams, `${uri} is not an annotation file`);
+}
+
+/** What cited documents and annotation files hold: spans, refs for a selection, summaries, coverage. */
+function registerCitationRequests({ connection, service, safe }: ServerContext, indexer: Indexer): void {
+    const { workspace, analysis } = service;
+    connection.onRequest(
+        citedSpansRequest,
+        safe("citedSpans", { uri: "", spans: [], brokenRefs: [] }, (params) => {
+            analysis.settle();
+            return citedSpans(workspace, params.uri);
+        }),
+    );
+    connection.onRequest(
+        citedDocumentsRequest,
+        safe("citedDocuments", { uris: [] }, () => {
+            analysis.settle();
+            return { uris: workspace.citedPaths().map(pathToUri) };
+        }),
+    );
+    connection.onRequest(
+        refForSelectionRequest,
+        safe("refForSelection", { ok: false as const, message: "the server could not compute a ref" }, (params) =>
+            refForSelection(workspace, analysis.current(params.uri), params.uri, params.range),
+        ),
+    );
+    connection.onRequest(annotationFilesRequest, async () => {
+        // The list is whole only once the scan and the check of what it found are over.
+        await indexer.settled();
+        return safe("annotationFiles", { uris: [] }, () => {
+            analysis.settle();
+            return { uris: workspace.all().map((file) => file.uri) };
+        })();
+    });
+    connection.onRequest(fileAnnotationsRequest, (params) => {
+        const file = safe("fileAnnotations", undefined, () => analysis.current(params.uri))();
+        if (!file) return notAnnotationFile(params.uri);
+        return safe("fileAnnotations", { uri: params.uri, annotations: [] }, () => fileAnnotations(workspace, file))();
+    });
+    connection.onRequest(fileSummaryRequest, (params) => {
+        const file = safe("fileSummary", undefined, () => analysis.current(params.uri))();
+        return file ? file.summary() : notAnnotationFile(params.uri);
+    });
+    connection.onRequest(
+        coverageRequest,
+        safe("coverage", { coveredChars: 0, totalChars: 0, ratio: 0 }, (params) => {
+            analysis.settle();
+            return coverage(workspace, params.uri);
+        }),
+    );
+    connection.onRequest(lineIndexRequest, (params) => {
+        const result = safe("lineIndex", undefined, () => lineIndex(workspace, params.uri))();
+        return result ?? new ResponseError(ErrorCodes.InvalidParams, `cannot read ${params.uri}`);
+    });
+}
+
+/** Refs that follow edits and renames (docs/editor-features.md). */
+function registerRefUpdateRequests({ connection, service, documents, safe }: ServerContext): void {
+    const { workspace, analysis, follower } = service;
+    connection.onRequest(
+        followEditsRequest,
+        safe("followEdits", { edit: {}, refCount: 0, fileCount: 0 }, (params) => follower.take(params.uri)),
+    );
+    connection.onNotification(
+        dismissFollowEditsNotification,
+        safe("dismissFollowEdits", undefined, (params) => follower.dismiss(params.uri)),
+    );
+    connection.onRequest(
+        pathsForRenameRequest,
+        safe("pathsForRename", { edit: {}, refCount: 0, fileCount: 0 }, (params) => {
+            analysis.settle();
+            return pathsForRename(
+                workspace,
+                params,
+                (uri) => analysis.current(uri),
+                (uri) => documents.get(uri)?.version,
+            );
+        }),
+    );
+}
+
+/** Evidence search and the agent tools (docs/evidence.md, docs/agents.md). */
+function registerAgentRequests({ connection, service, safe }: ServerContext, buffers: OpenBuffers): void {
+    connection.onRequest(
+        findEvidenceRequest,
+        safe("findEvidence", { ok: false as const, message: "the server could not search for evidence" }, (params) =>
+            service.evidence.find(service.current(params.annotationUri), params, (m) => connection.console.error(m)),
+        ),
+    );
+    connection.onRequest(agentToolRequest, (params) =>
+        agentTool(service.workspace, params, {
+            buffer: (path) => buffers.buffer(path),
+            applyEdit: async (edit, label) => (await connection.workspace.applyEdit({ label, edit })).applied,
+        }),
+    );
+}
+
+/** Quote files (docs/quotes.md): re-fetch the cited pages on request, convert to an annotation file. */
+function registerQuoteRequests(
+    { connection, service, documents, client }: ServerContext,
+    diagnostics: DiagnosticsChannel,
+): void {
+    connection.onRequest(refetchQuotesRequest, async (params, token: CancellationToken) => {
+        const controller = new AbortController();
+        const cancel = token.onCancellationRequested(() => controller.abort());
+        try {
+            const result = await service.quotes.refetch(params.uri, controller.signal);
+            const document = documents.get(params.uri);
+            if (result.ok && client.pullDiagnostics) client.refreshDiagnostics();
+            else if (result.ok && document) diagnostics.quoteChanged(document);
+            return result;
+        } finally {
+            cancel.dispose();
+        }
+    });
+    connection.onRequest(convertQuotesRequest, (params) => service.quotes.convert(params.uri));
+}
+
+export function registerCustomRequests(
+    context: ServerContext,
+    parts: { indexer: Indexer; buffers: OpenBuffers; diagnostics: DiagnosticsChannel },
+): void {
+    registerCitationRequests(context, parts.indexer);
+    registerRefUpdateRequests(context);
+    registerAgentRequests(context, parts.buffers);
+    registerQuoteRequests(context, parts.diagnostics);
+}

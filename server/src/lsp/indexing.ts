@@ -1,0 +1,122 @@
+/**
+ * Indexing: find every annotation file of the workspace (the one discovery of workspace/discovery.ts)
+ * and check it, with work-done progress, yielding between files so a large workspace never freezes the
+ * editor; again when the folders, the recognition or the exclusions change.
+ */
+import { publishConfigProblems } from "../features/configDiagnostics";
+import type { AnnotationFile } from "../workspace/annotationFile";
+import { pathToUri, uriToPath } from "../workspace/uris";
+import type { ServerContext } from "./context";
+import type { DiagnosticsChannel } from "./diagnostics";
+
+/** How long indexing works before it lets requests and edits in. */
+const SLICE_MS = 30;
+
+export class Indexer {
+    /** The latest scan-and-check of the workspace (start-up, or after roots or exclusions changed). */
+    private indexing: Promise<void> | undefined;
+    /** Configuration files whose problems are shown, so fixing one clears them. */
+    private readonly shownConfigProblems = new Set<string>();
+
+    constructor(
+        private readonly context: ServerContext,
+        private readonly diagnostics: DiagnosticsChannel,
+        /** After a check of files: diagnostics, inlay hints, cited spans (languageServer.ts). */
+        private readonly afterChange: (files: AnnotationFile[], citedUris: string[]) => void,
+    ) {}
+
+    /** Find (unless `scanned` is already under way) and check every annotation file. */
+    index(scanned?: Promise<string[]>): Promise<void> {
+        this.indexing = this.run(scanned);
+        return this.indexing;
+    }
+
+    /** Resolves once no scan-and-check is under way, including one started while waiting. */
+    async settled(): Promise<void> {
+        for (let seen: Promise<void> | undefined; seen !== this.indexing; ) {
+            seen = this.indexing;
+            await seen?.catch(() => undefined);
+        }
+    }
+
+    /** Roots or recognition changed: forget closed files, scan again, clear what is no longer an annotation file. */
+    async reindex(): Promise<void> {
+        const { service, documents } = this.context;
+        const { workspace, analysis } = service;
+        const before = workspace.all().map((f) => f.uri);
+        for (const uri of before) if (documents.get(uri) === undefined) workspace.remove(uri);
+        for (const document of documents.all()) {
+            if (workspace.isAnnotationFile(document.uri, document.languageId)) analysis.fileChanged(document.uri);
+            else if (workspace.get(document.uri)) workspace.remove(document.uri);
+        }
+        await this.index();
+        for (const uri of before) if (!workspace.get(uri)) this.diagnostics.forget(uri);
+    }
+
+    private async run(scanned?: Promise<string[]>): Promise<void> {
+        const { connection, client } = this.context;
+        const progress = client.capabilities.window?.workDoneProgress
+            ? await connection.window.createWorkDoneProgress().catch(() => undefined)
+            : undefined;
+        try {
+            progress?.begin("SourceCheck: checking annotation files", 0, "finding annotation files", false);
+            const found = await (scanned ?? this.context.service.workspace.scan());
+            const { files, cited } = await this.checkAll(found, (index, path) =>
+                progress?.report(Math.round((index / Math.max(1, found.length)) * 100), path),
+            );
+            this.afterChange(files, cited);
+            publishConfigProblems(
+                (params) => void connection.sendDiagnostics(params),
+                this.context.service.workspace,
+                this.shownConfigProblems,
+            );
+        } catch (error) {
+            connection.console.error(
+                `sourcecheck: indexing failed: ${error instanceof Error ? error.stack : String(error)}`,
+            );
+        } finally {
+            progress?.done();
+        }
+    }
+
+    private async checkAll(
+        found: string[],
+        report: (index: number, path: string) => void,
+    ): Promise<{ files: AnnotationFile[]; cited: string[] }> {
+        const { service, documents } = this.context;
+        const files: AnnotationFile[] = [];
+        const cited = new Set<string>();
+        let slice = Date.now();
+        for (const [index, path] of found.entries()) {
+            // Let requests and edits in between files, so a large workspace never freezes the editor.
+            if (Date.now() - slice > SLICE_MS) {
+                await new Promise((resolve) => setImmediate(resolve));
+                slice = Date.now();
+            }
+            const uri = pathToUri(path);
+            report(index, path);
+            const file =
+                documents.get(uri) !== undefined
+                    ? service.analysis.current(uri)
+                    : service.workspace.analyzeFromDisk(uri);
+            if (!file) continue;
+            files.push(file);
+            for (const target of service.analysis.citedUris(file)) cited.add(target);
+        }
+        return { files, cited: [...cited] };
+    }
+}
+
+/** Once initialized: folders added or removed, the workspace is indexed again. */
+export function watchWorkspaceFolders(context: ServerContext, indexer: Indexer): void {
+    const { connection, client, service, safe } = context;
+    if (!client.capabilities.workspace?.workspaceFolders) return;
+    connection.workspace.onDidChangeWorkspaceFolders(
+        safe("workspace folders", undefined, (event) => {
+            const removed = new Set(event.removed.map((f) => uriToPath(f.uri)));
+            const added = event.added.map((f) => uriToPath(f.uri)).filter((f): f is string => f !== undefined);
+            service.workspace.folders = [...service.workspace.folders.filter((f) => !removed.has(f)), ...added];
+            void indexer.reindex();
+        }),
+    );
+}

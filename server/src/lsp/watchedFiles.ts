@@ -1,0 +1,62 @@
+/**
+ * Watched files: creations and deletions keep the workspace's list of files current (path completion,
+ * what an annotation file cites); a changed annotation file on disk is checked again unless its buffer
+ * is open; a changed sourcecheck.config.json may move document roots, so everything is indexed again.
+ */
+import { DidChangeWatchedFilesNotification, FileChangeType, type FileEvent } from "vscode-languageserver/node";
+import { CONFIG_FILE_NAME } from "../workspace/projectConfig";
+import { pathToUri, uriToPath } from "../workspace/uris";
+import type { ServerContext } from "./context";
+import type { DiagnosticsChannel } from "./diagnostics";
+import type { Indexer } from "./indexing";
+
+/** One change on disk; true when it was a configuration file. */
+function fileChanged(context: ServerContext, diagnostics: DiagnosticsChannel, change: FileEvent): boolean {
+    const { service, documents } = context;
+    const { workspace, analysis } = service;
+    const path = uriToPath(change.uri);
+    if (path === undefined) return false;
+    if (change.type === FileChangeType.Deleted) {
+        workspace.noteFileDeleted(path);
+        // A deleted folder comes as one event: every cited document below it changed too.
+        for (const below of workspace.citedUnder(path)) analysis.citedChanged(pathToUri(below));
+    } else {
+        workspace.noteFileCreated(path);
+    }
+    const isConfig = path.split(/[\\/]/).pop() === CONFIG_FILE_NAME;
+    if (documents.get(change.uri) !== undefined) return isConfig; // the buffer wins over the disk
+    if (workspace.isAnnotationFile(change.uri) && !workspace.isSkipped(path)) {
+        if (change.type === FileChangeType.Deleted) {
+            workspace.remove(change.uri);
+            diagnostics.forget(change.uri);
+        } else {
+            analysis.fileChanged(change.uri);
+        }
+    }
+    analysis.citedChanged(change.uri);
+    return isConfig;
+}
+
+export function registerWatchedFiles(context: ServerContext, diagnostics: DiagnosticsChannel, indexer: Indexer): void {
+    const { connection, service, safe } = context;
+    connection.onDidChangeWatchedFiles(
+        safe("watched files", undefined, ({ changes }) => {
+            let configChanged = false;
+            for (const change of changes) if (fileChanged(context, diagnostics, change)) configChanged = true;
+            // Document roots may have moved: check everything again against the new configuration.
+            if (configChanged) {
+                service.workspace.configs.clear();
+                void indexer.reindex();
+            }
+        }),
+    );
+}
+
+/** Once initialized: ask the client to watch every file, when it lets servers register watchers. */
+export function watchFiles({ connection, client }: ServerContext): void {
+    if (client.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration) {
+        void connection.client.register(DidChangeWatchedFilesNotification.type, {
+            watchers: [{ globPattern: "**/*" }],
+        });
+    }
+}

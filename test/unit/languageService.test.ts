@@ -1,0 +1,113 @@
+/**
+ * The language service without a connection (server/src/languageService.ts): documents in memory,
+ * the workspace on a temporary folder, pages through a fetch that records what it was asked. It
+ * tells annotation files from quote files in one place and answers both in LSP types.
+ */
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import type { FetchPage } from "../../server/src/features/quoteFiles";
+import { createLanguageService } from "../../server/src/languageService";
+import { WorkspaceIndex } from "../../server/src/workspace/workspaceIndex";
+import { NOTES_LANGUAGE } from "../../shared/quoteProtocol";
+
+const NOTES = "claim: c\nquote: The quoted words\nurl: https://example.test/page\n";
+
+function setUp() {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "sc-service-"));
+    fs.writeFileSync(path.join(root, "doc.md"), "Alpha beta gamma.\n");
+    const open = new Map<string, TextDocument>();
+    const fetched: string[] = [];
+    const fetchPage: FetchPage = async (url) => {
+        fetched.push(url);
+        return { ok: true, url, mediaType: "text/plain", text: "The quoted words are here." };
+    };
+    const workspace = new WorkspaceIndex({ get: () => undefined });
+    workspace.folders = [root];
+    const changed: string[] = [];
+    const service = createLanguageService({
+        workspace,
+        documents: { get: (uri) => open.get(uri) },
+        logger: { error: (message) => assert.fail(message) },
+        events: { changed: (files) => changed.push(...files.map((f) => f.uri)), removed() {}, refsCanFollow() {} },
+        fetchPage,
+    });
+    const openDocument = (name: string, languageId: string, text: string) => {
+        const document = TextDocument.create(pathToFileURL(path.join(root, name)).href, languageId, 1, text);
+        open.set(document.uri, document);
+        return document;
+    };
+    return { root, service, openDocument, fetched, changed };
+}
+
+describe("language service (no connection)", () => {
+    it("dispatches by document kind: annotation file, quote file, neither", () => {
+        const { root, service, openDocument } = setUp();
+        try {
+            const annotation = openDocument(
+                "answer.sourcecheck.json",
+                "sourcecheck",
+                JSON.stringify({
+                    annotations: [
+                        {
+                            claim: {
+                                path: "doc.md",
+                                start: { line: 1, str: "Alpha" },
+                                end: { line: 1, str: "gamma." },
+                            },
+                            sources: [
+                                {
+                                    path: "doc.md",
+                                    start: { line: 1, str: "beta" },
+                                    end: { line: 1, str: "beta" },
+                                    polarity: "supports",
+                                    confidence: 0.9,
+                                },
+                            ],
+                        },
+                    ],
+                }),
+            );
+            const notes = openDocument("notes.txt", NOTES_LANGUAGE, NOTES);
+            const plain = openDocument("doc.md", "plaintext", "Alpha beta gamma.\n");
+            assert.equal(service.target(annotation.uri).kind, "annotation");
+            assert.equal(service.target(notes.uri).kind, "quote");
+            assert.equal(service.target(plain.uri).kind, "none");
+            // The annotation file's pull report comes from its analysis, stamped; the quote file's has none.
+            const annotationReport = service.diagnostics(annotation.uri, undefined);
+            assert.ok(annotationReport.file, "an annotation file's report names its file");
+            assert.equal(annotationReport.report.kind, "full");
+            assert.equal(service.diagnostics(notes.uri, undefined).file, undefined);
+            // Hover on the claim's path answers from the annotation service, in LSP types.
+            const at = annotation.getText().indexOf("doc.md");
+            const hover = service.hover({ textDocument: { uri: annotation.uri }, position: annotation.positionAt(at) });
+            assert.ok(hover && typeof hover.contents === "object", "a hover on the claim");
+            assert.equal(
+                service.hover({ textDocument: { uri: plain.uri }, position: { line: 0, character: 0 } }),
+                null,
+            );
+        } finally {
+            fs.rmSync(root, { recursive: true, force: true });
+        }
+    });
+
+    it("re-fetches a notes file's pages only through the fetch it was given", async () => {
+        const { root, service, openDocument, fetched } = setUp();
+        try {
+            const notes = openDocument("notes.txt", NOTES_LANGUAGE, NOTES);
+            const result = await service.quotes.refetch(notes.uri, new AbortController().signal);
+            assert.deepEqual(fetched, ["https://example.test/page"]);
+            assert.deepEqual(result, { ok: true, pageCount: 1, failedCount: 0, citationCount: 1, matchedCount: 1 });
+            const aborted = new AbortController();
+            aborted.abort();
+            const cancelled = await service.quotes.refetch(notes.uri, aborted.signal);
+            assert.equal(cancelled.ok, false);
+            assert.deepEqual(fetched, ["https://example.test/page"], "nothing fetched once cancelled");
+        } finally {
+            fs.rmSync(root, { recursive: true, force: true });
+        }
+    });
+});
