@@ -147,14 +147,14 @@ function alternate(rounds, prepare, sides) {
     return samples;
 }
 
-export async function evidenceCases({ scratch, smoke, record, results, reference = true }) {
+export async function evidenceCases({ scratch, smoke, record, results, reference = true, roundsOverride }) {
     const copies = smoke ? 20 : COPIES;
     const corpus = makeScalingCorpus(join(scratch, "evidence-corpus"), copies);
     const corpusMB = corpus.bytes / 1e6;
     const label = `${corpus.files} files, ${round(corpusMB, 1)} MB`;
     const peerCode = process.env.SOURCECHECK_PEER_RAG;
     const live = peerCode !== undefined && peerCode !== "";
-    const rounds = smoke ? 1 : 3;
+    const rounds = smoke ? 1 : (roundsOverride ?? 3);
     console.log(
         live
             ? `     evidence: the peer runs side by side (${peerCode})`
@@ -346,7 +346,8 @@ function tokenizerComparison(corpus, results) {
 }
 
 /**
- * Run alone: `node --expose-gc bench/evidence.mjs [--smoke] [--no-reference] [--write]`. Prints the
+ * Run alone: `node --expose-gc bench/evidence.mjs [--smoke] [--no-reference] [--rounds=N] [--write]`
+ * (`--rounds` runs each side N times instead of 3: the peer takes minutes per run on a busy machine). Prints the
  * evidence rows; `--write` puts them into bench/results.json in place of the previous evidence rows
  * (then `node bench/run.mjs --readme-only` renders the README table). `--no-reference` skips the
  * MiniSearch and tokenizer comparisons.
@@ -366,7 +367,18 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
         );
     };
     const smoke = process.argv.includes("--smoke");
-    await evidenceCases({ scratch, smoke, record, results, reference: !process.argv.includes("--no-reference") });
+    const roundsArg = process.argv.find((a) => a.startsWith("--rounds="));
+    const roundsOverride = roundsArg
+        ? Math.max(1, Number.parseInt(roundsArg.slice("--rounds=".length), 10) || 1)
+        : undefined;
+    await evidenceCases({
+        scratch,
+        smoke,
+        record,
+        results,
+        reference: !process.argv.includes("--no-reference"),
+        roundsOverride,
+    });
     if (process.argv.includes("--write") && !smoke) {
         const file = join(repo, "bench", "results.json");
         const all = JSON.parse(readFileSync(file, "utf8"));

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { compileGlob, GlobError, segmentMatches } from "../../server/src/workspace/globs";
+import { compileGlob, GlobError, matchSegments, segmentMatches } from "../../server/src/workspace/globs";
 import { ProjectConfigs, parseProjectConfig } from "../../server/src/workspace/projectConfig";
 import { runCli } from "./cliRun";
 
@@ -62,6 +62,34 @@ describe("hardening: globs without exponential backtracking", () => {
             }
         }
         assert.ok(cases > 10_000, `${cases} cases`);
+    });
+
+    it("the fast paths for `**` then a name (and a last `**`) agree with the general match on generated paths (counted cases)", () => {
+        let cases = 0;
+        let matched = 0;
+        const names = ["a", ".a", "b.md", "node_modules", ".", "..", "", "x.lock.json"];
+        const paths: string[] = [];
+        const grow = (prefix: string[], depth: number) => {
+            if (prefix.length > 0) paths.push(prefix.join("/"));
+            if (depth === 0) return;
+            for (const name of names) grow([...prefix, name], depth - 1);
+        };
+        grow([], 3);
+        for (const name of ["*", "*.md", "node_modules", ".a", "a", "*.lock.json", "?", ".*", "*a*"]) {
+            for (const pattern of [`**/${name}`, `**/${name}/**`]) {
+                for (const dot of [true, false]) {
+                    const fast = compileGlob(pattern, { dot });
+                    const segments = pattern.split("/");
+                    for (const path of paths) {
+                        const expected = matchSegments(segments, path, dot);
+                        assert.equal(fast(path), expected, `${pattern} dot=${dot} ${JSON.stringify(path)}`);
+                        if (expected) matched++;
+                        cases++;
+                    }
+                }
+            }
+        }
+        assert.ok(cases > 10_000 && matched > 1_000, `${cases} cases, ${matched} matched`);
     });
 
     it("refuses many wildcards beside glob syntax with a clear error (CLI --exclude: exit 2; config: an error on its token)", () => {

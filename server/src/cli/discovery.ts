@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import picomatch from "picomatch";
-import { isLockFileName } from "../core/lock/file";
+import { isLockFileName } from "../core/lock/names";
 import { Discovery } from "../workspace/discovery";
 import { configGlobMatcher, formatConfigProblem, type ProjectConfigs } from "../workspace/projectConfig";
 import { CliError } from "./files";

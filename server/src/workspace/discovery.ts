@@ -18,7 +18,7 @@ import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as nodePath from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { isLockFileName } from "../core/lock/file";
+import { isLockFileName } from "../core/lock/names";
 import { compileGlob, GlobError } from "./globs";
 import type { ConfigProblem, ProjectConfigs } from "./projectConfig";
 

@@ -60,7 +60,49 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): (path: 
     }
     const segments = pattern.replace(/^\.\//, "").split("/");
     if (onName) return (path) => segmentMatches(segments[0], lastSegment(path), dot);
-    return (path) => segmentsMatch(segments, path.split("/"), dot);
+    return fastMatcher(segments, dot) ?? ((path) => segmentsMatch(segments, path.split("/"), dot));
+}
+
+/**
+ * A first segment `**` then one name, with or without a last `**` (every default include and
+ * exclude), matched without the table over segments: the
+ * evidence walk tests each of 20,000 files against nine patterns, and the table's arrays were a
+ * third of a warm query. Same answers as segmentsMatch (tested against it as the oracle).
+ */
+function fastMatcher(segments: readonly string[], dot: boolean): ((path: string) => boolean) | undefined {
+    if (segments[0] !== "**" || segments.length < 2 || segments.length > 3) return undefined;
+    const name = segments[1];
+    if (name === "**") return undefined;
+    if (segments.length === 2) {
+        return (path) => {
+            const cut = path.lastIndexOf("/");
+            // `**` never crosses a dot folder unless dot is on.
+            if (!dot && cut >= 0 && (path.charCodeAt(0) === DOT || indexOfDotSegment(path) < cut)) return false;
+            return segmentMatches(name, cut < 0 ? path : path.slice(cut + 1), dot);
+        };
+    }
+    if (segments[2] !== "**") return undefined;
+    return (path) => {
+        const parts = path.split("/");
+        for (let j = 0; j < parts.length; j++) {
+            if (!segmentMatches(name, parts[j], dot)) continue;
+            if (dot || parts.every((part, i) => i === j || part.charCodeAt(0) !== DOT)) return true;
+        }
+        return false;
+    };
+}
+
+const DOT = 46;
+
+/** Where the first `/` followed by a dot is (a segment after the first starting with "."), or Infinity. */
+function indexOfDotSegment(path: string): number {
+    const at = path.indexOf("/.");
+    return at < 0 ? Number.POSITIVE_INFINITY : at;
+}
+
+/** The general match of pattern segments against a path (exported as the oracle of the fast paths). */
+export function matchSegments(pattern: readonly string[], path: string, dot: boolean): boolean {
+    return segmentsMatch(pattern, path.split("/"), dot);
 }
 
 function lastSegment(path: string): string {

@@ -10,20 +10,8 @@ import { ordered } from "./entry";
 import { sortEntries } from "./relock";
 import { LOCK_VERSION, type LockError, type LockFile } from "./types";
 
-/**
- * `X.sourcecheck.json` -> `X.sourcecheck.lock.json`, `X.annotations.json` -> `X.annotations.lock.json`,
- * any other `X.json` (a custom annotation-file glob) -> `X.lock.json`.
- */
-export function lockFileNameFor(annotationFileName: string): string {
-    return annotationFileName.endsWith(".json")
-        ? `${annotationFileName.slice(0, -".json".length)}.lock.json`
-        : `${annotationFileName}.lock.json`;
-}
-
-/** Lock files are never annotation files, whatever glob would match them. */
-export function isLockFileName(fileName: string): boolean {
-    return fileName.endsWith(".lock.json");
-}
+// The names alone live in ./names (no zod): the evidence bundle needs them and should stay small.
+export { isLockFileName, lockFileNameFor } from "./names";
 
 /**
  * The frame indented by 2 spaces, one line per entry (its fields in a fixed order): locking again
