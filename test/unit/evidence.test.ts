@@ -381,6 +381,29 @@ describe("evidence: index updates and file format", () => {
         assert.equal(ran, 60);
     });
 
+    it("keeps every document record through the file's document columns: unsafe, refused, removed, non-ASCII paths", () => {
+        const files = fixtureFiles();
+        const index = buildIndex(files);
+        index.upsert("notes/éè 检索.md", 40, 1234.5678, "# Notes\n\nStale evidence is validated here.\n");
+        index.refuse("image.png", 9_000_000_000, 1.25, "is binary (it contains NUL bytes), not text");
+        index.upsert("gone.md", 10, 3, "# Gone\n\nsoon removed\n");
+        index.remove("gone.md");
+        const fields = (i: EvidenceIndex) =>
+            i.paths.sort().map((p) => {
+                const { path, size, mtimeMs, hash, unsafe, refused, chunkCount } = i.document(p)!;
+                return { path, size, mtimeMs, hash, unsafe, refused, chunkCount };
+            });
+        const reloaded = EvidenceIndex.deserialize(index.serialize()).index;
+        assert.deepEqual(fields(reloaded), fields(index));
+        assert.equal(reloaded.document("gone.md"), undefined);
+        assert.ok(reloaded.document("untrusted-note.md")?.unsafe, "the unsafe reason survives");
+        assert.equal(reloaded.document("image.png")?.refused, "is binary (it contains NUL bytes), not text");
+        assert.equal(reloaded.document("image.png")?.hash, "");
+        assert.equal(reloaded.document("notes/éè 检索.md")?.mtimeMs, 1234.5678);
+        const query = reloaded.termsOf("stale evidence validated");
+        assert.deepEqual(reloaded.search(query).candidates, index.search(query).candidates);
+    });
+
     it("indexes copies of a document as the document itself, and streams an index of megabytes to the same bytes", () => {
         const files = fixtureFiles();
         const copies = new Map<string, string>();

@@ -12,7 +12,7 @@ import { type TermVisitor, type TokenizerName, termVisitor, tokenize } from "./t
 import { unsafePatterns, unsafeReason } from "./unsafe";
 
 /** Bumped whenever chunking, tokenizing or the file layout change: an older index is rebuilt. */
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
 const MAGIC = "SCEVIDX1";
 const CHECKSUM_BYTES = 20;
 
@@ -474,7 +474,10 @@ export class EvidenceIndex {
         this.deadSlots = 0;
     }
 
-    /** The index as one file: magic, header JSON, chunk table, postings, SHA-1 of all before it. */
+    /**
+     * The index as one file: magic, header JSON, the documents as columns (no JSON to parse per
+     * document), chunk table, postings, SHA-1 of all before it.
+     */
     serialize(): Uint8Array {
         const parts: Uint8Array[] = [];
         this.serializeTo((bytes) => parts.push(Buffer.from(bytes))); // a copy: the writer reuses its buffer
@@ -488,21 +491,13 @@ export class EvidenceIndex {
     serializeTo(write: (bytes: Uint8Array) => void): void {
         // Removed documents leave holes in `docs`: number the live ones densely for the file.
         const docIndex = new Int32Array(this.docs.length).fill(-1);
-        const docs: unknown[] = [];
+        const live: DocumentRecord[] = [];
         for (const [index, record] of this.docs.entries()) {
             if (!record) continue;
-            docIndex[index] = docs.length;
-            docs.push([
-                record.path,
-                record.size,
-                record.mtimeMs,
-                record.hash,
-                record.unsafe ?? 0,
-                record.firstSlot,
-                record.chunkCount,
-                record.refused ?? 0,
-            ]);
+            docIndex[index] = live.length;
+            live.push(record);
         }
+        const docs = documentColumns(live);
         const table = this.table.slice(0, this.slots * FIELDS);
         for (let slot = 0; slot < this.slots; slot++) {
             const at = slot * FIELDS + DOC;
@@ -522,7 +517,9 @@ export class EvidenceIndex {
                 root: this.root,
                 slots: this.slots,
                 deadSlots: this.deadSlots,
-                docs,
+                docCount: live.length,
+                docBytes: docs.lengths,
+                docNotes: docs.notes,
                 headings: this.headings,
                 terms: termEntries,
             }),
@@ -534,6 +531,7 @@ export class EvidenceIndex {
         sink.push(lead.subarray(0, MAGIC.length + 4));
         sink.push(header);
         sink.push(lead.subarray(MAGIC.length + 4));
+        for (const column of docs.columns) sink.push(column);
         sink.push(new Uint8Array(table.buffer, table.byteOffset, table.byteLength));
         for (const list of this.terms.values()) sink.push(list.bytes);
         sink.end();
@@ -556,7 +554,9 @@ export class EvidenceIndex {
             root: string;
             slots: number;
             deadSlots: number;
-            docs: [string, number, number, string, string | 0, number, number, string | 0][];
+            docCount: number;
+            docBytes: number[];
+            docNotes: [number, string, string | 0, string | 0][];
             headings: string[];
             terms: (string | number)[];
         };
@@ -565,7 +565,12 @@ export class EvidenceIndex {
         } catch {
             throw new IndexFormatError("its header is not readable");
         }
-        const tableStart = align4(MAGIC.length + 4 + headerLength);
+        const docsStart = align4(MAGIC.length + 4 + headerLength);
+        const docsBytes = Array.isArray(header.docBytes) ? header.docBytes.reduce((sum, n) => sum + n, 0) : -1;
+        if (!Number.isInteger(docsBytes) || docsBytes < 0 || docsStart + docsBytes > body.length) {
+            throw new IndexFormatError("its documents are truncated");
+        }
+        const tableStart = docsStart + docsBytes;
         const tableBytes = header.slots * FIELDS * 4;
         const postingsStart = tableStart + tableBytes;
         if (!Number.isInteger(header.slots) || postingsStart > body.length) {
@@ -578,11 +583,8 @@ export class EvidenceIndex {
         );
         index.slots = header.slots;
         index.deadSlots = header.deadSlots;
-        for (const [path, size, mtimeMs, hash, unsafe, firstSlot, chunkCount, refused] of header.docs) {
-            const record: DocumentRecord = { path, size, mtimeMs, hash, firstSlot, chunkCount };
-            if (unsafe) record.unsafe = unsafe;
-            if (refused) record.refused = refused;
-            index.byPath.set(path, index.docs.length);
+        for (const record of readDocumentColumns(body, docsStart, header.docCount, header.docBytes, header.docNotes)) {
+            index.byPath.set(record.path, index.docs.length);
             index.docs.push(record);
         }
         index.headings = header.headings;
@@ -599,6 +601,109 @@ export class EvidenceIndex {
         }
         return { index, key: header.key, root: header.root };
     }
+}
+
+const HASH_CHARS = 32;
+
+/**
+ * Documents as columns, each padded to 4 bytes: paths (UTF-8, NUL-separated: no path holds a NUL),
+ * content hashes (32 hex characters each), sizes and mtimes (float64), first slots and chunk counts
+ * (int32). What is rare (an unsafe or refused document, a hash of another length) goes in `notes`.
+ */
+function documentColumns(records: readonly DocumentRecord[]): {
+    columns: Uint8Array[];
+    lengths: number[];
+    notes: [number, string, string | 0, string | 0][];
+} {
+    const count = records.length;
+    const notes: [number, string, string | 0, string | 0][] = [];
+    const sizes = new Float64Array(count);
+    const mtimes = new Float64Array(count);
+    const slots = new Int32Array(count * 2);
+    let hashes = "";
+    const paths: string[] = [];
+    for (let i = 0; i < count; i++) {
+        const record = records[i];
+        paths.push(record.path);
+        sizes[i] = record.size;
+        mtimes[i] = record.mtimeMs;
+        slots[i * 2] = record.firstSlot;
+        slots[i * 2 + 1] = record.chunkCount;
+        const regular = record.hash.length === HASH_CHARS && /^[0-9a-f]*$/.test(record.hash);
+        hashes += regular ? record.hash : "0".repeat(HASH_CHARS);
+        if (!regular || record.unsafe !== undefined || record.refused !== undefined) {
+            notes.push([i, record.hash, record.unsafe ?? 0, record.refused ?? 0]);
+        }
+    }
+    const padded = (bytes: Uint8Array) => {
+        const out = new Uint8Array(align4(bytes.length));
+        out.set(bytes);
+        return out;
+    };
+    const columns = [
+        padded(Buffer.from(paths.join("\0"), "utf8")),
+        padded(Buffer.from(hashes, "latin1")),
+        new Uint8Array(sizes.buffer),
+        new Uint8Array(mtimes.buffer),
+        new Uint8Array(slots.buffer),
+    ];
+    return { columns, lengths: columns.map((column) => column.length), notes };
+}
+
+/** The records of documentColumns' bytes; throws IndexFormatError when they do not fit together. */
+function readDocumentColumns(
+    body: Buffer,
+    start: number,
+    count: number,
+    lengths: number[],
+    notes: [number, string, string | 0, string | 0][],
+): DocumentRecord[] {
+    if (!Number.isInteger(count) || count < 0 || lengths.length !== 5 || !Array.isArray(notes)) {
+        throw new IndexFormatError("its documents are not readable");
+    }
+    const at: number[] = [];
+    let offset = start;
+    for (const length of lengths) {
+        at.push(offset);
+        offset += length;
+    }
+    if (
+        lengths[1] < count * HASH_CHARS ||
+        lengths[2] !== count * 8 ||
+        lengths[3] !== count * 8 ||
+        lengths[4] !== count * 8
+    ) {
+        throw new IndexFormatError("its documents are not readable");
+    }
+    let pathEnd = at[0] + lengths[0];
+    while (pathEnd > at[0] && body[pathEnd - 1] === 0) pathEnd--; // the column's padding
+    const pathText = body.toString("utf8", at[0], pathEnd);
+    const paths = count === 0 ? [] : pathText.split("\0");
+    if (paths.length !== count) throw new IndexFormatError("its documents are not readable");
+    const hashes = body.toString("latin1", at[1], at[1] + count * HASH_CHARS);
+    // Copied: the file buffer may be unaligned for float64 and int32 views.
+    const sizes = new Float64Array(body.buffer.slice(body.byteOffset + at[2], body.byteOffset + at[2] + lengths[2]));
+    const mtimes = new Float64Array(body.buffer.slice(body.byteOffset + at[3], body.byteOffset + at[3] + lengths[3]));
+    const slots = new Int32Array(body.buffer.slice(body.byteOffset + at[4], body.byteOffset + at[4] + lengths[4]));
+    const records: DocumentRecord[] = new Array(count);
+    for (let i = 0; i < count; i++) {
+        records[i] = {
+            path: paths[i],
+            size: sizes[i],
+            mtimeMs: mtimes[i],
+            hash: hashes.slice(i * HASH_CHARS, (i + 1) * HASH_CHARS),
+            firstSlot: slots[i * 2],
+            chunkCount: slots[i * 2 + 1],
+        };
+    }
+    for (const [i, hash, unsafe, refused] of notes) {
+        const record = records[i];
+        if (!record) throw new IndexFormatError("its documents are not readable");
+        record.hash = hash;
+        if (unsafe) record.unsafe = unsafe;
+        if (refused) record.refused = refused;
+    }
+    return records;
 }
 
 /** Coalesces pieces into about a megabyte before writing, and appends the SHA-1 of everything written. */
