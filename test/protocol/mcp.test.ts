@@ -117,6 +117,28 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
         }
         const cite = tools.find((tool) => tool.name === "cite");
         assert.deepEqual(cite?.inputSchema.required, ["path", "quote"]);
+        // Output schemas are trimmed to field names and types (docs/agents.md, "Output schemas"): the
+        // whole listing was 25 KB, 15 KB of it output schemas restating refs and report entries.
+        const outputChars = tools.reduce((sum, tool) => sum + JSON.stringify(tool.outputSchema).length, 0);
+        assert.ok(outputChars < 8000, `${outputChars} characters of output schemas`);
+        assert.ok(JSON.stringify(tools).length < 18_000, `${JSON.stringify(tools).length} characters listed`);
+        const evidence = tools.find((tool) => tool.name === "evidence")?.outputSchema as unknown as {
+            anyOf: { properties: Record<string, { items?: { properties?: Record<string, unknown> } }> }[];
+        };
+        const [success, failure] = evidence.anyOf;
+        assert.deepEqual(Object.keys(success.properties).sort(), [
+            "cutAt",
+            "hits",
+            "maxChars",
+            "message",
+            "rejected",
+            "searched",
+            "topK",
+            "truncatedHits",
+        ]);
+        assert.ok(success.properties.hits.items?.properties?.text, "a hit's fields are listed");
+        assert.ok(failure.properties.error, "the error branch is listed");
+        assert.ok(!JSON.stringify(tools.map((tool) => tool.outputSchema)).includes("additionalProperties"));
         assert.equal(client.getInstructions()?.includes("cite"), true);
     });
 

@@ -424,7 +424,51 @@ function withoutSafeIntegerBounds(value: unknown): unknown {
     return out;
 }
 
-/** The output schema a client sees: the success shape or a tool error, both objects. */
+/** How deep an output schema is listed: a result's fields and the fields of its list items. */
+const LISTED_OUTPUT_DEPTH = 3;
+
+/**
+ * The output schema a client sees: the success shape or a tool error, both objects, trimmed to what
+ * a model needs to read a result (docs/agents.md, "Output schemas"): field names and types two
+ * levels down, no bounds, no `additionalProperties`, `required` only at the top. Deeper shapes (refs,
+ * report entries) restate the inputs and the docs, and were most of the tools listing. Looser than
+ * the zod schema, so every result that meets the zod schema meets this one (the SDK client checks).
+ */
 export function outputJsonSchema(tool: ToolDefinition): Record<string, unknown> {
-    return { type: "object", ...jsonSchemaOf(z.union([tool.output, toolErrorOutput]), "output") };
+    const full = jsonSchemaOf(z.union([tool.output, toolErrorOutput]), "output");
+    return { type: "object", ...(trimSchema(full, 0) as Record<string, unknown>) };
+}
+
+function trimSchema(node: unknown, depth: number): unknown {
+    if (typeof node !== "object" || node === null) return node;
+    const schema = node as Record<string, unknown>;
+    if (Array.isArray(schema.anyOf)) {
+        if (depth >= LISTED_OUTPUT_DEPTH) return typesOnly(schema);
+        return { anyOf: schema.anyOf.map((branch) => trimSchema(branch, depth)) };
+    }
+    if (depth >= LISTED_OUTPUT_DEPTH) return typesOnly(schema);
+    const out: Record<string, unknown> = {};
+    if (schema.type !== undefined) out.type = schema.type;
+    if (schema.properties !== undefined) {
+        const properties: Record<string, unknown> = {};
+        for (const [key, value] of Object.entries(schema.properties as Record<string, unknown>)) {
+            properties[key] = trimSchema(value, depth + 1);
+        }
+        out.properties = properties;
+        if (depth === 0 && schema.required !== undefined) out.required = schema.required;
+    }
+    if (schema.items !== undefined) out.items = trimSchema(schema.items, depth + 1);
+    return out;
+}
+
+/** A schema reduced to its type (or the types of its branches); no type known: anything. */
+function typesOnly(schema: Record<string, unknown>): Record<string, unknown> {
+    if (schema.type !== undefined) return { type: schema.type };
+    if (!Array.isArray(schema.anyOf)) return {};
+    const types: unknown[] = [];
+    for (const branch of schema.anyOf as Record<string, unknown>[]) {
+        if (typeof branch?.type !== "string") return {};
+        if (!types.includes(branch.type)) types.push(branch.type);
+    }
+    return { type: types.length === 1 ? types[0] : types };
 }
