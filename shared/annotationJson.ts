@@ -163,6 +163,65 @@ export function appendAnnotation(
     return { ok: true, edits: layout.appendToArray(located.list, located.listPath, render), annotationIndex: index };
 }
 
+/** Annotation `index` of the file's list, or why there is none (`count` says how many there are). */
+function annotationNode(
+    text: string,
+    fileName: string,
+    index: number,
+): { ok: true; node: Node; list: Node; listPath: JSONPath } | { ok: false; message: string; count?: number } {
+    const located = locateAnnotations(text, fileName);
+    if (!located.ok) return located;
+    const count = located.list?.children?.length ?? 0;
+    if (!Number.isInteger(index) || index < 0 || index >= count || located.list === undefined) {
+        const held = count === 0 ? "it has no annotations" : `it has ${count}, at indexes 0 to ${count - 1}`;
+        return { ok: false, message: `${fileName} has no annotation at index ${index} (${held})`, count };
+    }
+    return { ok: true, node: located.list.children![index], list: located.list, listPath: located.listPath };
+}
+
+/**
+ * Replaces annotation `index` with `{ claim, sources }`, laid out where the old one was; every byte
+ * outside it stays (comments, other annotations, key order).
+ */
+export function replaceAnnotation(
+    text: string,
+    fileName: string,
+    index: number,
+    claim: Ref,
+    sources: readonly NewSource[],
+    formatting: FormattingOptions,
+): EditResult | { ok: false; message: string; count?: number } {
+    const found = annotationNode(text, fileName, index);
+    if (!found.ok) return found;
+    const layout = new Layout(text, formatting);
+    const content = layout.annotation(claim, sources, layout.indentAt(found.node.offset));
+    return {
+        ok: true,
+        edits: [{ offset: found.node.offset, length: found.node.length, content }],
+        annotationIndex: index,
+    };
+}
+
+/** Removes annotation `index` with its comma; the annotations after it move up by one. */
+export function removeAnnotation(
+    text: string,
+    fileName: string,
+    index: number,
+): EditResult | { ok: false; message: string; count?: number } {
+    const found = annotationNode(text, fileName, index);
+    if (!found.ok) return found;
+    if (found.list.children!.length === 1) {
+        // The last one: `[]`, not a blank line between the brackets.
+        return {
+            ok: true,
+            edits: [{ offset: found.list.offset, length: found.list.length, content: "[]" }],
+            annotationIndex: index,
+        };
+    }
+    // Without formatting options modify only cuts the element and the comma between it and a neighbour.
+    return { ok: true, edits: modify(text, [...found.listPath, index], undefined, {}), annotationIndex: index };
+}
+
 /** Appends a source to `sources` of annotation `index` (creating `sources` when it is missing). */
 export function appendSource(
     text: string,

@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
-import { annotateQuotes, appendToAnnotationFile } from "../../server/src/core/annotate";
+import { annotateQuotes, appendToAnnotationFile, editAnnotationFile } from "../../server/src/core/annotate";
 import { checkInput } from "../../server/src/core/check";
 import { citeQuote, withoutLineNumbers, wordDifferences } from "../../server/src/core/cite";
 import { normalizeRefPath } from "../../server/src/core/refPath";
@@ -187,6 +187,71 @@ describe("annotate: appending to an annotation file", () => {
     });
 });
 
+describe("annotate: replacing and removing an annotation by index", () => {
+    const ref = (line: number, str: string) => ({ path: "a.md", start: { line, str }, end: { line, str } });
+    const annotation = {
+        claim: ref(9, "new"),
+        sources: [{ ...ref(2, "src"), polarity: "refutes" as const, confidence: 0.5 }],
+    };
+    const text =
+        '{\r\n\t// first\r\n\t"annotations": [\r\n\t\t{ "claim": 1, "sources": [] },\r\n\t\t{ "claim": 2, "sources": [] }, // second\r\n\t\t{ "claim": 3, "sources": [] }\r\n\t]\r\n}\r\n';
+
+    it("replaces annotation N in place, in the file's own layout, every byte around it kept", () => {
+        const made = ok(editAnnotationFile(text, "x.sourcecheck.json", { kind: "replace", index: 1 }, annotation));
+        assert.equal(made.index, 1);
+        const value = parseJsonc(made.text) as { annotations: unknown[] };
+        assert.deepEqual(value.annotations, [{ claim: 1, sources: [] }, annotation, { claim: 3, sources: [] }]);
+        const at = text.indexOf('{ "claim": 2');
+        const end = at + '{ "claim": 2, "sources": [] }'.length;
+        assert.ok(made.text.startsWith(text.slice(0, at)), "bytes before kept");
+        assert.ok(made.text.endsWith(text.slice(end)), "bytes after kept (the comment too)");
+        assert.ok(made.text.includes('{\r\n\t\t\t"claim": '), "tabs and CRLF as in the file");
+    });
+
+    it("removes annotation N with its comma; the last one leaves []", () => {
+        for (const [index, left] of [
+            [0, [2, 3]],
+            [1, [1, 3]],
+            [2, [1, 2]],
+        ] as const) {
+            const made = ok(editAnnotationFile(text, "x.sourcecheck.json", { kind: "remove", index }));
+            const value = parseJsonc(made.text) as { annotations: { claim: number }[] };
+            assert.deepEqual(
+                value.annotations.map((a) => a.claim),
+                left,
+                made.text,
+            );
+            assert.ok(made.text.startsWith('{\r\n\t// first\r\n\t"annotations": [\r\n'), made.text);
+        }
+        const one = ok(
+            editAnnotationFile('{ "annotations": [ { "claim": 1 } ] }', "x.sourcecheck.json", {
+                kind: "remove",
+                index: 0,
+            }),
+        );
+        assert.equal(one.text, '{ "annotations": [] }');
+    });
+
+    it("refuses an index the file does not hold, saying how many it has; and what append refuses", () => {
+        for (const edit of [
+            { kind: "remove", index: 3 },
+            { kind: "replace", index: -1 },
+        ] as const) {
+            const refused = editAnnotationFile(text, "x.sourcecheck.json", edit, annotation);
+            assert.ok(!refused.ok);
+            assert.equal((refused as { count?: number }).count, 3);
+            assert.match(refused.message, /has no annotation at index .* \(it has 3, at indexes 0 to 2\)/);
+        }
+        const none = editAnnotationFile(undefined, "x.sourcecheck.json", { kind: "remove", index: 0 });
+        assert.ok(!none.ok && /it has no annotations/.test(none.message));
+        const session = editAnnotationFile('{ "documents": [], "annotations": [{}] }', "s.sourcecheck.json", {
+            kind: "remove",
+            index: 0,
+        });
+        assert.ok(!session.ok && /embeds its own documents/.test(session.message));
+    });
+});
+
 describe("ref warnings: mid-word boundaries and self-citation", () => {
     const document = new SessionDocument("a.md", "The catalog of log files; 日本語のテキスト; -37% up\n");
     const span = (text: string) => {
@@ -298,6 +363,59 @@ describe("sourcecheck annotate", () => {
         assert.equal(JSON.parse(again.stdout).index, 1);
         const check = runCli(["check", "answer.sourcecheck.json"], { cwd: dir });
         assert.equal(check.status, 0, check.stdout + check.stderr);
+    });
+
+    it("--replace N and --remove N (counted from 1) change the file only with --write", () => {
+        const other = ["--claim", "answer.md", "The catalog lists column families."];
+        const otherSource = ["--source", "supports", "0.5", "docs/report.md", "A catalog of column families is kept."];
+        assert.equal(
+            runCli(["annotate", "answer.sourcecheck.json", "--write", ...claim, ...source], { cwd: dir }).status,
+            0,
+        );
+        assert.equal(
+            runCli(["annotate", "answer.sourcecheck.json", "--write", ...other, ...otherSource], { cwd: dir }).status,
+            0,
+        );
+        const before = fs.readFileSync(file(), "utf8");
+        const dry = runCli(["annotate", "answer.sourcecheck.json", "--replace", "1", ...other, ...otherSource], {
+            cwd: dir,
+        });
+        assert.equal(dry.status, 0, dry.stderr);
+        assert.match(dry.stdout, /^annotation 1 of answer\.sourcecheck\.json would be replaced, not written/);
+        assert.equal(fs.readFileSync(file(), "utf8"), before);
+        const replaced = runCli(
+            ["annotate", "answer.sourcecheck.json", "--replace", "1", "--write", "--json", ...other, ...otherSource],
+            { cwd: dir },
+        );
+        assert.equal(replaced.status, 0, replaced.stderr);
+        const json = JSON.parse(replaced.stdout);
+        assert.equal(json.index, 0);
+        assert.equal(json.replaced, true);
+        const annotations = JSON.parse(fs.readFileSync(file(), "utf8")).annotations;
+        assert.equal(annotations.length, 2);
+        assert.deepEqual(annotations[0], json.annotation);
+        assert.deepEqual(annotations[1], json.annotation);
+
+        const removeDry = runCli(["annotate", "answer.sourcecheck.json", "--remove", "2"], { cwd: dir });
+        assert.equal(removeDry.status, 0, removeDry.stderr);
+        assert.equal(JSON.parse(fs.readFileSync(file(), "utf8")).annotations.length, 2);
+        const removed = runCli(["annotate", "answer.sourcecheck.json", "--remove", "2", "--write"], { cwd: dir });
+        assert.equal(removed.status, 0, removed.stderr);
+        assert.equal(removed.stdout, "removed annotation 2 from answer.sourcecheck.json\n");
+        assert.equal(JSON.parse(fs.readFileSync(file(), "utf8")).annotations.length, 1);
+        assert.equal(runCli(["check", "answer.sourcecheck.json"], { cwd: dir }).status, 0);
+
+        const missing = runCli(["annotate", "answer.sourcecheck.json", "--remove", "5", "--write"], { cwd: dir });
+        assert.equal(missing.status, 2);
+        assert.match(missing.stderr, /has no annotation 5 \(it has 1, numbered 1 to 1\)/);
+        for (const bad of [
+            ["--remove", "0"],
+            ["--remove", "x"],
+            ["--remove", "1", ...claim],
+        ]) {
+            const run = runCli(["annotate", "answer.sourcecheck.json", ...bad], { cwd: dir });
+            assert.equal(run.status, 2, bad.join(" "));
+        }
     });
 
     it("reads the request as JSON from stdin", () => {

@@ -138,6 +138,14 @@ export const annotateInput = z
             .boolean()
             .describe("Append the annotation to the file (default false: only build it and report any problem)")
             .optional(),
+        replace: z
+            .number()
+            .int()
+            .min(0)
+            .describe(
+                "Put it in place of the annotation at this 0-based index (as annotate returns it) instead of appending",
+            )
+            .optional(),
     })
     .strict();
 
@@ -241,8 +249,10 @@ export const annotateOutput = z.object({
     /** 0-based position of the annotation in the file (where it was or would be appended). */
     index: z.number().int(),
     annotation: z.object({ claim: refSchema, sources: z.array(sourceRef) }),
-    /** True when the annotation was appended to the file. */
+    /** True when the annotation was appended to the file (or put in place of the one replaced). */
     written: z.boolean(),
+    /** True when it replaces the annotation at `index` (`replace`). */
+    replaced: z.boolean().optional(),
     /** `mid-word-boundary` notes, each with `role` (claim or source index) and the whole-word alternative. */
     warnings: z.array(refWarning).optional(),
 });
@@ -350,7 +360,8 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
             "Build one SourceCheck annotation from verbatim quotes and (with write: true) append it to an annotation file: " +
             "the claim's quote in the answer and each source's quote become refs exactly as cite makes them. Returns " +
             "{ index (0-based), annotation, written }. Nothing is written unless write is true and every quote became a ref; " +
-            "the file is created when missing. Errors name the quote: quote-not-found, quote-ambiguous (as cite), " +
+            "the file is created when missing; replace: N puts it in place of annotation index N instead. " +
+            "Errors name the quote: quote-not-found, quote-ambiguous (as cite), " +
             "self-citation (a source overlapping its own claim: cite a source document, not the answer).",
         input: annotateInput,
         output: annotateOutput,

@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import { annotationLabel, sourceLabel } from "../../../shared/numbering";
-import { annotateQuotes, appendToAnnotationFile } from "../core/annotate";
+import { annotateQuotes, editAnnotationFile } from "../core/annotate";
 import { checkInput as checkAnnotations } from "../core/check";
 import { type CiteCandidate, citeQuote } from "../core/cite";
 import { nearestPaths } from "../core/nearestPaths";
@@ -340,7 +340,11 @@ async function annotate(args: z.infer<typeof annotateInput>, context: ToolContex
     const run = async (): Promise<ToolOutcome> => {
         const file = context.annotationFileToWrite(args.file);
         if ("code" in file) throw new ToolError(file.code, file.message);
-        const appended = appendToAnnotationFile(file.text, args.file, built.annotation);
+        const edit =
+            args.replace === undefined
+                ? { kind: "append" as const }
+                : { kind: "replace" as const, index: args.replace };
+        const appended = editAnnotationFile(file.text, args.file, edit, built.annotation);
         if (!appended.ok) throw new ToolError("invalid-arguments", `annotate: ${appended.message}`);
         let written = false;
         if (args.write === true) {
@@ -355,8 +359,10 @@ async function annotate(args: z.infer<typeof annotateInput>, context: ToolContex
             written = true;
         }
         const structured: Record<string, unknown> = { index: appended.index, annotation: built.annotation, written };
+        if (edit.kind === "replace") structured.replaced = true;
         if (built.warnings.length > 0) structured.warnings = built.warnings;
-        return { ok: true, structured, text: annotateText(args.file, appended.index, built, written) };
+        const text = annotateText(args.file, appended.index, built, written, edit.kind === "replace");
+        return { ok: true, structured, text };
     };
     if (args.write !== true) return run();
     const key = args.file;
@@ -376,11 +382,17 @@ function annotateText(
     index: number,
     built: Extract<ReturnType<typeof annotateQuotes>, { ok: true }>,
     written: boolean,
+    replaced = false,
 ): string {
     const count = built.annotation.sources.length;
-    const head = written
-        ? `Wrote ${annotationLabel(index)} (index ${index}) to ${file}: the claim and ${count} source${count === 1 ? "" : "s"} cited.`
-        : `${annotationLabel(index, true)} (index ${index}) of ${file} is ready, not written: call again with write: true to append it.`;
+    const cited = `the claim and ${count} source${count === 1 ? "" : "s"} cited`;
+    const head = replaced
+        ? written
+            ? `Replaced ${annotationLabel(index)} (index ${index}) of ${file}: ${cited}.`
+            : `${annotationLabel(index, true)} (index ${index}) of ${file} would be replaced, not written: call again with write: true to replace it.`
+        : written
+          ? `Wrote ${annotationLabel(index)} (index ${index}) to ${file}: ${cited}.`
+          : `${annotationLabel(index, true)} (index ${index}) of ${file} is ready, not written: call again with write: true to append it.`;
     const notes = built.warnings.map(
         (w) => `${w.code} (${w.role === "claim" ? "claim" : sourceLabel(w.role)}): ${w.message}`,
     );

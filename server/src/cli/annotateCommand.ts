@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { annotationLabel } from "../../../shared/numbering";
-import { type AnnotateRequest, annotateQuotes, appendToAnnotationFile, roleName } from "../core/annotate";
+import { type AnnotateRequest, annotateQuotes, editAnnotationFile, type FileEdit, roleName } from "../core/annotate";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import type { CliCommand } from "./command";
@@ -20,7 +20,10 @@ const USAGE = `  sourcecheck annotate [--root DIR] [--write] [--json] FILE --cla
             one annotation from verbatim quotes (each cited as cite cites it; - reads
             { "claim": { "path", "quote" }, "sources": [ { "path", "quote", "polarity", "confidence" } ] }
             from stdin); --write appends it to FILE (created when missing); exit 1 when a quote
-            cannot be cited or a source cites its own claim`;
+            cannot be cited or a source cites its own claim
+  --replace N   put it in place of annotation N of FILE (counted from 1, as printed) instead
+  sourcecheck annotate [--root DIR] [--write] [--json] FILE --remove N
+            remove annotation N (counted from 1); with --write the file is rewritten without it`;
 
 const SPEC: CommandSpec = { name: "annotate", usage: USAGE };
 
@@ -33,6 +36,18 @@ interface Parsed {
     stdin: boolean;
     claim?: { path: string; quote: string };
     sources: AnnotateRequest["sources"][number][];
+    /** `--replace N` / `--remove N`: annotation N, counted from 1. */
+    replace?: number;
+    remove?: number;
+}
+
+/** A 1-based annotation number operand. */
+function annotationNumber(option: string, value: string): number {
+    const number = Number(value);
+    if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(number) || number < 1) {
+        throw usageError(SPEC, `: ${option} takes an annotation number from 1, not ${JSON.stringify(value)}`);
+    }
+    return number;
 }
 
 /** Options taking several operands (`--claim PATH QUOTE`) are beyond parseArgs: read by hand. */
@@ -48,7 +63,13 @@ function parse(argv: string[]): Parsed {
         if (arg === "--help" || arg === "-h") parsed.help = true;
         else if (arg === "--write") parsed.write = true;
         else if (arg === "--json") parsed.json = true;
-        else if (arg === "--root" || arg.startsWith("--root=")) {
+        else if (arg === "--replace" || arg === "--remove") {
+            if (parsed.replace !== undefined || parsed.remove !== undefined)
+                throw usageError(SPEC, ": give one --replace or --remove");
+            const number = annotationNumber(arg, take(i++, 1, arg)[0]);
+            if (arg === "--replace") parsed.replace = number;
+            else parsed.remove = number;
+        } else if (arg === "--root" || arg.startsWith("--root=")) {
             parsed.root = arg === "--root" ? take(i++, 1, "--root")[0] : arg.slice("--root=".length);
         } else if (arg === "--claim") {
             if (parsed.claim) throw usageError(SPEC, ": --claim is given twice (one claim per annotation)");
@@ -124,6 +145,11 @@ export const annotateCommand: CliCommand = {
         const args = parse(argv);
         if (args.help) return printUsage(io, SPEC);
         if (args.file === undefined) throw usageError(SPEC, " takes the annotation FILE");
+        if (args.remove !== undefined) {
+            if (args.stdin || args.claim || args.sources.length > 0)
+                throw usageError(SPEC, ": --remove N takes no quotes");
+            return removeAnnotationCommand(args, args.file, args.remove, io);
+        }
         let request: AnnotateRequest;
         if (args.stdin) {
             if (args.claim || args.sources.length > 0)
@@ -164,8 +190,10 @@ export const annotateCommand: CliCommand = {
             } else io.stderr(`sourcecheck: ${code}: ${message}\n`);
             return exit;
         }
-        const appended = appendToAnnotationFile(text, args.file, built.annotation);
-        if (!appended.ok) throw new CliError(`annotate: ${appended.message}`);
+        const edit: FileEdit =
+            args.replace === undefined ? { kind: "append" } : { kind: "replace", index: args.replace - 1 };
+        const appended = editAnnotationFile(text, args.file, edit, built.annotation);
+        if (!appended.ok) throw new CliError(`annotate: ${fromOne(appended, args.file, args.replace)}`);
         if (args.write) writeFileAtomic(absolute, appended.text, { expected: existing?.snapshot }, args.file);
         if (args.json) {
             const json: Record<string, unknown> = {
@@ -173,15 +201,49 @@ export const annotateCommand: CliCommand = {
                 annotation: built.annotation,
                 written: args.write,
             };
+            if (edit.kind === "replace") json.replaced = true;
             if (built.warnings.length > 0) json.warnings = built.warnings;
             io.stdout(`${JSON.stringify(json, null, 2)}\n`);
         } else {
-            const what = args.write
-                ? `wrote ${annotationLabel(appended.index)} to ${args.file}`
-                : `${annotationLabel(appended.index)} of ${args.file}, not written (add --write to append it)`;
+            const label = annotationLabel(appended.index);
+            const what =
+                edit.kind === "replace"
+                    ? args.write
+                        ? `replaced ${label} of ${args.file}`
+                        : `${label} of ${args.file} would be replaced, not written (add --write to replace it)`
+                    : args.write
+                      ? `wrote ${label} to ${args.file}`
+                      : `${label} of ${args.file}, not written (add --write to append it)`;
             const notes = built.warnings.map((w) => `${roleName(w.role)}: ${w.code}: ${w.message}\n`).join("");
             io.stdout(`${what}\n${JSON.stringify(built.annotation)}\n${notes}`);
         }
         return 0;
     },
 };
+
+/** A missing annotation said as people count (from 1); other refusals as they are. */
+function fromOne(refused: { message: string; count?: number }, file: string, number: number | undefined): string {
+    if (refused.count === undefined || number === undefined) return refused.message;
+    const held = refused.count === 0 ? "it has none" : `it has ${refused.count}, numbered 1 to ${refused.count}`;
+    return `${file} has no ${annotationLabel(number - 1)} (${held})`;
+}
+
+/** `--remove N`: the file without annotation N, written only with --write (exit 0), else shown. */
+function removeAnnotationCommand(args: Parsed, file: string, number: number, io: CliIo): number {
+    const absolute = nodePath.resolve(io.cwd, file);
+    if (!fs.existsSync(absolute)) throw new CliError(`annotate: ${file} does not exist; there is nothing to remove`);
+    const existing = readTextInputForUpdate(absolute, file);
+    const removed = editAnnotationFile(existing.text, file, { kind: "remove", index: number - 1 });
+    if (!removed.ok) throw new CliError(`annotate: ${fromOne(removed, file, number)}`);
+    if (args.write) writeFileAtomic(absolute, removed.text, { expected: existing.snapshot }, file);
+    if (args.json) {
+        io.stdout(`${JSON.stringify({ index: removed.index, removed: true, written: args.write }, null, 2)}\n`);
+    } else {
+        io.stdout(
+            args.write
+                ? `removed ${annotationLabel(number - 1)} from ${file}\n`
+                : `${annotationLabel(number - 1)} of ${file} would be removed, not written (add --write to remove it)\n`,
+        );
+    }
+    return 0;
+}

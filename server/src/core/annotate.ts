@@ -7,7 +7,13 @@
  */
 
 import { applyEdits } from "jsonc-parser";
-import { appendAnnotation, detectFormatting, type NewSource } from "../../../shared/annotationJson";
+import {
+    appendAnnotation,
+    detectFormatting,
+    type NewSource,
+    removeAnnotation,
+    replaceAnnotation,
+} from "../../../shared/annotationJson";
 import { sourceLabel } from "../../../shared/numbering";
 import { type CiteCandidate, citeQuote } from "./cite";
 import { normalizeRefPath } from "./refPath";
@@ -132,6 +138,55 @@ function firstSelfCitation(claim: Ref, sources: readonly Ref[], lookup: Document
 
 export type AppendResult = { ok: true; text: string; index: number } | { ok: false; message: string };
 
+/** What `annotate` does with the annotation file (docs/annotate.md): append, or replace or remove by index. */
+export type FileEdit = { kind: "append" } | { kind: "replace"; index: number } | { kind: "remove"; index: number };
+
+/**
+ * The annotation file's text after `edit`, with the index it concerns; the same refusals as
+ * appendToAnnotationFile. A replace or remove of an index the file does not hold is refused with how
+ * many it has (`count`), so each caller can say it counting as its readers count.
+ */
+export function editAnnotationFile(
+    text: string | undefined,
+    fileName: string,
+    edit: FileEdit,
+    annotation?: Annotation,
+): AppendResult | { ok: false; message: string; count: number } {
+    if (edit.kind === "append") return appendToAnnotationFile(text, fileName, annotation!);
+    const refused = refusedFile(text ?? "", fileName);
+    if (refused) return { ok: false, message: refused };
+    const current = text ?? "";
+    const edited =
+        edit.kind === "remove"
+            ? removeAnnotation(current, fileName, edit.index)
+            : replaceAnnotation(
+                  current,
+                  fileName,
+                  edit.index,
+                  annotation!.claim,
+                  annotation!.sources.map((source) => ({ ...source })),
+                  detectFormatting(current, { tabSize: 2, insertSpaces: true }),
+              );
+    if (!edited.ok) {
+        const count = (edited as { count?: number }).count;
+        return count === undefined
+            ? { ok: false, message: edited.message }
+            : { ok: false, message: edited.message, count };
+    }
+    return { ok: true, text: applyEdits(current, edited.edits), index: edit.index };
+}
+
+/** Why a file cannot take an annotation, or undefined when it can. */
+function refusedFile(current: string, fileName: string): string | undefined {
+    if (!ANNOTATION_FILE_NAME.test(fileName) && !holdsAnnotationList(current)) {
+        return `${fileName} is not an annotation file: name it *.sourcecheck.json (or *.annotations.json), or give a file that already holds "annotations"`;
+    }
+    if (embedsDocuments(current)) {
+        return `${fileName} embeds its own documents (a session): annotate writes files whose refs cite the files under the root`;
+    }
+    return undefined;
+}
+
 /**
  * The annotation file's text with `annotation` appended (formatting, comments and key order kept; a
  * missing or empty file becomes `{ "annotations": [ ... ] }`), and the new annotation's 0-based index.
@@ -144,18 +199,8 @@ export function appendToAnnotationFile(
     annotation: Annotation,
 ): AppendResult {
     const current = text ?? "";
-    if (!ANNOTATION_FILE_NAME.test(fileName) && !holdsAnnotationList(current)) {
-        return {
-            ok: false,
-            message: `${fileName} is not an annotation file: name it *.sourcecheck.json (or *.annotations.json), or give a file that already holds "annotations"`,
-        };
-    }
-    if (embedsDocuments(current)) {
-        return {
-            ok: false,
-            message: `${fileName} embeds its own documents (a session): annotate writes files whose refs cite the files under the root`,
-        };
-    }
+    const refused = refusedFile(current, fileName);
+    if (refused) return { ok: false, message: refused };
     const formatting = detectFormatting(current, { tabSize: 2, insertSpaces: true });
     const sources: NewSource[] = annotation.sources.map((source) => ({ ...source }));
     const edit = appendAnnotation(current, fileName, annotation.claim, sources, formatting);
