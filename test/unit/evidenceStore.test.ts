@@ -84,6 +84,32 @@ describe("evidence index files", () => {
         assert.equal(openIndex(corpus, indexDir).report.readBytes, 0);
     });
 
+    it("reads a file again when another file of the same size and time took its place (the inode moved)", () => {
+        const corpus = copyCorpus();
+        const indexDir = tempDir();
+        const target = path.join(corpus, "swapped.md");
+        const before = "# Swapped\n\nThe harness validates stale evidence before it cites anything.\n";
+        fs.writeFileSync(target, before);
+        fs.utimesSync(target, 1_700_000_000, 1_700_000_000); // whole seconds: utimes keeps them exactly
+        openIndex(corpus, indexDir, { deferred: { files: 0, bytes: 0 } });
+        const stats = fs.statSync(target);
+        // Same length, other words; the same mtime; renamed over the original (a new inode).
+        const swapped = `${before.slice(0, -10)} zephyrs.\n`;
+        assert.equal(swapped.length, before.length);
+        const temp = path.join(path.dirname(corpus), "swap.tmp");
+        fs.writeFileSync(temp, swapped);
+        fs.utimesSync(temp, 1_700_000_000, 1_700_000_000);
+        fs.renameSync(temp, target);
+        const after = fs.statSync(target);
+        assert.equal(after.size, stats.size);
+        assert.equal(after.mtimeMs, stats.mtimeMs);
+        assert.notEqual(after.ino, stats.ino);
+        const reopened = openIndex(corpus, indexDir);
+        assert.equal(reopened.report.updated, 1, JSON.stringify(reopened.report));
+        const terms = reopened.index.termsOf("zephyrs");
+        assert.ok(reopened.index.search(terms).candidates.length > 0, "the new words are found");
+    });
+
     it("rebuilds an unreadable or foreign index with a warning, and keeps one index per corpus", () => {
         const corpus = copyCorpus();
         const indexDir = tempDir();

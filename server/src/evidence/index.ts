@@ -28,6 +28,8 @@ export interface DocumentRecord {
     path: string;
     size: number;
     mtimeMs: number;
+    /** The file's inode when read (0 when not known): a file replaced by another of the same size and time is read again. */
+    ino: number;
     hash: string;
     /** Why the document is kept out of every result, if it is. */
     unsafe?: string;
@@ -160,10 +162,10 @@ export class EvidenceIndex {
     }
 
     /** Remember a file that is not a document (binary, not UTF-8, too big), so an unchanged one is not read again. */
-    refuse(path: string, size: number, mtimeMs: number, reason: string): void {
+    refuse(path: string, size: number, mtimeMs: number, reason: string, ino = 0): void {
         const existing = this.document(path);
         if (existing?.refused !== undefined) {
-            this.touch(path, size, mtimeMs);
+            this.touch(path, size, mtimeMs, ino);
             return;
         }
         if (existing) this.remove(path);
@@ -171,6 +173,7 @@ export class EvidenceIndex {
             path,
             size,
             mtimeMs,
+            ino,
             hash: "",
             refused: reason,
             firstSlot: this.slots,
@@ -190,20 +193,21 @@ export class EvidenceIndex {
     }
 
     /** The file's stat changed without its text: remember the new stat so the next sync skips it. */
-    touch(path: string, size: number, mtimeMs: number): void {
+    touch(path: string, size: number, mtimeMs: number, ino = 0): void {
         const record = this.document(path);
         if (record) {
             record.size = size;
             record.mtimeMs = mtimeMs;
+            record.ino = ino;
         }
     }
 
     /** Index a document's current text (LF-normalised), replacing what was indexed for its path. */
-    upsert(path: string, size: number, mtimeMs: number, text: string): UpsertOutcome {
+    upsert(path: string, size: number, mtimeMs: number, text: string, ino = 0): UpsertOutcome {
         const hash = contentHash(text);
         const existing = this.document(path);
         if (existing && existing.hash === hash) {
-            this.touch(path, size, mtimeMs);
+            this.touch(path, size, mtimeMs, ino);
             return "unchanged";
         }
         if (existing) this.remove(path);
@@ -212,6 +216,7 @@ export class EvidenceIndex {
             path,
             size,
             mtimeMs,
+            ino,
             hash,
             firstSlot: this.slots,
             chunkCount: indexed.chunks.length,
@@ -607,7 +612,7 @@ const HASH_CHARS = 32;
 
 /**
  * Documents as columns, each padded to 4 bytes: paths (UTF-8, NUL-separated: no path holds a NUL),
- * content hashes (32 hex characters each), sizes and mtimes (float64), first slots and chunk counts
+ * content hashes (32 hex characters each), sizes, mtimes and inodes (float64), first slots and chunk counts
  * (int32). What is rare (an unsafe or refused document, a hash of another length) goes in `notes`.
  */
 function documentColumns(records: readonly DocumentRecord[]): {
@@ -619,6 +624,7 @@ function documentColumns(records: readonly DocumentRecord[]): {
     const notes: [number, string, string | 0, string | 0][] = [];
     const sizes = new Float64Array(count);
     const mtimes = new Float64Array(count);
+    const inos = new Float64Array(count);
     const slots = new Int32Array(count * 2);
     let hashes = "";
     const paths: string[] = [];
@@ -627,6 +633,7 @@ function documentColumns(records: readonly DocumentRecord[]): {
         paths.push(record.path);
         sizes[i] = record.size;
         mtimes[i] = record.mtimeMs;
+        inos[i] = record.ino;
         slots[i * 2] = record.firstSlot;
         slots[i * 2 + 1] = record.chunkCount;
         const regular = record.hash.length === HASH_CHARS && /^[0-9a-f]*$/.test(record.hash);
@@ -645,6 +652,7 @@ function documentColumns(records: readonly DocumentRecord[]): {
         padded(Buffer.from(hashes, "latin1")),
         new Uint8Array(sizes.buffer),
         new Uint8Array(mtimes.buffer),
+        new Uint8Array(inos.buffer),
         new Uint8Array(slots.buffer),
     ];
     return { columns, lengths: columns.map((column) => column.length), notes };
@@ -658,7 +666,7 @@ function readDocumentColumns(
     lengths: number[],
     notes: [number, string, string | 0, string | 0][],
 ): DocumentRecord[] {
-    if (!Number.isInteger(count) || count < 0 || lengths.length !== 5 || !Array.isArray(notes)) {
+    if (!Number.isInteger(count) || count < 0 || lengths.length !== 6 || !Array.isArray(notes)) {
         throw new IndexFormatError("its documents are not readable");
     }
     const at: number[] = [];
@@ -671,7 +679,8 @@ function readDocumentColumns(
         lengths[1] < count * HASH_CHARS ||
         lengths[2] !== count * 8 ||
         lengths[3] !== count * 8 ||
-        lengths[4] !== count * 8
+        lengths[4] !== count * 8 ||
+        lengths[5] !== count * 8
     ) {
         throw new IndexFormatError("its documents are not readable");
     }
@@ -684,13 +693,15 @@ function readDocumentColumns(
     // Copied: the file buffer may be unaligned for float64 and int32 views.
     const sizes = new Float64Array(body.buffer.slice(body.byteOffset + at[2], body.byteOffset + at[2] + lengths[2]));
     const mtimes = new Float64Array(body.buffer.slice(body.byteOffset + at[3], body.byteOffset + at[3] + lengths[3]));
-    const slots = new Int32Array(body.buffer.slice(body.byteOffset + at[4], body.byteOffset + at[4] + lengths[4]));
+    const inos = new Float64Array(body.buffer.slice(body.byteOffset + at[4], body.byteOffset + at[4] + lengths[4]));
+    const slots = new Int32Array(body.buffer.slice(body.byteOffset + at[5], body.byteOffset + at[5] + lengths[5]));
     const records: DocumentRecord[] = new Array(count);
     for (let i = 0; i < count; i++) {
         records[i] = {
             path: paths[i],
             size: sizes[i],
             mtimeMs: mtimes[i],
+            ino: inos[i],
             hash: hashes.slice(i * HASH_CHARS, (i + 1) * HASH_CHARS),
             firstSlot: slots[i * 2],
             chunkCount: slots[i * 2 + 1],

@@ -286,9 +286,14 @@ export function syncIndex(
     for (const file of listCorpus(root, options, annotationFiles)) {
         const record = index.document(file.path);
         if (record) {
-            // Known files cost one lstat when unchanged; new files are read at once (their stat comes with them).
+            // Known files cost one lstat when unchanged (size, mtime and inode as read); new files are read at once (their stat comes with them).
             const stats = fs.lstatSync(file.absolute, { throwIfNoEntry: false });
-            if (stats?.isFile() && record.size === stats.size && record.mtimeMs === stats.mtimeMs) {
+            if (
+                stats?.isFile() &&
+                record.size === stats.size &&
+                record.mtimeMs === stats.mtimeMs &&
+                (record.ino === 0 || record.ino === stats.ino)
+            ) {
                 seen.add(file.path);
                 report.unchanged++;
                 continue;
@@ -300,12 +305,12 @@ export function syncIndex(
         report.readBytes += read.stats.size;
         if ("refused" in read) {
             const known = record?.refused !== undefined;
-            index.refuse(file.path, read.stats.size, read.stats.mtimeMs, read.refused);
+            index.refuse(file.path, read.stats.size, read.stats.mtimeMs, read.refused, read.stats.ino);
             if (known) report.touched++;
             else report[record ? "updated" : "added"]++;
             continue;
         }
-        const outcome = index.upsert(file.path, read.stats.size, read.stats.mtimeMs, read.text);
+        const outcome = index.upsert(file.path, read.stats.size, read.stats.mtimeMs, read.text, read.stats.ino);
         if (outcome === "unchanged") {
             report.unchanged++;
             report.touched++;
