@@ -78,4 +78,33 @@ describe("mcp line transport", () => {
         await flush();
         assert.equal(closed, true);
     });
+
+    it("waits for a slow reader with one drain listener, however many replies are pending", async () => {
+        const input = new PassThrough();
+        const output = new PassThrough({ highWaterMark: 16 });
+        const transport = new LineTransport(input, output, 1024);
+        await transport.start();
+        const warnings: string[] = [];
+        const onWarning = (warning: Error) => warnings.push(warning.name);
+        process.on("warning", onWarning);
+        const before = output.listenerCount("drain");
+        const sent = Array.from({ length: 50 }, (_, id) => transport.send({ jsonrpc: "2.0", id, result: {} }));
+        assert.ok(output.listenerCount("drain") <= before + 1, `${output.listenerCount("drain")} drain listeners`);
+        let written = "";
+        output.on("data", (chunk: Buffer) => {
+            written += chunk.toString();
+        });
+        await Promise.all(sent);
+        await flush();
+        process.off("warning", onWarning);
+        const ids = written
+            .trim()
+            .split("\n")
+            .map((line) => (JSON.parse(line) as { id: number }).id);
+        assert.deepEqual(
+            ids,
+            Array.from({ length: 50 }, (_, id) => id),
+        );
+        assert.deepEqual(warnings, []);
+    });
 });

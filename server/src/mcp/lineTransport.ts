@@ -46,12 +46,19 @@ export class LineTransport implements Transport {
         this.input.on("error", this.onStreamError);
     }
 
+    /** One wait for the output to drain, shared by every reply sent meanwhile (one listener, not one each). */
+    private drained: Promise<void> | undefined;
+
     async send(message: JSONRPCMessage): Promise<void> {
         if (this.closed) return;
-        await new Promise<void>((resolve) => {
-            if (this.output.write(serializeMessage(message))) resolve();
-            else this.output.once("drain", resolve);
-        });
+        if (this.output.write(serializeMessage(message))) return;
+        this.drained ??= new Promise<void>((resolve) =>
+            this.output.once("drain", () => {
+                this.drained = undefined;
+                resolve();
+            }),
+        );
+        await this.drained;
     }
 
     async close(): Promise<void> {
