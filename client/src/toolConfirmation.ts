@@ -4,9 +4,9 @@
  */
 
 /** The tools that may write, each only when called with `write: true`. */
-const WRITING_TOOLS = new Set(["repair", "annotate"]);
+const WRITING_TOOLS = new Set(["repair", "annotate", "lock"]);
 
-/** The calls that change files: `repair` and `annotate` with `write: true`. */
+/** The calls that change files: `repair`, `annotate` and `lock` with `write: true`. */
 export function writes(tool: string, input: unknown): boolean {
     return (
         WRITING_TOOLS.has(tool) &&
@@ -26,6 +26,12 @@ export function confirmation(input: unknown, tool = "repair"): { title: string; 
         return {
             title: "Write a SourceCheck annotation?",
             message: `Append an annotation${about} to ${shown} (created when missing), as one edit that undo reverts.`,
+        };
+    }
+    if (tool === "lock") {
+        return {
+            title: "Write a SourceCheck lock?",
+            message: `Record what each ref of ${shown} cites now in the lock file beside it, accepting any changed cited text.`,
         };
     }
     return {

@@ -45,6 +45,7 @@ describe("agent tools", () => {
             "cite",
             "evidence",
             "index",
+            "lock",
             "repair",
         ]);
         for (const tool of manifest.contributes.languageModelTools) {

@@ -12,11 +12,14 @@ describe("language model tools: confirmation before writing", () => {
         assert.match(asked.message, /`answer\.md`/);
     });
 
-    it("only repair and annotate with write: true write", () => {
+    it("only repair, annotate and lock with write: true write", () => {
         assert.equal(writes("repair", { file: "a.sourcecheck.json", write: true }), true);
         assert.equal(writes("repair", { file: "a.sourcecheck.json", write: false }), false);
         assert.equal(writes("repair", { file: "a.sourcecheck.json", write: "true" }), false);
         assert.equal(writes("repair", { file: "a.sourcecheck.json" }), false);
+        assert.equal(writes("lock", { file: "a.sourcecheck.json", write: true }), true);
+        assert.equal(writes("lock", { file: "a.sourcecheck.json" }), false);
+        assert.match(confirmation({ file: "a.sourcecheck.json" }, "lock").title, /lock/);
         for (const tool of ["check", "index", "cite", "evidence"]) assert.equal(writes(tool, { write: true }), false);
         assert.equal(writes("repair", null), false);
     });

@@ -11,6 +11,7 @@ const FOR_PEOPLE: Record<ToolName, { userDescription: string; icon: string }> = 
     check: { userDescription: "Check SourceCheck annotations and report each ref that fails", icon: "$(pass)" },
     repair: { userDescription: "Propose (and on request write) repairs for broken refs", icon: "$(wrench)" },
     evidence: { userDescription: "Search the workspace's documents for passages behind a claim", icon: "$(search)" },
+    lock: { userDescription: "Lock what each ref cites, so changed sources are caught", icon: "$(lock)" },
 };
 
 export function vscodeToolName(tool: ToolName): string {

@@ -64,6 +64,7 @@ export const checkInput = z
                 "brief (default): the text is one line when every ref resolves, else only the failing refs with their errors and what to do; full: the whole report as JSON text. The structured content is always the whole report.",
             )
             .optional(),
+        locked: z.boolean().describe("With file: as check --locked, changed and unlocked refs are errors").optional(),
     })
     .strict();
 
@@ -162,6 +163,13 @@ export const repairInput = z
     })
     .strict();
 
+export const lockInput = z
+    .object({
+        file: relativePath("The annotation file whose refs to lock"),
+        write: z.boolean().describe("Write the lock (default false)").optional(),
+    })
+    .strict();
+
 export const evidenceInput = z
     .object({
         query: z.string().min(1).max(MAX_QUOTE_CHARS).describe("What the claim says, in words"),
@@ -228,6 +236,39 @@ export const checkOutput = z.object({
     entries: z.array(
         z.looseObject({ index: z.number().int(), valid: z.boolean(), claim: spanEntry, sources: z.array(spanEntry) }),
     ),
+    /** With a lock beside the file: how many refs resolve to their locked text, to other text, or have no entry. */
+    lock: z
+        .object({
+            file: z.string().optional(),
+            locked: z.number().int(),
+            changed: z.number().int(),
+            unlocked: z.number().int(),
+        })
+        .optional(),
+    /** A lock beside the file that cannot be used (then exitCode is 2). */
+    lockError: z.object({ code: z.string(), message: z.string(), file: z.string().optional() }).optional(),
+});
+
+export const lockOutput = z.object({
+    /** The lock file, relative to the root. */
+    lock: z.string(),
+    /** Refs locked to the text they resolve to now. */
+    locked: z.number().int(),
+    /** Refs that do not resolve: listed (annotation and role 0-based); their last locked entry is kept when there is one. */
+    notLocked: z.array(
+        z.object({
+            annotation: z.number().int(),
+            role: z.union([z.literal("claim"), z.number().int()]),
+            pointer: z.string(),
+            code: z.string(),
+            message: z.string(),
+            kept: z.boolean(),
+            line: z.number().int(),
+            column: z.number().int(),
+        }),
+    ),
+    /** True when the lock file was written (only with `write: true`). */
+    written: z.boolean(),
 });
 
 export const indexOutput = z.object({
@@ -312,7 +353,7 @@ export const evidenceOutput = z.object({
     message: z.string().optional(),
 });
 
-export type ToolName = "check" | "index" | "cite" | "annotate" | "repair" | "evidence";
+export type ToolName = "check" | "index" | "cite" | "annotate" | "repair" | "evidence" | "lock";
 
 export interface ToolDefinition {
     name: ToolName;
@@ -393,6 +434,17 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
             "single clear best. With write: true the certain repairs (only those) are written into the file; then call check.",
         input: repairInput,
         output: repairOutput,
+        writes: true,
+    },
+    {
+        name: "lock",
+        title: "Lock what refs cite",
+        description:
+            "Record what each ref of an annotation file cites now in the lock beside it (X.sourcecheck.lock.json), so " +
+            "check later reports text-changed where a cited text changed. Returns { lock, locked, notLocked, written }; " +
+            "notLocked lists refs that do not resolve. Writes only with write: true, after check passes.",
+        input: lockInput,
+        output: lockOutput,
         writes: true,
     },
     {

@@ -4,16 +4,18 @@
  * included) for VS Code's agents. No file system here. Every failure is a ToolError with a stable code.
  */
 import type { z } from "zod";
-import { annotationLabel, sourceLabel } from "../../../shared/numbering";
+import { annotationLabel, pointerWithReading, sourceLabel } from "../../../shared/numbering";
 import { annotateQuotes, editAnnotationFile } from "../core/annotate";
 import { checkInput as checkAnnotations } from "../core/check";
 import { type CiteCandidate, citeQuote } from "../core/cite";
+import { LockComparison, type LockError, type LockFile, lockAnnotationText, lockFileNameFor } from "../core/lock";
 import { nearestPaths } from "../core/nearestPaths";
 import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
 import { normalizeRefPath } from "../core/refPath";
 import { type RepairDocuments, repairCheckedSteps } from "../core/repair";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
+import { sha256 } from "../workspace/sha256";
 import { briefCheckText } from "./briefCheck";
 import { runCooperatively } from "./cooperative";
 import { writeCertainRepairs } from "./repairEdits";
@@ -24,6 +26,7 @@ import type {
     evidenceInput,
     evidenceOutput,
     indexInput,
+    lockInput,
     repairInput,
 } from "./schemas";
 import { TOOL_DEFINITIONS, type ToolName, toolDefinition } from "./schemas";
@@ -39,6 +42,7 @@ export type ToolErrorCode =
     | "self-citation"
     | "unknown-path"
     | "write-failed"
+    | "invalid-lock"
     | "internal-error";
 
 export interface ToolErrorShape {
@@ -81,6 +85,16 @@ export interface NewAnnotationFileAccess {
 
 export type EvidenceAnswer = z.infer<typeof evidenceOutput>;
 
+/** The lock beside an annotation file (docs/lock.md): none, valid, or why it cannot be used; and how to write it. */
+export interface LockAccess {
+    /** The lock file, relative to the root. */
+    path: string;
+    lock?: LockFile;
+    error?: LockError;
+    /** Replace (or create) the lock file atomically. */
+    write(text: string): Promise<void>;
+}
+
 /** The documents one annotation file's refs resolve against, paths relative to its document root. */
 export interface RefScope {
     /** A lookup for one call. */
@@ -119,6 +133,8 @@ export interface ToolContext {
      * Throws a ToolError when that configuration file is broken.
      */
     refScope(file: string): RefScope;
+    /** The lock beside an annotation file (a path relative to the root); absent where locks are not read. */
+    lockFor?(file: string): LockAccess;
 }
 
 export type ToolOutcome =
@@ -176,6 +192,7 @@ const IMPLEMENTATIONS: Record<ToolName, Implementation> = {
     annotate: (args: z.infer<typeof annotateInput>, context) => annotate(args, context),
     repair: (args: z.infer<typeof repairInput>, context) => repair(args, context),
     evidence: (args: z.infer<typeof evidenceInput>, context) => json(context.evidence(args)),
+    lock: (args: z.infer<typeof lockInput>, context) => lock(args, context),
 };
 
 function json(structured: object): ToolOutcome {
@@ -215,7 +232,31 @@ function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutc
         const parsed = parseJsonText(text);
         const scope = context.refScope(args.file);
         nearest = (path) => nearestPaths(path, scope.files());
-        result = checkAnnotations(parsed.value, scope.documents(), parsed.syntaxErrors, options);
+        // As `sourcecheck check`: drift against the lock beside the file (docs/lock.md).
+        const access = context.lockFor?.(args.file);
+        const comparison =
+            access && !access.error && (access.lock || args.locked)
+                ? new LockComparison(access.lock, sha256, {
+                      locked: args.locked === true,
+                      lockFileName: access.lock ? lockFileNameFor(baseName(args.file)) : undefined,
+                  })
+                : undefined;
+        result = checkAnnotations(parsed.value, scope.documents(), parsed.syntaxErrors, {
+            ...options,
+            refWarnings: comparison ? [comparison] : [],
+        });
+        if (comparison || access?.error) {
+            const report: Record<string, unknown> = { ...result.report };
+            if (comparison) report.lock = { ...(access?.lock ? { file: access.path } : {}), ...comparison.counts };
+            let text = args.detail === "full" ? "" : briefCheckText(result, args.file, nearest);
+            if (access?.error) {
+                report.lockError = { ...access.error, file: access.path };
+                report.exitCode = 2;
+                report.ok = false;
+                text = `${access.path}: ${access.error.code}: ${access.error.message} (exit 2)\n${text}`;
+            }
+            return { ok: true, structured: report, text: args.detail === "full" ? JSON.stringify(report) : text };
+        }
     } else {
         const input = args.documents ? { documents: args.documents, annotations: args.annotations } : args.annotations;
         result = checkAnnotations(input, args.documents ? undefined : context.documents(), [], options);
@@ -276,6 +317,47 @@ function cite(args: z.infer<typeof citeInput>, context: ToolContext): ToolOutcom
         structured,
         text: [JSON.stringify({ ref: result.ref, text: result.text }), ...notes].join("\n"),
     };
+}
+
+async function lock(args: z.infer<typeof lockInput>, context: ToolContext): Promise<ToolOutcome> {
+    const file = context.annotationFile(args.file);
+    if ("code" in file) throw new ToolError(file.code, file.message);
+    const access = context.lockFor?.(args.file);
+    if (!access) throw new ToolError("invalid-arguments", "lock: locks are not available here");
+    if (access.error) {
+        throw new ToolError(
+            "invalid-lock",
+            `${access.path}: ${access.error.code}: ${access.error.message}; fix or delete it to lock again`,
+        );
+    }
+    const result = lockAnnotationText(
+        file.text,
+        baseName(args.file),
+        context.refScope(args.file).documents(),
+        access.lock,
+        sha256,
+    );
+    if (result.schemaErrors) {
+        const first = result.schemaErrors[0];
+        throw new ToolError(
+            "invalid-arguments",
+            `lock: ${args.file} fails the schema (${first.code} at ${pointerWithReading(first.pointer)}: ${first.message}); nothing was locked`,
+        );
+    }
+    let written = false;
+    if (args.write === true) {
+        try {
+            await access.write(result.content);
+        } catch (error) {
+            throw new ToolError("write-failed", `cannot write ${access.path}: ${(error as Error).message}`);
+        }
+        written = true;
+    }
+    return json({ lock: access.path, locked: result.locked, notLocked: result.notLocked, written });
+}
+
+function baseName(path: string): string {
+    return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
 }
 
 async function repair(args: z.infer<typeof repairInput>, context: ToolContext): Promise<ToolOutcome> {

@@ -6,10 +6,7 @@
  */
 import * as nodePath from "node:path";
 import { pointerWithReading } from "../../../shared/numbering";
-import { checkInput } from "../core/check";
-import { LineIndex } from "../core/lines";
-import { type LockError, lockSites, type RefLockStatus, relock, serializeLock, siteLabel } from "../core/lock";
-import { LocatedText, parseJsonText } from "../core/parse";
+import { type LockError, lockAnnotationText, type NotLocked, siteLabel } from "../core/lock";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { lockPathFor, readLockBeside, sha256 } from "../workspace/lockFiles";
 import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
@@ -25,20 +22,6 @@ const USAGE = `  sourcecheck lock [--root DIR] [--json] PATH|GLOB...
             exit 1 when a ref does not resolve (its last locked entry is kept)`;
 
 const SPEC: CommandSpec = { name: "lock", usage: USAGE };
-
-/** One ref that could not be locked, for people (1-based) and machines (0-based, pointer). */
-export interface NotLocked {
-    annotation: number;
-    role: "claim" | number;
-    pointer: string;
-    code: string;
-    message: string;
-    /** True when the lock keeps the ref's last known entry. */
-    kept: boolean;
-    /** 1-based line and column of the ref in the annotation file. */
-    line: number;
-    column: number;
-}
 
 export interface FileLockResult {
     file: string;
@@ -111,46 +94,17 @@ export function lockFile(
     const previous = readLockBeside(path);
     if (previous.error) return fail(previous.error.code, lockErrorMessage(previous.error));
 
-    const parsed = parseJsonText(text);
     const disk = new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize });
-    const checked = checkInput(parsed.value, disk, parsed.syntaxErrors, { keepEntries: false });
-    const schemaErrors = checked.report.schemaErrors;
-    if (schemaErrors.length > 0) {
-        const first = schemaErrors[0];
+    const result = lockAnnotationText(text, nodePath.basename(path), disk, previous.lock, sha256);
+    if (result.schemaErrors) {
+        const first = result.schemaErrors[0];
+        const count = result.schemaErrors.length;
         return fail(
             first.code,
-            `${schemaErrors.length} schema error${schemaErrors.length === 1 ? "" : "s"}, the first at ${pointerWithReading(first.pointer)}: ${first.message}; the lock is left as it was`,
+            `${count} schema error${count === 1 ? "" : "s"}, the first at ${pointerWithReading(first.pointer)}: ${first.message}; the lock is left as it was`,
         );
     }
-    const sites = lockSites(checked.annotations);
-    const result = relock(previous.lock, nodePath.basename(path), sites, checked.lookup, sha256, {
-        acceptChangedText: true,
-    });
-    const content = serializeLock(result.lock);
-    const notLocked: NotLocked[] = [];
-    // Where each unlocked ref is in the file: parsed only when some ref could not be locked.
-    let where: { located: LocatedText; lines: LineIndex } | undefined;
-    let locked = 0;
-    result.statuses.forEach((status: RefLockStatus, i) => {
-        if (status === "locked") {
-            locked++;
-            return;
-        }
-        const site = sites[i];
-        const error = site.resolution.valid ? undefined : site.resolution.errors[0];
-        where ??= { located: new LocatedText(text), lines: new LineIndex(text) };
-        const at = where.lines.positionAt(where.located.spanOf(site.pointer).offset);
-        notLocked.push({
-            annotation: site.annotation,
-            role: site.role,
-            pointer: site.pointer,
-            code: error?.code ?? status,
-            message: error?.message ?? status,
-            kept: status === "kept",
-            line: at.line,
-            column: at.column + 1,
-        });
-    });
+    const { content, locked, notLocked } = result;
     let written = false;
     if (write) {
         writeFileAtomic(lockPath, content);

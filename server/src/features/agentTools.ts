@@ -16,9 +16,11 @@ import { revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { searchEvidenceUnderRoot } from "../workspace/evidenceSearch";
+import { lockPathFor, readLockBeside } from "../workspace/lockFiles";
 import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
+import { writeFileSafely } from "../workspace/safeWrite";
 import { pathToUri } from "../workspace/uris";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
 
@@ -120,6 +122,18 @@ export function workspaceToolContext(workspace: WorkspaceIndex, root: string, ed
             const found = searchEvidenceUnderRoot(root, corpus, { ...request, maxTextChars: maxChars });
             if ("code" in found) throw new ToolError(found.code, found.message);
             return found;
+        },
+        lockFor(file) {
+            const verdict = resolveUnderRoot(root, file);
+            if (!verdict.ok) throw new ToolError("path-outside-root", verdict.message);
+            const read = readLockBeside(verdict.absolute);
+            const path = nodePath.relative(root, lockPathFor(verdict.absolute)).replace(/\\/g, "/");
+            return {
+                path,
+                lock: read.lock,
+                error: read.error,
+                write: async (text) => writeFileSafely(read.path, text),
+            };
         },
         refScope(file): RefScope {
             const verdict = resolveUnderRoot(root, file);

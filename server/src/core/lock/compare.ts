@@ -34,7 +34,6 @@ export class LockComparison implements RefWarningSource {
     private matches: (LockMatch | undefined)[] = [];
     private readonly indexOf = new Map<string, number>();
     private refs: Ref[] = [];
-    private lookup: DocumentLookup | undefined;
 
     constructor(
         private readonly lock: LockFile | undefined,
@@ -43,7 +42,6 @@ export class LockComparison implements RefWarningSource {
     ) {}
 
     start(annotations: readonly unknown[], lookup: DocumentLookup): void {
-        this.lookup = lookup;
         if (!this.lock) return;
         this.refs = [];
         this.indexOf.clear();

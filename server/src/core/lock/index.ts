@@ -12,6 +12,7 @@ export {
     parseLock,
     serializeLock,
 } from "./file";
+export { type LockedText, lockAnnotationText, type NotLocked } from "./lockText";
 export { type LockMatch, type LockSite, type MatchKind, matchLock, matchRefs } from "./match";
 export { type RefLockStatus, type RelockOptions, type RelockResult, relock, sortEntries } from "./relock";
 export { type LockRefSite, lockSites, siteLabel } from "./sites";

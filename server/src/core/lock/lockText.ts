@@ -1,0 +1,71 @@
+/**
+ * Lock one annotation file's text over its previous lock (docs/lock.md): what `sourcecheck lock`,
+ * the MCP `lock` tool and the editor share. Pure: documents come from the lookup, the hash is given.
+ */
+import { checkInput } from "../check";
+import { LineIndex } from "../lines";
+import { LocatedText, parseJsonText } from "../parse";
+import type { DocumentLookup } from "../session";
+import type { SchemaError } from "../types";
+import { serializeLock } from "./file";
+import { relock } from "./relock";
+import { lockSites } from "./sites";
+import type { LockFile, Sha256 } from "./types";
+
+/** One ref that could not be locked, for people (line, column from 1) and machines (0-based indices, pointer). */
+export interface NotLocked {
+    annotation: number;
+    role: "claim" | number;
+    pointer: string;
+    code: string;
+    message: string;
+    /** True when the lock keeps the ref's last known entry. */
+    kept: boolean;
+    line: number;
+    column: number;
+}
+
+export type LockedText =
+    | { schemaErrors: SchemaError[]; content?: undefined }
+    | { schemaErrors?: undefined; content: string; lock: LockFile; locked: number; notLocked: NotLocked[] };
+
+export function lockAnnotationText(
+    text: string,
+    annotationFileName: string,
+    lookup: DocumentLookup,
+    previous: LockFile | undefined,
+    sha256: Sha256,
+    acceptChangedText = true,
+): LockedText {
+    const parsed = parseJsonText(text);
+    const checked = checkInput(parsed.value, lookup, parsed.syntaxErrors, { keepEntries: false });
+    if (checked.report.schemaErrors.length > 0) return { schemaErrors: checked.report.schemaErrors };
+    const sites = lockSites(checked.annotations);
+    const result = relock(previous, annotationFileName, sites, checked.lookup, sha256, { acceptChangedText });
+    const notLocked: NotLocked[] = [];
+    let located: LocatedText | undefined;
+    let lines: LineIndex | undefined;
+    let locked = 0;
+    result.statuses.forEach((status, i) => {
+        if (status === "locked") {
+            locked++;
+            return;
+        }
+        const site = sites[i];
+        const error = site.resolution.valid ? undefined : site.resolution.errors[0];
+        located ??= new LocatedText(text);
+        lines ??= new LineIndex(text);
+        const at = lines.positionAt(located.spanOf(site.pointer).offset);
+        notLocked.push({
+            annotation: site.annotation,
+            role: site.role,
+            pointer: site.pointer,
+            code: error?.code ?? "text-changed",
+            message: error?.message ?? "the cited text changed since it was locked",
+            kept: status === "kept" || status === "changed",
+            line: at.line,
+            column: at.column + 1,
+        });
+    });
+    return { content: serializeLock(result.lock), lock: result.lock, locked, notLocked };
+}
