@@ -111,6 +111,8 @@ export interface FileSummary {
     validCount: number;
     invalidCount: number;
     schemaErrorCount: number;
+    /** With a valid lock beside the file (docs/lock.md): resolving refs on their locked text, on other text, without an entry. */
+    lock?: { locked: number; changed: number; unlocked: number };
 }
 
 export interface CoverageResult {
@@ -199,4 +201,42 @@ export interface AnnotationSummary {
 export interface FileAnnotationsResult {
     uri: string;
     annotations: AnnotationSummary[];
+}
+
+/**
+ * Lock an annotation file's refs (docs/lock.md, "In the editor"); the server computes and writes the
+ * lock beside the file (the client never resolves refs):
+ * - `lock` ("SourceCheck: Lock Refs"): as `sourcecheck lock`, changed texts accepted, the lock created when missing;
+ * - `update` (saving): only when a lock exists (or `create`), entries of valid refs follow them, changed texts stay as locked;
+ * - `accept` ("Accept the new text"): as `update`, and the ref at `pointer` has its changed text locked.
+ */
+export const LOCK_REFS = "sourcecheck/lockRefs";
+/** The client command behind the quick fix "Accept the new text (update the lock)": `{ uri, pointer }`. */
+export const ACCEPT_CHANGED_TEXT_COMMAND = "sourcecheck.acceptChangedText";
+
+export interface LockRefsParams {
+    uri: string;
+    mode: "lock" | "update" | "accept";
+    /** `accept`: the JSON pointer of the ref whose new text is accepted. */
+    pointer?: string;
+    /** `update`: create the lock when the file has none (the user chose "Always"). */
+    create?: boolean;
+}
+
+export interface LockRefsResult {
+    ok: boolean;
+    /** Why nothing was written, for people (a bad lock, a schema error, the setting `never`). */
+    message?: string;
+    /** The lock file was written (false also when nothing would change in it). */
+    written: boolean;
+    /** A lock existed beside the file before this request. */
+    hadLock: boolean;
+    /** URI of the lock file. */
+    lockUri?: string;
+    /** Refs locked to the text they cite now. */
+    locked: number;
+    /** Refs whose changed text stays as locked (not accepted). */
+    changed: number;
+    /** Refs that do not resolve (their last entry kept when they had one). */
+    unresolved: number;
 }

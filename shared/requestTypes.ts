@@ -28,6 +28,9 @@ import {
     type FollowEditsParams,
     LINE_INDEX,
     type LineIndexResult,
+    LOCK_REFS,
+    type LockRefsParams,
+    type LockRefsResult,
     PATHS_FOR_RENAME,
     type PathsForRenameParams,
     REF_FOR_SELECTION,
@@ -71,3 +74,4 @@ export const findEvidenceRequest = new RequestType<FindEvidenceParams, FindEvide
 export const agentToolRequest = new RequestType<AgentToolParams, AgentToolResult, void>(AGENT_TOOL);
 export const refetchQuotesRequest = new RequestType<RefetchQuotesParams, RefetchQuotesResult, void>(REFETCH_QUOTES);
 export const convertQuotesRequest = new RequestType<ConvertQuotesParams, ConvertQuotesResult, void>(CONVERT_QUOTES);
+export const lockRefsRequest = new RequestType<LockRefsParams, LockRefsResult, void>(LOCK_REFS);

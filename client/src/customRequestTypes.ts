@@ -12,6 +12,7 @@ export type {
     CitedSpansResult,
     CoverageResult as Coverage,
     FileSummary,
+    LockRefsResult,
     LspPosition,
     LspRange,
     Ref,
@@ -21,6 +22,6 @@ export type {
     SpanKind,
     Verdict,
 } from "../../shared/customProtocol";
-export { SPAN_KINDS } from "../../shared/customProtocol";
+export { ACCEPT_CHANGED_TEXT_COMMAND, SPAN_KINDS } from "../../shared/customProtocol";
 
 export * from "../../shared/requestTypes";

@@ -10,6 +10,7 @@ import { extensionEnabled, toggleDecorationsSetting } from "./config";
 import { CurrentAnnotation } from "./currentAnnotation";
 import { CurrentAnnotationStatus } from "./currentAnnotationStatus";
 import type { LspRange } from "./customRequestTypes";
+import { ACCEPT_CHANGED_TEXT_COMMAND } from "./customRequestTypes";
 import { CitedSpanDecorations, toRange } from "./decorations";
 import { DocumentScopes } from "./documentScopes";
 import { FileMoves } from "./fileMoves";
@@ -21,6 +22,7 @@ import { SourceCheckClient } from "./languageClient";
 import { registerLanguageModelTools } from "./languageModelTools";
 import { LanguageStatus } from "./languageStatus";
 import { LINE_INDEX_SCHEME, LineIndexProvider, showLineIndex } from "./lineIndex";
+import { LockKeeper } from "./lockRefs";
 import { registerQuoteFiles } from "./quoteFiles";
 import { messageOf } from "./requests";
 import { argsObject, type SelectionArgs } from "./selection";
@@ -86,6 +88,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         reporting(() => findSources.run(argsObject<FindSourcesArgs>(arg))),
     );
     command("sourcecheck.showLineIndex", (arg) => reporting(() => showLineIndex(arg)));
+    // Locks (docs/lock.md, "In the editor"): the command, the accept fix's command, saving, the offer.
+    const lockKeeper = new LockKeeper(context, sc, output);
+    context.subscriptions.push(lockKeeper);
+    command("sourcecheck.lockRefs", (arg) => reporting(() => lockKeeper.lockFile(arg)));
+    command(ACCEPT_CHANGED_TEXT_COMMAND, (arg) => reporting(() => lockKeeper.accept(arg)));
     command("sourcecheck.buildSessionFromOpenDocuments", () => reporting(() => buildSessionFromOpenDocuments()));
     command("sourcecheck.toggleDecorations", () =>
         reporting(async () => {
@@ -154,6 +161,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         featureRequests: () => sc.requests.take(),
         citedDocumentSelector: () => scopes.citedSelector(),
         serverPid: () => sc.serverPid(),
+        lockKeeper: (arg) => {
+            const { offer, answer } = (arg ?? {}) as { offer?: unknown; answer?: unknown };
+            if (typeof offer === "boolean") lockKeeper.offerInTests = offer;
+            if (answer !== undefined) lockKeeper.autoAnswer = typeof answer === "string" ? answer : undefined;
+            return lockKeeper.log;
+        },
     });
 
     // `sourcecheck.enable`: the whole extension on or off for this workspace, without a reload.

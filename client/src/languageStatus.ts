@@ -106,6 +106,12 @@ export class LanguageStatus implements vscode.Disposable {
             ];
             if (s.schemaErrorCount > 0)
                 parts.push(`${s.schemaErrorCount} schema error${s.schemaErrorCount === 1 ? "" : "s"}`);
+            // The lock beside the file (docs/lock.md): how many refs changed since they were locked.
+            if (s.lock) {
+                const { locked, changed, unlocked } = s.lock;
+                parts.push(`lock: ${locked} locked, ${changed} changed, ${unlocked} unlocked`);
+                if (changed > 0) item.text += ` · $(lock) ${changed} changed`;
+            }
             item.detail = parts.join(" · ");
             item.severity =
                 s.schemaErrorCount > 0

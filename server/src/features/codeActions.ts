@@ -15,10 +15,13 @@ import {
     type Range,
     type TextEdit,
 } from "vscode-languageserver-protocol";
+import { ACCEPT_CHANGED_TEXT_COMMAND } from "../../../shared/customProtocol";
 import { refForSpan } from "../core/author";
 import type { Problem } from "../core/check";
+import { isLockedText } from "../core/lock";
 import {
     Corroboration,
+    explainRepair,
     type RepairCandidate,
     type RepairDocuments,
     type RepairReason,
@@ -27,6 +30,7 @@ import {
 import { isDocumentFailure, type SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
 import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
+import { sha256 } from "../workspace/sha256";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
 import { problemDiagnostics } from "./diagnostics";
 import { refEdits } from "./followEdits";
@@ -36,12 +40,13 @@ import { offsetAt, rangeOfPointer } from "./positions";
 export const FIX_ALL_KIND = "source.fixAll.sourcecheck";
 export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite, FIX_ALL_KIND];
 export const FIX_ALL_TITLE = "Fix all certain SourceCheck repairs in this file";
+export const ACCEPT_TITLE = "Accept the new text (update the lock)";
 
 /** What every action carries: the file version it was computed for and the fix itself. */
 export interface CodeActionData {
     uri: string;
     version: number;
-    kind: "repair" | "shorten" | "fixAll";
+    kind: "repair" | "shorten" | "fixAll" | "accept" | "reanchor";
     /** The ref's pointer ("" for a whole-file fix). */
     pointer: string;
     reason?: RepairReason;
@@ -88,6 +93,18 @@ export function codeActions(workspace: WorkspaceIndex, file: AnnotationFile, par
                 actions.push(toAction(file, fix, CodeActionKind.QuickFix, diagnostics));
             }
         }
+        // A ref whose cited text changed since it was locked: accept the new text, or go back to the old.
+        const drifted = new Map<RefSite, Diagnostic[]>();
+        for (const { problem, diagnostic } of touched) {
+            if (problem.code !== "text-changed" || problem.annotation === undefined || problem.role === undefined)
+                continue;
+            const site = file.site(problem.annotation, problem.role);
+            if (!site?.resolution.valid) continue;
+            const list = drifted.get(site) ?? [];
+            list.push(matching(params.context.diagnostics, diagnostic));
+            drifted.set(site, list);
+        }
+        for (const [site, diagnostics] of drifted) actions.push(...lockActions(workspace, file, site, diagnostics));
         if (touched.length > 0) {
             const diagnostics = touched.map(({ diagnostic }) => matching(params.context.diagnostics, diagnostic));
             const fixAll = fixAllAction(workspace, file, CodeActionKind.QuickFix, diagnostics);
@@ -228,6 +245,68 @@ function repairFix(file: AnnotationFile, site: RefSite, candidate: RepairCandida
             ref: { path: candidate.ref.path, start: candidate.ref.start, end: candidate.ref.end },
         },
     };
+}
+
+/**
+ * The fixes of a `text-changed` ref (docs/lock.md, "In the editor"): "Accept the new text" runs the
+ * client command that asks the server to lock it (a lock file is not an edit of this file); "Re-anchor
+ * to the locked text" moves the ref to where the lock-anchored repair finds the locked text itself.
+ */
+function lockActions(
+    workspace: WorkspaceIndex,
+    file: AnnotationFile,
+    site: RefSite,
+    diagnostics: Diagnostic[],
+): CodeAction[] {
+    const match = file.lockMatchOf(site);
+    if (!match || !file.driftOf(site)) return [];
+    const actions: CodeAction[] = [];
+    const data = (kind: CodeActionData["kind"], ref?: Ref): CodeActionData => ({
+        uri: file.uri,
+        version: file.version,
+        kind,
+        pointer: site.pointer,
+        ...(ref ? { ref } : {}),
+    });
+    if (workspace.settings.lockUpdate !== "never" && !file.embedded) {
+        actions.push({
+            title: ACCEPT_TITLE,
+            kind: CodeActionKind.QuickFix,
+            diagnostics,
+            command: {
+                title: ACCEPT_TITLE,
+                command: ACCEPT_CHANGED_TEXT_COMMAND,
+                arguments: [{ uri: file.uri, pointer: site.pointer }],
+            },
+            data: data("accept"),
+        });
+    }
+    const found = explainRepair(site.ref, repairDocuments(workspace, file), {
+        locked: match.entry,
+        sha256,
+        style: workspace.settings.boundaryStyle,
+    }).candidates.find((c) => isLockedText(match.entry, c.text, sha256));
+    if (found) {
+        const lines =
+            found.range.start.line === found.range.end.line
+                ? `line ${found.range.start.line}`
+                : `lines ${found.range.start.line}-${found.range.end.line}`;
+        const title = `Re-anchor to the locked text on ${lines}${found.certain ? "" : " (one of several places)"}`;
+        actions.push(
+            toAction(
+                file,
+                {
+                    title,
+                    edits: refEdits(file, site, found.ref),
+                    preferred: found.certain,
+                    data: data("reanchor", { path: found.ref.path, start: found.ref.start, end: found.ref.end }),
+                },
+                CodeActionKind.QuickFix,
+                diagnostics,
+            ),
+        );
+    }
+    return actions;
 }
 
 function documentOf(file: AnnotationFile, site: RefSite): SessionDocument | undefined {

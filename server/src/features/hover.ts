@@ -6,10 +6,12 @@
  */
 import { type Hover, MarkupKind, type Position } from "vscode-languageserver-protocol";
 import { annotationLabel, pointerForPeople, sourceLabel } from "../../../shared/numbering";
+import { type DiffPiece, type TextChangedWarning, wordDiff } from "../core/lock";
 import { isDocumentFailure } from "../core/session";
+import { visible } from "../core/visible";
 import type { AnnotationFile, RefSite, SiteHit } from "../workspace/annotationFile";
 import type { FeatureWorkspace } from "./featureWorkspace";
-import { codeBlock, describeRange, shorten } from "./format";
+import { codeBlock, describeRange, oneLine, shorten } from "./format";
 import { locateSpan, offsetAt, rangeOfSpan } from "./positions";
 
 const MAX_HOVER_CHARS = 800;
@@ -82,7 +84,51 @@ function describeSite(workspace: FeatureWorkspace, file: AnnotationFile, site: R
         ? `[${where}](${location.uri}#L${location.range.start.line + 1},${location.range.start.character + 1})`
         : `\`${where}\``;
     const text = resolution.text.length === 0 ? "(empty span)" : shorten(resolution.text, MAX_HOVER_CHARS);
-    return `${title} · ${link}\n\n${codeBlock(text)}`;
+    const drift = file.driftOf(site);
+    return [`${title} · ${link}\n\n${codeBlock(text)}`, ...(drift ? [describeDrift(drift)] : [])].join("\n\n");
+}
+
+/**
+ * A `text-changed` ref (docs/lock.md, "In the editor"): the locked and the current text, and the words
+ * that changed. Locked text is data: the texts are in code blocks, the diff line escaped as Markdown.
+ */
+function describeDrift(drift: TextChangedWarning): string {
+    const parts = [
+        "**The cited text changed since it was locked**",
+        `Locked:\n\n${codeBlock(shorten(drift.lockedText, MAX_HOVER_CHARS))}`,
+        `Now:\n\n${codeBlock(shorten(drift.text, MAX_HOVER_CHARS))}`,
+    ];
+    const pieces = wordDiff(drift.lockedText, drift.text);
+    if (pieces) parts.push(`Changed words: ${renderDiff(pieces)}`);
+    parts.push("Quick fixes: accept the new text (update the lock), or re-anchor the ref to the locked text.");
+    return parts.join("\n\n");
+}
+
+/** Removed words struck through, added words in bold, everything else as it reads; one line, escaped. */
+export function renderDiff(pieces: DiffPiece[]): string {
+    return pieces
+        .map(({ op, text }, i) => {
+            if (op === "same") return escapeMarkdown(oneLine(text, 200));
+            const lead = text.match(/^\s*/)?.[0] ?? "";
+            const trail = text.slice(lead.length).match(/\s*$/)?.[0] ?? "";
+            const inner = text.slice(lead.length, text.length - trail.length);
+            const shown = inner.length === 0 ? "␣" : escapeMarkdown(oneLine(inner, 200));
+            const mark = op === "removed" ? "~~" : "**";
+            // A replacement reads "~~old~~ **new**": a space between the struck and the added words.
+            const gap = op === "added" && pieces[i - 1]?.op === "removed" && lead.length === 0 ? " " : "";
+            return `${gap}${escapeMarkdown(lead)}${mark}${shown}${mark}${escapeMarkdown(trail)}`;
+        })
+        .join("")
+        .replace(/\s+/g, " ");
+}
+
+/**
+ * Text shown as Markdown without being read as Markdown or HTML: every ASCII punctuation character
+ * backslash-escaped (CommonMark), after control, line-separator and bidi characters are written as
+ * escapes (core/visible.ts).
+ */
+export function escapeMarkdown(text: string): string {
+    return visible(text).replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
 }
 
 /** The text of the lines a broken ref names, so the author sees what its boundaries are looked for in. */

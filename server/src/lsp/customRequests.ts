@@ -16,6 +16,7 @@ import {
     findEvidenceRequest,
     followEditsRequest,
     lineIndexRequest,
+    lockRefsRequest,
     pathsForRenameRequest,
     refetchQuotesRequest,
     refForSelectionRequest,
@@ -24,6 +25,7 @@ import { agentTool } from "../features/agentTools";
 import { citedSpans, coverage, lineIndex, refForSelection } from "../features/customRequests";
 import { fileAnnotations } from "../features/fileAnnotations";
 import { pathsForRename } from "../features/followEdits";
+import { lockRefs } from "../features/lockRefs";
 import { pathToUri } from "../workspace/uris";
 import type { ServerContext } from "./context";
 import type { DiagnosticsChannel } from "./diagnostics";
@@ -112,6 +114,20 @@ function registerRefUpdateRequests({ connection, service, documents, safe }: Ser
     );
 }
 
+/** Locks kept by the editor (docs/lock.md, "In the editor"): the server computes and writes them. */
+function registerLockRequests({ connection, service, safe }: ServerContext): void {
+    const failed = { ok: false, message: "the server could not lock the refs", written: false, hadLock: false };
+    connection.onRequest(
+        lockRefsRequest,
+        safe("lockRefs", { ...failed, locked: 0, changed: 0, unresolved: 0 }, (params) => {
+            const result = lockRefs(service.workspace, service.analysis.current(params.uri), params);
+            // The new lock is read when the file is checked again: drift and its diagnostics update now.
+            if (result.written) service.analysis.fileChanged(params.uri);
+            return result;
+        }),
+    );
+}
+
 /** Evidence search and the agent tools (docs/evidence.md, docs/agents.md). */
 function registerAgentRequests({ connection, service, safe }: ServerContext, buffers: OpenBuffers): void {
     connection.onRequest(
@@ -155,6 +171,7 @@ export function registerCustomRequests(
 ): void {
     registerCitationRequests(context, parts.indexer);
     registerRefUpdateRequests(context);
+    registerLockRequests(context);
     registerAgentRequests(context, parts.buffers);
     registerQuoteRequests(context, parts.diagnostics);
 }

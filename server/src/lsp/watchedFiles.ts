@@ -4,6 +4,7 @@
  * is open; a changed sourcecheck.config.json may move document roots, so everything is indexed again.
  */
 import { DidChangeWatchedFilesNotification, FileChangeType, type FileEvent } from "vscode-languageserver/node";
+import { annotationPathOfLock } from "../workspace/lockFiles";
 import { CONFIG_FILE_NAME } from "../workspace/projectConfig";
 import { pathToUri, uriToPath } from "../workspace/uris";
 import type { ServerContext } from "./context";
@@ -24,6 +25,9 @@ function fileChanged(context: ServerContext, diagnostics: DiagnosticsChannel, ch
         workspace.noteFileCreated(path);
     }
     const isConfig = path.split(/[\\/]/).pop() === CONFIG_FILE_NAME;
+    // A lock written or deleted (by `sourcecheck lock`, git, the editor): its file's drift changes.
+    const locked = annotationPathOfLock(path);
+    if (locked !== undefined && workspace.get(pathToUri(locked))) analysis.fileChanged(pathToUri(locked));
     if (documents.get(change.uri) !== undefined) return isConfig; // the buffer wins over the disk
     if (workspace.isAnnotationFile(change.uri) && !workspace.isSkipped(path)) {
         if (change.type === FileChangeType.Deleted) {

@@ -9,7 +9,7 @@ import { getNodePath, type Node } from "jsonc-parser";
 import { checkInput, type Problem, resolutionProblems } from "../core/check";
 import type { PointedDocument } from "../core/input";
 import { locatePointers, type Span } from "../core/locate";
-import { LockComparison } from "../core/lock";
+import { driftOf, LockComparison, type LockMatch, type TextChangedWarning } from "../core/lock";
 import { LocatedText, parseJsonText } from "../core/parse";
 import { type RefResolution, resolveRef } from "../core/resolve";
 import type { DocumentLookup } from "../core/session";
@@ -44,6 +44,8 @@ export interface FileSummary {
     validCount: number;
     invalidCount: number;
     schemaErrorCount: number;
+    /** With a valid lock: resolving refs on their locked text, on other text, and without an entry. */
+    lock?: { locked: number; changed: number; unlocked: number };
 }
 
 /** Stamps tell results apart: a new version, or new resolutions after a cited document changed. */
@@ -84,7 +86,7 @@ export class AnnotationFile {
         workspace: DocumentLookup,
         keepValue = true,
         /** The lock beside the file (docs/lock.md): drift is reported as `text-changed` warnings. */
-        lock?: LockRead,
+        readonly lock?: LockRead,
     ) {
         // Only what the features use is kept: the check's report and per-annotation records would
         // double the memory of a large file for nothing.
@@ -227,11 +229,23 @@ export class AnnotationFile {
 
     summary(): FileSummary {
         const invalid = this.invalidAnnotations();
-        return {
+        const summary: FileSummary = {
             validCount: this.annotationCount - invalid.size,
             invalidCount: invalid.size,
             schemaErrorCount: this.problems.filter((p) => isSchemaErrorCode(p.code)).length,
         };
+        if (this.lockComparison) {
+            // Counted on request (the language status asks when a file is shown): one lookup per ref.
+            const lock = { locked: 0, changed: 0, unlocked: 0 };
+            for (const site of this.sites) {
+                if (!site.resolution.valid) continue;
+                if (!this.lockMatchOf(site)) lock.unlocked++;
+                else if (this.driftOf(site)) lock.changed++;
+                else lock.locked++;
+            }
+            summary.lock = lock;
+        }
+        return summary;
     }
 
     /** The ref (if any) under an offset of the file. */
@@ -311,6 +325,16 @@ export class AnnotationFile {
             return pointers.map((p) => this.spans.get(p) as Span);
         }
         return pointers.map((p) => this.spanOf(p));
+    }
+
+    /** The lock entry of a ref (undefined without a valid lock, or when the lock does not know it). */
+    lockMatchOf(site: RefSite): LockMatch | undefined {
+        return this.lockComparison?.matchOf(site.annotation, site.role, site.ref, site.resolution);
+    }
+
+    /** The drift of a resolving ref from its locked text (the old and the new text), if any. */
+    driftOf(site: RefSite): TextChangedWarning | undefined {
+        return driftOf(this.lockMatchOf(site), site.resolution, sha256);
     }
 
     /** `text-changed` of a re-resolved ref against the lock (the matching was done for the whole file). */

@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { type LockError, type LockFile, lockFileNameFor, parseLock } from "../core/lock";
 import { readTextFile } from "./safeFile";
+import { type FileSnapshot, writeFileSafely } from "./safeWrite";
 
 export { sha256 } from "./sha256";
 
@@ -15,6 +16,8 @@ export const MAX_LOCK_BYTES = 256 * 1024 * 1024;
 export interface LockRead {
     /** Absolute path of the sidecar. */
     path: string;
+    /** What was read, when asked for: a rewrite is refused if the file changed since (safeWrite.ts). */
+    snapshot?: FileSnapshot;
     /** Present when the lock was read and is valid. */
     lock?: LockFile;
     /** Present when a lock file exists but cannot be used. */
@@ -26,12 +29,12 @@ export function lockPathFor(annotationPath: string): string {
 }
 
 /** The lock beside an annotation file: none (no `lock`, no `error`), valid, or a clear error. */
-export function readLockBeside(annotationPath: string): LockRead {
+export function readLockBeside(annotationPath: string, options: { snapshot?: boolean } = {}): LockRead {
     const path = lockPathFor(annotationPath);
-    const read = readTextFile(path, { maxBytes: MAX_LOCK_BYTES });
+    const read = readTextFile(path, { maxBytes: MAX_LOCK_BYTES, snapshot: options.snapshot });
     if (read.ok) {
         const parsed = parseLock(read.text, nodePath.basename(annotationPath));
-        return parsed.lock ? { path, lock: parsed.lock } : { path, error: parsed.error };
+        return parsed.lock ? { path, lock: parsed.lock, snapshot: read.snapshot } : { path, error: parsed.error };
     }
     if (read.reason === "missing") return { path };
     return {
@@ -64,4 +67,22 @@ export class LockReader {
         else this.cache.set(annotationPath, { stamp, read });
         return read;
     }
+}
+
+/** The annotation file a lock file belongs to (`X.sourcecheck.lock.json` -> `X.sourcecheck.json`). */
+export function annotationPathOfLock(lockPath: string): string | undefined {
+    return lockPath.endsWith(".lock.json") ? `${lockPath.slice(0, -".lock.json".length)}.json` : undefined;
+}
+
+/**
+ * Write a lock beside its annotation file through the one safe writer: refused if the lock changed
+ * since it was read (`expected`), or if the folder is not under `folder` (the workspace folder).
+ */
+export function writeLockFile(
+    lockPath: string,
+    content: string,
+    expected: FileSnapshot | undefined,
+    folder: string,
+): void {
+    writeFileSafely(lockPath, content, { expected, within: fs.realpathSync(folder) });
 }

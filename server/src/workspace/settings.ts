@@ -19,7 +19,13 @@ export interface Settings {
     updateRefsOnEdit: UpdateMode;
     /** `sourcecheck.exclude`: globs the workspace scan skips, beside files.exclude, search.exclude, .gitignore. */
     exclude: string[];
+    /** `sourcecheck.lock.update`: when the editor writes locks (docs/lock.md, "In the editor"). */
+    lockUpdate: LockUpdateMode;
 }
+
+/** onSave: saving updates an existing lock; manual: only the command and quick fixes write; never: the editor writes none. */
+export type LockUpdateMode = "onSave" | "manual" | "never";
+export const LOCK_UPDATE_MODES: readonly LockUpdateMode[] = ["onSave", "manual", "never"];
 
 export type UpdateMode = "prompt" | "always" | "never";
 const UPDATE_MODES: readonly UpdateMode[] = ["prompt", "always", "never"];
@@ -32,6 +38,7 @@ export const DEFAULT_SETTINGS: Settings = {
     boundaryStyle: "words",
     updateRefsOnEdit: "prompt",
     exclude: [],
+    lockUpdate: "onSave",
 };
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -52,6 +59,7 @@ export function readSettings(raw: unknown): Settings {
     const root = typeof section.documentRoot === "string" ? section.documentRoot.trim() : "";
     const size = section.maxDocumentSize;
     const inlay = isObject(section.inlayHints) ? section.inlayHints.enabled : section["inlayHints.enabled"];
+    const lockUpdate = isObject(section.lock) ? section.lock.update : section["lock.update"];
     return {
         annotationFiles: globs,
         documentRoot: root,
@@ -63,5 +71,6 @@ export function readSettings(raw: unknown): Settings {
         exclude: Array.isArray(section.exclude)
             ? section.exclude.filter((g): g is string => typeof g === "string" && g.length > 0)
             : [],
+        lockUpdate: LOCK_UPDATE_MODES.find((m) => m === lockUpdate) ?? "onSave",
     };
 }

@@ -82,12 +82,8 @@ export class LockComparison implements RefWarningSource {
         return [this.options.locked ? { ...drift, severity: "error" } : drift];
     }
 
-    private matchOf(
-        annotation: number,
-        role: "claim" | number,
-        ref: Ref,
-        resolution: RefResolution,
-    ): LockMatch | undefined {
+    /** The entry a ref of the file has in the lock (how it was matched), without counting it. */
+    matchOf(annotation: number, role: "claim" | number, ref: Ref, resolution: RefResolution): LockMatch | undefined {
         if (!this.lock) return undefined;
         const index = this.indexOf.get(siteKey(annotation, role));
         if (index !== undefined && sameRef(this.refs[index], ref)) return this.matches[index];

@@ -27,3 +27,4 @@ export {
     type Sha256,
     TEXT_CAP,
 } from "./types";
+export { type DiffPiece, MAX_DIFFED, wordDiff } from "./wordDiff";

@@ -9,7 +9,7 @@ import type { DocumentLookup } from "../session";
 import type { SchemaError } from "../types";
 import { serializeLock } from "./file";
 import { relock } from "./relock";
-import { lockSites } from "./sites";
+import { type LockRefSite, lockSites } from "./sites";
 import type { LockFile, Sha256 } from "./types";
 
 /** One ref that could not be locked, for people (line, column from 1) and machines (0-based indices, pointer). */
@@ -35,13 +35,16 @@ export function lockAnnotationText(
     lookup: DocumentLookup,
     previous: LockFile | undefined,
     sha256: Sha256,
-    acceptChangedText = true,
+    /** All, none, or the sites a predicate picks (the editor's accept: a ref and the refs identical to it). */
+    acceptChangedText: boolean | ((site: LockRefSite) => boolean) = true,
 ): LockedText {
     const parsed = parseJsonText(text);
     const checked = checkInput(parsed.value, lookup, parsed.syntaxErrors, { keepEntries: false });
     if (checked.report.schemaErrors.length > 0) return { schemaErrors: checked.report.schemaErrors };
     const sites = lockSites(checked.annotations);
-    const result = relock(previous, annotationFileName, sites, checked.lookup, sha256, { acceptChangedText });
+    const accept =
+        typeof acceptChangedText === "function" ? (i: number) => acceptChangedText(sites[i]) : acceptChangedText;
+    const result = relock(previous, annotationFileName, sites, checked.lookup, sha256, { acceptChangedText: accept });
     const notLocked: NotLocked[] = [];
     let located: LocatedText | undefined;
     let lines: LineIndex | undefined;

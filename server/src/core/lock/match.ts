@@ -4,7 +4,9 @@
  *   1. `ref`: the entry's ref is this ref (same path, lines and strings): the usual case, and the
  *      one that reports drift when the document changed under an untouched ref;
  *   2. `text`: the ref resolves to an entry's text in the same document (a ref moved by repair, by
- *      following edits or by hand, still on what it meant);
+ *      following edits or by hand, still on what it meant); `moved`: failing that, the only entry with
+ *      that text in a document no ref of the file cites any more (the document was moved or renamed
+ *      and its refs followed it);
  *   3. `strings`: the only unclaimed entry with the same path and boundary strings (lines moved and
  *      the text changed);
  *   4. `lines`: the only unclaimed entry with the same path and lines (strings rewritten).
@@ -20,7 +22,7 @@ export interface LockSite {
     resolution: RefResolution;
 }
 
-export type MatchKind = "ref" | "text" | "strings" | "lines";
+export type MatchKind = "ref" | "text" | "moved" | "strings" | "lines";
 
 export interface LockMatch {
     key: string;
@@ -74,6 +76,9 @@ export function matchRefs(
         else byBase.set(base, [key]);
     }
     let left: number[] = [];
+    let byHash: Map<string, string[]> | undefined;
+    let cited: Set<string> | undefined;
+    const movedTo = new Map<string, string>();
     for (const i of pending) {
         const resolution = resolutionOf(i);
         if (!resolution.valid) {
@@ -85,7 +90,24 @@ export function matchRefs(
             (key) => lock.entries[key].sha256 === hash,
         );
         if (candidates.length === 0) {
-            left.push(i);
+            // A moved document: built only when some ref's text is not under its own path.
+            if (!byHash) {
+                byHash = new Map();
+                for (const key of keys) {
+                    const list = byHash.get(lock.entries[key].sha256);
+                    if (list) list.push(key);
+                    else byHash.set(lock.entries[key].sha256, [key]);
+                }
+                cited = new Set(refs.map((ref) => ref.path));
+            }
+            const moved = (byHash.get(hash) ?? []).filter((key) => !cited?.has(lock.entries[key].ref.path));
+            // Identical refs share their entry, as in pass 1; another ref's entry is never taken.
+            const owner = moved.length === 1 ? movedTo.get(moved[0]) : undefined;
+            if (moved.length === 1 && (claimed.has(moved[0]) ? owner === refIdentity(refs[i]) : true)) {
+                matches[i] = { key: moved[0], entry: lock.entries[moved[0]], how: "moved" };
+                claimed.add(moved[0]);
+                movedTo.set(moved[0], refIdentity(refs[i]));
+            } else left.push(i);
             continue;
         }
         const line = resolution.range.start.line;

@@ -9,7 +9,7 @@
  * - entries no ref of the file matches are dropped.
  */
 import { type DocumentLookup, isDocumentFailure } from "../session";
-import { copyRef, entryKey, isLockedText, lockEntry } from "./entry";
+import { baseKey, copyRef, entryKey, isLockedText, lockEntry } from "./entry";
 import { type LockSite, matchLock } from "./match";
 import { LOCK_VERSION, type LockEntry, type LockFile, type Sha256 } from "./types";
 
@@ -18,8 +18,11 @@ import { LOCK_VERSION, type LockEntry, type LockFile, type Sha256 } from "./type
 export type RefLockStatus = "locked" | "kept" | "unresolved" | "changed";
 
 export interface RelockOptions {
-    /** Lock a changed text as the new meaning (the `lock` command: true; saving in the editor: false). */
-    acceptChangedText: boolean;
+    /**
+     * Lock a changed text as the new meaning (the `lock` command: true; saving in the editor: false),
+     * or for some sites only (the editor's "Accept the new text" on one ref): a predicate on the site's index.
+     */
+    acceptChangedText: boolean | ((site: number) => boolean);
 }
 
 export interface RelockResult {
@@ -54,7 +57,8 @@ export function relock(
             keys[i] = match?.key;
             return;
         }
-        if (match && !acceptChangedText && !isLockedText(match.entry, resolution.text, sha256)) {
+        const accepting = typeof acceptChangedText === "function" ? acceptChangedText(i) : acceptChangedText;
+        if (match && !accepting && !isLockedText(match.entry, resolution.text, sha256)) {
             statuses.push("changed");
             if (!entries.has(match.key)) entries.set(match.key, { ...match.entry, ref: copyRef(site.ref) });
             keys[i] = match.key;
@@ -73,7 +77,13 @@ export function relock(
         }
         const entry = lockEntry(site.ref, resolution, document, sha256, documentHash);
         statuses.push("locked");
-        if (match && match.entry.sha256 === entry.sha256) {
+        // Same text under a key that still names its document: the key stays. A document moved to
+        // another path gets a key naming the new path (the old one is dropped with nothing left on it).
+        if (
+            match &&
+            match.entry.sha256 === entry.sha256 &&
+            baseKey(match.key) === entryKey(entry.ref.path, entry.sha256)
+        ) {
             if (!entries.has(match.key)) entries.set(match.key, entry);
             keys[i] = match.key;
         } else fresh.push({ site: i, entry });

@@ -1,0 +1,151 @@
+/**
+ * The editor keeps the lock (docs/lock.md, "In the editor"): "SourceCheck: Lock Refs", the quick fix
+ * "Accept the new text" (its command), saving an annotation file whose lock exists, and the offer to
+ * lock files that have none. The server computes and writes every lock (`sourcecheck/lockRefs`); the
+ * client only decides when to ask and what to tell the user.
+ */
+import * as vscode from "vscode";
+import { uriKey } from "./citedSpans";
+import { isAnnotationDocument } from "./config";
+import { type LockRefsResult, lockRefsRequest } from "./customRequestTypes";
+import type { SourceCheckClient } from "./languageClient";
+import {
+    ALWAYS,
+    answerEffect,
+    LOCK_OFFER,
+    LOCK_OFFER_KEY,
+    lockUpdateSetting,
+    NEVER,
+    NOT_NOW,
+    type RememberedAnswer,
+    shouldOffer,
+} from "./lockOffer";
+import { ask, messageOf } from "./requests";
+
+/** What the e2e hook `sourcecheck._lockKeeper` reports and controls (client/E2E-HOOKS.md). */
+export interface LockKeeperLog {
+    saves: { uri: string; result: LockRefsResult | { ok: false; message: string } }[];
+    offers: { uri: string; answer: string | undefined }[];
+}
+
+export class LockKeeper implements vscode.Disposable {
+    readonly log: LockKeeperLog = { saves: [], offers: [] };
+    /** Tests: offer even though VS Code runs the tests, answering with `autoAnswer` instead of a click. */
+    offerInTests = false;
+    autoAnswer: string | undefined;
+    private dismissed = false;
+    private showing = false;
+    private readonly subscriptions: vscode.Disposable[] = [];
+
+    constructor(
+        private readonly context: vscode.ExtensionContext,
+        private readonly sc: SourceCheckClient,
+        private readonly output: vscode.OutputChannel,
+    ) {
+        this.subscriptions.push(vscode.workspace.onDidSaveTextDocument((document) => void this.saved(document)));
+    }
+
+    dispose(): void {
+        for (const s of this.subscriptions) s.dispose();
+    }
+
+    /** "SourceCheck: Lock Refs": lock the active annotation file (or the one given) as `sourcecheck lock` does. */
+    async lockFile(arg?: unknown): Promise<LockRefsResult | { ok: false; message: string }> {
+        const document = await this.documentOf(arg);
+        if (!document || !isAnnotationDocument(document)) {
+            return { ok: false, message: "Open an annotation file (*.sourcecheck.json) to lock its refs." };
+        }
+        const result = await ask(this.sc, lockRefsRequest, { uri: uriKey(document.uri), mode: "lock" });
+        if (result.ok) vscode.window.setStatusBarMessage(`SourceCheck: ${describe(result)}`, 5000);
+        return result;
+    }
+
+    /** The quick fix "Accept the new text (update the lock)": `{ uri, pointer }`. */
+    async accept(arg: unknown): Promise<LockRefsResult | { ok: false; message: string }> {
+        const { uri, pointer } = (arg ?? {}) as { uri?: unknown; pointer?: unknown };
+        if (typeof uri !== "string" || typeof pointer !== "string") {
+            return { ok: false, message: "acceptChangedText needs { uri, pointer }." };
+        }
+        const result = await ask(this.sc, lockRefsRequest, { uri, mode: "accept", pointer });
+        if (result.ok) vscode.window.setStatusBarMessage("SourceCheck: the new text is locked", 5000);
+        return result;
+    }
+
+    private async saved(document: vscode.TextDocument): Promise<void> {
+        if (!isAnnotationDocument(document)) return;
+        const setting = lockUpdateSetting(
+            vscode.workspace.getConfiguration("sourcecheck", document.uri).get<unknown>("lock.update"),
+        );
+        if (setting !== "onSave") return;
+        const uri = uriKey(document.uri);
+        const remembered = this.context.workspaceState.get<RememberedAnswer>(LOCK_OFFER_KEY);
+        let result: LockRefsResult;
+        try {
+            result = await ask(this.sc, lockRefsRequest, { uri, mode: "update", create: remembered === "always" });
+        } catch (error) {
+            const message = messageOf(error);
+            this.log.saves.push({ uri, result: { ok: false, message } });
+            this.output.appendLine(`[lock] ${document.uri.fsPath}: ${message}`);
+            return;
+        }
+        this.log.saves.push({ uri, result });
+        // A bad lock or a schema error is a diagnostic in the file already; the output says why nothing was written.
+        if (!result.ok && result.message) this.output.appendLine(`[lock] ${document.uri.fsPath}: ${result.message}`);
+        if (
+            result.ok &&
+            shouldOffer({
+                setting,
+                remembered,
+                dismissed: this.dismissed,
+                showing: this.showing,
+                suppressed: this.context.extensionMode === vscode.ExtensionMode.Test && !this.offerInTests,
+                hadLock: result.hadLock,
+                written: result.written,
+            })
+        ) {
+            void this.offer(document);
+        }
+    }
+
+    private async offer(document: vscode.TextDocument): Promise<void> {
+        this.showing = true;
+        let answer: string | undefined;
+        try {
+            answer =
+                this.autoAnswer ??
+                (await vscode.window.showInformationMessage(`SourceCheck: ${LOCK_OFFER}?`, ALWAYS, NEVER, NOT_NOW));
+        } finally {
+            this.showing = false;
+        }
+        this.log.offers.push({ uri: uriKey(document.uri), answer });
+        const effect = answerEffect(answer);
+        if (effect.remember) await this.context.workspaceState.update(LOCK_OFFER_KEY, effect.remember);
+        if (effect.dismiss) this.dismissed = true;
+        if (effect.lockNow) {
+            const result = await this.lockFile(document.uri).catch((error: unknown) => ({
+                ok: false as const,
+                message: messageOf(error),
+            }));
+            if (!result.ok) void vscode.window.showErrorMessage(`SourceCheck: ${result.message}`);
+        }
+    }
+
+    private async documentOf(arg: unknown): Promise<vscode.TextDocument | undefined> {
+        const given =
+            arg instanceof vscode.Uri
+                ? arg
+                : typeof arg === "string"
+                  ? vscode.Uri.parse(arg)
+                  : typeof (arg as { uri?: unknown } | undefined)?.uri === "string"
+                    ? vscode.Uri.parse((arg as { uri: string }).uri)
+                    : undefined;
+        if (given) return vscode.workspace.openTextDocument(given);
+        return vscode.window.activeTextEditor?.document;
+    }
+}
+
+function describe(result: LockRefsResult): string {
+    const parts = [`${result.locked} ref${result.locked === 1 ? "" : "s"} locked`];
+    if (result.unresolved > 0) parts.push(`${result.unresolved} not resolving (fix them, then lock again)`);
+    return `${parts.join(", ")}${result.written ? "" : " (the lock was already up to date)"}`;
+}

@@ -1,0 +1,99 @@
+/**
+ * The editor keeps the lock (docs/lock.md, "In the editor"): "SourceCheck: Lock Refs", saving an
+ * annotation file whose lock exists, and "Accept the new text" on a `text-changed` ref. The lock is
+ * computed by the core (`lockAnnotationText`, as `sourcecheck lock` and the MCP tool compute it) from
+ * the file as the editor has it, and written through the one safe writer: never over a lock changed
+ * on disk since it was read, never outside the workspace folder. No Connection here.
+ */
+import * as nodePath from "node:path";
+import type { LockRefsParams, LockRefsResult } from "../../../shared/customProtocol";
+import { lockAnnotationText, refIdentity, serializeLock } from "../core/lock";
+import type { Ref } from "../core/types";
+import type { AnnotationFile } from "../workspace/annotationFile";
+import { readLockBeside, writeLockFile } from "../workspace/lockFiles";
+import { describeWriteError } from "../workspace/safeWrite";
+import { sha256 } from "../workspace/sha256";
+import { pathToUri, uriToPath } from "../workspace/uris";
+import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+
+const NOTHING = { written: false, hadLock: false, locked: 0, changed: 0, unresolved: 0 } as const;
+
+export function lockRefs(
+    workspace: WorkspaceIndex,
+    file: AnnotationFile | undefined,
+    params: LockRefsParams,
+): LockRefsResult {
+    if (!file) return { ok: false, message: "this is not an annotation file", ...NOTHING };
+    const path = uriToPath(file.uri);
+    if (path === undefined) {
+        return {
+            ok: false,
+            message: "only an annotation file saved on disk can have a lock: save it first",
+            ...NOTHING,
+        };
+    }
+    const setting = workspace.settings.lockUpdate;
+    if (setting === "never") {
+        return { ok: false, message: "the editor writes no locks here (sourcecheck.lock.update is never)", ...NOTHING };
+    }
+    if (params.mode === "update" && setting !== "onSave") return { ok: true, ...NOTHING };
+    const read = readLockBeside(path, { snapshot: true });
+    const lockUri = pathToUri(read.path);
+    const hadLock = read.lock !== undefined || read.error !== undefined;
+    if (read.error) {
+        // A lock that cannot be read is never overwritten from the editor: `sourcecheck lock` says why.
+        return {
+            ok: false,
+            message: `${nodePath.basename(read.path)}: ${read.error.message}`,
+            ...NOTHING,
+            hadLock,
+            lockUri,
+        };
+    }
+    if (params.mode === "update" && !read.lock && !params.create) return { ok: true, ...NOTHING, lockUri };
+    const target = params.mode === "accept" ? file.sites.find((s) => s.pointer === params.pointer) : undefined;
+    if (params.mode === "accept") {
+        if (!target || !file.driftOf(target)) {
+            return {
+                ok: false,
+                message: "this ref's cited text is its locked text: nothing to accept",
+                ...NOTHING,
+                hadLock,
+                lockUri,
+            };
+        }
+    }
+    const accept =
+        params.mode === "lock"
+            ? true
+            : target // the ref, and the refs identical to it (they share its entry)
+              ? (s: { ref: Ref }) => refIdentity(s.ref) === refIdentity(target.ref)
+              : false;
+    const result = lockAnnotationText(file.text, nodePath.basename(path), file.lookup, read.lock, sha256, accept);
+    if (result.content === undefined) {
+        const count = result.schemaErrors.length;
+        return {
+            ok: false,
+            message: `the file has ${count} schema error${count === 1 ? "" : "s"}: fix ${count === 1 ? "it" : "them"} before locking`,
+            ...NOTHING,
+            hadLock,
+            lockUri,
+        };
+    }
+    const changed = result.notLocked.filter((n) => n.code === "text-changed").length;
+    const counts = { locked: result.locked, changed, unresolved: result.notLocked.length - changed, hadLock, lockUri };
+    // Unchanged entries: the file is left alone (no diff, no watcher churn on every save).
+    if (read.lock && serializeLock(read.lock) === result.content) return { ok: true, written: false, ...counts };
+    try {
+        const folder = workspace.folderOf(path) ?? nodePath.dirname(path);
+        writeLockFile(read.path, result.content, read.snapshot, folder);
+    } catch (error) {
+        return {
+            ok: false,
+            message: describeWriteError(nodePath.basename(read.path), error),
+            written: false,
+            ...counts,
+        };
+    }
+    return { ok: true, written: true, ...counts };
+}
