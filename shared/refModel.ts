@@ -15,3 +15,14 @@ export interface Ref {
 }
 
 export type Polarity = "supports" | "refutes";
+
+/** The same ref: path and both boundaries alike. */
+export function sameRef(a: Ref, b: Ref): boolean {
+    return (
+        a.path === b.path &&
+        a.start.line === b.start.line &&
+        a.start.str === b.start.str &&
+        a.end.line === b.end.line &&
+        a.end.str === b.end.str
+    );
+}

@@ -23,7 +23,7 @@ import type {
 } from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { RefsCanFollowParams } from "../../shared/customProtocol";
-import { Analysis } from "./features/analysis";
+import { Analysis, type AnalysisEvents } from "./features/analysis";
 import { codeActions } from "./features/codeActions";
 import { completion } from "./features/completion";
 import { pullReport } from "./features/diagnostics";
@@ -49,12 +49,8 @@ export interface OpenDocuments {
     get(uri: string): TextDocument | undefined;
 }
 
-/** What the service tells whoever holds the connection. */
-export interface ServiceEvents {
-    /** Annotation files whose problems changed, and cited documents whose spans may have changed. */
-    changed(files: AnnotationFile[], citedUris: string[]): void;
-    /** An annotation file that can no longer be read: forget its diagnostics. */
-    removed(uri: string): void;
+/** What the service tells whoever holds the connection: what the analysis tells it, and more. */
+export interface ServiceEvents extends Omit<AnalysisEvents, "log"> {
     /** Refs that can follow edits of a cited document (docs/editor-features.md). */
     refsCanFollow(params: RefsCanFollowParams): void;
 }

@@ -140,16 +140,7 @@ function shorten(text: string): string {
  * a source overlapping its claim, `mid-word-boundary` on any ref cut inside a word. Costs two
  * character tests per ref, and a ref only when one fires.
  */
-export function spanWarningSource(): {
-    start(annotations: readonly unknown[], lookup: DocumentLookup): void;
-    warningsFor(
-        annotation: number,
-        role: "claim" | number,
-        ref: Ref,
-        resolution: RefResolution,
-        claim?: RefResolution,
-    ): SpanWarning[] | undefined;
-} {
+export function spanWarningSource(): RefWarningSource {
     let lookup: DocumentLookup | undefined;
     return {
         start(_annotations, documents) {

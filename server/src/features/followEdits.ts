@@ -15,6 +15,7 @@ import * as nodePath from "node:path";
 import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { TextDocument, type TextDocumentContentChangeEvent } from "vscode-languageserver-textdocument";
 import type { PathsForRenameParams, RefsCanFollowParams, RefUpdate } from "../../../shared/customProtocol";
+import { sameRef } from "../../../shared/refModel";
 import type { BoundaryStyle } from "../core/boundaries";
 import { differenceOf, findPasted, followRef, type TextChange } from "../core/followEdits";
 import { normalizeLineEndings } from "../core/lines";
@@ -51,16 +52,6 @@ export interface FollowerHost {
     /** The version of an open document; undefined when closed. */
     openVersion(uri: string): number | undefined;
     notify(params: RefsCanFollowParams): void;
-}
-
-export function sameRef(a: Ref, b: Ref): boolean {
-    return (
-        a.path === b.path &&
-        a.start.line === b.start.line &&
-        a.start.str === b.start.str &&
-        a.end.line === b.end.line &&
-        a.end.str === b.end.str
-    );
 }
 
 function boundaryStyle(workspace: WorkspaceIndex): BoundaryStyle {

@@ -5,6 +5,7 @@
  * unlocked refs for the editor's view.
  */
 
+import { sameRef } from "../../../../shared/refModel";
 import type { RefWarningSource } from "../refWarnings";
 import { type RefResolution, resolveRef } from "../resolve";
 import type { DocumentLookup } from "../session";
@@ -118,14 +119,4 @@ function boundary(value: unknown): Ref["start"] | undefined {
     return Number.isInteger(line) && (line as number) >= 1 && typeof str === "string" && str.length > 0
         ? { line: line as number, str }
         : undefined;
-}
-
-function sameRef(a: Ref, b: Ref): boolean {
-    return (
-        a.path === b.path &&
-        a.start.line === b.start.line &&
-        a.start.str === b.start.str &&
-        a.end.line === b.end.line &&
-        a.end.str === b.end.str
-    );
 }
