@@ -104,6 +104,11 @@ export type RefForSelectionResult =
           characterLevel: boolean;
           /** Said to the user beside the result when `characterLevel` is true. */
           note?: string;
+          /**
+           * Set when the selection started or ended inside a word and was widened to the word's
+           * edges (`sourcecheck.boundaryStyle: words`): the range the ref cites.
+           */
+          widenedTo?: LspRange;
       }
     | { ok: false; message: string };
 

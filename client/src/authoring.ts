@@ -6,6 +6,7 @@
 import * as path from "node:path";
 import type { Edit } from "jsonc-parser";
 import * as vscode from "vscode";
+import { annotationLabel } from "../../shared/numbering";
 import {
     annotationCount,
     annotationSpan,
@@ -19,7 +20,7 @@ import { annotationLabel } from "../../shared/numbering";
 import { pickAnnotationFile, rememberAnnotationFile } from "./annotationFiles";
 import { uriKey } from "./citedSpans";
 import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
-import type { Ref } from "./customRequestTypes";
+import type { LspRange, Ref } from "./customRequestTypes";
 import type { SourceCheckClient } from "./languageClient";
 import { type Outcome, refFor, type SelectionArgs, selectionTarget } from "./selection";
 
@@ -48,14 +49,21 @@ export interface AddSourceArgs extends SelectionArgs {
     confidence?: number;
 }
 
-export type CiteClaimResult = Outcome<{ annotationFile: string; annotationIndex: number; ref: Ref }>;
-export type AddSourceResult = Outcome<{
-    annotationFile: string;
-    annotationIndex: number;
-    sourceIndex: number;
-    ref: Ref;
-}>;
-export type CopyRefResult = Outcome<{ ref: Ref; text: string }>;
+/** `status`: what the status bar said (numbered for people); `widenedTo`: the range cited after snapping to words. */
+interface Said {
+    status: string;
+    widenedTo?: LspRange;
+}
+export type CiteClaimResult = Outcome<{ annotationFile: string; annotationIndex: number; ref: Ref } & Said>;
+export type AddSourceResult = Outcome<
+    {
+        annotationFile: string;
+        annotationIndex: number;
+        sourceIndex: number;
+        ref: Ref;
+    } & Said
+>;
+export type CopyRefResult = Outcome<{ ref: Ref; text: string; widenedTo?: LspRange }>;
 
 export class Authoring {
     constructor(
@@ -86,9 +94,19 @@ export class Authoring {
         const annotationFile = await this.adopt(
             fileUri,
             written,
-            `claim added as ${annotationLabel(written.annotationIndex)} in ${fileName(fileUri)}; add a source next`,
+            withWidening(
+                `claim added as ${annotationLabel(written.annotationIndex)} in ${fileName(fileUri)}; add a source next`,
+                reffed.widenedNote,
+            ),
         );
-        return { ok: true, annotationFile, annotationIndex: written.annotationIndex, ref: reffed.ref };
+        return {
+            ok: true,
+            annotationFile: annotationFile.uri,
+            annotationIndex: written.annotationIndex,
+            ref: reffed.ref,
+            status: annotationFile.status,
+            widenedTo: reffed.widenedTo,
+        };
     }
 
     /** After a write: the annotation becomes current, the file remembered and shown, the user told. */
@@ -96,13 +114,14 @@ export class Authoring {
         fileUri: vscode.Uri,
         written: { document: vscode.TextDocument; annotationIndex: number },
         message: string,
-    ): Promise<string> {
+    ): Promise<{ uri: string; status: string }> {
         const annotationFile = uriKey(fileUri);
         this.current.set({ annotationFile, annotationIndex: written.annotationIndex });
         rememberAnnotationFile(this.context, fileUri);
         await revealAnnotation(written.document, written.annotationIndex);
-        vscode.window.setStatusBarMessage(`$(check) SourceCheck: ${message}`, 5000);
-        return annotationFile;
+        const status = `SourceCheck: ${message}`;
+        vscode.window.setStatusBarMessage(`$(check) ${status}`, 8000);
+        return { uri: annotationFile, status };
     }
 
     async addSelectionAsSource(polarity: "supports" | "refutes", args: AddSourceArgs): Promise<AddSourceResult> {
@@ -131,11 +150,16 @@ export class Authoring {
         const annotationFile = await this.adopt(
             fileUri,
             written,
-            `${polarity === "supports" ? "supporting" : "refuting"} source added to ${annotationLabel(written.annotationIndex)}`,
+            withWidening(
+                `${polarity === "supports" ? "supporting" : "refuting"} source added to ${annotationLabel(written.annotationIndex)}`,
+                reffed.widenedNote,
+            ),
         );
         return {
             ok: true,
-            annotationFile,
+            status: annotationFile.status,
+            widenedTo: reffed.widenedTo,
+            annotationFile: annotationFile.uri,
             annotationIndex: written.annotationIndex,
             sourceIndex: written.sourceIndex ?? 0,
             ref: reffed.ref,
@@ -149,8 +173,11 @@ export class Authoring {
         if (!reffed.ok) return reffed;
         const text = JSON.stringify(reffed.ref);
         await vscode.env.clipboard.writeText(text);
-        vscode.window.setStatusBarMessage(`$(clippy) SourceCheck: copied ${text}`, 5000);
-        return { ok: true, ref: reffed.ref, text };
+        vscode.window.setStatusBarMessage(
+            `$(clippy) SourceCheck: ${withWidening(`copied ${text}`, reffed.widenedNote)}`,
+            8000,
+        );
+        return { ok: true, ref: reffed.ref, text, widenedTo: reffed.widenedTo };
     }
 
     /** Explicit file/index, else the current annotation, else the last annotation of an explicit file. */
@@ -180,6 +207,10 @@ export class Authoring {
         }
         return { ok: true, ...current };
     }
+}
+
+function withWidening(message: string, note: string | undefined): string {
+    return note ? `${message}; ${note}` : message;
 }
 
 /**

@@ -83,13 +83,32 @@ export function toLspRange(range: vscode.Range): LspRange {
     };
 }
 
-/** The server's ref for the target, or its reason why the selection cannot be cited uniquely. */
-export async function refFor(sc: SourceCheckClient, target: Target): Promise<Outcome<{ ref: Ref }>> {
+/**
+ * The server's ref for the target, or its reason why the selection cannot be cited uniquely.
+ * `widenedTo`: the selection cut into a word and the ref cites the whole word (boundary style `words`).
+ */
+export async function refFor(
+    sc: SourceCheckClient,
+    target: Target,
+): Promise<Outcome<{ ref: Ref; widenedTo?: LspRange; widenedNote?: string }>> {
     const result = await ask(sc, refForSelectionRequest, {
         uri: uriKey(target.document.uri),
         range: toLspRange(target.range),
     });
-    if (result?.ok === true && result.ref) return { ok: true, ref: result.ref };
+    if (result?.ok === true && result.ref) {
+        if (!result.widenedTo) return { ok: true, ref: result.ref };
+        const w = result.widenedTo;
+        const cited = target.document.getText(
+            new vscode.Range(w.start.line, w.start.character, w.end.line, w.end.character),
+        );
+        const shown = cited.length > 60 ? `${cited.slice(0, 59)}…` : cited;
+        return {
+            ok: true,
+            ref: result.ref,
+            widenedTo: w,
+            widenedNote: `the selection cut a word, so whole words are cited: “${shown}” (setting sourcecheck.boundaryStyle: shortest keeps the exact selection)`,
+        };
+    }
     const reason = result && result.ok === false && result.message ? result.message : "the server gave no ref";
     return { ok: false, message: `Cannot cite this selection: ${reason}` };
 }

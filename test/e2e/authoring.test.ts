@@ -204,6 +204,46 @@ describe("authoring commands", () => {
         });
     });
 
+    it("a selection that starts and ends inside words cites the whole words, and the status says so (and counts from 1)", async () => {
+        const count = valueAt<unknown[]>(doc, ["annotations"]).length;
+        const slip = await selectionOf("sources/release-notes.md", 7, "ew scheduler with priority queu");
+        const whole = await selectionOf("sources/release-notes.md", 7, "New scheduler with priority queues");
+        const claim = await run<{ ref: Ref; annotationIndex: number; status: string; widenedTo?: LspRange }>(
+            "sourcecheck.citeSelectionAsClaim",
+            {
+                annotationFile: annotationsUri().toString(),
+                uri: wsUri("sources/release-notes.md").toString(),
+                range: slip,
+            },
+        );
+        ok(claim, "sourcecheck.citeSelectionAsClaim");
+        assert.deepEqual(claim.widenedTo, whole);
+        await assertRefFor(claim.ref, "sources/release-notes.md", whole);
+        assert.equal(claim.annotationIndex, count);
+        assert.match(claim.status, new RegExp(`^SourceCheck: claim added as annotation ${count + 1} in `));
+        assert.match(claim.status, /whole words are cited: “New scheduler with priority queues”/);
+
+        // `shortest` keeps character precision: the fragment is cited as selected.
+        const settings = vscode.workspace.getConfiguration("sourcecheck");
+        await settings.update("boundaryStyle", "shortest", vscode.ConfigurationTarget.Workspace);
+        try {
+            const exact = await waitFor(
+                "a ref for the exact selection",
+                () =>
+                    run<{ ref: Ref; widenedTo?: LspRange }>("sourcecheck.copyRefForSelection", {
+                        uri: wsUri("sources/release-notes.md").toString(),
+                        range: slip,
+                    }),
+                (r) => r?.ok === true && r.widenedTo === undefined,
+            );
+            ok(exact, "sourcecheck.copyRefForSelection");
+            const resolved = await resolveRef(exact.ref);
+            assert.equal(resolved?.text, "ew scheduler with priority queu");
+        } finally {
+            await settings.update("boundaryStyle", undefined, vscode.ConfigurationTarget.Workspace);
+        }
+    });
+
     it("refuses an empty selection and writes nothing", async () => {
         const result = await run("sourcecheck.citeSelectionAsClaim", {
             annotationFile: annotationsUri().toString(),

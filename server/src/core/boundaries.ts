@@ -100,6 +100,31 @@ export function spanEdges(line: string, side: "start" | "end", maxColumns = 100_
     return [...edges].filter((e) => (side === "start" ? e < text.length : e > 0)).sort((a, b) => a - b);
 }
 
+/**
+ * A selection edge moved out to the word it cuts (docs/boundaries.md, "Selections snap to words"):
+ * a start inside a word moves back to the word's first character, an end inside a word forward past
+ * its last. An edge already at a word edge, between words, or in a script written without spaces
+ * (where every character is an edge) stays. Only the segment around `column` is looked at.
+ */
+export function snapToWord(line: string, column: number, side: "start" | "end"): number {
+    if (column <= 0 || column >= line.length) return column;
+    const before = line.codePointAt(column - 1) ?? 0;
+    const after = line.codePointAt(column) ?? 0;
+    const wordy = (cp: number) => /[\p{L}\p{N}\p{M}_]/u.test(String.fromCodePoint(cp));
+    if (!wordy(before) || !wordy(after)) return column;
+    // The segment holding the cut: segment a bounded window around it rather than the whole line.
+    const from = Math.max(0, column - 200);
+    const window = line.slice(from, Math.min(line.length, column + 200));
+    for (const segment of segmenter.segment(window)) {
+        const start = from + segment.index;
+        const end = start + segment.segment.length;
+        if (start >= column || end <= column) continue;
+        if (!segment.isWordLike || isUnspaced(segment.segment)) return column;
+        return side === "start" ? start : end;
+    }
+    return column;
+}
+
 /** A readable unique string starting at `column` of `line`, or undefined when none exists within the limit. */
 export function startBoundary(line: string, column: number, options: BoundaryOptions = {}): BoundaryChoice | undefined {
     const limit = Math.min(options.limit ?? line.length, line.length);

@@ -13,7 +13,7 @@ import type {
     SpanKind,
 } from "../../../shared/customProtocol";
 import { type RefAttempt, refForSpan } from "../core/author";
-import type { BoundaryStyle } from "../core/boundaries";
+import { type BoundaryStyle, snapToWord } from "../core/boundaries";
 import { decodedOffsetInJsonString } from "../core/jsonString";
 import { LineIndex } from "../core/lines";
 import { numberedLines } from "../core/numberedLines";
@@ -113,15 +113,30 @@ export function refForSelection(
     const cited = workspace.citable(uri);
     if (!cited.ok) return cited;
     const document = cited.document;
-    return withNote(
+    // Word style: a selection that starts or ends inside a word cites the whole word (a slip of the
+    // mouse must not write "ew scheduler" or "queu"); `shortest` keeps character precision.
+    const snapped = style === "words" ? snapSelection(document, range) : range;
+    const attempt = withNote(
         refForSpan(
             document,
-            { line: range.start.line + 1, column: range.start.character },
-            { line: range.end.line + 1, column: range.end.character },
+            { line: snapped.start.line + 1, column: snapped.start.character },
+            { line: snapped.end.line + 1, column: snapped.end.character },
             { style },
         ),
         style,
     );
+    const widened = snapped.start.character !== range.start.character || snapped.end.character !== range.end.character;
+    return attempt.ok && widened ? { ...attempt, widenedTo: snapped } : attempt;
+}
+
+/** The selection with each edge moved out of the word it cuts (lines past the end left alone). */
+function snapSelection(document: SessionDocument, range: LspRange): LspRange {
+    const lines = document.lines;
+    const edge = (position: LspRange["start"], side: "start" | "end") =>
+        position.line + 1 > lines.lineCount
+            ? position
+            : { line: position.line, character: snapToWord(lines.line(position.line + 1), position.character, side) };
+    return { start: edge(range.start, "start"), end: edge(range.end, "end") };
 }
 
 /** Character-level boundaries are said out loud (unless asked for): they are fragile and hard to read. */
