@@ -6,7 +6,6 @@
 import * as path from "node:path";
 import type { Edit } from "jsonc-parser";
 import * as vscode from "vscode";
-import { annotationLabel } from "../../shared/numbering";
 import {
     annotationCount,
     annotationSpan,

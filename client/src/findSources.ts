@@ -3,20 +3,22 @@
  * claim of an annotation (`sourcecheck/findEvidence`); the user picks a hit, its polarity and a
  * confidence; the hit's ref is appended to the annotation's sources in one WorkspaceEdit (one undo).
  */
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { annotationIndexAt, appendSource } from "../../shared/annotationJson";
 import type { EvidenceHitItem } from "../../shared/evidenceProtocol";
-import { annotationLabel } from "../../shared/numbering";
+import { annotationLabel, sourceLabel } from "../../shared/numbering";
 import { rememberAnnotationFile } from "./annotationFiles";
 import { checkPathInSession, editAnnotationFile, pickConfidence, revealAnnotation } from "./authoring";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
 import { isAnnotationDocument } from "./config";
 import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
 import type { Ref } from "./customRequestTypes";
-import { findEvidenceRequest } from "./customRequestTypes";
+import { annotationFilesRequest, fileAnnotationsRequest, findEvidenceRequest } from "./customRequestTypes";
+import { toRange } from "./decorations";
 import type { SourceCheckClient } from "./languageClient";
 import { ask } from "./requests";
-import type { Outcome } from "./selection";
+import { type Outcome, toLspRange } from "./selection";
 
 export interface FindSourcesArgs {
     annotationFile?: string;
@@ -27,13 +29,17 @@ export interface FindSourcesArgs {
     confidence?: number;
 }
 
-export type FindSourcesResult = Outcome<{
-    annotationFile: string;
-    annotationIndex: number;
-    sourceIndex: number;
-    ref: Ref;
-    hits: EvidenceHitItem[];
-}>;
+export type FindSourcesResult =
+    | Outcome<{
+          annotationFile: string;
+          annotationIndex: number;
+          sourceIndex: number;
+          ref: Ref;
+          hits: EvidenceHitItem[];
+          /** What the status bar said. */
+          status: string;
+      }>
+    | { ok: false; message: string; cancelled?: boolean; alreadyCited: number };
 
 export class FindSources {
     constructor(
@@ -67,6 +73,12 @@ export class FindSources {
             return { ok: false, message: `No source in the workspace matches the claim “${result.query}”.` };
         const hit = await chooseHit(hits, result.query, args.hit);
         if (!hit.ok) return hit;
+        const already = await this.citedAlready(target, hit.hit);
+        if (already !== undefined) {
+            const message = `${hit.hit.path} lines ${hit.hit.ref!.start.line}–${hit.hit.ref!.end.line} is already ${sourceLabel(already)} of ${annotationLabel(target.annotationIndex)}: nothing added.`;
+            void vscode.window.showInformationMessage(`SourceCheck: ${message}`);
+            return { ok: false, message, cancelled: true, alreadyCited: already };
+        }
         const polarity = args.polarity ?? (await pickPolarity());
         if (polarity !== "supports" && polarity !== "refutes") {
             return polarity === undefined
@@ -91,12 +103,11 @@ export class FindSources {
         this.current.set({ annotationFile: uriKey(fileUri), annotationIndex: written.annotationIndex });
         rememberAnnotationFile(this.context, fileUri);
         await revealAnnotation(written.document, written.annotationIndex);
-        vscode.window.setStatusBarMessage(
-            `$(check) SourceCheck: ${polarity === "supports" ? "supporting" : "refuting"} source ${hit.hit.path} added to ${annotationLabel(written.annotationIndex)}`,
-            5000,
-        );
+        const status = `SourceCheck: ${polarity === "supports" ? "supporting" : "refuting"} source ${hit.hit.path} added to ${annotationLabel(written.annotationIndex)} as ${sourceLabel(written.sourceIndex ?? 0)}`;
+        vscode.window.setStatusBarMessage(`$(check) ${status}`, 8000);
         return {
             ok: true,
+            status,
             annotationFile: uriKey(fileUri),
             annotationIndex: written.annotationIndex,
             sourceIndex: written.sourceIndex ?? 0,
@@ -105,7 +116,28 @@ export class FindSources {
         };
     }
 
-    /** Explicit args, else the annotation or claim under the cursor, else the current annotation. */
+    /** The index of a source of the target annotation citing exactly the hit's span, if one does. */
+    private async citedAlready(target: AnnotationTarget, hit: EvidenceHitItem): Promise<number | undefined> {
+        const ref = hit.ref;
+        if (!ref) return undefined;
+        const result = await ask(this.sc, fileAnnotationsRequest, { uri: target.annotationFile });
+        const annotation = result?.annotations?.find((a) => a.index === target.annotationIndex);
+        for (const source of annotation?.sources ?? []) {
+            if (!source.valid || !source.uri || !source.range || typeof source.role !== "number") continue;
+            const uri = vscode.Uri.parse(source.uri);
+            if (!uri.path.endsWith(`/${ref.path}`)) continue;
+            if (source.range.start.line + 1 !== ref.start.line || source.range.end.line + 1 !== ref.end.line) continue;
+            const document = await vscode.workspace.openTextDocument(uri);
+            if (document.getText(toRange(source.range)) === hit.refText) return source.role;
+        }
+        return undefined;
+    }
+
+    /**
+     * Explicit args, else the claim under the cursor (in an annotation file or a cited document),
+     * else ask: a pick of the workspace's claims (file names shown when two share text), or citing the
+     * selection as a new claim first. Never a remembered claim: a search must act on what the user sees.
+     */
     private async target(args: FindSourcesArgs): Promise<Outcome<AnnotationTarget>> {
         if (args.annotationFile !== undefined) {
             let uri: vscode.Uri;
@@ -114,9 +146,7 @@ export class FindSources {
             } catch {
                 return { ok: false, message: `annotationFile is not a URI: ${args.annotationFile}` };
             }
-            const current = this.current.get();
-            const index =
-                args.annotationIndex ?? (current?.annotationFile === uriKey(uri) ? current.annotationIndex : undefined);
+            const index = args.annotationIndex;
             if (!Number.isInteger(index) || (index as number) < 0)
                 return { ok: false, message: "Pass annotationIndex (a whole number) with annotationFile." };
             return { ok: true, annotationFile: uriKey(uri), annotationIndex: index as number };
@@ -127,49 +157,122 @@ export class FindSources {
                 editor.document.getText(),
                 editor.document.offsetAt(editor.selection.active),
             );
-            if (index === undefined) return { ok: false, message: "Put the cursor inside an annotation first." };
-            return { ok: true, annotationFile: uriKey(editor.document.uri), annotationIndex: index };
+            if (index !== undefined)
+                return { ok: true, annotationFile: uriKey(editor.document.uri), annotationIndex: index };
+            return this.askForClaim(undefined);
         }
         if (editor) {
             const cursor = editor.selection.active;
             const claims = (await this.spans.spansOf(editor.document))
                 .filter((s) => s.kind === "claim")
-                .filter((s) => {
-                    const r = s.range;
-                    const after =
-                        cursor.line > r.start.line ||
-                        (cursor.line === r.start.line && cursor.character >= r.start.character);
-                    const before =
-                        cursor.line < r.end.line || (cursor.line === r.end.line && cursor.character <= r.end.character);
-                    return after && before;
-                })
+                .filter((s) => toRange(s.range).contains(cursor))
                 .flatMap((s) => s.citations.filter((c) => c.role === "claim"));
-            if (claims.length === 1)
+            const unique = [...new Map(claims.map((c) => [`${c.annotationUri}#${c.annotationIndex}`, c])).values()];
+            if (unique.length === 1)
                 return {
                     ok: true,
-                    annotationFile: claims[0].annotationUri,
-                    annotationIndex: claims[0].annotationIndex,
+                    annotationFile: unique[0].annotationUri,
+                    annotationIndex: unique[0].annotationIndex,
                 };
-            if (claims.length > 1) {
-                const picked = await vscode.window.showQuickPick(
-                    claims.map((c) => ({ label: c.claimText ?? annotationLabel(c.annotationIndex), citation: c })),
-                    { title: "SourceCheck: which claim?" },
+            if (unique.length > 1)
+                return this.pickClaim(
+                    unique.map((c) => ({
+                        annotationFile: c.annotationUri,
+                        annotationIndex: c.annotationIndex,
+                        text: c.claimText,
+                    })),
+                    undefined,
                 );
-                if (!picked) return { ok: false, message: "No claim chosen.", cancelled: true };
-                return {
-                    ok: true,
-                    annotationFile: picked.citation.annotationUri,
-                    annotationIndex: picked.citation.annotationIndex,
-                };
+            return this.askForClaim(editor.selection.isEmpty ? undefined : editor);
+        }
+        return this.askForClaim(undefined);
+    }
+
+    /** No claim under the cursor: every claim of the workspace, and citing the selection first when there is one. */
+    private async askForClaim(editor: vscode.TextEditor | undefined): Promise<Outcome<AnnotationTarget>> {
+        const claims: ClaimChoice[] = [];
+        const files = await ask(this.sc, annotationFilesRequest, undefined);
+        for (const uri of Array.isArray(files?.uris) ? files.uris : []) {
+            const result = await ask(this.sc, fileAnnotationsRequest, { uri });
+            for (const annotation of result?.annotations ?? []) {
+                if (annotation.claim?.valid)
+                    claims.push({
+                        annotationFile: uri,
+                        annotationIndex: annotation.index,
+                        text: annotation.claim.text,
+                    });
             }
         }
-        const current = this.current.get();
-        if (current) return { ok: true, ...current };
-        return {
-            ok: false,
-            message: "Put the cursor on a claim (in the answer or in an annotation file) to find its sources.",
-        };
+        if (claims.length === 0 && !editor)
+            return {
+                ok: false,
+                message:
+                    "Put the cursor on a claim (in the answer or in an annotation file) to find its sources, or select text to cite as a claim first.",
+            };
+        return this.pickClaim(claims, editor);
     }
+
+    private async pickClaim(
+        claims: ClaimChoice[],
+        editor: vscode.TextEditor | undefined,
+    ): Promise<Outcome<AnnotationTarget>> {
+        const names = claims.map((c) => fileName(c.annotationFile));
+        const texts = claims.map((c) => c.text ?? "");
+        type Item = vscode.QuickPickItem & { claim?: ClaimChoice; citeFirst?: boolean };
+        const items: Item[] = claims.map((claim, i) => {
+            // The file's name tells apart claims with the same text in two annotation files.
+            const shared = texts.filter((t) => t === texts[i]).length > 1;
+            return {
+                label: preview(claim.text ?? annotationLabel(claim.annotationIndex), 100),
+                description: `${annotationLabel(claim.annotationIndex)} · ${names[i]}${shared ? " (same text in another file)" : ""}`,
+                claim,
+            };
+        });
+        if (editor)
+            items.unshift({
+                label: "$(add) Cite the selection as a new claim first",
+                description: preview(editor.document.getText(editor.selection), 60),
+                citeFirst: true,
+            });
+        const picked = await vscode.window.showQuickPick(items, {
+            title: "SourceCheck: no claim under the cursor. Find sources for which claim?",
+            matchOnDescription: true,
+        });
+        if (!picked) return { ok: false, message: "No claim chosen.", cancelled: true };
+        if (picked.claim)
+            return {
+                ok: true,
+                annotationFile: picked.claim.annotationFile,
+                annotationIndex: picked.claim.annotationIndex,
+            };
+        const cited = await vscode.commands.executeCommand<{
+            ok: boolean;
+            annotationFile?: string;
+            annotationIndex?: number;
+            message?: string;
+            cancelled?: boolean;
+        }>("sourcecheck.citeSelectionAsClaim", {
+            uri: uriKey(editor!.document.uri),
+            range: toLspRange(editor!.selection),
+        });
+        if (!cited?.ok || cited.annotationFile === undefined || cited.annotationIndex === undefined)
+            return {
+                ok: false,
+                message: cited?.message ?? "The selection was not cited.",
+                cancelled: cited?.cancelled,
+            };
+        return { ok: true, annotationFile: cited.annotationFile, annotationIndex: cited.annotationIndex };
+    }
+}
+
+interface ClaimChoice {
+    annotationFile: string;
+    annotationIndex: number;
+    text?: string;
+}
+
+function fileName(uri: string): string {
+    return path.posix.basename(vscode.Uri.parse(uri).path);
 }
 
 function preview(text: string, max = 220): string {
@@ -190,21 +293,43 @@ async function chooseHit(
         const hit = hits.find((h) => h.path === wanted || `${h.path}#L${h.startLine}-L${h.endLine}` === wanted);
         return hit ? { ok: true, hit } : { ok: false, message: `No hit comes from ${wanted}.` };
     }
-    const picked = await vscode.window.showQuickPick(
-        hits.map((hit) => ({
-            label: `${hit.path}#L${hit.startLine}-L${hit.endLine}`,
-            description: `${hit.score.toFixed(2)}${hit.headingPath.length > 0 ? ` · ${hit.headingPath.join(" › ")}` : ""}`,
-            detail: preview(hit.refText || hit.text),
-            hit,
-        })),
-        {
-            title: `SourceCheck: sources for “${preview(query, 80)}”`,
-            placeHolder: "Pick the passage to cite",
-            matchOnDescription: true,
-            matchOnDetail: true,
-        },
-    );
+    const best = Math.max(...hits.map((h) => h.score));
+    const items = hits.map((hit) => ({
+        label: `${hit.path}#L${hit.startLine}-L${hit.endLine}`,
+        description: `score ${hit.score.toFixed(2)}${hit.headingPath.length > 0 ? ` · ${hit.headingPath.join(" › ")}` : ""}`,
+        detail: preview(hit.refText || hit.text),
+        // Quick pick items have no tooltip of their own in VS Code 1.100; a button's tooltip explains the score.
+        buttons: [{ iconPath: new vscode.ThemeIcon("info"), tooltip: scoreTooltip(hit.score, best) }],
+        hit,
+    }));
+    const picked = await new Promise<(typeof items)[number] | undefined>((resolve) => {
+        const pick = vscode.window.createQuickPick<(typeof items)[number]>();
+        pick.title = `SourceCheck: sources for “${preview(query, 80)}”`;
+        pick.placeholder = "Pick the passage to cite (ⓘ: what the score means)";
+        pick.matchOnDescription = true;
+        pick.matchOnDetail = true;
+        pick.items = items;
+        let chosen: (typeof items)[number] | undefined;
+        pick.onDidTriggerItemButton((e) => {
+            pick.placeholder = e.button.tooltip;
+        });
+        pick.onDidAccept(() => {
+            chosen = pick.selectedItems[0];
+            pick.hide();
+        });
+        pick.onDidHide(() => {
+            pick.dispose();
+            resolve(chosen);
+        });
+        pick.show();
+    });
     return picked ? { ok: true, hit: picked.hit } : { ok: false, message: "No source chosen.", cancelled: true };
+}
+
+/** What a hit's score means, for the pick's tooltip: BM25 relevance, comparable only within one search. */
+export function scoreTooltip(score: number, best: number): string {
+    const share = best > 0 ? Math.round((score / best) * 100) : 0;
+    return `Score ${score.toFixed(2)}: BM25 relevance of the passage to the claim's words (rarer shared words weigh more). Higher is closer; ${share}% of the best hit here. Scores compare hits of this search only.`;
 }
 
 async function pickPolarity(): Promise<"supports" | "refutes" | undefined> {

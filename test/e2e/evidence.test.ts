@@ -15,7 +15,7 @@ import {
 import { waitFor, wsUri } from "./harness";
 
 // Command id and argument shape: docs/evidence.md, "Editor".
-type Result<T> = ({ ok: true } & T) | { ok: false; message: string; cancelled?: boolean };
+type Result<T> = ({ ok: true } & T) | { ok: false; message: string; cancelled?: boolean; alreadyCited?: number };
 interface Hit {
     path: string;
     startLine: number;
@@ -24,7 +24,14 @@ interface Hit {
     headingPath: string[];
     ref: Ref | null;
 }
-type Found = Result<{ annotationFile: string; annotationIndex: number; sourceIndex: number; ref: Ref; hits: Hit[] }>;
+type Found = Result<{
+    annotationFile: string;
+    annotationIndex: number;
+    sourceIndex: number;
+    ref: Ref;
+    hits: Hit[];
+    status: string;
+}>;
 interface Annotation {
     claim: Ref;
     sources: unknown[];
@@ -42,9 +49,12 @@ describe("evidence: Find Sources for Claim", () => {
         await prepare();
         doc = await openAnnotations();
         original = doc.getText();
-        // The demo's claim about offline sync, found by its text, not by a copied index.
-        index = valueAt<Annotation[]>(doc, ["annotations"]).findIndex((a) => a.claim.start.str === "offline sync");
-        assert.ok(index >= 0, "the demo has a claim starting with 'offline sync'");
+        // The demo's claim about cold start, found by its text, not by a copied index: its only source
+        // is broken, so the release notes' passage about cold start is not cited by it yet.
+        index = valueAt<Annotation[]>(doc, ["annotations"]).findIndex(
+            (a) => a.claim.start.str === "improves cold-start",
+        );
+        assert.ok(index >= 0, "the demo has a claim starting with 'improves cold-start'");
     });
     afterEach(async () => {
         await restoreText(doc, original);
@@ -72,7 +82,7 @@ describe("evidence: Find Sources for Claim", () => {
         const resolved = await resolveRef(result.ref);
         assert.ok(resolved, `the new ref ${JSON.stringify(result.ref)} does not resolve`);
         assert.ok(resolved.range.start.line + 1 >= hit.startLine && resolved.range.end.line + 1 <= hit.endLine);
-        assert.match(resolved.text, /Offline sync/);
+        assert.match(resolved.text, /Faster cold start/);
         const sources = valueAt<Annotation[]>(doc, ["annotations"])[index].sources;
         assert.equal(sources.length, before + 1);
         assert.deepEqual(sources[before], { ...result.ref, polarity: "supports", confidence: 0.7 });
@@ -121,6 +131,56 @@ describe("evidence: Find Sources for Claim", () => {
         assert.match(resolved.text, /heavy load/);
         const sources = valueAt<Annotation[]>(doc, ["annotations"])[other].sources;
         assert.deepEqual(sources[sources.length - 1], { ...result.ref, polarity: "refutes", confidence: 0.4 });
+    });
+
+    it("with the cursor on no claim, asks which claim (never the one used before), and writes nothing when dismissed", async () => {
+        // A first search makes a claim current: the old behaviour would reuse it silently.
+        const first = await findSources({
+            annotationFile: annotationsUri().toString(),
+            annotationIndex: index,
+            hit: "sources/release-notes.md",
+            polarity: "supports",
+            confidence: 0.7,
+        });
+        assert.ok(first.ok, first.ok ? "" : first.message);
+        // The status counts from 1, as everything a person reads.
+        assert.match(first.status, new RegExp(`added to annotation ${index + 1} as source \\d+$`));
+        const textAfterFirst = doc.getText();
+        const answer = await vscode.workspace.openTextDocument(wsUri("answer.md"));
+        const editor = await vscode.window.showTextDocument(answer);
+        editor.selection = new vscode.Selection(0, 2, 0, 2); // the heading: no claim there
+        const pending = findSources({ hit: "sources/release-notes.md", polarity: "supports", confidence: 0.7 });
+        // The pick of claims opens; dismissing it cancels the whole command.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await vscode.commands.executeCommand("workbench.action.closeQuickOpen");
+        const result = await pending;
+        assert.ok(!result.ok && result.cancelled, JSON.stringify(result));
+        assert.equal(doc.getText(), textAfterFirst, "nothing was appended to the remembered claim");
+    });
+
+    it("says so, and adds nothing, when the picked span is already a source of that annotation", async () => {
+        const args = {
+            annotationFile: annotationsUri().toString(),
+            annotationIndex: index,
+            hit: "sources/release-notes.md",
+            polarity: "supports",
+            confidence: 0.7,
+        };
+        const first = await findSources(args);
+        assert.ok(first.ok, first.ok ? "" : first.message);
+        const once = doc.getText();
+        const again = await findSources(args);
+        assert.ok(!again.ok);
+        assert.equal(again.alreadyCited, first.sourceIndex);
+        assert.match(again.message, new RegExp(`already source ${first.sourceIndex + 1} of annotation ${index + 1}`));
+        assert.equal(doc.getText(), once);
+        // The demo's own source of the offline-sync claim is the release notes' line about it: found, not added twice.
+        const offline = valueAt<Annotation[]>(doc, ["annotations"]).findIndex(
+            (a) => a.claim.start.str === "offline sync",
+        );
+        const demo = await findSources({ ...args, annotationIndex: offline });
+        assert.ok(!demo.ok && demo.alreadyCited === 0, JSON.stringify(demo));
+        assert.equal(doc.getText(), once);
     });
 
     it("says so, and writes nothing, when the claim does not resolve", async () => {
