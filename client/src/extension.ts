@@ -15,7 +15,7 @@ import { CitedSpanDecorations, toRange } from "./decorations";
 import { DocumentScopes } from "./documentScopes";
 import { FileMoves } from "./fileMoves";
 import { FindSources, type FindSourcesArgs } from "./findSources";
-import { FollowEdits, RefUpdates } from "./followEdits";
+import { FollowEdits, RefUpdates, UNDO_REF_UPDATE_COMMAND } from "./followEdits";
 import { CitedSpanHoverProvider, OPEN_REF_COMMAND } from "./hover";
 import { associateAnnotationFiles } from "./languageAssociation";
 import { SourceCheckClient } from "./languageClient";
@@ -114,6 +114,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     command("sourcecheck.showOutput", () => output.show(true));
     command(OPEN_REF_COMMAND, (arg) => reporting(() => openRef(arg)));
 
+    // Undo of the last automatic ref update (the status bar item of follow edits offers it).
+    command(UNDO_REF_UPDATE_COMMAND, () => reporting(() => refUpdates.undoLast()));
     // The SourceCheck view in the Explorer, and Show Coverage (docs/view.md).
     const view = new SourceCheckView(sc, store);
     const coverageMarks = new CoverageMarks(sc, store);

@@ -6,6 +6,7 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { plural } from "../../shared/numbering";
 import { uriKey } from "./citedSpans";
 import {
     dismissFollowEditsNotification,
@@ -29,12 +30,21 @@ export function updateMode(setting: "updateRefsOnEdit" | "updatePathsOnFileMove"
 /** What the e2e hook `sourcecheck._refUpdates` reports and controls (client/E2E-HOOKS.md). */
 export interface RefUpdateLog {
     prompts: { message: string; answer: string | undefined }[];
-    applied: { uri: string; refCount: number; ok: boolean }[];
+    applied: { uri: string; refCount: number; ok: boolean; editedRefs?: number; fileCount?: number }[];
+    /** What `always` said in the status bar (and the output channel) after each update. */
+    notices: string[];
+}
+
+/** "2 refs in 1 annotation file": what an update changes, counted from the edit itself. */
+export function describeUpdate(update: RefUpdate): string {
+    return `${plural(update.refCount, "ref")} in ${plural(update.fileCount, "annotation file")}`;
 }
 
 /** Prompts and applies ref updates; shared by edits (this file) and file moves (fileMoves.ts). */
 export class RefUpdates {
-    readonly log: RefUpdateLog = { prompts: [], applied: [] };
+    readonly log: RefUpdateLog = { prompts: [], applied: [], notices: [] };
+    /** The annotation files' texts before the last update, for its Undo. */
+    private undoable: { texts: Map<string, { text: string; version: number }>; item: vscode.StatusBarItem } | undefined;
     /** Tests answer prompts through this instead of clicking (undefined: really ask). */
     autoAnswer: string | undefined;
 
@@ -66,20 +76,94 @@ export class RefUpdates {
             }
         }
         const edit = await this.toWorkspaceEdit(update);
+        const before = new Map<string, string>();
+        for (const [uri] of edit.entries()) {
+            const document = await vscode.workspace.openTextDocument(uri);
+            before.set(uriKey(uri), document.getText());
+        }
         const ok = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
-        this.output.appendLine(`[client] ${label}: ${update.refCount} ref(s) ${ok ? "updated" : "not updated"}`);
+        this.output.appendLine(`[client] ${label}: ${describeUpdate(update)} ${ok ? "updated" : "not updated"}`);
         const first = update.edit.documentChanges?.[0];
         this.log.applied.push({
             uri: first && "textDocument" in first ? first.textDocument.uri : "",
             refCount: update.refCount,
+            fileCount: update.fileCount,
             ok,
         });
+        if (ok) await this.rememberForUndo(before);
         return ok;
+    }
+
+    /** Keeps the texts an update replaced, so its Undo can put them back (while nothing else edited them). */
+    private async rememberForUndo(before: Map<string, string>): Promise<void> {
+        this.undoable?.item.dispose();
+        const texts = new Map<string, { text: string; version: number }>();
+        for (const [key, text] of before) {
+            const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(key));
+            texts.set(key, { text, version: document.version });
+        }
+        const item = vscode.window.createStatusBarItem(
+            "sourcecheck.undoRefUpdate",
+            vscode.StatusBarAlignment.Left,
+            100,
+        );
+        item.name = "SourceCheck: undo the last ref update";
+        item.text = "$(discard) Undo ref update";
+        item.tooltip = "Put the refs back as they were before SourceCheck updated them";
+        item.command = UNDO_REF_UPDATE_COMMAND;
+        this.undoable = { texts, item };
+    }
+
+    /** Says, in the status bar and the output channel, what an update without a prompt changed; offers Undo. */
+    notify(update: RefUpdate, citedName: string): string {
+        const notice = `SourceCheck: ${describeUpdate(update)} followed your edit of ${citedName}`;
+        this.output.appendLine(`[client] ${notice}`);
+        this.log.notices.push(notice);
+        vscode.window.setStatusBarMessage(`$(sync) ${notice}`, 10_000);
+        const undo = this.undoable;
+        if (undo) {
+            undo.item.show();
+            setTimeout(() => {
+                if (this.undoable === undo) undo.item.hide();
+            }, 10_000);
+        }
+        return notice;
+    }
+
+    /** Undo of the last update: each annotation file back to its text, unless it was edited since. */
+    async undoLast(): Promise<{ ok: boolean; message: string }> {
+        const undo = this.undoable;
+        if (!undo) return { ok: false, message: "there is no ref update to undo." };
+        undo.item.dispose();
+        this.undoable = undefined;
+        const edit = new vscode.WorkspaceEdit();
+        for (const [key, { text, version }] of undo.texts) {
+            const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(key));
+            if (document.version !== version)
+                return {
+                    ok: false,
+                    message: `${path.posix.basename(document.uri.path)} was edited since: use Undo there.`,
+                };
+            edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), text);
+        }
+        // As a refactoring, like the update it undoes (VS Code saves such edits of files not open).
+        const ok = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
+        const message = ok ? "the ref update was undone." : "the ref update could not be undone.";
+        this.output.appendLine(`[client] ${message}`);
+        return { ok, message };
     }
 
     toWorkspaceEdit(update: RefUpdate): Promise<vscode.WorkspaceEdit> {
         return Promise.resolve(this.sc.client.protocol2CodeConverter.asWorkspaceEdit(update.edit));
     }
+}
+
+export const UNDO_REF_UPDATE_COMMAND = "sourcecheck.undoRefUpdate";
+
+/** The prompt: the exact number of refs and annotation files an Update changes. */
+export function promptText(counts: { refCount: number; fileCount: number }, citedName: string, again = false): string {
+    const them = counts.refCount === 1 ? "it" : "them";
+    return `${again ? "Your further edits moved more refs: " : ""}${plural(counts.refCount, "ref")} in ${plural(counts.fileCount, "annotation file")} into ${citedName} moved with your edit. Update ${them}?`;
 }
 
 /** Follows the server's `refsCanFollow` notices per `sourcecheck.updateRefsOnEdit`. */
@@ -109,29 +193,31 @@ export class FollowEdits implements vscode.Disposable {
             void this.sc.client.sendNotification(dismissFollowEditsNotification, { uri: params.uri });
             return;
         }
+        const name = path.posix.basename(vscode.Uri.parse(params.uri).path);
         if (mode === "always") {
-            await this.update(params.uri);
+            const update = await ask(this.sc, followEditsRequest, { uri: params.uri });
+            if (await this.updates.apply(update, "refs follow edits")) this.updates.notify(update, name);
             return;
         }
         if (this.prompting.has(params.uri)) return;
         this.prompting.add(params.uri);
         try {
-            const name = path.posix.basename(vscode.Uri.parse(params.uri).path);
-            const refs = params.refCount === 1 ? "1 ref" : `${params.refCount} refs`;
-            const files = params.fileCount === 1 ? "" : ` in ${params.fileCount} annotation files`;
-            const accepted = await this.updates.prompt(
-                `${refs}${files} into ${name} moved with your edit. Update ${params.refCount === 1 ? "it" : "them"}?`,
-            );
-            if (accepted) await this.update(params.uri);
-            else void this.sc.client.sendNotification(dismissFollowEditsNotification, { uri: params.uri });
+            let promised = { refCount: params.refCount, fileCount: params.fileCount };
+            if (!(await this.updates.prompt(promptText(promised, name)))) {
+                void this.sc.client.sendNotification(dismissFollowEditsNotification, { uri: params.uri });
+                return;
+            }
+            // More edits may have moved more refs while the prompt showed: Update applies only what
+            // the prompt counted; anything else is asked about again, with its own counts.
+            const update = await ask(this.sc, followEditsRequest, { uri: params.uri });
+            if (update.refCount !== promised.refCount || update.fileCount !== promised.fileCount) {
+                promised = { refCount: update.refCount, fileCount: update.fileCount };
+                if (update.refCount === 0 || !(await this.updates.prompt(promptText(promised, name, true)))) return;
+            }
+            await this.updates.apply(update, "refs follow edits");
         } finally {
             this.prompting.delete(params.uri);
         }
-    }
-
-    private async update(uri: string): Promise<void> {
-        const update = await ask(this.sc, followEditsRequest, { uri });
-        await this.updates.apply(update, "refs follow edits");
     }
 
     dispose(): void {

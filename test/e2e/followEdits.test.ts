@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { annotationsUri, cleanSlate, prepare, type Ref, resolveRef, valueAt } from "./demo";
+import { annotationsUri, cleanSlate, prepare, type Ref, resolveRef, restoreText, valueAt } from "./demo";
 import { waitFor, wsUri } from "./harness";
 
 const NOTES = "sources/release-notes.md";
@@ -14,7 +14,8 @@ interface PlainRange {
 type Applied = Record<"claim" | "supports" | "refutes", PlainRange[]>;
 interface RefUpdateLog {
     prompts: { message: string; answer: string | undefined }[];
-    applied: { uri: string; refCount: number; ok: boolean }[];
+    applied: { uri: string; refCount: number; ok: boolean; fileCount?: number }[];
+    notices: string[];
 }
 
 const refUpdates = (arg?: { answer: string | null }) =>
@@ -46,13 +47,23 @@ async function decoratedTexts(doc: vscode.TextDocument, accept: (texts: string[]
 }
 
 describe("refs follow edits and renames of cited documents", () => {
+    /** The demo's texts before any test: an accepted update is saved (a refactoring), so tests put them back. */
+    const originals = new Map<string, string>();
+    const restoreDemo = async () => {
+        await cleanSlate();
+        for (const [uri, text] of originals)
+            await restoreText(await vscode.workspace.openTextDocument(vscode.Uri.parse(uri)), text);
+        await cleanSlate();
+    };
     before(async () => {
         await prepare();
+        for (const uri of [annotationsUri(), wsUri(NOTES)])
+            originals.set(uri.toString(), (await vscode.workspace.openTextDocument(uri)).getText());
         await refUpdates({ answer: "Update" });
     });
     after(async () => {
         await refUpdates({ answer: null });
-        await cleanSlate();
+        await restoreDemo();
     });
 
     it("lines inserted at the top of a cited document: after the prompt, the refs follow, the decorations stay on the same text, one undo reverts", async () => {
@@ -86,7 +97,13 @@ describe("refs follow edits and renames of cited documents", () => {
         const log = await refUpdates();
         const prompt = log.prompts.slice(promptsBefore).find((p) => p.message.includes("release-notes.md"));
         assert.ok(prompt, `a prompt about release-notes.md was shown: ${JSON.stringify(log.prompts)}`);
-        assert.match(prompt.message, new RegExp(`^${valid} refs into release-notes\\.md moved with your edit`));
+        // The prompt counts exactly the refs and files Update changed.
+        assert.match(
+            prompt.message,
+            new RegExp(`^${valid} refs in 1 annotation file into release-notes\\.md moved with your edit`),
+        );
+        const applied = log.applied[log.applied.length - 1];
+        assert.deepEqual([applied.refCount, applied.fileCount, applied.ok], [valid, 1, true]);
 
         // The decorations cover the same text as before, now two lines lower.
         const decoratedAfter = await decoratedTexts(notes, (t) => t.join("\n") === decoratedBefore.join("\n"));
@@ -100,8 +117,53 @@ describe("refs follow edits and renames of cited documents", () => {
         assert.deepEqual(undone, before);
     });
 
+    it("with `always`: a sentence typed at the end of a cited line moves no still-valid boundary, and the status says how many refs moved, with an Undo", async () => {
+        await restoreDemo();
+        const settings = vscode.workspace.getConfiguration("sourcecheck");
+        await settings.update("updateRefsOnEdit", "always", vscode.ConfigurationTarget.Workspace);
+        try {
+            const notes = await vscode.workspace.openTextDocument(wsUri(NOTES));
+            const editor = await vscode.window.showTextDocument(notes, { preview: false });
+            const before = await allRefs();
+            const noticesBefore = (await refUpdates()).notices.length;
+            // Lines pushed down by one: every valid ref below moves; none needs a new string.
+            assert.ok(await editor.edit((b) => b.insert(new vscode.Position(2, 0), "Reviewed.\n")));
+            const moved = await waitFor(
+                "the refs to follow at once",
+                allRefs,
+                (refs) => refs.some((r, i) => r.start.line !== before[i].start.line),
+                15_000,
+            );
+            const changed = moved.filter((r, i) => JSON.stringify(r) !== JSON.stringify(before[i]));
+            for (const [i, ref] of moved.entries()) {
+                if (JSON.stringify(ref) === JSON.stringify(before[i])) continue;
+                // Only line numbers change: the strings that still mark their edges stay as written.
+                assert.deepEqual([ref.start.str, ref.end.str], [before[i].start.str, before[i].end.str]);
+            }
+            const log = await waitFor(
+                "a notice of the update",
+                () => refUpdates(),
+                (l) => l.notices.length > noticesBefore,
+            );
+            const notice = log.notices[log.notices.length - 1];
+            assert.equal(
+                notice,
+                `SourceCheck: ${changed.length} ref${changed.length === 1 ? "" : "s"} in 1 annotation file followed your edit of release-notes.md`,
+            );
+            // Undo puts the refs back as they were.
+            const undone = await vscode.commands.executeCommand<{ ok: boolean; message: string }>(
+                "sourcecheck.undoRefUpdate",
+            );
+            assert.ok(undone.ok, undone.message);
+            assert.deepEqual(await allRefs(), before);
+        } finally {
+            await settings.update("updateRefsOnEdit", undefined, vscode.ConfigurationTarget.Workspace);
+            await restoreDemo();
+        }
+    });
+
     it("a cited document renamed: the paths citing it follow, and only those", async () => {
-        await cleanSlate();
+        await restoreDemo();
         const before = await allRefs();
         const oldPath = "sources/benchmark.txt";
         const newPath = "sources/benchmark-2.4.txt";

@@ -143,6 +143,28 @@ describe("refs follow edits (core/followEdits)", () => {
         });
     });
 
+    it("a boundary whose written string still marks its edge is kept as written", () => {
+        const before =
+            "# Known issues\n- Under sustained heavy load the scheduler may drop low-priority jobs; see #4211.";
+        const at = before.indexOf("Under");
+        const changes = [{ start: at, end: at, text: "Under sustained tests, " }];
+        const after = applyChanges(before, changes);
+        const out = followRef(
+            ref(2, "Under sustained", 2, "low-priority jobs"),
+            document(before),
+            document(after),
+            changes,
+        );
+        // The start became ambiguous and is rewritten; the end still marks its edge and is not
+        // shortened to "jobs" (an update that changes only what it must).
+        assert.deepEqual(out, {
+            kind: "followed",
+            ref: ref(2, "Under sustained heavy", 2, "low-priority jobs"),
+            text: "Under sustained heavy load the scheduler may drop low-priority jobs",
+            how: "shifted",
+        });
+    });
+
     it("a span moved as a whole (lines swapped in one replacement) is found as moved text", () => {
         const before = "first line\nsecond line\nthird";
         const after = "second line\nfirst line\nthird";

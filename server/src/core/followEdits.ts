@@ -77,7 +77,12 @@ function soleIndex(content: string, text: string): number {
     return content.indexOf(text, first + 1) === -1 ? first : -1;
 }
 
-/** A ref valid in `document` that resolves to exactly [s, e): the written strings on new lines, else new readable ones. */
+/**
+ * A ref valid in `document` that resolves to exactly [s, e): the written strings on new lines, else
+ * new readable ones, but only for a boundary that needs it. A boundary whose written string still
+ * marks its edge is kept as written (an update never rewrites a still-valid `"low-priority jobs"`
+ * to `"jobs"`).
+ */
 function refFor(ref: Ref, document: SessionDocument, s: number, e: number, options: FollowOptions): Ref | undefined {
     const lines = document.lines;
     const from = lines.positionAt(s);
@@ -94,6 +99,10 @@ function refFor(ref: Ref, document: SessionDocument, s: number, e: number, optio
     if (exact(moved)) return moved;
     const attempt = refForSpan(document, from, to, { style: options.style });
     if (!attempt.ok) return undefined;
+    const keepStart: Ref = { ...ref, start: moved.start, end: attempt.ref.end };
+    if (exact(keepStart)) return keepStart;
+    const keepEnd: Ref = { ...ref, start: attempt.ref.start, end: moved.end };
+    if (exact(keepEnd)) return keepEnd;
     const rebuilt: Ref = { ...ref, start: attempt.ref.start, end: attempt.ref.end };
     return exact(rebuilt) ? rebuilt : undefined;
 }
