@@ -81,7 +81,8 @@ describe("the SourceCheck view and Show Coverage", () => {
         // Opening the Explorer reveals the active editor's file in the file tree; an earlier suite's
         // editor on a file it has since deleted makes that reveal throw inside the workbench.
         await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-        await vscode.commands.executeCommand("workbench.view.explorer");
+        // The view has its own container in the activity bar (its badge is not the Explorer's).
+        await vscode.commands.executeCommand("workbench.view.extension.sourcecheck");
         // Earlier suites edit, move and restore the demo's files: wait until the server has checked
         // them again and the view lists the verdicts the refs have now (the oracle reads them afresh).
         const { view } = await waitFor(
@@ -108,6 +109,13 @@ describe("the SourceCheck view and Show Coverage", () => {
             assert.equal(shown.sources, annotation.sources.length);
             const claim = await resolveRef(annotation.claim);
             if (claim) assert.equal(shown.label, `${i + 1}. ${claim.text}`);
+            // A broken annotation explains itself: a broken claim or no sources gets a reason of its own.
+            if (verdicts[i] === "broken" && (!claim || annotation.sources.length === 0))
+                assert.ok(
+                    shown.reasons.length > 0 && shown.reasons.every((r) => r.startsWith("broken: ")),
+                    `annotation ${i + 1} says why it is broken: ${JSON.stringify(shown.reasons)}`,
+                );
+            else assert.deepEqual(shown.reasons, [], `annotation ${i + 1} needs no reason of its own`);
         }
         // Earlier suites' edits can leave the demo's refuted annotation broken by the time this runs:
         // the view must agree with the oracle whatever the verdicts are, and must show a broken one.
@@ -145,7 +153,6 @@ describe("the SourceCheck view and Show Coverage", () => {
             }
             const shot = await screenshot("view", 500, {
                 within: SIDE_BAR,
-                collapse: [vscode.workspace.workspaceFolders?.[0]?.name ?? "demo"],
                 trimTo: ".monaco-list-row",
                 waitForText: [
                     file.label,
