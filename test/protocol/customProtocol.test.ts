@@ -176,16 +176,22 @@ describe("custom protocol", () => {
         });
     });
 
-    it("sourcecheck/refForSelection says when a boundary falls back to character level", async () => {
-        // Selecting "catal" of "cat catalog": no word ends inside the selection, so the start cuts a word.
-        const doc = await client.open("repeats.txt", "plaintext", "cat catalog\n");
+    it("sourcecheck/refForSelection widens a selection that cuts a word to the word's edges, and says so", async () => {
+        // Selecting "catal" of "cat catalog": cited as the whole word "catalog", never the fragment.
+        const doc = await client.open("repeats.txt", "plaintext", "cat catalog\nthe new scheduler\n");
         const result = await client.request("sourcecheck/refForSelection", { uri: doc, range: line(0, 4, 9) });
         assert.deepEqual(result, {
             ok: true,
-            ref: { path: "repeats.txt", start: { line: 1, str: "cata" }, end: { line: 1, str: "catal" } },
-            characterLevel: true,
-            note: "a boundary cuts inside a word (character level): no word-aligned string is unique on its line",
+            ref: { path: "repeats.txt", start: { line: 1, str: "catalog" }, end: { line: 1, str: "catalog" } },
+            characterLevel: false,
+            widenedTo: line(0, 4, 11),
         });
+        // A selection on word edges is cited as it is, with no widenedTo.
+        const exact = await client.request<{ widenedTo?: unknown }>("sourcecheck/refForSelection", {
+            uri: doc,
+            range: line(1, 4, 17),
+        });
+        assert.equal(exact.widenedTo, undefined);
     });
 
     it("sourcecheck/refForSelection follows sourcecheck.boundaryStyle", async () => {
