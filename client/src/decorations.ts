@@ -6,7 +6,7 @@
  * one pass per interval, and a pass for a document that changed meanwhile is redone, never applied stale.
  */
 import * as vscode from "vscode";
-import { annotationLabel, sourceLabel } from "../../shared/numbering";
+import { annotationLabel, plural, sourceLabel } from "../../shared/numbering";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
 import { decorationsEnabled } from "./config";
 import {
@@ -36,6 +36,10 @@ export type AppliedDecorations = Record<SpanKind, PlainRange[]> & {
     claimVerdicts: Record<Verdict, PlainRange[]>;
     /** 0-based lines marked for broken refs into the document. */
     brokenLines: number[];
+    /** The label after each marked line, in words, in the order of `brokenLines`. */
+    brokenLabels: string[];
+    /** 0-based lines that carry a gutter icon: one per span, on its first line. */
+    gutterLines: number[];
 };
 
 const RULER_LANES: Record<SpanKind, vscode.OverviewRulerLane> = {
@@ -64,31 +68,81 @@ function emptyApplied(): AppliedDecorations {
         refutes: [],
         claimVerdicts: { supported: [], contested: [], refuted: [], broken: [] },
         brokenLines: [],
+        brokenLabels: [],
+        gutterLines: [],
     };
 }
 
 const capitalized = (word: string) => word[0].toUpperCase() + word.slice(1);
 
+/**
+ * A claim's verdict is told by shape as well as colour (docs/verdicts.md): broken in the error colour
+ * with a wavy underline, refuted struck through in purple, contested with a dotted underline in
+ * amber, supported by a calm green tint only. Colours are the theme's `sourcecheck.claim*` colours,
+ * reached as CSS variables so a theme can change them.
+ */
+const VERDICT_TEXT_DECORATION: Record<Verdict, string | undefined> = {
+    broken: "underline wavy var(--vscode-sourcecheck-claimBrokenForeground) 1px",
+    refuted: "line-through var(--vscode-sourcecheck-claimRefutedForeground) 2px",
+    contested: "underline dotted var(--vscode-sourcecheck-claimContestedForeground) 2px",
+    supported: undefined,
+};
+
 /** The colour of a span: sources by polarity, claims by verdict (`sourcecheck.claimSupportedBackground`...). */
-function createDecorationType(
-    context: vscode.ExtensionContext,
-    kind: SpanKind,
-    verdict?: Verdict,
-): vscode.TextEditorDecorationType {
-    const icon = (variant: string) => vscode.Uri.joinPath(context.extensionUri, "media", `${kind}${variant}.svg`);
+function createDecorationType(kind: SpanKind, verdict?: Verdict): vscode.TextEditorDecorationType {
     const background = verdict ? `claim${capitalized(verdict)}Background` : `${kind}Background`;
     return vscode.window.createTextEditorDecorationType({
         backgroundColor: new vscode.ThemeColor(`sourcecheck.${background}`),
         // Transparent except in high-contrast themes, where a background alone is not enough.
         border: "1px solid",
-        borderColor: new vscode.ThemeColor(`sourcecheck.${kind}Border`),
-        overviewRulerColor: new vscode.ThemeColor(`sourcecheck.${kind}OverviewRuler`),
+        borderColor: new vscode.ThemeColor(
+            verdict ? `sourcecheck.claim${capitalized(verdict)}Foreground` : `sourcecheck.${kind}Border`,
+        ),
+        textDecoration: verdict ? VERDICT_TEXT_DECORATION[verdict] : undefined,
+        overviewRulerColor: new vscode.ThemeColor(
+            verdict ? `sourcecheck.claim${capitalized(verdict)}Foreground` : `sourcecheck.${kind}OverviewRuler`,
+        ),
         overviewRulerLane: RULER_LANES[kind],
+        rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
+    });
+}
+
+/**
+ * The gutter icon of a span, drawn on its first line only (an icon per wrapped or spanned line read
+ * as many citations): the verdict's glyph for claims, the polarity's for sources.
+ */
+function createGutterType(context: vscode.ExtensionContext, name: string): vscode.TextEditorDecorationType {
+    const icon = (variant: string) => vscode.Uri.joinPath(context.extensionUri, "media", `${name}${variant}.svg`);
+    return vscode.window.createTextEditorDecorationType({
         gutterIconPath: icon(""),
         gutterIconSize: "contain",
-        rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
         light: { gutterIconPath: icon("-light") },
     });
+}
+
+/** Where a span's gutter icon goes: an empty range at the start of its first line. */
+function gutterRanges(ranges: vscode.Range[]): vscode.Range[] {
+    const lines = [...new Set(ranges.map((r) => r.start.line))].sort((a, b) => a - b);
+    return lines.map((line) => new vscode.Range(line, 0, line, 0));
+}
+
+/**
+ * What is wrong with a broken ref, in words for the line it names: `broken ref: the end "2.6." is
+ * not on line 16`. The server's message says it at length; this keeps what fits after a line.
+ */
+export function brokenRefLabel(ref: Pick<BrokenRef, "code" | "message">): string {
+    const m = ref.message;
+    const notFound = /^(start|end) boundary ("(?:[^"\\]|\\.)*") does not occur on line (\d+)/.exec(m);
+    if (notFound) return `broken ref: the ${notFound[1]} ${notFound[2]} is not on line ${notFound[3]}`;
+    const ambiguous = /^(start|end) boundary ("(?:[^"\\]|\\.)*") occurs (\d+) times on line (\d+)/.exec(m);
+    if (ambiguous)
+        return `broken ref: the ${ambiguous[1]} ${ambiguous[2]} occurs ${ambiguous[3]} times on line ${ambiguous[4]}`;
+    const range = /^(start|end) line (\d+) is out of range: .* has (\d+) lines?$/.exec(m);
+    if (range) return `broken ref: line ${range[2]} is past the end (${plural(Number(range[3]), "line")})`;
+    const order = /^start line (\d+) comes after end line (\d+)/.exec(m);
+    if (order) return `broken ref: its start (line ${order[1]}) comes after its end (line ${order[2]})`;
+    if (/do not enclose a span/.test(m)) return "broken ref: its start and end do not enclose a span";
+    return `broken ref: ${m.length > 80 ? `${m.slice(0, 79)}…` : m}`;
 }
 
 /** The whole line a broken ref names: a background and, after the text, what is wrong. */
@@ -111,6 +165,7 @@ function brokenLineOptions(refs: BrokenRef[]): vscode.DecorationOptions[] {
     return [...byLine].map(([line, list]) => {
         const first = list[0];
         const more = list.length > 1 ? ` (and ${list.length - 1} more)` : "";
+        const label = `⚠ ${brokenRefLabel(first)}${more}`;
         const hover = new vscode.MarkdownString(undefined, true);
         hover.supportHtml = false;
         for (const ref of list) {
@@ -122,7 +177,7 @@ function brokenLineOptions(refs: BrokenRef[]): vscode.DecorationOptions[] {
         return {
             range: new vscode.Range(line, 0, line, 0),
             hoverMessage: hover,
-            renderOptions: { after: { contentText: `⚠ broken ref: ${first.code}${more}` } },
+            renderOptions: { after: { contentText: label } },
         };
     });
 }
@@ -131,6 +186,7 @@ export class CitedSpanDecorations implements vscode.Disposable {
     private readonly types: Record<SpanKind, vscode.TextEditorDecorationType>;
     private readonly verdictTypes: Record<Verdict, vscode.TextEditorDecorationType>;
     private readonly brokenLineType = createBrokenLineType();
+    private readonly gutterTypes: Record<"supports" | "refutes" | Verdict, vscode.TextEditorDecorationType>;
     private readonly applied = new Map<string, AppliedDecorations>();
     private readonly pending = new Set<string>();
     private pendingAll = false;
@@ -143,19 +199,28 @@ export class CitedSpanDecorations implements vscode.Disposable {
         private readonly store: CitedSpansStore,
     ) {
         this.types = {
-            claim: createDecorationType(context, "claim"),
-            supports: createDecorationType(context, "supports"),
-            refutes: createDecorationType(context, "refutes"),
+            claim: createDecorationType("claim"),
+            supports: createDecorationType("supports"),
+            refutes: createDecorationType("refutes"),
         };
         this.verdictTypes = {
-            supported: createDecorationType(context, "claim", "supported"),
-            contested: createDecorationType(context, "claim", "contested"),
-            refuted: createDecorationType(context, "claim", "refuted"),
-            broken: createDecorationType(context, "claim", "broken"),
+            supported: createDecorationType("claim", "supported"),
+            contested: createDecorationType("claim", "contested"),
+            refuted: createDecorationType("claim", "refuted"),
+            broken: createDecorationType("claim", "broken"),
+        };
+        this.gutterTypes = {
+            supports: createGutterType(context, "supports"),
+            refutes: createGutterType(context, "refutes"),
+            supported: createGutterType(context, "verdict-supported"),
+            contested: createGutterType(context, "verdict-contested"),
+            refuted: createGutterType(context, "verdict-refuted"),
+            broken: createGutterType(context, "verdict-broken"),
         };
         this.disposables.push(
             ...Object.values(this.types),
             ...Object.values(this.verdictTypes),
+            ...Object.values(this.gutterTypes),
             this.brokenLineType,
             store.onDidChange((uris) => this.schedule(uris)),
             vscode.window.onDidChangeVisibleTextEditors(() => this.schedule(undefined)),
@@ -216,7 +281,28 @@ export class CitedSpanDecorations implements vscode.Disposable {
         }
         const byKind = groupByKind(spans);
         const byVerdict = claimsByVerdict(spans);
-        const brokenLines = brokenLineOptions(brokenRefs.filter((ref) => ref.range.start.line < document.lineCount));
+        // A ref past the end of the document is marked on its last line of text, not dropped.
+        let last = Math.max(0, document.lineCount - 1);
+        if (last > 0 && document.lineAt(last).text === "") last--;
+        const brokenLines = brokenLineOptions(
+            brokenRefs.map((ref) =>
+                ref.range.start.line <= last
+                    ? ref
+                    : { ...ref, range: { start: { line: last, character: 0 }, end: { line: last, character: 0 } } },
+            ),
+        );
+        // One gutter icon per line, the most concerning first: a broken claim's glyph wins over a source's.
+        const gutter = new Map<"supports" | "refutes" | Verdict, vscode.Range[]>();
+        const taken = new Set<number>();
+        for (const [name, ranges] of [
+            ...VERDICTS_WORST_FIRST.map((v) => [v, byVerdict[v]] as const),
+            ["refutes", byKind.refutes] as const,
+            ["supports", byKind.supports] as const,
+        ]) {
+            const free = gutterRanges(ranges).filter((r) => !taken.has(r.start.line));
+            for (const r of free) taken.add(r.start.line);
+            gutter.set(name, free);
+        }
         const editors = vscode.window.visibleTextEditors.filter((e) => uriKey(e.document.uri) === key);
         for (const editor of editors) {
             // Claims are drawn by verdict; the plain claim type stays empty.
@@ -226,12 +312,16 @@ export class CitedSpanDecorations implements vscode.Disposable {
                 editor.setDecorations(this.verdictTypes[verdict], byVerdict[verdict]);
             }
             editor.setDecorations(this.brokenLineType, brokenLines);
+            for (const [name, type] of Object.entries(this.gutterTypes))
+                editor.setDecorations(type, gutter.get(name as Verdict) ?? []);
         }
         const applied = emptyApplied();
         if (editors.length > 0) {
             for (const kind of SPAN_KINDS) applied[kind] = byKind[kind].map(plain);
             for (const verdict of VERDICTS_WORST_FIRST) applied.claimVerdicts[verdict] = byVerdict[verdict].map(plain);
             applied.brokenLines = brokenLines.map((o) => o.range.start.line);
+            applied.brokenLabels = brokenLines.map((o) => String(o.renderOptions?.after?.contentText ?? ""));
+            applied.gutterLines = [...taken].sort((a, b) => a - b);
         }
         this.applied.set(key, applied);
     }

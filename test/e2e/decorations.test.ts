@@ -99,4 +99,45 @@ describe("decorations on cited spans", () => {
             await cleanSlate();
         }
     });
+    it("mark broken refs in words, an out-of-range ref on the last line, and one gutter icon per span", async () => {
+        interface Marks {
+            claim: PlainRange[];
+            supports: PlainRange[];
+            refutes: PlainRange[];
+            brokenLines: number[];
+            brokenLabels: string[];
+            gutterLines: number[];
+        }
+        const marks = async (path: string) => {
+            await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(wsUri(path)));
+            return waitFor(
+                `broken-ref marks on ${path}`,
+                () =>
+                    vscode.commands.executeCommand<Marks>("sourcecheck._decorationsForEditor", wsUri(path).toString()),
+                (a) => a !== undefined && a.brokenLines.length > 0,
+            );
+        };
+        // The release notes: "planned for 2.6." is not on line 16 (the notes say 2.5.).
+        const notes = await marks("sources/release-notes.md");
+        const at16 = notes.brokenLines.indexOf(15);
+        assert.ok(at16 >= 0, `line 16 is marked: ${JSON.stringify(notes.brokenLines)}`);
+        assert.equal(notes.brokenLabels[at16], '⚠ broken ref: the end "planned for 2.6." is not on line 16');
+        for (const label of notes.brokenLabels) assert.doesNotMatch(label, /boundary-not-found|boundary-ambiguous/);
+        // One gutter icon per span, on its first line: never one per line of a span.
+        const starts = new Set([...notes.claim, ...notes.supports, ...notes.refutes].map((r) => r.startLine));
+        assert.deepEqual(
+            notes.gutterLines,
+            [...starts].sort((a, b) => a - b),
+        );
+        // The benchmark has 4 lines; a ref to line 9 is marked on its last line, and says why.
+        const bench = await marks("sources/benchmark.txt");
+        const lastText =
+            (await vscode.workspace.openTextDocument(wsUri("sources/benchmark.txt")))
+                .getText()
+                .replace(/\r?\n$/, "")
+                .split(/\r?\n/).length - 1;
+        assert.deepEqual(bench.brokenLines, [lastText]);
+        assert.match(bench.brokenLabels[0], /^⚠ broken ref: line 9 is past the end \(4 lines\)/);
+        await cleanSlate();
+    });
 });

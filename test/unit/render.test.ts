@@ -279,3 +279,37 @@ describe("render: exit codes and people's numbering", () => {
         assert.equal((run.stdout.match(/\(columns /g) ?? []).length, 1, run.stdout);
     });
 });
+
+describe("render: refuted and broken drawn differently", () => {
+    it("in colour and in shape, in light and dark schemes", () => {
+        const html = renderHtml({
+            title: "t",
+            generator: "g",
+            report: {
+                ok: true,
+                exitCode: 0,
+                validCount: 0,
+                invalidCount: 0,
+                schemaErrors: [],
+                entries: [],
+            },
+            documents: [],
+        });
+        const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";
+        const rule = (selector: string) =>
+            new RegExp(`${selector.replace(".", "\\.")} \\{([^}]*)\\}`).exec(style)?.[1] ?? "";
+        const refuted = rule("mark.refuted");
+        const broken = rule("mark.broken");
+        assert.match(refuted, /line-through/, "refuted claims are struck through");
+        assert.match(broken, /wavy/, "broken claims get a wavy underline");
+        assert.doesNotMatch(refuted, /wavy/);
+        // The colour variables differ in both schemes.
+        for (const scheme of style.split("@media (prefers-color-scheme: dark)")) {
+            const value = (name: string) => new RegExp(`--${name}: (#[0-9a-f]{6})`).exec(scheme)?.[1];
+            assert.ok(value("refuted") && value("broken-bg"));
+            assert.notEqual(value("refuted"), value("broken-bg"));
+        }
+        assert.match(html, /✗ refuted/);
+        assert.match(html, /⚠ broken/);
+    });
+});

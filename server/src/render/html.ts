@@ -37,11 +37,12 @@ export function escapeHtml(text: string): string {
         .replace(BIDI_CONTROLS, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}]`);
 }
 
+/** A glyph as well as a colour: refuted and broken must differ in shape, not only in hue. */
 const VERDICT_TEXT: Record<Verdict, string> = {
-    supported: "supported",
-    contested: "contested",
-    refuted: "refuted",
-    broken: "broken",
+    supported: "✓ supported",
+    contested: "± contested",
+    refuted: "✗ refuted",
+    broken: "⚠ broken",
 };
 
 /**
@@ -252,11 +253,11 @@ function renderSchemaErrors(errors: SchemaError[]): string {
 
 const STYLE = `
 :root { color-scheme: light dark; --bg: #fff; --fg: #1f2328; --muted: #59636e; --card: #f6f8fa; --line: #d1d9e0;
-  --supported: #1a7f37; --supported-bg: #dafbe1; --refuted: #cf222e; --refuted-bg: #ffebe9;
-  --contested: #9a6700; --contested-bg: #fff8c5; --broken: #ffffff; --broken-bg: #cf222e; }
+  --supported: #1a7f37; --supported-bg: #dafbe1; --refuted: #8250df; --refuted-bg: #fbefff;
+  --contested: #9a6700; --contested-bg: #fff8c5; --broken: #ffffff; --broken-bg: #cf222e; --broken-soft: #ffebe9; }
 @media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --card: #161b22; --line: #3d444d;
-  --supported: #3fb950; --supported-bg: #12361f; --refuted: #f85149; --refuted-bg: #3c1618;
-  --contested: #d29922; --contested-bg: #3a2d0b; --broken: #ffffff; --broken-bg: #da3633; } }
+  --supported: #3fb950; --supported-bg: #12361f; --refuted: #d2a8ff; --refuted-bg: #2e1f47;
+  --contested: #d29922; --contested-bg: #3a2d0b; --broken: #ffffff; --broken-bg: #da3633; --broken-soft: #3c1618; } }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 72rem; padding: 1.5rem; background: var(--bg); color: var(--fg);
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
@@ -275,9 +276,9 @@ h3 { font-size: 1rem; margin: 0 0 .5rem; }
 .path { font-family: ui-monospace, monospace; }
 mark.claim { color: inherit; border-radius: 3px; padding: 0 1px; }
 mark.supported { background: var(--supported-bg); border-bottom: 2px solid var(--supported); }
-mark.refuted { background: var(--refuted-bg); border-bottom: 2px solid var(--refuted); }
+mark.refuted { background: var(--refuted-bg); text-decoration: line-through 2px var(--refuted); }
 mark.contested { background: var(--contested-bg); border-bottom: 2px solid var(--contested); }
-mark.broken { background: var(--refuted-bg); border-bottom: 2px dashed var(--broken-bg); }
+mark.broken { background: var(--broken-soft); text-decoration: underline wavy 1px var(--broken-bg); outline: 1px dashed var(--broken-bg); }
 .number { display: inline-block; min-width: 1.4em; padding: 0 .3em; margin-right: 2px; border-radius: 4px; text-align: center;
   font: 600 .75rem/1.4 system-ui, sans-serif; vertical-align: super; text-decoration: none; color: #fff; }
 h3 .number { vertical-align: baseline; font-size: .9rem; }

@@ -4,6 +4,7 @@
  * way it can be wrong. The schema is published as schemas/sourcecheck-lock.schema.json; this is the
  * same shape as code (zod, already a dependency of the agent tools).
  */
+
 import { z } from "zod";
 import { pointerWithReading } from "../../../../shared/numbering";
 import { ordered } from "./entry";
