@@ -320,3 +320,28 @@ describe("cli: the installed command", () => {
         }
     });
 });
+
+describe("cli: a file with no annotations", () => {
+    it("passes with a no-annotations warning in text and JSON, never silently", () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-empty-"));
+        fs.writeFileSync(path.join(dir, "empty.sourcecheck.json"), '{ "annotations": [] }\n');
+        const text = runCli(["check", "empty.sourcecheck.json"], { cwd: dir });
+        assert.equal(text.status, 0);
+        assert.match(text.stdout, /^warning: no-annotations: the file holds no annotations: nothing was checked\n/);
+        const json = runCli(["check", "--json", "empty.sourcecheck.json"], { cwd: dir });
+        assert.equal(json.status, 0);
+        assert.deepEqual(JSON.parse(json.stdout).warnings, [
+            { code: "no-annotations", message: "the file holds no annotations: nothing was checked" },
+        ]);
+        // Many files: the empty one is named with its warning.
+        fs.writeFileSync(path.join(dir, "other.sourcecheck.json"), "[]\n");
+        const many = spawnSync("node", [bin, "check", "."], { cwd: dir, encoding: "utf8" });
+        assert.equal(many.status, 0);
+        assert.match(many.stdout, /empty\.sourcecheck\.json: warning: no-annotations/);
+        // A file with annotations carries no warnings field.
+        const demo = runCli(["check", "--json", "examples/demo/answer.sourcecheck.json"], {
+            cwd: path.resolve(__dirname, "../../.."),
+        });
+        assert.equal(JSON.parse(demo.stdout).warnings, undefined);
+    });
+});

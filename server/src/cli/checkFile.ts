@@ -14,7 +14,15 @@ import { readLockBeside, sha256 } from "../workspace/lockFiles";
 import { isCliError, readTextInput } from "./files";
 import { githubCommand } from "./github";
 import { sarifResult } from "./sarif";
-import { formatText, type LocatedProblem, locateProblems, singleSource, warningCount } from "./text";
+import {
+    formatText,
+    type LocatedProblem,
+    locateProblems,
+    NO_ANNOTATIONS,
+    NO_ANNOTATIONS_MESSAGE,
+    singleSource,
+    warningCount,
+} from "./text";
 
 export type OutputFormat = "text" | "json" | "sarif" | "github";
 
@@ -169,6 +177,8 @@ function emitProblems(
         for (const problem of located) emit(`${githubCommand(problem)}\n`, false);
     } else if (!job.named) {
         emit(singleText(), false);
+    } else if (totals.validCount + totals.invalidCount === 0 && located.length === 0) {
+        emit(`${job.shown}: warning: ${NO_ANNOTATIONS}: ${NO_ANNOTATIONS_MESSAGE}\n`, false);
     } else if (located.length > 0) {
         const lines = located.map((p) => `${p.file}:${p.start.line}:${p.start.column}: ${p.code}: ${p.message}`);
         const total = totals.validCount + totals.invalidCount;
@@ -256,10 +266,15 @@ function reportTail(
         schemaErrors.length === 0
             ? "[]"
             : `[\n${schemaErrors.map((e) => `${entry}${JSON.stringify(e)}`).join(",\n")}\n${key}]`;
+    // A file with no annotations passes with a warning (docs/ci.md): the field appears only then.
+    const warnings =
+        totals.validCount + totals.invalidCount === 0 && schemaErrors.length === 0
+            ? `,\n${key}"warnings": [${JSON.stringify({ code: NO_ANNOTATIONS, message: NO_ANNOTATIONS_MESSAGE })}]`
+            : "";
     return (
         `,\n${key}"ok": ${totals.exitCode === 0},\n${key}"exitCode": ${totals.exitCode},` +
         `\n${key}"validCount": ${totals.validCount},\n${key}"invalidCount": ${totals.invalidCount},` +
-        `\n${key}"schemaErrors": ${errors}` +
+        `\n${key}"schemaErrors": ${errors}${warnings}` +
         (lock ? `,\n${key}"lock": ${JSON.stringify(lock)}` : "") +
         (lockError ? `,\n${key}"lockError": ${JSON.stringify(lockError)}` : "") +
         `\n${open}}`

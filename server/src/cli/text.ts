@@ -60,6 +60,15 @@ export function singleSource(file: string, text: string): ProblemSource {
     return { file, text, owns: () => true, localPointer: (pointer) => pointer };
 }
 
+/** The warning code of a file that holds no annotations: it checks nothing, which is not a pass. */
+export const NO_ANNOTATIONS = "no-annotations";
+export const NO_ANNOTATIONS_MESSAGE = "the file holds no annotations: nothing was checked";
+
+/** A readable file with zero annotations and no schema error (exit 0, but nothing was checked). */
+export function isEmptyReport(report: CheckResult["report"]): boolean {
+    return report.validCount + report.invalidCount === 0 && report.schemaErrors.length === 0;
+}
+
 export function formatText(result: CheckResult, problems: LocatedProblem[]): string {
     // Names and messages are shown, never acted on (docs/security.md, "Outputs").
     const lines = problems.map(
@@ -68,6 +77,7 @@ export function formatText(result: CheckResult, problems: LocatedProblem[]): str
     const { report } = result;
     const total = report.validCount + report.invalidCount;
     const schema = report.schemaErrors.length;
+    if (isEmptyReport(report)) lines.push(`warning: ${NO_ANNOTATIONS}: ${NO_ANNOTATIONS_MESSAGE}`);
     lines.push(
         `${total} annotation${total === 1 ? "" : "s"}: ${report.validCount} valid, ${report.invalidCount} invalid` +
             (schema > 0 ? `, ${schema} schema error${schema === 1 ? "" : "s"}` : "") +
