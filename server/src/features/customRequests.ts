@@ -79,8 +79,11 @@ function brokenRefsIn(workspace: FeatureWorkspace, uri: string, citations: Index
         if (site.resolution.valid) continue;
         const error = site.resolution.errors[0];
         if (!error) continue;
-        const line = site.ref[error.boundary ?? "start"].line;
-        if (!Number.isInteger(line) || !lines.hasLine(line)) continue;
+        const named = site.ref[error.boundary ?? "start"].line;
+        if (!Number.isInteger(named) || named < 1) continue;
+        // A line past the end is marked on the document's last line: the reader still sees the ref.
+        const line = lines.hasLine(named) ? named : lines.lineCount;
+        if (!lines.hasLine(line)) continue;
         result.push({
             range: {
                 start: { line: line - 1, character: 0 },
