@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import Mocha from "mocha";
 import * as vscode from "vscode";
+import { type DemoFiles, demoChanges, readDemoFiles, restoreDemoFiles } from "./demoGuard";
 import { readControl } from "./harness";
 
 interface TestResult {
@@ -75,8 +76,36 @@ export async function run(): Promise<void> {
         if (files.length === 0) throw new Error(`no *.test.js files in ${__dirname}`);
         for (const f of files) mocha.addFile(path.join(__dirname, f));
 
+        // Every suite must leave the demo's files on disk byte for byte as it found them: a suite that
+        // does not fails here by name (and the files are put back so later suites still start clean).
+        const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+        if (!root) throw new Error("the e2e workspace has no folder");
+        const original = readDemoFiles(root);
+        let before: DemoFiles = original;
+
         await new Promise<void>((resolve) => {
             const runner = mocha.run(() => resolve());
+            runner.on("suite end", (suite) => {
+                if (!suite.parent?.root) return;
+                const now = readDemoFiles(root);
+                const changes = demoChanges(original, before, now);
+                before = now;
+                if (changes.added.length > 0)
+                    console.log(`  note ${suite.title}: left new files ${changes.added.join(", ")}`);
+                if (changes.changed.length === 0) return;
+                const error = `"${suite.title}" left the demo's files changed on disk: ${changes.changed.join(", ")}`;
+                results.tests.push({
+                    title: `${suite.title} leaves the demo's files as it found them`,
+                    state: "failed",
+                    durationMs: 0,
+                    error,
+                });
+                results.failed++;
+                console.log(`  FAIL ${error}`);
+                restoreDemoFiles(root, original, now);
+                before = readDemoFiles(root);
+                write();
+            });
             runner.on("pass", (test) => {
                 results.tests.push({ title: test.fullTitle(), state: "passed", durationMs: test.duration ?? 0 });
                 results.passed++;
