@@ -54,8 +54,9 @@ describe("code actions", () => {
         const actions = await actionsAt(token, ["quickfix"]);
         const repairs = actions.filter((a) => a.title.includes("misquoted"));
         assert.equal(repairs.length, 1, JSON.stringify(actions.map((a) => a.title)));
-        // A near match is weak evidence: offered, never preferred.
+        // A near match is weak evidence: offered, never preferred; alone, it is not "one of several".
         assert.ok(!repairs[0].isPreferred);
+        assert.match(repairs[0].title, /; the only candidate, not certain\)$/);
         const edits = editsOf(repairs[0]);
         assert.deepEqual(
             edits.map((e) => e.range),

@@ -66,7 +66,9 @@ describe("completion", () => {
     it("offers, for an end boundary, only ends that keep the ref valid, never a fragment", async () => {
         const items = await completeInside('"37%"', 1);
         const labels = items.map((i) => String(i.label));
+        // The sentence's end first (the likely end of a claim), then the others in line order.
         assert.deepEqual(labels, [
+            "benchmark.",
             "37%",
             "over",
             "2.3",
@@ -76,12 +78,30 @@ describe("completion", () => {
             "the",
             "team's",
             "benchmark",
-            "benchmark.",
         ]);
-        assert.equal(items[0].detail, '"37%" (answer.md:3:42-3:45)');
-        assert.equal(items.at(-1)?.detail, `"${line3.slice(41)}" (answer.md:3:42-3:90)`);
+        assert.equal(items[0].detail, `"${line3.slice(41)}" (answer.md:3:42-3:90)`);
+        assert.equal(items[1].detail, '"37%" (answer.md:3:42-3:45)');
+        for (const [index, item] of items.entries())
+            assert.equal(item.sortText, String(index).padStart(5, "0"), "listed in this order");
         // Ends before the start ("Orbit", "2.4") would make the span invalid: not offered.
         assert.ok(!labels.includes("Orbit") && !labels.includes("7") && !labels.includes("%"), labels.join(" | "));
+    });
+
+    it("an empty end string typed after a start offers the sentence's end first, never a word before the start", async () => {
+        const typed = text.replace('"end": { "line": 3, "str": "37%" } }', '"end": { "line": 3, "str": "" } }');
+        const typedUri = await client.open("typed-empty-end.sourcecheck.json", "sourcecheck", typed);
+        // The claim's end string, now "": the first "" after the claim's start "37%".
+        const startAt = typed.indexOf('"str": "37%"');
+        const empty = typed.indexOf('"str": ""', startAt) + '"str": '.length;
+        const before = typed.slice(0, empty + 1).split("\n");
+        const items = await client.request<CompletionItem[]>("textDocument/completion", {
+            textDocument: { uri: typedUri },
+            position: { line: before.length - 1, character: before[before.length - 1].length },
+        });
+        const labels = items.map((i) => String(i.label));
+        assert.equal(labels[0], "benchmark.", labels.join(" | "));
+        assert.ok(!labels.includes("Orbit") && !labels.includes("2.4"), labels.join(" | "));
+        await client.close(typedUri);
     });
 
     it("without a usable other boundary, offers each word start with where it is and the text it starts", async () => {

@@ -223,14 +223,17 @@ export function repairsOf(workspace: WorkspaceIndex, file: AnnotationFile, site:
 
 /** The quick fixes of one broken ref: one per repair candidate, the certain one preferred. */
 export function repairFixes(workspace: WorkspaceIndex, file: AnnotationFile, site: RefSite): Fix[] {
-    return repairsOf(workspace, file, site).map((candidate) => repairFix(file, site, candidate));
+    const candidates = repairsOf(workspace, file, site);
+    return candidates.map((candidate) => repairFix(file, site, candidate, candidates.length));
 }
 
-function repairFix(file: AnnotationFile, site: RefSite, candidate: RepairCandidate): Fix {
+function repairFix(file: AnnotationFile, site: RefSite, candidate: RepairCandidate, count: number): Fix {
     const span = `${describeRange(candidate.ref.path, candidate.range)} "${oneLine(candidate.text, 60)}"`;
+    // "one of several" only when there are several; a lone candidate is still only a guess.
+    const doubt = count > 1 ? `one of ${count} candidates` : "the only candidate, not certain";
     const title = candidate.certain
         ? `Repair the ref (${REASONS[candidate.reason]}; ${candidate.evidence ?? "certain"}): ${span}`
-        : `Re-anchor the ref to ${span} (${REASONS[candidate.reason]}; one of several)`;
+        : `Re-anchor the ref to ${span} (${REASONS[candidate.reason]}; ${doubt})`;
     return {
         title,
         edits: refEdits(file, site, candidate.ref),

@@ -129,7 +129,7 @@ function computeCandidates(
     style: BoundaryStyle,
 ): Candidate[] {
     const text = document.lines.line(line);
-    const found: { choice: BoundaryChoice; detail: string; order: number }[] = [];
+    const found: { choice: BoundaryChoice; detail: string; order: number; sentence: boolean }[] = [];
     const seen = new Set<string>();
     // A huge line (megabytes of text) gets candidates for its first words only: each costs scans of the line.
     const columns = spanEdges(text, boundary).slice(0, occurrenceBudget(text));
@@ -140,14 +140,31 @@ function computeCandidates(
         seen.add(choice.str);
         const detail = describeCandidate(document, path, boundary, line, choice, other, column);
         if (detail === undefined) continue;
-        found.push({ choice, detail, order: found.length });
+        found.push({ choice, detail, order: found.length, sentence: atSentenceEdge(text, boundary, column) });
     }
     // The other boundary is itself broken: no candidate can fix the ref, so offer them on their own.
     if (other && found.length === 0) return computeCandidates(document, path, boundary, line, undefined, style);
+    // Word-aligned first, then where a sentence starts (or ends: "benchmark.", not "The"), then line order.
     const rank = (c: BoundaryChoice) => (c.granularity === "words" || style === "shortest" ? 0 : 1);
-    found.sort((a, b) => rank(a.choice) - rank(b.choice) || a.order - b.order);
+    found.sort(
+        (a, b) => rank(a.choice) - rank(b.choice) || Number(b.sentence) - Number(a.sentence) || a.order - b.order,
+    );
     return found.map(({ choice, detail }) => ({ value: choice.str, detail }));
 }
+
+/**
+ * Whether a boundary at `column` starts a sentence (the line's first word, or after `.`, `!`, `?` and
+ * space) or ends one (after such a mark, or at the line's last character): the likely edges of a claim.
+ */
+function atSentenceEdge(text: string, boundary: "start" | "end", column: number): boolean {
+    if (boundary === "start")
+        return text.slice(0, column).trim() === "" || SENTENCE_END_BEFORE.test(text.slice(0, column));
+    return text.slice(column).trim() === "" || SENTENCE_MARK_BEFORE.test(text.slice(0, column));
+}
+/** A sentence mark, closing quotes or brackets, then space, just before a column. */
+const SENTENCE_END_BEFORE = /[.!?。！？…]["'”’)\]]*\s+$/u;
+/** A sentence mark (and closing quotes or brackets) just before a column. */
+const SENTENCE_MARK_BEFORE = /[.!?。！？…]["'”’)\]]*$/u;
 
 /**
  * The text of the span the ref would have, or undefined when it would not resolve. Without a usable

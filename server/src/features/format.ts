@@ -3,7 +3,10 @@ import { splitsSurrogatePair } from "../core/occurrences";
 import type { RefResolution } from "../core/resolve";
 import type { Range } from "../core/types";
 
-/** At most `max` characters: head and tail kept, the middle replaced by a count of what was cut. */
+/**
+ * At most `max` characters: head and tail kept, the middle replaced by a count of what was cut; a
+ * text only a little longer than `max` (the marker would be as long as the cut) is kept whole.
+ */
 export function shorten(text: string, max: number): string {
     if (text.length <= max) return text;
     let head = Math.ceil((max * 2) / 3);
@@ -11,7 +14,10 @@ export function shorten(text: string, max: number): string {
     if (splitsSurrogatePair(text, head)) head--;
     if (splitsSurrogatePair(text, text.length - tail)) tail--;
     const cut = text.length - head - tail;
-    return `${text.slice(0, head)}⋯ ${cut} characters cut ⋯${text.slice(text.length - tail)}`;
+    const marker = `⋯ ${cut} characters cut ⋯`;
+    // A marker no shorter than what it replaces saves nothing: the text is shown whole.
+    if (marker.length >= cut) return text;
+    return `${text.slice(0, head)}${marker}${text.slice(text.length - tail)}`;
 }
 
 /** One line for inlay hints and completion details: newlines and tabs made visible. */

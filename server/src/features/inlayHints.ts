@@ -1,5 +1,6 @@
 /** Inlay hints after each ref: the text it resolves to, shortened (setting sourcecheck.inlayHints.enabled). */
 import type { InlayHint, Range } from "vscode-languageserver-protocol";
+import { spanEdges } from "../core/boundaries";
 import { splitsSurrogatePair } from "../core/occurrences";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { shorten } from "./format";
@@ -11,15 +12,27 @@ import { positionAt } from "./positions";
  */
 const MAX_TEXT = 38;
 
-/** At most `max` characters on one line: the middle replaced by one "…" (never a surrogate half). */
+/**
+ * At most `max` characters on one line: the middle replaced by one "…" (never a surrogate half). The
+ * head ends and the tail begins at a word edge when one keeps at least a third of each, so a hint
+ * reads "mobile clients…reconnected." rather than "mobile cl…n reconnected.".
+ */
 export function hintText(text: string, max = MAX_TEXT): string {
     const line = text.replace(/\n/g, "⏎").replace(/\t/g, "→");
     if (line.length <= max) return line;
     let head = Math.ceil((max - 1) * 0.6);
     let tail = max - 1 - head;
+    const headEdge = spanEdges(line.slice(0, head + 1), "end")
+        .filter((e) => e <= head && e >= head / 2)
+        .pop();
+    if (headEdge !== undefined) head = headEdge;
+    const from = line.length - tail;
+    const tailEdges = spanEdges(line.slice(from - 1), "start").map((s) => s + from - 1);
+    const tailEdge = tailEdges.find((s) => s >= from && line.length - s >= tail / 3);
+    if (tailEdge !== undefined) tail = line.length - tailEdge;
     if (splitsSurrogatePair(line, head)) head--;
     if (splitsSurrogatePair(line, line.length - tail)) tail--;
-    return `${line.slice(0, head)}…${line.slice(line.length - tail)}`;
+    return `${line.slice(0, head).trimEnd()}…${line.slice(line.length - tail).trimStart()}`;
 }
 
 /** Every hint of a file, computed once per stamp; requests (one per scroll) only filter by line. */
