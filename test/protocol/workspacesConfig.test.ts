@@ -38,6 +38,23 @@ describe("project configuration in the language server", () => {
                 changes: [{ uri: configUri, type: 2 }],
             });
             await client.waitForPublished(configUri, (p) => p.diagnostics.length === 0);
+            // Every problem of the file is shown, each on its token, not only the first.
+            fs.writeFileSync(
+                path.join(root, "broken", "sourcecheck.config.json"),
+                '{\n  "exclude": "fixtures",\n  "annotationFiles": ["ok/**", ""],\n  "colour": 1\n}\n',
+            );
+            await client.connection.sendNotification("workspace/didChangeWatchedFiles", {
+                changes: [{ uri: configUri, type: 2 }],
+            });
+            const all = await client.waitForPublished(configUri, (p) => p.diagnostics.length > 0);
+            assert.deepEqual(
+                all.diagnostics.map((d) => [d.range.start.line, d.message.replace(/ \(the annotation files.*$/, "")]),
+                [
+                    [1, "exclude: must be an array of glob strings"],
+                    [2, "annotationFiles: every item must be a non-empty glob string"],
+                    [3, 'unknown setting "colour": use annotationFiles, exclude or maxDocumentSize'],
+                ],
+            );
         } finally {
             await client.stop();
         }

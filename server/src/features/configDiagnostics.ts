@@ -16,23 +16,21 @@ export function publishConfigProblems(
     const broken = new Set<string>();
     for (const load of workspace.configs.loaded()) {
         if (load.ok) continue;
-        const { problem } = load;
-        const uri = pathToUri(problem.file);
+        const uri = pathToUri(load.problem.file);
         broken.add(uri);
-        const start = { line: problem.line - 1, character: problem.column - 1 };
-        const end = { line: start.line, character: start.character + Math.max(1, problem.length) };
-        send({
-            uri,
-            diagnostics: [
-                {
-                    range: { start, end },
-                    severity: DiagnosticSeverity.Error,
-                    source: "sourcecheck",
-                    code: "config",
-                    message: `${problem.message} (the annotation files below this folder still use it as their document root)`,
-                },
-            ],
+        // Every problem of the file, not only the first: one pass of fixes, not one per save.
+        const diagnostics = load.problems.map((problem) => {
+            const start = { line: problem.line - 1, character: problem.column - 1 };
+            const end = { line: start.line, character: start.character + Math.max(1, problem.length) };
+            return {
+                range: { start, end },
+                severity: DiagnosticSeverity.Error,
+                source: "sourcecheck",
+                code: "config",
+                message: `${problem.message} (the annotation files below this folder still use it as their document root)`,
+            };
         });
+        send({ uri, diagnostics });
     }
     for (const uri of shown) if (!broken.has(uri)) send({ uri, diagnostics: [] });
     shown.clear();

@@ -32,7 +32,7 @@ export interface ConfigProblem {
 
 export type ConfigLoad =
     | { ok: true; config: ProjectConfig }
-    | { ok: false; config: ProjectConfig; problem: ConfigProblem };
+    | { ok: false; config: ProjectConfig; problem: ConfigProblem; problems: ConfigProblem[] };
 
 /** The file-system calls made here, small so tests can count them. */
 export interface ConfigFileSystem {
@@ -61,76 +61,106 @@ export const MAX_CONFIG_NESTING = 32;
 
 /** A configuration path that is a directory, FIFO, device, binary or too large: an error on it. */
 function unreadableConfig(file: string, clause: string): ConfigLoad {
+    const problem = { file, message: `the configuration file ${clause}`, offset: 0, length: 0, line: 1, column: 1 };
     return {
         ok: false,
         config: { file, root: nodePath.dirname(file), annotationFiles: [], exclude: [] },
-        problem: { file, message: `the configuration file ${clause}`, offset: 0, length: 0, line: 1, column: 1 },
+        problem,
+        problems: [problem],
     };
 }
 
-/** Parse and validate a configuration file's text; a problem names the offending token. */
+/**
+ * Parse and validate a configuration file's text. Every problem is reported (`problems`, in the
+ * file's order; `problem` is the first), each on its offending token; the settings that are right
+ * still apply.
+ */
 export function parseProjectConfig(file: string, text: string): ConfigLoad {
     const root = nodePath.dirname(file);
     const config: ProjectConfig = { file, root, annotationFiles: [], exclude: [] };
-    let bom = 0;
-    const fail = (message: string, offset: number, length: number): ConfigLoad => {
-        const position = new LineIndex(text).positionAt(offset + bom);
-        return {
-            ok: false,
-            config,
-            problem: { file, message, offset: offset + bom, length, line: position.line, column: position.column + 1 },
-        };
-    };
     // A leading byte-order mark is not JSON: parse after it, and count offsets in the whole text.
-    bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const problems: ConfigProblem[] = [];
+    let lines: LineIndex | undefined;
+    const report = (message: string, offset: number, length: number): void => {
+        lines ??= new LineIndex(text);
+        const position = lines.positionAt(offset + bom);
+        problems.push({
+            file,
+            message,
+            offset: offset + bom,
+            length,
+            line: position.line,
+            column: position.column + 1,
+        });
+    };
+    const done = (): ConfigLoad =>
+        problems.length === 0 ? { ok: true, config } : { ok: false, config, problem: problems[0], problems };
     // Bounded before parsing: a configuration is a few lines, never megabytes or thousands deep.
-    if (text.length > MAX_CONFIG_CHARS)
-        return fail(`the configuration file is over ${MAX_CONFIG_CHARS / 1024} KiB`, 0, 0);
+    if (text.length > MAX_CONFIG_CHARS) {
+        report(`the configuration file is over ${MAX_CONFIG_CHARS / 1024} KiB`, 0, 0);
+        return done();
+    }
     const deep = nestingBeyond(text, MAX_CONFIG_NESTING);
-    if (deep !== -1) return fail(`nested more than ${MAX_CONFIG_NESTING} levels deep`, Math.max(0, deep - bom), 1);
+    if (deep !== -1) {
+        report(`nested more than ${MAX_CONFIG_NESTING} levels deep`, Math.max(0, deep - bom), 1);
+        return done();
+    }
     const errors: ParseError[] = [];
     const tree = parseTree(text.slice(bom), errors, { disallowComments: true, allowTrailingComma: false });
-    if (errors.length > 0) {
-        const [first] = errors;
-        return fail(`invalid JSON: ${describeParseError(first.error)}`, first.offset, first.length);
+    for (const error of errors) report(`invalid JSON: ${describeParseError(error.error)}`, error.offset, error.length);
+    if (errors.length > 0) return done();
+    if (tree?.type !== "object") {
+        report("a configuration file is a JSON object", 0, text.length);
+        return done();
     }
-    if (tree?.type !== "object") return fail("a configuration file is a JSON object", 0, text.length);
     for (const property of tree.children ?? []) {
         const [keyNode, valueNode] = property.children ?? [];
         const key = keyNode?.value as string;
         if (!KNOWN_KEYS.has(key)) {
-            return fail(
+            report(
                 `unknown setting ${JSON.stringify(key)}: use annotationFiles, exclude or maxDocumentSize`,
                 keyNode.offset,
                 keyNode.length,
             );
+            continue;
         }
         if (!valueNode) continue;
-        const at = (message: string, node: Node = valueNode) => fail(`${key}: ${message}`, node.offset, node.length);
+        const at = (message: string, node: Node = valueNode) => report(`${key}: ${message}`, node.offset, node.length);
         if (key === "$schema") {
-            if (valueNode.type !== "string") return at("must be a string");
+            if (valueNode.type !== "string") at("must be a string");
         } else if (key === "maxDocumentSize") {
             const size = valueNode.value;
             if (valueNode.type !== "number" || !Number.isInteger(size) || size < 1)
-                return at("must be a whole number of bytes, at least 1");
-            config.maxDocumentSize = size;
+                at("must be a whole number of bytes, at least 1");
+            else config.maxDocumentSize = size;
         } else {
-            if (valueNode.type !== "array") return at("must be an array of glob strings");
-            if ((valueNode.children?.length ?? 0) > MAX_PATTERNS)
-                return at(`at most ${MAX_PATTERNS} globs, not ${valueNode.children?.length}`);
+            if (valueNode.type !== "array") {
+                at("must be an array of glob strings");
+                continue;
+            }
+            if ((valueNode.children?.length ?? 0) > MAX_PATTERNS) {
+                at(`at most ${MAX_PATTERNS} globs, not ${valueNode.children?.length}`);
+                continue;
+            }
             const globs: string[] = [];
             for (const item of valueNode.children ?? []) {
-                if (item.type !== "string" || (item.value as string).length === 0)
-                    return at("every item must be a non-empty glob string", item);
+                if (item.type !== "string" || (item.value as string).length === 0) {
+                    at("every item must be a non-empty glob string", item);
+                    continue;
+                }
                 const problem = globProblem(item.value as string);
-                if (problem) return at(problem, item);
+                if (problem) {
+                    at(problem, item);
+                    continue;
+                }
                 globs.push(item.value as string);
             }
             if (key === "annotationFiles") config.annotationFiles = globs;
             else config.exclude = globs;
         }
     }
-    return { ok: true, config };
+    return done();
 }
 
 function describeParseError(code: number): string {
