@@ -6,6 +6,7 @@
 import * as vscode from "vscode";
 import { type AddSourceArgs, Authoring, type CiteClaimArgs } from "./authoring";
 import { CitedSpansStore, uriKey } from "./citedSpans";
+import { type CiteQuoteArgs, citeQuote } from "./citeQuote";
 import { extensionEnabled, toggleDecorationsSetting } from "./config";
 import { CurrentAnnotation } from "./currentAnnotation";
 import { CurrentAnnotationStatus } from "./currentAnnotationStatus";
@@ -83,6 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     command("sourcecheck.copyRefForSelection", (arg) =>
         reporting(() => authoring.copyRefForSelection(argsObject<SelectionArgs>(arg))),
     );
+    command("sourcecheck.citeQuote", (arg) => reporting(() => citeQuote(sc, argsObject<CiteQuoteArgs>(arg))));
     const findSources = new FindSources(context, sc, current, store);
     command("sourcecheck.findSourcesForClaim", (arg) =>
         reporting(() => findSources.run(argsObject<FindSourcesArgs>(arg))),
