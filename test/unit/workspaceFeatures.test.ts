@@ -208,7 +208,8 @@ describe("features against an in-memory workspace", () => {
         const at = inside(file, '"37%"');
         assert.deepEqual(
             completion(workspace, file, at).map((i) => i.label),
-            ["37", "37%", "over", "2.3", "2.3."],
+            // The sentence's end first, then line order (docs/boundaries.md).
+            ["2.3.", "37", "37%", "over", "2.3"],
         );
         workspace.settings = { boundaryStyle: "shortest" };
         const shortest = completion(workspace, file, at).map((i) => i.label);
