@@ -36,7 +36,7 @@ export function demoChanges(
     for (const [file, bytes] of original) {
         const current = now.get(file);
         if (same(current, bytes) || same(current, before.get(file))) continue;
-        changed.push(current === undefined ? `${file} (deleted)` : file);
+        changed.push(current === undefined ? `${file} (deleted)` : `${file} (${firstDifference(bytes, current)})`);
     }
     const added = [...now.keys()].filter((file) => !original.has(file) && !before.has(file));
     return { changed, added };
@@ -50,4 +50,16 @@ export function restoreDemoFiles(root: string, original: DemoFiles, now: DemoFil
         fs.mkdirSync(path.dirname(full), { recursive: true });
         fs.writeFileSync(full, bytes);
     }
+}
+
+/** Where two versions of a text file first differ, for the report: "line 3: "old" became "new"". */
+export function firstDifference(before: Buffer, after: Buffer): string {
+    const a = before.toString("utf8").split("\n");
+    const b = after.toString("utf8").split("\n");
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+        if (a[i] === b[i]) continue;
+        const show = (line: string | undefined) => (line === undefined ? "nothing" : JSON.stringify(line.slice(0, 80)));
+        return `line ${i + 1}: ${show(a[i])} became ${show(b[i])}`;
+    }
+    return "the same lines, other bytes";
 }
