@@ -99,7 +99,11 @@ export class LanguageService {
             notify: (params) => events.refsCanFollow(params),
         });
         // The strict policy and the system resolver: no option loosens them here.
-        this.quotes = new QuoteFiles(documents, fetchPage ?? ((url, { signal }) => fetchSourceText(url, { signal })));
+        this.quotes = new QuoteFiles(
+            documents,
+            fetchPage ?? ((url, { signal }) => fetchSourceText(url, { signal })),
+            () => workspace.folders,
+        );
     }
 
     /** The one dispatch by document kind: an annotation file first, else an open quote file, else neither. */

@@ -105,6 +105,52 @@ describe("quote files over LSP", () => {
     });
 });
 
+describe("quote files offline: file: URLs", () => {
+    let client: TestClient;
+    before(async () => {
+        client = await startClient({ pull: false });
+    });
+    after(async () => {
+        await client.stop();
+    });
+
+    it("reads a file: source from the workspace (never outside it), and checks the good records although one is malformed", async () => {
+        const text = [
+            "claim: offline sync",
+            "quote: mobile clients now queue changes while offline",
+            "url: file:sources/release-notes.md",
+            "---",
+            "claim: absent",
+            "quote: the scheduler never drops a job",
+            "url: file:sources/release-notes.md",
+            "---",
+            "claim: outside",
+            "quote: root",
+            "url: file:///etc/passwd",
+            "---",
+            "claim: a record with no quote",
+            "url: file:sources/release-notes.md",
+            "",
+        ].join("\n");
+        const uri = await client.open("offline.notes.txt", "tracecite-notes", text);
+        const result = await client.request<{ ok: boolean; pageCount: number; failedCount: number }>(
+            "sourcecheck/refetchQuotes",
+            { uri },
+        );
+        assert.deepEqual(result, { ok: true, pageCount: 2, failedCount: 1, citationCount: 3, matchedCount: 1 });
+        const published = await client.waitForPublished(uri, (p) =>
+            p.diagnostics.some((d) => d.code === "QUOTE_NOT_IN_LIVE_SOURCE"),
+        );
+        const codes = published.diagnostics.map((d) => `${d.code}@${d.range.start.line + 1}`).sort();
+        const malformed = published.diagnostics.filter((d) => d.range.start.line >= 12).map((d) => d.code);
+        assert.ok(malformed.length > 0, `the malformed record has its own error: ${codes}`);
+        assert.ok(codes.includes("QUOTE_NOT_IN_LIVE_SOURCE@6"), codes.join(", "));
+        assert.ok(codes.includes("FILE_OUTSIDE_WORKSPACE@10"), codes.join(", "));
+        assert.ok(!codes.some((c) => c.endsWith("@2")), `the quote found in the file is clean: ${codes}`);
+        assert.ok(!codes.includes("URL_BLOCKED@2"), "a file: URL is never fetched");
+    });
+});
+
 describe("quote files over LSP, pull mode", () => {
     let client: TestClient;
     before(async () => {

@@ -36,6 +36,7 @@ import { checkQuotesLive, type LiveMatch, type PageText } from "../quotes/live";
 import { type ParsedQuotes, parseNotes } from "../quotes/notes";
 import { parseReport } from "../quotes/report";
 import { analyzeTrace, type TraceAnalysis } from "../quotes/trace";
+import { isFileUrl, readFileSource } from "../workspace/fileSources";
 import { pathToUri, uriToPath } from "../workspace/uris";
 
 /** How pages are fetched: the strict policy of fetch/fetchSource.ts in the server, a recorder in tests. */
@@ -69,6 +70,8 @@ export class QuoteFiles {
     constructor(
         private readonly documents: QuoteDocuments,
         private readonly fetchPage: FetchPage,
+        /** The workspace folders: the only places a `file:` source is read from. */
+        private readonly roots: () => readonly string[] = () => [],
     ) {}
 
     /** A document closed: its analysis and the pages fetched for it go. */
@@ -199,7 +202,8 @@ export class QuoteFiles {
     private matchPages(uri: string, analysed: Analysed): void {
         const pages = this.pages.get(uri);
         const quotes = analysed.quotes;
-        if (!pages || !quotes || quotes.diagnostics.some((d) => d.code !== "NO_REPORT_CITATIONS")) return;
+        // The well-formed records are checked even when another one is malformed (that one has its own error).
+        if (!pages || !quotes) return;
         const fetched = quotes.citations.filter((c) => pages.has(c.url));
         const { report, matches } = checkQuotesLive(fetched, pages);
         analysed.live = matches;
@@ -228,6 +232,11 @@ export class QuoteFiles {
         const pages = new Map<string, PageText>();
         for (const url of urls) {
             if (signal.aborted) break;
+            // A file: source is read from the workspace, offline (workspace/fileSources.ts).
+            if (isFileUrl(url)) {
+                pages.set(url, readFileSource(url, uriToPath(uri), this.roots()));
+                continue;
+            }
             const result = await this.fetchPage(url, { signal });
             if (!result.ok && result.code === "FETCH_CANCELLED") break;
             pages.set(
