@@ -10,6 +10,7 @@ import { plural } from "../../../shared/numbering";
 import { checkInput } from "../core/check";
 import { parseJsonText } from "../core/parse";
 import { isDocumentFailure } from "../core/session";
+import { visible } from "../core/visible";
 import { renderHtml } from "../render/html";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
@@ -27,7 +28,8 @@ const SPEC: CommandSpec = { name: "render", usage: USAGE };
 export const renderCommand: CliCommand = {
     name: "render",
     usage: USAGE,
-    exitCodes: "0 the page is written, whatever the verdicts; 2 it cannot be made or bad usage",
+    exitCodes:
+        "0 the page is written and every ref resolves; 1 the page is written and some refs are broken; 2 schema errors, no page could be made, or bad usage",
     run(argv: string[], io: CliIo): number {
         const { values, positionals } = parseCommandLine(SPEC, argv, {
             root: { type: "string" },
@@ -83,7 +85,8 @@ export const renderCommand: CliCommand = {
             if (file !== "-") inputs.push(path);
             const out = nodePath.resolve(io.cwd, values.output);
             writeFileAtomic(out, html, { inputs, followSymlinks: values["follow-symlinks"] === true }, values.output);
-            io.stderr(`sourcecheck render: wrote ${nodePath.relative(io.cwd, out) || out} (${verdict})\n`);
+            // Named as the user wrote it: a path relative to here could climb out of the cwd and back.
+            io.stderr(`sourcecheck render: wrote ${visible(values.output)} (${verdict})\n`);
         }
         return exitCode;
     },
