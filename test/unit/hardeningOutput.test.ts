@@ -8,11 +8,10 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { main } from "../../server/src/cli";
-import type { CliIo } from "../../server/src/cli/commands";
 import { escapeData, escapeProperty } from "../../server/src/cli/github";
 import { visible } from "../../server/src/core/visible";
 import { escapeHtml } from "../../server/src/render/html";
+import { runCliAsync } from "./cliRun";
 
 const HOSTILE = "x\u001b[31m\n::error file=a::pwned\u202eexe.txt";
 
@@ -20,24 +19,7 @@ function tempDir(): string {
     return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-output-")));
 }
 
-async function run(args: string[], cwd: string): Promise<{ status: number; stdout: string; stderr: string }> {
-    let stdout = "";
-    let stderr = "";
-    const io: CliIo = {
-        cwd,
-        stdout: (t) => {
-            stdout += t;
-        },
-        stderr: (t) => {
-            stderr += t;
-        },
-        readStdin: () => Buffer.alloc(0),
-        stdinIsPiped: false,
-        version: "test",
-    };
-    const status = await main(args, io);
-    return { status, stdout, stderr };
-}
+const run = (args: string[], cwd: string) => runCliAsync(args, { cwd });
 
 /** No raw control or bidi character, and no line a CI runner would read as a workflow command. */
 function assertInert(text: string, what: string, commands = false): void {

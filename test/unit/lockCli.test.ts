@@ -2,29 +2,9 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { main } from "../../server/src/cli";
-import type { CliIo } from "../../server/src/cli/commands";
-import { type CliRun, runCli } from "./cliRun";
+import { runCli, runCliAsync } from "./cliRun";
 
-/** The CLI in process, awaiting the commands that answer with a promise (check over folders). */
-async function cli(args: string[], cwd: string): Promise<CliRun> {
-    let stdout = "";
-    let stderr = "";
-    const io: CliIo = {
-        cwd,
-        stdout: (t) => {
-            stdout += t;
-        },
-        stderr: (t) => {
-            stderr += t;
-        },
-        readStdin: () => Buffer.alloc(0),
-        stdinIsPiped: false,
-        version: "test",
-    };
-    const status = await main(args, io);
-    return { status, stdout, stderr };
-}
+const cli = (args: string[], cwd: string) => runCliAsync(args, { cwd });
 
 const ARTICLE = "# Orbit\n\nOrbit 2.4 improves cold start by 37%.\nIt kept serving requests.\n";
 const BENCH = "2.3.0: 820ms\n2.4.0: 517ms\ndelta: -37%\n";
