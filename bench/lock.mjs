@@ -7,25 +7,14 @@
 import { copyFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { round, sideBySide } from "./measure.mjs";
+import { quietIo, round, sideBySide } from "./measure.mjs";
 import { makeWorkspace } from "./workload.mjs";
 
 const require = createRequire(import.meta.url);
 const { main } = require("../dist/cli.js");
 
-const io = (cwd) => ({
-    cwd,
-    stdout() {},
-    stderr(text) {
-        process.stderr.write(text);
-    },
-    readStdin: () => Buffer.alloc(0),
-    stdinIsPiped: false,
-    version: "bench",
-});
-
 function run(args, cwd, expected = 0) {
-    const status = main(args, io(cwd));
+    const status = main(args, quietIo(cwd));
     if (status !== expected) throw new Error(`${args.join(" ")} exited ${status}`);
 }
 

@@ -52,3 +52,17 @@ export async function sideBySide(ours, baseline, { runs = 5, warmup = 1 } = {}) 
     }
     return { ours: stats(a), baseline: stats(b), oursFirst, runs };
 }
+
+/** A CliIo for running the CLI in process: output dropped, errors shown. */
+export function quietIo(cwd) {
+    return {
+        cwd,
+        stdout() {},
+        stderr(text) {
+            process.stderr.write(text);
+        },
+        readStdin: () => Buffer.alloc(0),
+        stdinIsPiped: false,
+        version: "bench",
+    };
+}

@@ -5,23 +5,12 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { stats } from "./measure.mjs";
+import { quietIo, stats } from "./measure.mjs";
 import { makeWorkspace } from "./workload.mjs";
 
 const require = createRequire(import.meta.url);
 const { main } = require("../dist/cli.js");
 const core = require("../dist/index.js");
-
-const silentIo = (cwd) => ({
-    cwd,
-    stdout() {},
-    stderr(text) {
-        process.stderr.write(text);
-    },
-    readStdin: () => Buffer.alloc(0),
-    stdinIsPiped: false,
-    version: "bench",
-});
 
 /** Lines inserted at the top of every source document: every ref into it moves by that much. */
 function breakSources(workspace, lines) {
@@ -80,8 +69,7 @@ export async function repairCases({ scratch, smoke, record }) {
     });
     breakSources(workspace, 3);
     const broken = brokenRefs(workspace);
-    const run = (command) =>
-        main([command, "--root", workspace.dir, workspace.annotationFile], silentIo(workspace.dir));
+    const run = (command) => main([command, "--root", workspace.dir, workspace.annotationFile], quietIo(workspace.dir));
     // Sanity: the plain check fails, and the repair runs to its verdict (the pseudo-prose's tiny
     // vocabulary makes some refs honestly undecidable, so not every repair is certain).
     if (run("check") !== 1) throw new Error("the broken workload should fail the check");
@@ -137,8 +125,7 @@ export async function repairLockCases({ scratch, smoke, record }) {
     writeFileSync(join(workspace.dir, "answer.sourcecheck.lock.json"), serializeLock(lock));
     breakSources(workspace, 3);
     const broken = brokenRefs(workspace);
-    const run = (command) =>
-        main([command, "--root", workspace.dir, workspace.annotationFile], silentIo(workspace.dir));
+    const run = (command) => main([command, "--root", workspace.dir, workspace.annotationFile], quietIo(workspace.dir));
     if (run("check") !== 1) throw new Error("the broken workload should fail the check");
     if (run("repair") === 2) throw new Error("repair failed on the locked workload");
     const measured = alternated(
