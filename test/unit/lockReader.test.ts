@@ -17,6 +17,15 @@ describe("lock reader: parsed again only when the lock changes", () => {
         const reader = new LockReader();
         assert.deepEqual(reader.readBeside(annotations), { path: lock }, "no lock yet");
         fs.writeFileSync(lock, '{ "lockVersion": 1, "annotationFile": "a.sourcecheck.json", "entries": {} }\n');
+        const fresh = reader.readBeside(annotations);
+        assert.notEqual(
+            reader.readBeside(annotations),
+            fresh,
+            "written moments ago: read again (it may change in the same tick)",
+        );
+        // Settled: last written a minute ago.
+        const past = new Date(Date.now() - 60_000);
+        fs.utimesSync(lock, past, past);
         const first = reader.readBeside(annotations);
         assert.deepEqual(first.lock?.entries, {});
         assert.equal(reader.readBeside(annotations), first, "unchanged: not parsed again");

@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
 import { type DiskRead, readDocumentUnderRoot } from "./diskDocuments";
+import { SETTLED_MS, stampOf } from "./fileStamp";
 import { resolveUnderRoot } from "./pathSafety";
 
 interface Kept {
@@ -22,8 +23,6 @@ interface Kept {
 /** Kept contents, in UTF-16 code units, before the oldest are dropped. */
 const MAX_KEPT_CHARS = 64 * 1024 * 1024;
 const MAX_MISSING = 10_000;
-/** A file modified longer ago than this is kept; a newer one is read on every call. */
-const SETTLED_MS = 2000;
 
 function sizeOf(kept: Kept): number {
     return kept.content.length + (kept.raw === kept.content ? 0 : kept.raw.length);
@@ -118,11 +117,8 @@ export class FreshDocuments {
                 return { folderStamp: `${folder.dev}:${folder.ino}:${folder.mtimeNs}:${folder.ctimeNs}` };
             }
             if (!stats.isFile()) return undefined;
-            const stamp = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
-            // Timestamps advance in clock ticks: a file written moments ago may be written again with
-            // the same stamps, so it is not kept until it has settled (git's "racily clean" entries).
-            const settled = Date.now() - Number(stats.mtimeMs) > SETTLED_MS;
-            return { real: verdict.absolute, stamp, settled };
+            // A file written moments ago is not kept until it has settled (fileStamp.ts).
+            return { real: verdict.absolute, ...stampOf(stats) };
         } catch {
             return undefined;
         }

@@ -2,9 +2,11 @@
  * Lock files on disk (docs/lock.md): the sidecar beside an annotation file, read through the one safe
  * reader, and the SHA-256 the pure lock module is given.
  */
+
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { type LockError, type LockFile, lockFileNameFor, parseLock } from "../core/lock";
+import { fileStamp } from "./fileStamp";
 import { readTextFile } from "./safeFile";
 import { type FileSnapshot, writeFileSafely } from "./safeWrite";
 
@@ -46,25 +48,19 @@ export function readLockBeside(annotationPath: string, options: { snapshot?: boo
 /**
  * Locks read again only when they change: the language server checks an annotation file on every
  * edit, and a large lock (100 MB for 100,000 annotations) must not be parsed on every keystroke.
- * A lock is known unchanged by its size, modification time and inode; the read itself is the safe one.
+ * A lock is known unchanged by its stamp (fileStamp.ts), once settled; the read itself is the safe one.
  */
 export class LockReader {
     private readonly cache = new Map<string, { stamp: string; read: LockRead }>();
 
     readBeside(annotationPath: string): LockRead {
-        const path = lockPathFor(annotationPath);
-        let stamp: string | undefined;
-        try {
-            const stats = fs.statSync(path);
-            stamp = `${stats.size}:${stats.mtimeMs}:${stats.ino}:${stats.ctimeMs}`;
-        } catch {
-            stamp = undefined;
-        }
+        const stamped = fileStamp(lockPathFor(annotationPath));
         const cached = this.cache.get(annotationPath);
-        if (stamp !== undefined && cached?.stamp === stamp) return cached.read;
+        if (stamped?.settled && cached?.stamp === stamped.stamp) return cached.read;
         const read = readLockBeside(annotationPath);
-        if (stamp === undefined) this.cache.delete(annotationPath);
-        else this.cache.set(annotationPath, { stamp, read });
+        // Kept only once settled: a lock written moments ago may be written again with the same stamp.
+        if (stamped?.settled) this.cache.set(annotationPath, { stamp: stamped.stamp, read });
+        else this.cache.delete(annotationPath);
         return read;
     }
 }
