@@ -106,10 +106,16 @@ describe("locks in the editor", () => {
             assert.equal(result.ok, true, JSON.stringify(result));
             const before = (await vscode.commands.executeCommand<KeeperLog>("sourcecheck._lockKeeper")).saves.length;
             assert.ok(await doc.save(), "saved");
-            await waitFor("the lock updated on save", lockedTexts, (texts) => texts.includes(ADDED), 15_000);
-            const log = await vscode.commands.executeCommand<KeeperLog>("sourcecheck._lockKeeper");
-            const save = log.saves.slice(before).find((s) => s.uri === doc.uri.toString());
-            assert.equal(save?.result.written, true, JSON.stringify(log.saves));
+            // The server writes the lock before its reply reaches the client's log: wait for the reply.
+            const saveOf = (log: KeeperLog) => log.saves.slice(before).find((s) => s.uri === doc.uri.toString());
+            const log = await waitFor(
+                "the client's record of the save's lock update",
+                () => vscode.commands.executeCommand<KeeperLog>("sourcecheck._lockKeeper"),
+                (l) => saveOf(l) !== undefined,
+                15_000,
+            );
+            assert.equal(saveOf(log)?.result.written, true, JSON.stringify(log.saves.slice(before)));
+            assert.ok((await lockedTexts()).includes(ADDED), "the lock holds the added source");
             assert.deepEqual(log.offers, [], "no offer: the file has a lock (and tests never see one unasked)");
             assert.ok((await lockedTexts()).includes(SENTENCE), "the other entries stay");
         } finally {
