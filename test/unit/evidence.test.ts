@@ -388,11 +388,27 @@ describe("evidence: index updates and file format", () => {
         index.refuse("image.png", 9_000_000_000, 1.25, "is binary (it contains NUL bytes), not text");
         index.upsert("gone.md", 10, 3, "# Gone\n\nsoon removed\n");
         index.remove("gone.md");
+        index.upsert("inode.md", 8, 9, "# Inode\n\nkept\n", 42);
         const fields = (i: EvidenceIndex) =>
             i.paths.sort().map((p) => {
                 const { path, size, mtimeMs, hash, unsafe, refused, chunkCount } = i.document(p)!;
                 return { path, size, mtimeMs, hash, unsafe, refused, chunkCount };
             });
+        // Read from the columns before any record is built, then from the records.
+        const lazy = EvidenceIndex.deserialize(index.serialize()).index;
+        assert.deepEqual(lazy.counts(), index.counts());
+        assert.deepEqual(lazy.unsafeChunks(), index.unsafeChunks());
+        const stat = index.document("notes/éè 检索.md")!;
+        for (const candidate of [lazy, lazy, index]) {
+            assert.equal(candidate.sameFile("notes/éè 检索.md", stat.size, stat.mtimeMs, 77), true);
+            assert.equal(candidate.sameFile("notes/éè 检索.md", stat.size + 1, stat.mtimeMs, 77), false);
+            assert.equal(candidate.sameFile("notes/éè 检索.md", stat.size, stat.mtimeMs + 0.5, 77), false);
+            assert.equal(candidate.sameFile("gone.md", 10, 3, 0), undefined);
+            assert.equal(candidate.sameFile("inode.md", 8, 9, 42), true);
+            assert.equal(candidate.sameFile("inode.md", 8, 9, 43), false, "another file took its place");
+            lazy.document("notes/éè 检索.md"); // the second round compares with the records
+            lazy.document("inode.md");
+        }
         const reloaded = EvidenceIndex.deserialize(index.serialize()).index;
         assert.deepEqual(fields(reloaded), fields(index));
         assert.equal(reloaded.document("gone.md"), undefined);

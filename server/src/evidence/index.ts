@@ -6,13 +6,21 @@
  */
 import { createHash } from "node:crypto";
 import { type Chunk, chunkMarkdown, DEFAULT_MAX_CHARS } from "./chunker";
+import {
+    columnBytes,
+    type DocumentRecord,
+    type DocumentsHeader,
+    documentColumns,
+    IndexFormatError,
+    StoredDocuments,
+} from "./documents";
 import { chunkId, chunkIdPrefix, contentHash, fingerprint } from "./fingerprint";
 import { PostingList } from "./postings";
 import { type TermVisitor, type TokenizerName, termVisitor, tokenize } from "./tokenizer";
 import { unsafePatterns, unsafeReason } from "./unsafe";
 
 /** Bumped whenever chunking, tokenizing or the file layout change: an older index is rebuilt. */
-export const INDEX_FORMAT = 4;
+export const INDEX_FORMAT = 5;
 const MAGIC = "SCEVIDX1";
 const CHECKSUM_BYTES = 20;
 
@@ -24,22 +32,7 @@ export interface IndexSettings {
     tokenizer?: TokenizerName;
 }
 
-export interface DocumentRecord {
-    path: string;
-    size: number;
-    mtimeMs: number;
-    /** The file's inode when read (0 when not known): a file replaced by another of the same size and time is read again. */
-    ino: number;
-    hash: string;
-    /** Why the document is kept out of every result, if it is. */
-    unsafe?: string;
-    /** Why the file is not a document at all (binary, not UTF-8, too big): remembered so it is not read again. */
-    refused?: string;
-    firstSlot: number;
-    chunkCount: number;
-    /** The path's part of its chunks' ids, computed on first use. */
-    idPrefix?: string;
-}
+export { type DocumentRecord, IndexFormatError };
 
 /** A chunk as stored: where it is and what identifies it; its text is read from the file when shown. */
 export interface ChunkRecord {
@@ -57,8 +50,6 @@ export interface Candidate {
     slot: number;
     score: number;
 }
-
-export class IndexFormatError extends Error {}
 
 // Fields of a chunk slot in the Int32 table.
 const DOC = 0;
@@ -106,8 +97,12 @@ export class EvidenceIndex {
     private table: Int32Array;
     private slots = 0;
     private deadSlots = 0;
-    /** Documents by index (null once removed) and by path. */
-    private docs: (DocumentRecord | null)[] = [];
+    /**
+     * Documents by index (null once removed; undefined while only in `stored`, the columns of the file
+     * read) and by path.
+     */
+    private docs: (DocumentRecord | null | undefined)[] = [];
+    private stored: StoredDocuments | undefined;
     private byPath = new Map<string, number>();
     private headings: string[] = [];
     private headingIds = new Map<string, number>();
@@ -143,7 +138,39 @@ export class EvidenceIndex {
 
     document(path: string): DocumentRecord | undefined {
         const at = this.byPath.get(path);
-        return at === undefined ? undefined : (this.docs[at] ?? undefined);
+        return at === undefined ? undefined : (this.recordAt(at) ?? undefined);
+    }
+
+    /** The record of document `at`, built from the file's columns on first use. */
+    private recordAt(at: number): DocumentRecord | null {
+        const known = this.docs[at];
+        if (known !== undefined) return known;
+        const made = this.stored!.record(at);
+        this.docs[at] = made;
+        return made;
+    }
+
+    /** The path of live document `at`, without building its record. */
+    private pathAt(at: number): string {
+        const record = this.docs[at];
+        return record === undefined ? this.stored!.paths[at] : record!.path;
+    }
+
+    /**
+     * Whether the path's document was indexed from a file of this size, modification time and inode
+     * (undefined: no such document). Compared without building its record.
+     */
+    sameFile(path: string, size: number, mtimeMs: number, ino: number): boolean | undefined {
+        const at = this.byPath.get(path);
+        if (at === undefined) return undefined;
+        const record = this.docs[at];
+        if (record === undefined) return this.stored!.sameFile(at, size, mtimeMs, ino);
+        return (
+            record !== null &&
+            record.size === size &&
+            record.mtimeMs === mtimeMs &&
+            (record.ino === 0 || record.ino === ino)
+        );
     }
 
     get paths(): string[] {
@@ -157,7 +184,10 @@ export class EvidenceIndex {
     /** Files remembered as refused (not text), and the documents indexed. */
     counts(): { documents: number; refused: number } {
         let refused = 0;
-        for (const at of this.byPath.values()) if (this.docs[at]?.refused !== undefined) refused++;
+        for (const at of this.byPath.values()) {
+            const record = this.docs[at];
+            if (record === undefined ? this.stored!.isRefused(at) : record?.refused !== undefined) refused++;
+        }
         return { documents: this.byPath.size - refused, refused };
     }
 
@@ -253,7 +283,7 @@ export class EvidenceIndex {
     remove(path: string): boolean {
         const at = this.byPath.get(path);
         if (at === undefined) return false;
-        const record = this.docs[at]!;
+        const record = this.recordAt(at)!;
         for (let slot = record.firstSlot; slot < record.firstSlot + record.chunkCount; slot++) {
             this.table[slot * FIELDS + DOC] = -1;
         }
@@ -332,7 +362,7 @@ export class EvidenceIndex {
         const base = slot * FIELDS;
         const docIndex = this.table[base + DOC];
         if (docIndex < 0) return undefined;
-        const document = this.docs[docIndex]!;
+        const document = this.recordAt(docIndex)!;
         const print: [number, number] = [this.table[base + FP_HI], this.table[base + FP_LO]];
         const occurrence = this.table[base + FLAGS] >>> 8;
         const heading = this.headings[this.table[base + HEADING]];
@@ -354,7 +384,7 @@ export class EvidenceIndex {
         const docIndex = this.table[base + DOC];
         if (docIndex < 0) return undefined;
         const print: [number, number] = [this.table[base + FP_HI], this.table[base + FP_LO]];
-        return this.idOf(this.docs[docIndex]!, print, this.table[base + FLAGS] >>> 8);
+        return this.idOf(this.recordAt(docIndex)!, print, this.table[base + FLAGS] >>> 8);
     }
 
     /** The fingerprint of a slot's text as one exact integer (equal keys: duplicate evidence). */
@@ -371,7 +401,9 @@ export class EvidenceIndex {
     /** Ids and reasons of the live chunks of unsafe documents: what the gate turns away before scoring. */
     unsafeChunks(): { id: string; reason: string }[] {
         const found: { id: string; reason: string }[] = [];
-        for (const record of this.docs) {
+        for (let at = 0; at < this.docs.length; at++) {
+            if (this.docs[at] === undefined && !this.stored!.isUnsafe(at)) continue;
+            const record = this.recordAt(at);
             if (!record?.unsafe) continue;
             for (let slot = record.firstSlot; slot < record.firstSlot + record.chunkCount; slot++) {
                 const id = this.chunkIdAt(slot);
@@ -419,7 +451,7 @@ export class EvidenceIndex {
         }
         const candidates: Candidate[] = [];
         for (const slot of touched) if (scores[slot] > 0) candidates.push({ slot, score: scores[slot] });
-        const pathOf = (slot: number) => this.docs[table[slot * FIELDS + DOC]]!.path;
+        const pathOf = (slot: number) => this.pathAt(table[slot * FIELDS + DOC]);
         candidates.sort((a, b) => {
             if (a.score !== b.score) return b.score - a.score;
             const pa = pathOf(a.slot);
@@ -449,7 +481,7 @@ export class EvidenceIndex {
             if (newDoc === undefined) {
                 newDoc = docs.length;
                 docRenumber.set(docIndex, newDoc);
-                const record = this.docs[docIndex]!;
+                const record = this.recordAt(docIndex)!;
                 record.firstSlot = next;
                 docs.push(record);
             }
@@ -457,7 +489,8 @@ export class EvidenceIndex {
             next++;
         }
         // Documents without chunks keep their place too.
-        for (const [index, record] of this.docs.entries()) {
+        for (let index = 0; index < this.docs.length; index++) {
+            const record = this.recordAt(index);
             if (record && !docRenumber.has(index)) {
                 docRenumber.set(index, docs.length);
                 record.firstSlot = next;
@@ -474,6 +507,7 @@ export class EvidenceIndex {
         }
         this.terms = terms;
         this.docs = docs;
+        this.stored = undefined; // every record was built above
         this.byPath = new Map(docs.map((record, index) => [record.path, index]));
         this.slots = next;
         this.deadSlots = 0;
@@ -497,7 +531,8 @@ export class EvidenceIndex {
         // Removed documents leave holes in `docs`: number the live ones densely for the file.
         const docIndex = new Int32Array(this.docs.length).fill(-1);
         const live: DocumentRecord[] = [];
-        for (const [index, record] of this.docs.entries()) {
+        for (let index = 0; index < this.docs.length; index++) {
+            const record = this.recordAt(index);
             if (!record) continue;
             docIndex[index] = live.length;
             live.push(record);
@@ -522,9 +557,7 @@ export class EvidenceIndex {
                 root: this.root,
                 slots: this.slots,
                 deadSlots: this.deadSlots,
-                docCount: live.length,
-                docBytes: docs.lengths,
-                docNotes: docs.notes,
+                ...docs.header,
                 headings: this.headings,
                 terms: termEntries,
             }),
@@ -553,15 +586,12 @@ export class EvidenceIndex {
             throw new IndexFormatError("its checksum does not match (a damaged or truncated file)");
         }
         const headerLength = buffer.readUInt32LE(MAGIC.length);
-        let header: {
+        let header: DocumentsHeader & {
             key: string;
             settings: IndexSettings;
             root: string;
             slots: number;
             deadSlots: number;
-            docCount: number;
-            docBytes: number[];
-            docNotes: [number, string, string | 0, string | 0][];
             headings: string[];
             terms: (string | number)[];
         };
@@ -571,7 +601,7 @@ export class EvidenceIndex {
             throw new IndexFormatError("its header is not readable");
         }
         const docsStart = align4(MAGIC.length + 4 + headerLength);
-        const docsBytes = Array.isArray(header.docBytes) ? header.docBytes.reduce((sum, n) => sum + n, 0) : -1;
+        const docsBytes = columnBytes(header);
         if (!Number.isInteger(docsBytes) || docsBytes < 0 || docsStart + docsBytes > body.length) {
             throw new IndexFormatError("its documents are truncated");
         }
@@ -588,10 +618,11 @@ export class EvidenceIndex {
         );
         index.slots = header.slots;
         index.deadSlots = header.deadSlots;
-        for (const record of readDocumentColumns(body, docsStart, header.docCount, header.docBytes, header.docNotes)) {
-            index.byPath.set(record.path, index.docs.length);
-            index.docs.push(record);
-        }
+        const stored = new StoredDocuments(body, docsStart, header);
+        index.stored = stored;
+        index.docs = new Array(stored.count).fill(undefined);
+        const paths = stored.paths;
+        for (let i = 0; i < paths.length; i++) index.byPath.set(paths[i], i);
         index.headings = header.headings;
         for (const [id, heading] of header.headings.entries()) index.headingIds.set(heading, id);
         const terms = header.terms;
@@ -606,115 +637,6 @@ export class EvidenceIndex {
         }
         return { index, key: header.key, root: header.root };
     }
-}
-
-const HASH_CHARS = 32;
-
-/**
- * Documents as columns, each padded to 4 bytes: paths (UTF-8, NUL-separated: no path holds a NUL),
- * content hashes (32 hex characters each), sizes, mtimes and inodes (float64), first slots and chunk counts
- * (int32). What is rare (an unsafe or refused document, a hash of another length) goes in `notes`.
- */
-function documentColumns(records: readonly DocumentRecord[]): {
-    columns: Uint8Array[];
-    lengths: number[];
-    notes: [number, string, string | 0, string | 0][];
-} {
-    const count = records.length;
-    const notes: [number, string, string | 0, string | 0][] = [];
-    const sizes = new Float64Array(count);
-    const mtimes = new Float64Array(count);
-    const inos = new Float64Array(count);
-    const slots = new Int32Array(count * 2);
-    let hashes = "";
-    const paths: string[] = [];
-    for (let i = 0; i < count; i++) {
-        const record = records[i];
-        paths.push(record.path);
-        sizes[i] = record.size;
-        mtimes[i] = record.mtimeMs;
-        inos[i] = record.ino;
-        slots[i * 2] = record.firstSlot;
-        slots[i * 2 + 1] = record.chunkCount;
-        const regular = record.hash.length === HASH_CHARS && /^[0-9a-f]*$/.test(record.hash);
-        hashes += regular ? record.hash : "0".repeat(HASH_CHARS);
-        if (!regular || record.unsafe !== undefined || record.refused !== undefined) {
-            notes.push([i, record.hash, record.unsafe ?? 0, record.refused ?? 0]);
-        }
-    }
-    const padded = (bytes: Uint8Array) => {
-        const out = new Uint8Array(align4(bytes.length));
-        out.set(bytes);
-        return out;
-    };
-    const columns = [
-        padded(Buffer.from(paths.join("\0"), "utf8")),
-        padded(Buffer.from(hashes, "latin1")),
-        new Uint8Array(sizes.buffer),
-        new Uint8Array(mtimes.buffer),
-        new Uint8Array(inos.buffer),
-        new Uint8Array(slots.buffer),
-    ];
-    return { columns, lengths: columns.map((column) => column.length), notes };
-}
-
-/** The records of documentColumns' bytes; throws IndexFormatError when they do not fit together. */
-function readDocumentColumns(
-    body: Buffer,
-    start: number,
-    count: number,
-    lengths: number[],
-    notes: [number, string, string | 0, string | 0][],
-): DocumentRecord[] {
-    if (!Number.isInteger(count) || count < 0 || lengths.length !== 6 || !Array.isArray(notes)) {
-        throw new IndexFormatError("its documents are not readable");
-    }
-    const at: number[] = [];
-    let offset = start;
-    for (const length of lengths) {
-        at.push(offset);
-        offset += length;
-    }
-    if (
-        lengths[1] < count * HASH_CHARS ||
-        lengths[2] !== count * 8 ||
-        lengths[3] !== count * 8 ||
-        lengths[4] !== count * 8 ||
-        lengths[5] !== count * 8
-    ) {
-        throw new IndexFormatError("its documents are not readable");
-    }
-    let pathEnd = at[0] + lengths[0];
-    while (pathEnd > at[0] && body[pathEnd - 1] === 0) pathEnd--; // the column's padding
-    const pathText = body.toString("utf8", at[0], pathEnd);
-    const paths = count === 0 ? [] : pathText.split("\0");
-    if (paths.length !== count) throw new IndexFormatError("its documents are not readable");
-    const hashes = body.toString("latin1", at[1], at[1] + count * HASH_CHARS);
-    // Copied: the file buffer may be unaligned for float64 and int32 views.
-    const sizes = new Float64Array(body.buffer.slice(body.byteOffset + at[2], body.byteOffset + at[2] + lengths[2]));
-    const mtimes = new Float64Array(body.buffer.slice(body.byteOffset + at[3], body.byteOffset + at[3] + lengths[3]));
-    const inos = new Float64Array(body.buffer.slice(body.byteOffset + at[4], body.byteOffset + at[4] + lengths[4]));
-    const slots = new Int32Array(body.buffer.slice(body.byteOffset + at[5], body.byteOffset + at[5] + lengths[5]));
-    const records: DocumentRecord[] = new Array(count);
-    for (let i = 0; i < count; i++) {
-        records[i] = {
-            path: paths[i],
-            size: sizes[i],
-            mtimeMs: mtimes[i],
-            ino: inos[i],
-            hash: hashes.slice(i * HASH_CHARS, (i + 1) * HASH_CHARS),
-            firstSlot: slots[i * 2],
-            chunkCount: slots[i * 2 + 1],
-        };
-    }
-    for (const [i, hash, unsafe, refused] of notes) {
-        const record = records[i];
-        if (!record) throw new IndexFormatError("its documents are not readable");
-        record.hash = hash;
-        if (unsafe) record.unsafe = unsafe;
-        if (refused) record.refused = refused;
-    }
-    return records;
 }
 
 /** Coalesces pieces into about a megabyte before writing, and appends the SHA-1 of everything written. */

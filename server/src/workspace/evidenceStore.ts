@@ -204,6 +204,8 @@ function releaseScratch(): void {
     if (scratch.length > SCRATCH_KEPT) scratch = Buffer.allocUnsafe(64 * 1024);
 }
 
+const LSTAT_OPTIONS = { throwIfNoEntry: false } as const;
+
 function settingsOf(options: CorpusOptions): IndexSettings {
     return { maxChars: options.maxChars ?? DEFAULT_MAX_CHARS, unsafePatterns: [...(options.unsafePatterns ?? [])] };
 }
@@ -283,17 +285,13 @@ export function syncIndex(
     const report = { added: 0, updated: 0, unchanged: 0, deleted: 0, written: false, readBytes: 0, touched: 0 };
     const seen = new Set<string>();
     const annotationFiles: Found[] = [];
+    const indexed = index.documentCount > 0; // a new index has no stat to compare: every file is read
     for (const file of listCorpus(root, options, annotationFiles)) {
-        const record = index.document(file.path);
-        if (record) {
-            // Known files cost one lstat when unchanged (size, mtime and inode as read); new files are read at once (their stat comes with them).
-            const stats = fs.lstatSync(file.absolute, { throwIfNoEntry: false });
-            if (
-                stats?.isFile() &&
-                record.size === stats.size &&
-                record.mtimeMs === stats.mtimeMs &&
-                (record.ino === 0 || record.ino === stats.ino)
-            ) {
+        // Known files cost one lstat when unchanged (size, mtime and inode as read, compared with the
+        // index's columns: no record is built); new files are read at once (their stat comes with them).
+        if (indexed) {
+            const stats = fs.lstatSync(file.absolute, LSTAT_OPTIONS);
+            if (stats?.isFile() && index.sameFile(file.path, stats.size, stats.mtimeMs, stats.ino)) {
                 seen.add(file.path);
                 report.unchanged++;
                 continue;
@@ -303,6 +301,7 @@ export function syncIndex(
         if (read === undefined) continue; // vanished or not a regular file any more: dropped below
         seen.add(file.path);
         report.readBytes += read.stats.size;
+        const record = index.document(file.path);
         if ("refused" in read) {
             const known = record?.refused !== undefined;
             index.refuse(file.path, read.stats.size, read.stats.mtimeMs, read.refused, read.stats.ino);
@@ -317,12 +316,14 @@ export function syncIndex(
         } else report[outcome]++;
     }
     releaseScratch();
-    for (const path of index.paths) {
-        if (!seen.has(path)) {
-            index.remove(path);
-            report.deleted++;
+    // Every path seen is a document now, so a deleted file exists only when there are more documents.
+    if (index.documentCount > seen.size)
+        for (const path of index.paths) {
+            if (!seen.has(path)) {
+                index.remove(path);
+                report.deleted++;
+            }
         }
-    }
     const patterns = corpusPatterns(options);
     const scope: CorpusScope = {
         ...index.counts(),
