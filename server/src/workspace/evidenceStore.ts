@@ -122,6 +122,15 @@ export function corpusPatterns(options: CorpusOptions = {}): { include: string[]
  * annotation files met on the way (never part of the corpus) are pushed to `annotationFiles` if given.
  */
 export function listCorpus(root: string, options: CorpusOptions = {}, annotationFiles?: Found[]): Found[] {
+    return walkCorpus(root, options, annotationFiles).sort(byPath);
+}
+
+function byPath(a: Found, b: Found): number {
+    return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/** listCorpus in the order the folders list their entries (a warm sync sorts only the files it reads). */
+function walkCorpus(root: string, options: CorpusOptions, annotationFiles?: Found[]): Found[] {
     const patterns = corpusPatterns(options);
     // Linear-time globs (workspace/globs.ts): a pattern over the wildcard budget is refused there.
     const include = compileGlobs(patterns.include, { dot: false });
@@ -144,7 +153,7 @@ export function listCorpus(root: string, options: CorpusOptions = {}, annotation
                 annotationFiles.push({ path: relative, absolute: file.path });
         } else if (include(relative)) found.push({ path: relative, absolute: file.path });
     }
-    return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return found;
 }
 
 /**
@@ -285,18 +294,22 @@ export function syncIndex(
     const report = { added: 0, updated: 0, unchanged: 0, deleted: 0, written: false, readBytes: 0, touched: 0 };
     const seen = new Set<string>();
     const annotationFiles: Found[] = [];
-    const indexed = index.documentCount > 0; // a new index has no stat to compare: every file is read
-    for (const file of listCorpus(root, options, annotationFiles)) {
-        // Known files cost one lstat when unchanged (size, mtime and inode as read, compared with the
-        // index's columns: no record is built); new files are read at once (their stat comes with them).
-        if (indexed) {
+    // Known files cost one lstat when unchanged (size, mtime and inode as read, compared with the
+    // index's columns: no record is built); the others are read, in path order, their stat coming
+    // with them. A new index has no stat to compare: every file is read.
+    let toRead = walkCorpus(root, options, annotationFiles);
+    if (index.documentCount > 0) {
+        const unchanged = (file: Found) => {
             const stats = fs.lstatSync(file.absolute, LSTAT_OPTIONS);
-            if (stats?.isFile() && index.sameFile(file.path, stats.size, stats.mtimeMs, stats.ino)) {
-                seen.add(file.path);
-                report.unchanged++;
-                continue;
-            }
-        }
+            if (!stats?.isFile() || !index.sameFile(file.path, stats.size, stats.mtimeMs, stats.ino)) return false;
+            seen.add(file.path);
+            return true;
+        };
+        const before = toRead.length;
+        toRead = toRead.filter((file) => !unchanged(file));
+        report.unchanged += before - toRead.length;
+    }
+    for (const file of toRead.sort(byPath)) {
         const read = readFound(file, maxBytes);
         if (read === undefined) continue; // vanished or not a regular file any more: dropped below
         seen.add(file.path);

@@ -73,16 +73,23 @@ function fastMatcher(segments: readonly string[], dot: boolean): ((path: string)
     if (segments[0] !== "**" || segments.length < 2 || segments.length > 3) return undefined;
     const name = segments[1];
     if (name === "**") return undefined;
+    // What follows the name's last wildcard ends every path it matches (`.lock.json` of `*.lock.json`):
+    // most paths fail that test without a slice of their name being made.
+    const tail = name.slice(Math.max(name.lastIndexOf("*"), name.lastIndexOf("?")) + 1);
     if (segments.length === 2) {
         return (path) => {
+            if (!path.endsWith(tail)) return false;
             const cut = path.lastIndexOf("/");
             // `**` never crosses a dot folder unless dot is on.
             if (!dot && cut >= 0 && (path.charCodeAt(0) === DOT || indexOfDotSegment(path) < cut)) return false;
+            if (name === "*") return anyName(path, cut + 1, dot);
             return segmentMatches(name, cut < 0 ? path : path.slice(cut + 1), dot);
         };
     }
     if (segments[2] !== "**") return undefined;
+    const literal = tail === name;
     return (path) => {
+        if (literal && !path.includes(name)) return false;
         const parts = path.split("/");
         for (let j = 0; j < parts.length; j++) {
             if (!segmentMatches(name, parts[j], dot)) continue;
@@ -93,6 +100,15 @@ function fastMatcher(segments: readonly string[], dot: boolean): ((path: string)
 }
 
 const DOT = 46;
+
+/** segmentMatches("*", the path's name from `from` on, dot) without slicing the name out. */
+function anyName(path: string, from: number, dot: boolean): boolean {
+    const length = path.length - from;
+    if (length === 0) return false;
+    if (path.charCodeAt(from) !== DOT) return true;
+    // `*` matches neither "." nor "..", nor a dot name unless dot is on.
+    return dot && !(length === 1 || (length === 2 && path.charCodeAt(from + 1) === DOT));
+}
 
 /** Where the first `/` followed by a dot is (a segment after the first starting with "."), or Infinity. */
 function indexOfDotSegment(path: string): number {
