@@ -43,19 +43,9 @@ function sections(lines: readonly string[]): Section[] {
     let fence: string | undefined;
     for (let i = 0; i < lines.length; i++) {
         const line = lines[i];
-        const fenceMatch = FENCE.exec(line);
-        if (fence !== undefined) {
-            // A closing fence: the same character, at least as long, nothing after it.
-            if (fenceMatch && fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length) {
-                if (line.trim() === fenceMatch[1]) fence = undefined;
-            }
-            continue;
-        }
-        if (fenceMatch) {
-            // A backtick fence's info string may not contain a backtick (CommonMark).
-            if (fenceMatch[1][0] !== "`" || !line.slice(fenceMatch[0].length).includes("`")) fence = fenceMatch[1];
-            continue;
-        }
+        const before = fence;
+        fence = fenceAfter(line, before);
+        if (before !== undefined || fence !== undefined) continue; // fenced code: no heading here
         const heading = HEADING.exec(line);
         if (!heading) continue;
         current.to = i;
@@ -70,6 +60,20 @@ function sections(lines: readonly string[]): Section[] {
     return found;
 }
 
+/** The fence open after `line` (CommonMark fenced code), given the one open before it (undefined: none). */
+function fenceAfter(line: string, open: string | undefined): string | undefined {
+    const match = FENCE.exec(line);
+    if (open !== undefined) {
+        // A closing fence: the same character, at least as long, nothing after it.
+        const closes =
+            match !== null && match[1][0] === open[0] && match[1].length >= open.length && line.trim() === match[1];
+        return closes ? undefined : open;
+    }
+    // A backtick fence's info string may not contain a backtick.
+    if (match && (match[1][0] !== "`" || !line.slice(match[0].length).includes("`"))) return match[1];
+    return undefined;
+}
+
 function isBlank(line: string): boolean {
     return line.trim() === "";
 }
@@ -81,15 +85,10 @@ function blocks(lines: readonly string[], from: number, to: number): [number, nu
     let fence: string | undefined;
     for (let i = from; i < to; i++) {
         const line = lines[i];
-        const fenceMatch = FENCE.exec(line);
+        const before = fence;
+        fence = fenceAfter(line, before);
+        if (before !== undefined) continue; // inside the block, or its closing line
         if (fence !== undefined) {
-            if (fenceMatch && fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length) {
-                if (line.trim() === fenceMatch[1]) fence = undefined;
-            }
-            continue;
-        }
-        if (fenceMatch && (fenceMatch[1][0] !== "`" || !line.slice(fenceMatch[0].length).includes("`"))) {
-            fence = fenceMatch[1];
             if (start === -1) start = i;
             continue;
         }

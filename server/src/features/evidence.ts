@@ -7,7 +7,7 @@
 import type { EvidenceHitItem, FindEvidenceParams, FindEvidenceResult } from "../../../shared/evidenceProtocol";
 import { annotationLabel } from "../../../shared/numbering";
 import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
-import { MAX_TOP_K } from "../evidence/select";
+import { MAX_TOP_K, publicHit } from "../evidence/select";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { searchCorpus } from "../workspace/evidenceSearch";
 import { type CorpusOptions, defaultIndexDir, type OpenedIndex } from "../workspace/evidenceStore";
@@ -60,12 +60,7 @@ export class EvidenceFeature {
         this.kept.set(key, opened);
         for (const warning of opened.warnings) log(`sourcecheck: ${warning}`);
         const hits: EvidenceHitItem[] = result.hits.map((hit) => ({
-            path: hit.path,
-            startLine: hit.startLine,
-            endLine: hit.endLine,
-            score: hit.score,
-            headingPath: hit.headingPath,
-            ref: hit.ref,
+            ...publicHit(hit),
             refText: hit.refText,
             text: hit.text,
         }));
