@@ -27,6 +27,7 @@ describe("evidence benchmark smoke run", function () {
         assert.match(out, /evidence peak RSS vs the peer, 80 files/);
         assert.match(out, /evidence index size vs corpus size, 80 files, [\d.]+ MB: ratio 0\.\d/);
         assert.match(out, /the floor of a warm run/);
+        assert.match(out, /node -e 0: [\d.]+ s; the peer.s warm \/ node -e 0: [\d.]+/);
         assert.match(out, /tokenizer on the seed's cases: bigrams: gates pass, [\d.]+ ms per MB; words: gates pass/);
     });
 });
