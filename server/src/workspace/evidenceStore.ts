@@ -189,18 +189,25 @@ function readFound(
 let scratch = Buffer.allocUnsafe(64 * 1024);
 const SCRATCH_KEPT = 4 * 1024 * 1024;
 
-/** The whole file through `fd` (its size was `expected`), or undefined when it grew past `maxBytes`. */
+/**
+ * The file through `fd` as of its stat (`expected` bytes), or less if it shrank; undefined when a file
+ * whose stat said 0 bytes (a pseudo-file) holds more than `maxBytes`. Bytes appended since the stat are
+ * not read, nor is the end of the file looked for (a fifth of a cold build's calls): the index records
+ * the stat's size, so the next sync sees a file that grew as changed.
+ */
 function readInto(fd: number, expected: number, maxBytes: number): Buffer | undefined {
     if (scratch.length <= expected) scratch = Buffer.allocUnsafe(Math.min(expected + 1, maxBytes + 1));
     let used = 0;
-    for (;;) {
+    const untilEnd = expected === 0;
+    while (used < expected || untilEnd) {
         if (used === scratch.length) {
             if (used > maxBytes) return undefined;
             const grown = Buffer.allocUnsafe(Math.min(scratch.length * 2, maxBytes + 1));
             scratch.copy(grown, 0, 0, used);
             scratch = grown;
         }
-        const read = fs.readSync(fd, scratch, used, scratch.length - used, null);
+        const wanted = untilEnd ? scratch.length - used : expected - used;
+        const read = fs.readSync(fd, scratch, used, wanted, null);
         if (read === 0) break;
         used += read;
     }
