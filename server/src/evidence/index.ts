@@ -77,6 +77,9 @@ interface IndexedChunk {
     length: number;
     terms: string[];
     frequencies: number[];
+    /** The postings of `terms` while `this.terms` is the map they came from (a copy skips the lookups). */
+    lists?: PostingList[];
+    listsOf?: Map<string, PostingList>;
 }
 
 interface IndexedDocument {
@@ -346,14 +349,19 @@ export class EvidenceIndex {
         this.table[base + FLAGS] = (unsafe ? FLAG_UNSAFE : 0) | (chunk.occurrence << 8);
         if (unsafe) return; // kept out before scoring: no postings, no weight in the statistics
         const { terms, frequencies } = chunk;
-        for (let i = 0; i < terms.length; i++) {
-            let list = this.terms.get(terms[i]);
-            if (!list) {
-                list = new PostingList();
-                this.terms.set(terms[i], list);
-            }
-            list.append(slot, frequencies[i]);
+        if (chunk.listsOf !== this.terms) {
+            chunk.lists = terms.map((term) => {
+                let list = this.terms.get(term);
+                if (!list) {
+                    list = new PostingList();
+                    this.terms.set(term, list);
+                }
+                return list;
+            });
+            chunk.listsOf = this.terms;
         }
+        const lists = chunk.lists!;
+        for (let i = 0; i < terms.length; i++) lists[i].append(slot, frequencies[i]);
     }
 
     /** The stored chunk of a slot, or undefined when the slot is dead. */
@@ -506,6 +514,9 @@ export class EvidenceIndex {
             if (kept.count > 0) terms.set(term, kept);
         }
         this.terms = terms;
+        // The memo's chunks point at the old postings: let them go with it.
+        this.memo.clear();
+        this.memoSize = 0;
         this.docs = docs;
         this.stored = undefined; // every record was built above
         this.byPath = new Map(docs.map((record, index) => [record.path, index]));
