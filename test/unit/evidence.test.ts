@@ -334,7 +334,96 @@ describe("evidence: search, refs and stale checks", () => {
     });
 });
 
+/**
+ * BM25 as docs/evidence.md states it, over chunks made by chunkMarkdown and terms by tokenize: no
+ * postings, no slots, no memo. Scores of every chunk with a positive score, keyed `path:startLine`.
+ */
+function bm25Oracle(files: Map<string, string>, query: string): Map<string, number> {
+    const chunks: { key: string; counts: Map<string, number>; length: number }[] = [];
+    for (const [name, text] of files) {
+        for (const chunk of chunkMarkdown(text.split("\n"), 900)) {
+            const terms = [...chunk.headingPath.flatMap((title) => tokenize(title)), ...tokenize(chunk.text)];
+            const counts = new Map<string, number>();
+            for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+            chunks.push({ key: `${name}:${chunk.startLine}`, counts, length: terms.length });
+        }
+    }
+    const average = chunks.reduce((sum, c) => sum + c.length, 0) / chunks.length;
+    const scores = new Map<string, number>();
+    for (const term of new Set(tokenize(query))) {
+        const df = chunks.filter((c) => c.counts.has(term)).length;
+        if (df === 0) continue;
+        const idf = Math.log(1 + (chunks.length - df + 0.5) / (df + 0.5));
+        for (const c of chunks) {
+            const f = c.counts.get(term) ?? 0;
+            if (f === 0) continue;
+            const score = (idf * (f * 2.5)) / (f + 1.5 * (1 - 0.75 + (0.75 * c.length) / average));
+            scores.set(c.key, (scores.get(c.key) ?? 0) + score);
+        }
+    }
+    return scores;
+}
+
 describe("evidence: index updates and file format", () => {
+    it("scores as plain BM25 over a corpus of copies, after edits, compaction and a reload (property, oracle: BM25 from the chunks)", () => {
+        let ran = 0;
+        const word = fc.constantFrom("stale", "evidence", "memory", "hook", "budget", "index", "检索", "证据");
+        const paragraph = fc.array(word, { minLength: 1, maxLength: 8 }).map((w) => w.join(" "));
+        const text = fc
+            .array(fc.tuple(fc.constantFrom("#", "##"), word, fc.array(paragraph, { minLength: 1, maxLength: 3 })), {
+                minLength: 1,
+                maxLength: 3,
+            })
+            .map((sections) => sections.map(([h, title, ps]) => `${h} ${title}\n\n${ps.join("\n\n")}\n`).join("\n"));
+        const step = fc.record({
+            name: fc.constantFrom("a.md", "b.md", "c.md", "d.md", "e.md"),
+            action: fc.constantFrom("copy", "delete", "new"),
+            from: fc.constantFrom("a.md", "b.md", "c.md", "d.md", "e.md"),
+            text,
+        });
+        fc.assert(
+            fc.property(
+                fc.array(text, { minLength: 1, maxLength: 3 }),
+                fc.array(step, { maxLength: 8 }),
+                (originals, steps) => {
+                    ran++;
+                    const files = new Map<string, string>();
+                    // Copies of a few texts under several names: the memo and its posting lists are used.
+                    for (const [i, name] of ["a.md", "b.md", "c.md", "d.md"].entries())
+                        files.set(name, originals[i % originals.length]);
+                    const index = buildIndex(files);
+                    for (const s of steps) {
+                        if (s.action === "delete") {
+                            files.delete(s.name);
+                            index.remove(s.name);
+                        } else {
+                            const body = s.action === "copy" ? (files.get(s.from) ?? s.text) : s.text;
+                            files.set(s.name, body);
+                            index.upsert(s.name, body.length, 2, body);
+                        }
+                        index.compactIfWorthIt();
+                    }
+                    if (files.size === 0) return;
+                    const reloaded = EvidenceIndex.deserialize(index.serialize()).index;
+                    for (const query of ["stale evidence", "memory 检索", "hook budget index"]) {
+                        const expected = bm25Oracle(files, query);
+                        for (const candidate of [index, reloaded]) {
+                            const got = new Map<string, number>();
+                            for (const c of candidate.search(candidate.termsOf(query)).candidates) {
+                                const chunk = candidate.chunk(c.slot)!;
+                                got.set(`${chunk.document.path}:${chunk.startLine}`, c.score);
+                            }
+                            assert.deepEqual([...got.keys()].sort(), [...expected.keys()].sort(), query);
+                            for (const [key, score] of expected) assert.ok(Math.abs(got.get(key)! - score) < 1e-9, key);
+                        }
+                    }
+                },
+            ),
+            { numRuns: 150 },
+        );
+        assert.equal(ran, 150);
+    });
+
     it("gives the same results after incremental updates as a fresh build (property)", () => {
         let ran = 0;
         const base = fixtureFiles();
