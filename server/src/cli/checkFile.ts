@@ -5,12 +5,12 @@
  */
 import * as nodePath from "node:path";
 import { checkInput, type ReportEntry, type SpanEntry } from "../core/check";
-import { LockComparison, type LockCounts, type LockError } from "../core/lock";
+import { documentsUnchanged, LockComparison, type LockCounts, type LockError, UnchangedLock } from "../core/lock";
 import { parseJsonText } from "../core/parse";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
 import type { SchemaError } from "../core/types";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
-import { readLockBeside, sha256 } from "../workspace/lockFiles";
+import { isLockOnBasis, readLockOnBasis, sha256 } from "../workspace/lockFiles";
 import { isCliError, readTextInput } from "./files";
 import { githubCommand } from "./github";
 import { sarifResult } from "./sarif";
@@ -111,7 +111,8 @@ export function checkFileInto(
     }
     const parsed = parseJsonText(content);
     const layout = layoutOf(job);
-    const lock = lockOf(job);
+    const lookup = documents.lookup(job.root, job.maxBytes);
+    const lock = lockOf(job, content, lookup);
     let entryCount = 0;
     if (format === "json") {
         const file = job.named ? `\n${layout.key}"file": ${JSON.stringify(job.shown)},` : "";
@@ -123,7 +124,7 @@ export function checkFileInto(
                   emit(`${entryCount++ === 0 ? "\n" : ",\n"}${layout.entry}${entryJson(entry)}`, false);
               }
             : undefined;
-    const result = checkInput(parsed.value, documents.lookup(job.root, job.maxBytes), parsed.syntaxErrors, {
+    const result = checkInput(parsed.value, lookup, parsed.syntaxErrors, {
         keepAnnotations: false,
         keepEntries: false,
         onEntry,
@@ -191,15 +192,24 @@ function emitProblems(
 }
 
 /** The lock beside a file and what check compares against it; stdin has none. */
-function lockOf(job: FileJob): {
-    comparison?: LockComparison;
+function lockOf(
+    job: FileJob,
+    content: string,
+    lookup: DocumentLookup,
+): {
+    comparison?: LockComparison | UnchangedLock;
     /** The lock's name as shown (beside the file as given). */
     shown?: string;
     error?: LockError;
     errorFile?: string;
 } {
-    const read = job.path === "-" ? undefined : readLockBeside(job.path);
+    let read = job.path === "-" ? undefined : readLockOnBasis(job.path, content);
     const shown = read && nodePath.join(nodePath.dirname(job.shown), nodePath.basename(read.path));
+    if (read && isLockOnBasis(read)) {
+        // Nothing the lock was taken over changed: no entry needs reading (docs/lock.md, "Basis").
+        if (documentsUnchanged(read.basis, lookup, sha256)) return { comparison: new UnchangedLock(), shown };
+        read = read.load();
+    }
     if (read?.error) return { error: read.error, errorFile: shown };
     if (!read?.lock && !job.locked) return {};
     return {

@@ -6,9 +6,16 @@
  */
 import * as nodePath from "node:path";
 import { pointerWithReading } from "../../../shared/numbering";
-import { type LockError, lockAnnotationText, type NotLocked, siteLabel } from "../core/lock";
+import {
+    documentsUnchanged,
+    type LockError,
+    lockAnnotationText,
+    type NotLocked,
+    refCountIfAllResolve,
+    siteLabel,
+} from "../core/lock";
 import { DiskDocuments } from "../workspace/diskDocuments";
-import { lockPathFor, readLockBeside, sha256 } from "../workspace/lockFiles";
+import { isLockOnBasis, lockPathFor, readLockOnBasis, sha256 } from "../workspace/lockFiles";
 import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
 import type { CliCommand } from "./command";
 import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
@@ -91,10 +98,20 @@ export function lockFile(
     }
     const resolution = resolveDocumentRoot(path, { explicitRoot, fallback: io.cwd, configs });
     if (resolution.problem) return fail("config", formatConfigProblem(resolution.problem));
-    const previous = readLockBeside(path);
+    const disk = new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize });
+    let previous = readLockOnBasis(path, text);
+    if (isLockOnBasis(previous)) {
+        // Nothing the lock was taken over changed and every ref resolves: locking again would write
+        // these very bytes (docs/lock.md, "Basis"), so they are written without building the entries.
+        const count = documentsUnchanged(previous.basis, disk, sha256) ? refCountIfAllResolve(text, disk) : undefined;
+        if (count !== undefined) {
+            if (write) writeFileAtomic(lockPath, previous.bytes);
+            return { ...base, written: write, locked: count, notLocked: [], exitCode: 0 };
+        }
+        previous = previous.load();
+    }
     if (previous.error) return fail(previous.error.code, lockErrorMessage(previous.error));
 
-    const disk = new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize });
     const result = lockAnnotationText(text, nodePath.basename(path), disk, previous.lock, sha256);
     if (result.schemaErrors) {
         const first = result.schemaErrors[0];

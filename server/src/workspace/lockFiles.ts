@@ -5,12 +5,22 @@
 
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { type LockError, type LockFile, lockFileNameFor, parseLock } from "../core/lock";
+import {
+    basisOfHeader,
+    ENTRIES_LINE,
+    type LockBasis,
+    type LockError,
+    type LockFile,
+    lockFileNameFor,
+    parseLock,
+} from "../core/lock";
 import { fileStamp } from "./fileStamp";
-import { readTextFile } from "./safeFile";
+import { decodeText, readFileBytes, readTextFile } from "./safeFile";
 import { type FileSnapshot, writeFileSafely } from "./safeWrite";
 
-export { sha256 } from "./sha256";
+import { sha256, sha256OfBytes } from "./sha256";
+
+export { sha256 };
 
 /** A lock of 100,000 annotations is about 130 MB (docs/lock.md, "Deterministic text"); past this it is not one. */
 export const MAX_LOCK_BYTES = 256 * 1024 * 1024;
@@ -34,15 +44,61 @@ export function lockPathFor(annotationPath: string): string {
 export function readLockBeside(annotationPath: string, options: { snapshot?: boolean } = {}): LockRead {
     const path = lockPathFor(annotationPath);
     const read = readTextFile(path, { maxBytes: MAX_LOCK_BYTES, snapshot: options.snapshot });
-    if (read.ok) {
-        const parsed = parseLock(read.text, nodePath.basename(annotationPath));
-        return parsed.lock ? { path, lock: parsed.lock, snapshot: read.snapshot } : { path, error: parsed.error };
-    }
-    if (read.reason === "missing") return { path };
-    return {
-        path,
-        error: { code: "lock-unreadable", message: `the lock ${read.message}` },
+    if (read.ok) return lockFromText(path, read.text, annotationPath, read.snapshot);
+    return failedRead(path, read);
+}
+
+/** A lock whose basis holds for the annotation file as read (basis.ts): its entries are read only if needed. */
+export interface LockOnBasis {
+    path: string;
+    basis: LockBasis;
+    /** The lock as read. */
+    bytes: Buffer;
+    /** The whole lock, decoded from the bytes already read. */
+    load(): LockRead;
+}
+
+/**
+ * A read of the lock for `check` and `lock`: when the lock's header has a basis, its entries are exactly as that
+ * basis was written, and `annotationText` is the text it was taken over, the entries are not parsed
+ * (the caller compares the documents, then loads them only if one changed). Anything else: as
+ * `readLockBeside`.
+ */
+export function readLockOnBasis(annotationPath: string, annotationText: string): LockRead | LockOnBasis {
+    const path = lockPathFor(annotationPath);
+    const read = readFileBytes(path, { maxBytes: MAX_LOCK_BYTES });
+    if (!read.ok) return failedRead(path, read);
+    const bytes = read.bytes;
+    const load = () => {
+        const decoded = decodeText(bytes);
+        return decoded.ok
+            ? lockFromText(path, decoded.text, annotationPath)
+            : { path, error: { code: "lock-unreadable" as const, message: `the lock ${decoded.message}` } };
     };
+    const at = bytes.indexOf(`\n${ENTRIES_LINE}`);
+    if (at < 0) return load();
+    const basis = basisOfHeader(bytes.subarray(0, at + 1).toString("utf8"), nodePath.basename(annotationPath));
+    if (
+        !basis ||
+        basis.annotationFileSha256 !== sha256(annotationText) ||
+        basis.entriesSha256 !== sha256OfBytes(bytes.subarray(at + 1))
+    )
+        return load();
+    return { path, basis, bytes, load };
+}
+
+export function isLockOnBasis(read: LockRead | LockOnBasis): read is LockOnBasis {
+    return (read as LockOnBasis).basis !== undefined;
+}
+
+function lockFromText(path: string, text: string, annotationPath: string, snapshot?: FileSnapshot): LockRead {
+    const parsed = parseLock(text, nodePath.basename(annotationPath));
+    return parsed.lock ? { path, lock: parsed.lock, snapshot } : { path, error: parsed.error };
+}
+
+function failedRead(path: string, read: { reason: string; message: string }): LockRead {
+    if (read.reason === "missing") return { path };
+    return { path, error: { code: "lock-unreadable", message: `the lock ${read.message}` } };
 }
 
 /**

@@ -118,7 +118,11 @@ export function writeFileSafely(target: string, content: WriteContent, options: 
 
     let bytes: Buffer | undefined;
     if (typeof content !== "function") {
-        bytes = typeof content === "string" ? Buffer.from(content, "utf8") : Buffer.from(content);
+        // A view of given bytes, not a copy (a 100 MB lock is written as it was read: lockCommand.ts).
+        bytes =
+            typeof content === "string"
+                ? Buffer.from(content, "utf8")
+                : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
         if (options.expected?.bom && !startsWithBom(bytes)) bytes = Buffer.concat([UTF8_BOM, bytes]);
     }
 

@@ -98,6 +98,20 @@ export class LockComparison implements RefWarningSource {
     }
 }
 
+/**
+ * `check` against a lock whose basis holds (basis.ts): the annotation file, every document and the
+ * entries are as they were when locked, so every ref that resolves resolves to its locked text and has
+ * an entry. The same verdicts and counts as a LockComparison on that lock, without reading an entry.
+ */
+export class UnchangedLock implements RefWarningSource {
+    readonly counts: LockCounts = { locked: 0, changed: 0, unlocked: 0 };
+
+    warningsFor(_annotation: number, _role: "claim" | number, _ref: Ref, resolution: RefResolution): undefined {
+        if (resolution.valid) this.counts.locked++;
+        return undefined;
+    }
+}
+
 function siteKey(annotation: number, role: "claim" | number): string {
     return `${annotation}/${role}`;
 }

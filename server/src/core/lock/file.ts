@@ -9,7 +9,7 @@ import { z } from "zod";
 import { pointerWithReading } from "../../../../shared/numbering";
 import { ordered } from "./entry";
 import { sortEntries } from "./relock";
-import { LOCK_VERSION, type LockError, type LockFile } from "./types";
+import { LOCK_VERSION, type LockBasis, type LockError, type LockFile } from "./types";
 
 // The names alone live in ./names (no zod): the evidence bundle needs them and should stay small.
 export { isLockFileName, lockFileNameFor } from "./names";
@@ -20,12 +20,49 @@ export { isLockFileName, lockFileNameFor } from "./names";
  * third of the size of fully indented JSON, which made reading and writing a 100,000-annotation lock
  * cost many times a check (docs/lock.md, "Format").
  */
-export function serializeLock(lock: LockFile): string {
+export function serializeLock(lock: LockFile, entries = serializeEntries(lock)): string {
+    const head = `{\n  "lockVersion": ${JSON.stringify(lock.lockVersion)},\n  "annotationFile": ${JSON.stringify(lock.annotationFile)},\n`;
+    if (!lock.basis) return `${head}${entries}`;
+    const documents = Object.entries(lock.basis.documents).map(
+        ([path, hash]) => `      ${JSON.stringify(path)}: ${JSON.stringify(hash)}`,
+    );
+    return (
+        `${head}  "basis": {\n` +
+        `    "annotationFileSha256": ${JSON.stringify(lock.basis.annotationFileSha256)},\n` +
+        `    "entriesSha256": ${JSON.stringify(lock.basis.entriesSha256)},\n` +
+        `    "documents": ${documents.length === 0 ? "{}" : `{\n${documents.join(",\n")}\n    }`}\n  },\n${entries}`
+    );
+}
+
+/** The lock's text from its `ENTRIES_LINE` to its end: what a basis's `entriesSha256` is the hash of. */
+export function serializeEntries(lock: LockFile): string {
     const lines: string[] = [];
     for (const [key, entry] of Object.entries(sortEntries(lock.entries)))
         lines.push(`    ${JSON.stringify(key)}: ${JSON.stringify(ordered(entry))}`);
-    const entries = lines.length === 0 ? "{}" : `{\n${lines.join(",\n")}\n  }`;
-    return `{\n  "lockVersion": ${JSON.stringify(lock.lockVersion)},\n  "annotationFile": ${JSON.stringify(lock.annotationFile)},\n  "entries": ${entries}\n}\n`;
+    return `${ENTRIES_LINE}${lines.length === 0 ? "{}" : `{\n${lines.join(",\n")}\n  }`}\n}\n`;
+}
+
+/**
+ * Where a lock's entries begin, as `serializeLock` writes it: the basis's `entriesSha256` covers the
+ * bytes from here to the end. Never inside the header: a newline in a path is written escaped.
+ */
+export const ENTRIES_LINE = '  "entries": ';
+
+/**
+ * The basis in a lock's header: the text before its `ENTRIES_LINE` (workspace/lockFiles.ts finds it
+ * in the bytes and compares `entriesSha256` with the bytes after it). Undefined for anything but a
+ * header `serializeLock` writes for this annotation file: the caller then reads the lock whole.
+ */
+export function basisOfHeader(header: string, annotationFileName: string): LockBasis | undefined {
+    let value: unknown;
+    try {
+        value = JSON.parse(`${header}"entries": {}}`);
+    } catch {
+        return undefined;
+    }
+    if (!hasOnly(value, ["lockVersion", "annotationFile", "entries", "basis"])) return undefined;
+    if (value.lockVersion !== LOCK_VERSION || value.annotationFile !== annotationFileName) return undefined;
+    return isBasis(value.basis) ? value.basis : undefined;
 }
 
 const boundary = z.strictObject({ line: z.number().int().min(1), str: z.string().min(1) });
@@ -47,9 +84,15 @@ const entrySchema = z
     .refine((e) => e.text !== undefined || (e.head !== undefined && e.tail !== undefined), {
         message: "an entry needs its text, or its head and tail",
     });
+const basisSchema = z.strictObject({
+    annotationFileSha256: sha,
+    entriesSha256: sha,
+    documents: z.record(z.string().min(1), sha.nullable()),
+});
 const lockSchema = z.strictObject({
     lockVersion: z.literal(LOCK_VERSION),
     annotationFile: z.string().min(1),
+    basis: basisSchema.optional(),
     entries: z.record(z.string().min(1), entrySchema),
 });
 
@@ -114,10 +157,27 @@ export function conformsToLockEntry(e: unknown): boolean {
     );
 }
 
+const isSha = (v: unknown) => typeof v === "string" && HEX64.test(v);
+
+/** The basis schema above, checked without copying. */
+function isBasis(v: unknown): v is LockBasis {
+    if (!hasOnly(v, ["annotationFileSha256", "entriesSha256", "documents"])) return false;
+    if (!isSha(v.annotationFileSha256) || !isSha(v.entriesSha256)) return false;
+    const documents = v.documents;
+    if (typeof documents !== "object" || documents === null || Array.isArray(documents)) return false;
+    for (const path in documents) {
+        if (!Object.hasOwn(documents, path)) continue;
+        const hash = (documents as Record<string, unknown>)[path];
+        if (path === "" || (hash !== null && !isSha(hash))) return false;
+    }
+    return true;
+}
+
 function conformsToLockSchema(value: unknown): boolean {
-    if (!hasOnly(value, ["lockVersion", "annotationFile", "entries"])) return false;
+    if (!hasOnly(value, ["lockVersion", "annotationFile", "entries"], ["basis"])) return false;
     if (value.lockVersion !== LOCK_VERSION || typeof value.annotationFile !== "string" || value.annotationFile === "")
         return false;
+    if (value.basis !== undefined && !isBasis(value.basis)) return false;
     const entries = value.entries;
     if (typeof entries !== "object" || entries === null || Array.isArray(entries)) return false;
     for (const key in entries) {

@@ -1,18 +1,22 @@
 /** Locks: what each ref meant when it was locked, and drift from it (docs/lock.md). Pure. */
 
-export { LockComparison, type LockComparisonOptions, type LockCounts } from "./compare";
+export { documentsUnchanged, RecordingLookup } from "./basis";
+export { LockComparison, type LockComparisonOptions, type LockCounts, UnchangedLock } from "./compare";
 export { driftOf, quoteForPeople, type TextChangedWarning, unlockedMessage } from "./drift";
 export { baseKey, entryKey, isLockedText, lockEntry, lockedTextOf, refIdentity } from "./entry";
 export {
+    basisOfHeader,
     conformsToLockEntry,
+    ENTRIES_LINE,
     isLockFileName,
     lockEntryProblem,
     lockFileNameFor,
     type ParsedLock,
     parseLock,
+    serializeEntries,
     serializeLock,
 } from "./file";
-export { type LockedText, lockAnnotationText, type NotLocked } from "./lockText";
+export { type LockedText, lockAnnotationText, type NotLocked, refCountIfAllResolve } from "./lockText";
 export { type LockMatch, type LockSite, type MatchKind, matchLock, matchRefs } from "./match";
 export { type RefLockStatus, type RelockOptions, type RelockResult, relock, sortEntries } from "./relock";
 export { type LockRefSite, lockSites, siteLabel } from "./sites";
@@ -20,6 +24,7 @@ export {
     CONTEXT_LENGTH,
     END_LENGTH,
     LOCK_VERSION,
+    type LockBasis,
     type LockEntry,
     type LockError,
     type LockErrorCode,

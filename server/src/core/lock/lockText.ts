@@ -7,7 +7,8 @@ import { LineIndex } from "../lines";
 import { LocatedText, parseJsonText } from "../parse";
 import type { DocumentLookup } from "../session";
 import type { SchemaError } from "../types";
-import { serializeLock } from "./file";
+import { RecordingLookup } from "./basis";
+import { serializeEntries, serializeLock } from "./file";
 import { relock } from "./relock";
 import { type LockRefSite, lockSites } from "./sites";
 import type { LockFile, Sha256 } from "./types";
@@ -39,7 +40,8 @@ export function lockAnnotationText(
     acceptChangedText: boolean | ((site: LockRefSite) => boolean) = true,
 ): LockedText {
     const parsed = parseJsonText(text);
-    const checked = checkInput(parsed.value, lookup, parsed.syntaxErrors, { keepEntries: false });
+    const recording = new RecordingLookup(lookup);
+    const checked = checkInput(parsed.value, recording, parsed.syntaxErrors, { keepEntries: false });
     if (checked.report.schemaErrors.length > 0) return { schemaErrors: checked.report.schemaErrors };
     const sites = lockSites(checked.annotations);
     const accept =
@@ -70,5 +72,29 @@ export function lockAnnotationText(
             column: at.column + 1,
         });
     });
-    return { content: serializeLock(result.lock), lock: result.lock, locked, notLocked };
+    const lock = result.lock;
+    const entries = serializeEntries(lock);
+    // Every resolving ref locked to the text it resolves to now: the basis lets `check` trust that
+    // while nothing changes. A changed text kept unaccepted would be drift the basis hides: none then.
+    if (!result.statuses.includes("changed")) {
+        lock.basis = {
+            annotationFileSha256: sha256(text),
+            entriesSha256: sha256(entries),
+            documents: recording.documentHashes(sha256),
+        };
+    }
+    return { content: serializeLock(lock, entries), lock, locked, notLocked };
+}
+
+/**
+ * How many refs `text` has when it has no schema error and every ref resolves; undefined otherwise.
+ * With a lock whose basis holds (basis.ts) this is all locking again would find: every ref locked to
+ * the text its entry already holds, so the lock there is is the lock it would write.
+ */
+export function refCountIfAllResolve(text: string, lookup: DocumentLookup): number | undefined {
+    const parsed = parseJsonText(text);
+    const checked = checkInput(parsed.value, lookup, parsed.syntaxErrors, { keepEntries: false });
+    if (checked.report.schemaErrors.length > 0) return undefined;
+    const sites = lockSites(checked.annotations);
+    return sites.every((site) => site.resolution.valid) ? sites.length : undefined;
 }

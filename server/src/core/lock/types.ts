@@ -39,10 +39,25 @@ export interface LockEntry {
     documentSha256: string;
 }
 
+/**
+ * What a lock was taken over (basis.ts, docs/lock.md "Basis"): while all three are unchanged, every
+ * ref resolves to its locked text.
+ */
+export interface LockBasis {
+    /** SHA-256 of the annotation file's text (UTF-8, as read: BOM dropped). */
+    annotationFileSha256: string;
+    /** SHA-256 of the lock's bytes from its `"entries"` line to its end, as written. */
+    entriesSha256: string;
+    /** Every path the refs looked up -> SHA-256 of its text (LF-normalised), or null when unreadable. */
+    documents: Record<string, string | null>;
+}
+
 export interface LockFile {
     lockVersion: typeof LOCK_VERSION;
     /** File name (no folder) of the annotation file this lock belongs to: a copied lock is foreign. */
     annotationFile: string;
+    /** What the lock was taken over (basis.ts); absent when some ref's text changed and was not accepted. */
+    basis?: LockBasis;
     /** Key -> entry, in the order of `sortEntries` (docs/lock.md, "Keying"). */
     entries: Record<string, LockEntry>;
 }

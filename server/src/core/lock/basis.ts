@@ -1,0 +1,52 @@
+/**
+ * The basis of a lock (docs/lock.md, "Basis"): what a lock was taken over. The SHA-256 of the
+ * annotation file, of every document its refs looked up (null when it could not be read) and of the
+ * entries as written. Resolution is a pure function of the annotation file and those documents, so
+ * when all three are unchanged every ref resolves to exactly its locked text: `check` then knows each
+ * ref's verdict against the lock without reading a single entry, which is what keeps `check` of a
+ * locked 100,000-annotation file close to `check` without a lock. Anything different, and the
+ * entries are read and compared one by one, as without a basis.
+ */
+import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../session";
+import type { LockBasis, Sha256 } from "./types";
+
+/** A lookup that remembers every path asked for and what it gave (what the basis records). */
+export class RecordingLookup implements DocumentLookup {
+    readonly seen = new Map<string, SessionDocument | DocumentFailure | undefined>();
+
+    constructor(private readonly inner: DocumentLookup) {}
+
+    get(path: string): SessionDocument | DocumentFailure | undefined {
+        if (this.seen.has(path)) return this.seen.get(path);
+        const found = this.inner.get(path);
+        this.seen.set(path, found);
+        return found;
+    }
+
+    /** The `documents` of a basis: sorted by path, so the lock's text is deterministic. */
+    documentHashes(sha256: Sha256): Record<string, string | null> {
+        const out: Record<string, string | null> = {};
+        for (const path of [...this.seen.keys()].sort(comparePaths)) out[path] = hashOf(this.seen.get(path), sha256);
+        return out;
+    }
+}
+
+/**
+ * True when every document of the basis reads now as it did (the annotation file's hash and the
+ * entries' hash are compared where the bytes are: workspace/lockFiles.ts).
+ */
+export function documentsUnchanged(basis: LockBasis, lookup: DocumentLookup, sha256: Sha256): boolean {
+    for (const path in basis.documents) {
+        if (!Object.hasOwn(basis.documents, path)) continue;
+        if (hashOf(lookup.get(path), sha256) !== basis.documents[path]) return false;
+    }
+    return true;
+}
+
+function hashOf(document: SessionDocument | DocumentFailure | undefined, sha256: Sha256): string | null {
+    return document === undefined || isDocumentFailure(document) ? null : sha256(document.content);
+}
+
+function comparePaths(a: string, b: string): number {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
