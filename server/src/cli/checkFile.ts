@@ -5,12 +5,12 @@
  */
 import * as nodePath from "node:path";
 import { checkInput, type ReportEntry, type SpanEntry } from "../core/check";
-import { documentsUnchanged, LockComparison, type LockCounts, type LockError, UnchangedLock } from "../core/lock";
+import { changedDocuments, LockComparison, type LockCounts, type LockError, UnchangedLock } from "../core/lock";
 import { parseJsonText } from "../core/parse";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
 import type { SchemaError } from "../core/types";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
-import { isLockOnBasis, readLockOnBasis, sha256 } from "../workspace/lockFiles";
+import { entriesFor, isLockOnBasis, readLockOnBasis, sha256 } from "../workspace/lockFiles";
 import { isCliError, readTextInput } from "./files";
 import { githubCommand } from "./github";
 import { sarifResult } from "./sarif";
@@ -207,7 +207,15 @@ function lockOf(
     const shown = read && nodePath.join(nodePath.dirname(job.shown), nodePath.basename(read.path));
     if (read && isLockOnBasis(read)) {
         // Nothing the lock was taken over changed: no entry needs reading (docs/lock.md, "Basis").
-        if (documentsUnchanged(read.basis, lookup, sha256)) return { comparison: new UnchangedLock(), shown };
+        // Some documents changed: only the entries of refs into them.
+        const changed = changedDocuments(read.basis, lookup, sha256);
+        if (changed.size === 0) return { comparison: new UnchangedLock(), shown };
+        const lockFileName = nodePath.basename(read.path);
+        const partial = entriesFor(read, changed, nodePath.basename(job.path));
+        if (partial) {
+            const options = { locked: job.locked === true, lockFileName, comparedPaths: changed };
+            return { comparison: new LockComparison(partial, sha256, options), shown };
+        }
         read = read.load();
     }
     if (read?.error) return { error: read.error, errorFile: shown };

@@ -7,7 +7,7 @@
 import * as nodePath from "node:path";
 import { pointerWithReading } from "../../../shared/numbering";
 import {
-    documentsUnchanged,
+    changedDocuments,
     type LockError,
     lockAnnotationText,
     type NotLocked,
@@ -103,7 +103,8 @@ export function lockFile(
     if (isLockOnBasis(previous)) {
         // Nothing the lock was taken over changed and every ref resolves: locking again would write
         // these very bytes (docs/lock.md, "Basis"), so they are written without building the entries.
-        const count = documentsUnchanged(previous.basis, disk, sha256) ? refCountIfAllResolve(text, disk) : undefined;
+        const count =
+            changedDocuments(previous.basis, disk, sha256).size === 0 ? refCountIfAllResolve(text, disk) : undefined;
         if (count !== undefined) {
             if (write) writeFileAtomic(lockPath, previous.bytes);
             return { ...base, written: write, locked: count, notLocked: [], exitCode: 0 };

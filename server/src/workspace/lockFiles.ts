@@ -7,8 +7,11 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import {
     basisOfHeader,
+    conformsToLockEntry,
     ENTRIES_LINE,
+    LOCK_VERSION,
     type LockBasis,
+    type LockEntry,
     type LockError,
     type LockFile,
     lockFileNameFor,
@@ -54,6 +57,8 @@ export interface LockOnBasis {
     basis: LockBasis;
     /** The lock as read. */
     bytes: Buffer;
+    /** Where its entries begin in `bytes` (the `"entries"` line). */
+    entriesAt: number;
     /** The whole lock, decoded from the bytes already read. */
     load(): LockRead;
 }
@@ -84,7 +89,43 @@ export function readLockOnBasis(annotationPath: string, annotationText: string):
         basis.entriesSha256 !== sha256OfBytes(bytes.subarray(at + 1))
     )
         return load();
-    return { path, basis, bytes, load };
+    return { path, basis, bytes, entriesAt: at + 1, load };
+}
+
+/**
+ * The lock with only the entries of refs into `paths` (the documents its basis no longer vouches for),
+ * parsed line by line from the bytes: one line per entry, `ref.path` first (serializeLock), so a byte
+ * search finds the candidates and only those are parsed. Undefined when a line is not what
+ * `serializeLock` writes: the caller then reads the lock whole.
+ */
+export function entriesFor(
+    read: LockOnBasis,
+    paths: ReadonlySet<string>,
+    annotationFile: string,
+): LockFile | undefined {
+    const { bytes } = read;
+    const entries: Record<string, LockEntry> = {};
+    for (const path of paths) {
+        const needle = Buffer.from(`: {"ref":{"path":${JSON.stringify(path)},`);
+        for (let at = bytes.indexOf(needle, read.entriesAt); at >= 0; at = bytes.indexOf(needle, at + needle.length)) {
+            const start = bytes.lastIndexOf(10, at) + 1;
+            const newline = bytes.indexOf(10, at);
+            let end = newline < 0 ? bytes.length : newline;
+            if (bytes[end - 1] === 44) end--; // the comma between entries
+            let parsed: unknown;
+            try {
+                parsed = JSON.parse(`{${bytes.subarray(start, end).toString("utf8")}}`);
+            } catch {
+                return undefined;
+            }
+            const keys = Object.keys(parsed as object);
+            if (keys.length !== 1) return undefined;
+            const entry = (parsed as Record<string, unknown>)[keys[0]];
+            if (!conformsToLockEntry(entry) || (entry as LockEntry).ref.path !== path) return undefined;
+            entries[keys[0]] = entry as LockEntry;
+        }
+    }
+    return { lockVersion: LOCK_VERSION, annotationFile, entries };
 }
 
 export function isLockOnBasis(read: LockRead | LockOnBasis): read is LockOnBasis {

@@ -32,15 +32,17 @@ export class RecordingLookup implements DocumentLookup {
 }
 
 /**
- * True when every document of the basis reads now as it did (the annotation file's hash and the
- * entries' hash are compared where the bytes are: workspace/lockFiles.ts).
+ * The documents of the basis that do not read now as they did (the annotation file's hash and the
+ * entries' hash are compared where the bytes are: workspace/lockFiles.ts). None: every ref resolves
+ * to its locked text; some: only refs into those can differ from their entries.
  */
-export function documentsUnchanged(basis: LockBasis, lookup: DocumentLookup, sha256: Sha256): boolean {
+export function changedDocuments(basis: LockBasis, lookup: DocumentLookup, sha256: Sha256): Set<string> {
+    const changed = new Set<string>();
     for (const path in basis.documents) {
         if (!Object.hasOwn(basis.documents, path)) continue;
-        if (hashOf(lookup.get(path), sha256) !== basis.documents[path]) return false;
+        if (hashOf(lookup.get(path), sha256) !== basis.documents[path]) changed.add(path);
     }
-    return true;
+    return changed;
 }
 
 function hashOf(document: SessionDocument | DocumentFailure | undefined, sha256: Sha256): string | null {

@@ -28,6 +28,11 @@ export interface LockComparisonOptions {
     locked: boolean;
     /** Shown in the `unlocked` message (undefined: the file has no lock). */
     lockFileName?: string;
+    /**
+     * Compare only refs into these documents; refs into any other are as locked. For a lock whose
+     * basis holds but for these documents (basis.ts): the lock then holds only their entries.
+     */
+    comparedPaths?: ReadonlySet<string>;
 }
 
 export class LockComparison implements RefWarningSource {
@@ -68,6 +73,10 @@ export class LockComparison implements RefWarningSource {
         resolution: RefResolution,
     ): RefWarning[] | undefined {
         if (!resolution.valid) return undefined;
+        if (this.options.comparedPaths && !this.options.comparedPaths.has(ref.path)) {
+            this.counts.locked++;
+            return undefined;
+        }
         const match = this.matchOf(annotation, role, ref, resolution);
         if (!match) {
             this.counts.unlocked++;
@@ -93,6 +102,7 @@ export class LockComparison implements RefWarningSource {
     }
 
     private add(annotation: number, role: "claim" | number, ref: Ref): void {
+        if (this.options.comparedPaths && !this.options.comparedPaths.has(ref.path)) return;
         this.indexOf.set(siteKey(annotation, role), this.refs.length);
         this.refs.push(ref);
     }
