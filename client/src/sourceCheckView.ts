@@ -14,7 +14,9 @@ import {
     type AnnotationSummary,
     annotationFilesRequest,
     coverageRequest,
+    type FileSummary,
     fileAnnotationsRequest,
+    fileSummaryRequest,
     type Verdict,
 } from "./customRequestTypes";
 import { toRange } from "./decorations";
@@ -36,6 +38,8 @@ interface FileNode {
     kind: "file";
     uri: string;
     annotations: AnnotationSummary[];
+    /** Refs on their locked text, on other text, without an entry, when the file has a lock (docs/lock.md). */
+    lock?: FileSummary["lock"];
     children?: AnnotationNode[];
 }
 interface AnnotationNode {
@@ -69,6 +73,8 @@ export interface ViewSnapshot {
     files: {
         uri: string;
         label: string;
+        description: string;
+        tooltip: string | undefined;
         annotations: {
             index: number;
             verdict: Verdict;
@@ -102,6 +108,8 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
     ) {
         this.view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
         const watcher = vscode.workspace.createFileSystemWatcher("**/*.{sourcecheck,annotations}.json");
+        // A lock written or deleted changes a file's lock counts without changing its diagnostics.
+        const locks = vscode.workspace.createFileSystemWatcher("**/*.lock.json");
         // A project configuration's exclude or annotationFiles changes which files the server checks.
         const configs = vscode.workspace.createFileSystemWatcher("**/sourcecheck.config.json");
         this.disposables.push(
@@ -109,6 +117,10 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
             watcher,
             watcher.onDidCreate(() => this.refresh()),
             watcher.onDidDelete(() => this.refresh()),
+            locks,
+            locks.onDidCreate(() => this.refresh()),
+            locks.onDidChange(() => this.refresh()),
+            locks.onDidDelete(() => this.refresh()),
             configs,
             configs.onDidCreate(() => this.refresh()),
             configs.onDidChange(() => this.refresh()),
@@ -163,12 +175,14 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
             const nodes = await Promise.all(
                 uris.map(async (uri): Promise<FileNode> => {
                     const key = uriKey(uri);
-                    try {
-                        const result = await ask(this.sc, fileAnnotationsRequest, { uri: key });
-                        return { kind: "file", uri: key, annotations: result.annotations ?? [] };
-                    } catch {
-                        return { kind: "file", uri: key, annotations: [] };
-                    }
+                    const [annotations, summary] = await Promise.all([
+                        ask(this.sc, fileAnnotationsRequest, { uri: key }).then(
+                            (result) => result.annotations ?? [],
+                            () => [],
+                        ),
+                        ask(this.sc, fileSummaryRequest, { uri: key }).catch(() => undefined),
+                    ]);
+                    return { kind: "file", uri: key, annotations, lock: summary?.lock };
                 }),
             );
             return { nodes };
@@ -260,6 +274,11 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
             // A file's icon from the icon theme (an expandable item would otherwise get a folder's).
             item.iconPath = vscode.ThemeIcon.File;
             item.description = `${node.annotations.length} annotation${node.annotations.length === 1 ? "" : "s"}`;
+            if (node.lock) {
+                const { locked, changed, unlocked } = node.lock;
+                item.description += ` · ${lockDescription(node.lock)}`;
+                item.tooltip = `Lock: ${locked} ref${locked === 1 ? "" : "s"} locked, ${changed} changed since locked, ${unlocked} not locked`;
+            }
             item.contextValue = "annotationFile";
             item.command = { title: "Open", command: "vscode.open", arguments: [uri] };
             return item;
@@ -313,6 +332,8 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
                 files.map(async (file) => ({
                     uri: file.uri,
                     label: String(this.getTreeItem(file).label),
+                    description: String(this.getTreeItem(file).description),
+                    tooltip: this.getTreeItem(file).tooltip?.toString(),
                     annotations: (await this.getChildren(file)).flatMap((n) =>
                         n.kind === "annotation"
                             ? [
@@ -485,4 +506,11 @@ export class CoverageMarks implements vscode.Disposable {
         for (const subscription of this.subscriptions) subscription.dispose();
         this.type.dispose();
     }
+}
+
+/** A file's lock in a few words: what needs attention first. */
+function lockDescription(lock: NonNullable<FileSummary["lock"]>): string {
+    if (lock.changed > 0) return `${lock.changed} changed since locked`;
+    if (lock.unlocked > 0) return `${lock.unlocked} not locked`;
+    return "locked";
 }

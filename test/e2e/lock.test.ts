@@ -38,6 +38,15 @@ interface KeeperLog {
     offers: unknown[];
 }
 
+/** The SourceCheck view's line for the suite's annotation file (the e2e hook `sourcecheck._viewSnapshot`). */
+async function viewLine(): Promise<string | undefined> {
+    const snapshot = await vscode.commands.executeCommand<{
+        files: { uri: string; description: string; tooltip?: string }[];
+    }>("sourcecheck._viewSnapshot");
+    const file = snapshot.files.find((f) => f.uri === wsUri(ANNOTATIONS).toString());
+    return file && `${file.description} | ${file.tooltip ?? ""}`;
+}
+
 async function lockedTexts(): Promise<(string | undefined)[]> {
     try {
         const lock = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(wsUri(LOCK))).toString("utf8"));
@@ -90,6 +99,13 @@ describe("locks in the editor", () => {
         assert.equal(locked.locked, 2, "the claim and the source");
         assert.ok((await lockedTexts()).includes(SENTENCE), "the lock holds what the source cites");
         assert.ok(!(await lockedTexts()).includes(ADDED));
+        // The view counts the refs of the file against its lock.
+        await waitFor(
+            "the view to count the locked refs",
+            viewLine,
+            (line) => line?.startsWith("1 annotation · locked | Lock: 2 refs locked, 0 changed since locked, 0 not locked") === true,
+            15_000,
+        );
 
         const notes = await vscode.workspace.openTextDocument(wsUri(DOC));
         try {
@@ -145,6 +161,15 @@ describe("locks in the editor", () => {
         );
         const warning = diagnostics.find((d) => codeOf(d) === "text-changed" && token.contains(d.range))!;
         assert.equal(warning.severity, vscode.DiagnosticSeverity.Warning);
+        await waitFor(
+            "the view to count the changed ref",
+            viewLine,
+            (line) =>
+                line?.startsWith(
+                    "1 annotation · 1 changed since locked | Lock: 1 ref locked, 1 changed since locked, 0 not locked",
+                ) === true,
+            15_000,
+        );
 
         const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
             "vscode.executeHoverProvider",
