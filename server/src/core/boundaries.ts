@@ -6,7 +6,9 @@
  * where the span allows. Only when no word-aligned string is unique does it fall back to the
  * character-level shortest unique string, and says so.
  */
+
 import { occursOnce, shortestUniqueEndingAt, shortestUniqueStartingAt, splitsSurrogatePair } from "./occurrences";
+import { isUnspaced, isWordChar, WORD_CHAR_CLASS } from "./words";
 
 /** `words`: word-aligned (the default); `shortest`: the character-level shortest unique string. */
 export type BoundaryStyle = "words" | "shortest";
@@ -29,16 +31,10 @@ export interface BoundaryOptions {
 }
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "word" });
-/** Scripts written without spaces between words: every character is a word edge there. */
-const UNSPACED =
-    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+/** Punctuation that closes a word before a space or the line's end (`37%`, `end.`): a readable end. */
+const CLOSING_PUNCTUATION = new RegExp(`(?<=[${WORD_CHAR_CLASS}])[^\\s${WORD_CHAR_CLASS}]+(?=\\s|$)`, "gu");
 /** Word-aligned candidates are searched in a window this much longer than maxLength at most. */
 const DEFAULT_MAX = 1000;
-
-/** Whether `text` holds a character of a script written without spaces between words. */
-export function isUnspaced(text: string): boolean {
-    return UNSPACED.test(text);
-}
 
 /** Code points in a string (a surrogate pair is one character for a person). */
 function characterCount(text: string): number {
@@ -93,7 +89,7 @@ export function spanEdges(line: string, side: "start" | "end", maxColumns = 100_
     const text = line.length > maxColumns ? line.slice(0, maxColumns) : line;
     const edges = new Set(wordEdges(text, side));
     if (side === "end") {
-        for (const match of text.matchAll(/(?<=[\p{L}\p{N}\p{M}])[^\s\p{L}\p{N}\p{M}]+(?=\s|$)/gu)) {
+        for (const match of text.matchAll(CLOSING_PUNCTUATION)) {
             edges.add((match.index ?? 0) + match[0].length);
         }
     }
@@ -110,7 +106,7 @@ export function snapToWord(line: string, column: number, side: "start" | "end"):
     if (column <= 0 || column >= line.length) return column;
     const before = line.codePointAt(column - 1) ?? 0;
     const after = line.codePointAt(column) ?? 0;
-    const wordy = (cp: number) => /[\p{L}\p{N}\p{M}_]/u.test(String.fromCodePoint(cp));
+    const wordy = (cp: number) => isWordChar(String.fromCodePoint(cp));
     if (!wordy(before) || !wordy(after)) return column;
     // The segment holding the cut: segment a bounded window around it rather than the whole line.
     const from = Math.max(0, column - 200);

@@ -3,6 +3,7 @@
  * readable unique boundaries. Models quote well and count badly; this turns the one into the other.
  * Never guesses: a quote found more than once is ambiguous, with the line of every occurrence.
  */
+
 import search from "approx-string-match";
 import { diffArrays } from "diff";
 import { refForSpan } from "./author";
@@ -14,6 +15,7 @@ import { fold, originalRange } from "./repair/normalize";
 import { resolveInDocument } from "./resolve";
 import type { SessionDocument } from "./session";
 import type { Ref } from "./types";
+import { isWordChar } from "./words";
 
 export type CiteErrorCode = "quote-not-found" | "quote-ambiguous";
 
@@ -280,9 +282,9 @@ function soleApproximateRegion(text: string, needle: string): { start: number; e
 
 /** The span widened to whole words and stripped of surrounding whitespace; undefined when empty. */
 function snapToWords(content: string, start: number, end: number): { start: number; end: number } | undefined {
-    const word = /[\p{L}\p{N}]/u;
-    while (start > 0 && word.test(content[start - 1]) && word.test(content[start])) start--;
-    while (end < content.length && word.test(content[end - 1]) && word.test(content[end])) end++;
+    const word = (char: string | undefined) => char !== undefined && isWordChar(char);
+    while (start > 0 && word(content[start - 1]) && word(content[start])) start--;
+    while (end < content.length && word(content[end - 1]) && word(content[end])) end++;
     while (start < end && /\s/.test(content[start])) start++;
     while (end > start && /\s/.test(content[end - 1])) end--;
     if (end <= start || splitsSurrogatePair(content, start) || splitsSurrogatePair(content, end)) return undefined;

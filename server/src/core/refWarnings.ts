@@ -5,11 +5,11 @@
  * word (`"log"` matched inside "catalog"), with the word-aligned alternative. Pure.
  */
 import { refForSpan } from "./author";
-import { isUnspaced } from "./boundaries";
 import { splitsSurrogatePair } from "./occurrences";
 import type { RefResolution, ResolvedSpan } from "./resolve";
 import { type DocumentLookup, isDocumentFailure, type SessionDocument } from "./session";
 import type { Ref, RefWarning } from "./types";
+import { isUnspaced, isWordChar } from "./words";
 
 /**
  * A check run on every ref as `check` resolves it (CheckOptions.refWarnings). `start` sees the whole
@@ -37,8 +37,6 @@ export interface SpanWarning extends RefWarning {
     alternative?: { ref: Ref; text: string };
 }
 
-const WORD = /[\p{L}\p{N}\p{M}]/u;
-
 /** The character (code point) before / at an offset. */
 function charBefore(text: string, offset: number): string {
     if (offset <= 0) return "";
@@ -55,7 +53,7 @@ function charAt(text: string, offset: number): string {
 export function insideWord(text: string, offset: number): boolean {
     const before = charBefore(text, offset);
     const after = charAt(text, offset);
-    if (!before || !after || !WORD.test(before) || !WORD.test(after)) return false;
+    if (!before || !after || !isWordChar(before) || !isWordChar(after)) return false;
     // In scripts written without spaces every character boundary is a word edge.
     return !isUnspaced(before) && !isUnspaced(after);
 }

@@ -20,7 +20,7 @@ import { type TermVisitor, type TokenizerName, termVisitor, tokenize } from "./t
 import { unsafePatterns, unsafeReason } from "./unsafe";
 
 /** Bumped whenever chunking, tokenizing or the file layout change: an older index is rebuilt. */
-export const INDEX_FORMAT = 5;
+export const INDEX_FORMAT = 6;
 const MAGIC = "SCEVIDX1";
 const CHECKSUM_BYTES = 20;
 

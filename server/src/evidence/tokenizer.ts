@@ -1,10 +1,13 @@
 /**
  * Search terms of a text (docs/evidence.md, "Tokenizer"): case-folded words of spaced scripts minus
- * a few English stop words, and overlapping character bigrams of runs of Han, Hiragana and Katakana
- * (a lone character stays one term). Bigrams were chosen over `Intl.Segmenter` words by the
+ * a few English stop words, and overlapping character bigrams of runs of the scripts written without
+ * spaces (a lone character stays one term). Words and those scripts are core/words.ts's, as for
+ * boundaries and repair (an identifier with `_` is one term). Bigrams were chosen over `Intl.Segmenter` words by the
  * evaluation in docs/evidence.md: they find the same passages on the seed's cases, need no
  * dictionary, match partial words of a query, and tokenize about ten times faster.
  */
+
+import { UNSPACED_CHAR_CLASS, WORD_CHAR_CLASS } from "../core/words";
 
 /** English words that carry no evidence on their own. */
 export const STOP_WORDS: ReadonlySet<string> = new Set([
@@ -40,9 +43,10 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
  * difference: `memory证据` is a word and a run). Built from a string: the `v` flag is newer than our
  * TypeScript target, not than Node 20.
  */
-const UNSPACED_CLASS = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}ー";
-const TOKEN = new RegExp(`[${UNSPACED_CLASS}]+|[[\\p{L}\\p{M}\\p{N}_]--[${UNSPACED_CLASS}]]+`, "gv");
-const UNSPACED = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]/u;
+const TOKEN = new RegExp(`[${UNSPACED_CHAR_CLASS}]+|[[${WORD_CHAR_CLASS}]--[${UNSPACED_CHAR_CLASS}]]+`, "gv");
+const UNSPACED = new RegExp(`^[${UNSPACED_CHAR_CLASS}]`, "u");
+/** Below the first unspaced script (Thai, U+0E00) no run is unspaced: the common case skips the test. */
+const FIRST_UNSPACED = 0x0e00;
 
 /** Calls `emit` for every term of `text`, in order (no array is built: indexing ten megabytes stays cheap). */
 export function forEachTerm(text: string, emit: (term: string) => void): void {
@@ -51,8 +55,7 @@ export function forEachTerm(text: string, emit: (term: string) => void): void {
     for (let match = TOKEN.exec(folded); match !== null; match = TOKEN.exec(folded)) {
         const run = match[0];
         const first = run.charCodeAt(0);
-        // ASCII first: the common case skips the Unicode-property test.
-        if (first < 0x3000 || !UNSPACED.test(run)) {
+        if (first < FIRST_UNSPACED || !UNSPACED.test(run)) {
             if (!STOP_WORDS.has(run)) emit(run);
             continue;
         }

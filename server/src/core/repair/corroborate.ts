@@ -8,8 +8,9 @@
  * ref's own lines moved by that much too, and its candidate that moved by exactly that much, its
  * strings as written, is certain.
  */
-import { isUnspaced } from "../boundaries";
+
 import type { Ref } from "../types";
+import { isUnspaced, wordRuns } from "../words";
 import { explainRepair, type RepairExplanation } from "./engine";
 import type { RepairCandidate, RepairDocuments, RepairOptions } from "./types";
 
@@ -146,8 +147,6 @@ const MAX_WALK = 64;
 /** Two distinct words of three letters or more (or four characters of an unspaced script). */
 function hasTwoWords(text: string): boolean {
     const unspaced = [...new Set(text)].filter(isUnspaced).length;
-    const words = new Set(
-        (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3 && !isUnspaced(w)),
-    );
+    const words = new Set(wordRuns(text.toLowerCase()).filter((w) => w.length >= 3 && !isUnspaced(w)));
     return words.size >= 2 || unspaced >= 4;
 }

@@ -7,10 +7,11 @@
  * that nothing outside it could have come close. A wrong certain repair silently re-points a
  * citation, so every doubt leaves the candidates uncertain.
  */
-import { endBoundary, isUnspaced, startBoundary } from "../boundaries";
+import { endBoundary, startBoundary } from "../boundaries";
 import { resolveInDocument, resolveRef } from "../resolve";
 import { isDocumentFailure, type SessionDocument } from "../session";
 import type { Ref } from "../types";
+import { isUnspaced, wordCharCount, wordRuns } from "../words";
 import { followRef } from "./follow";
 import { lockCandidates } from "./locked";
 import { fold } from "./normalize";
@@ -441,7 +442,7 @@ function nearIsEvidence(
     if (placement.quoteCost === 0) return true;
     if (placement.quoteCost <= 0.5) {
         if (isUnspaced(written)) return [...written].length >= 4;
-        const words = written.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+        const words = wordRuns(written).length;
         // With the other boundary exactly where it was written, a case or punctuation variant of a
         // word or two is enough; alone, it takes two words and 10 characters.
         if (otherAsWritten) return words >= 2 || written.trim().length >= 6;
@@ -450,7 +451,7 @@ function nearIsEvidence(
     // Letters differ. With a word fewer than written, what was found must be distinctive by itself
     // ("the end" for "the resolved end" is two common words, whatever was written).
     const found = document.lines.line(placement.line).slice(placement.column, placement.column + placement.length);
-    const words = (text: string) => text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+    const words = (text: string) => wordRuns(text).length;
     return isDistinctive(written) && (words(found) >= words(written) || isDistinctive(found));
 }
 
@@ -488,14 +489,14 @@ function asWritten(placement: Placement, written: number): boolean {
 export function isDistinctive(str: string): boolean {
     if (isUnspaced(str)) return new Set(str).size >= 6;
     // Words of three letters or more: "a list of" is one word of evidence, not three.
-    const words = new Set((str.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3));
+    const words = new Set(wordRuns(str.toLowerCase()).filter((w) => w.length >= 3));
     // Figures ("2.4.0", "517ms") are rarely repeated by chance: four digits are evidence too.
     return words.size >= 3 || [...words].join(" ").length >= 20 || (str.match(/\p{N}/gu)?.length ?? 0) >= 4;
 }
 
 /** Fewer than three letters or digits (and not an unspaced script, where two characters are a word). */
 export function isWeak(str: string): boolean {
-    return !isUnspaced(str) && (str.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 3;
+    return !isUnspaced(str) && wordCharCount(str) < 3;
 }
 
 function leaveCost(placements: Placement[], written: number): number {

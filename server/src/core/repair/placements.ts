@@ -5,9 +5,10 @@
  * Myers' bit-parallel approximate matching (approx-string-match) over case- and punctuation-folded text.
  */
 import search from "approx-string-match";
-import { isUnspaced, spanEdges } from "../boundaries";
+import { spanEdges } from "../boundaries";
 import type { SessionDocument } from "../session";
 import type { BoundaryName } from "../types";
+import { isUnspaced, isWordChar, WORD_RUNS as WORD, wordCharCount } from "../words";
 import { type FoldedText, fold, originalRange } from "./normalize";
 
 export interface Placement {
@@ -101,7 +102,7 @@ export function nearPlacements(
     if (text.length === 0 || text.length > MAX_NEAR_LINE) return [];
     const needle = fold(str).text;
     // Too little to recognise: a lone mark or a two-letter word would be found anywhere.
-    if (!isUnspaced(needle) && (needle.match(WORD_CHARS)?.length ?? 0) < 3) return [];
+    if (!isUnspaced(needle) && wordCharCount(needle) < 3) return [];
     // A sure near match keeps one of the needle's two first or two last words: a line holding none
     // of them is not searched (the common case of a line that simply moved away).
     const edgeWords = needle.match(WORD) ?? [];
@@ -214,14 +215,12 @@ function snappedToWordEdge(text: string, placement: Placement): Placement {
     return { ...placement, edge: previous, column: previous, length: placement.column + placement.length - previous };
 }
 
-const WORD_CHARS = /[\p{L}\p{N}]/gu;
-
 /**
  * A needle that begins (ends) with a whole word must not be found inside a longer word: "It" is not
  * in "positive". Unspaced scripts have no such edges.
  */
 function keepsWordEdge(text: string, needle: string, edge: number, boundary: BoundaryName): boolean {
-    const isWord = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c) && !isUnspaced(c);
+    const isWord = (c: string | undefined) => c !== undefined && isWordChar(c) && !isUnspaced(c);
     if (boundary === "start") return !(isWord(needle[0]) && isWord(text[edge - 1]) && isWord(text[edge]));
     return !(isWord(needle[needle.length - 1]) && isWord(text[edge - 1]) && isWord(text[edge]));
 }
@@ -302,8 +301,6 @@ function wordDistance(a: string, b: string): number {
     return previous[wb.length];
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
-
 function variantScore(text: string, needle: string, m: { start: number; end: number }): number {
     let score = 0;
     if (text[m.start] !== needle[0]) score += 1;
@@ -314,7 +311,7 @@ function variantScore(text: string, needle: string, m: { start: number; end: num
 }
 
 function atWordEdge(text: string, start: number, end: number): boolean {
-    const wordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+    const wordChar = (c: string | undefined) => c !== undefined && isWordChar(c);
     const startOk = !(wordChar(text[start - 1]) && wordChar(text[start]));
     const endOk = !(wordChar(text[end - 1]) && wordChar(text[end]));
     return startOk && endOk;
@@ -345,7 +342,7 @@ function placementOf(
 /** A string found inside a longer word ("part" in "party's") is another word. */
 export function splitsWord(document: SessionDocument, placement: Placement, lineText?: string): boolean {
     const line = lineText ?? document.lines.line(placement.line);
-    const word = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c) && !isUnspaced(c);
+    const word = (c: string | undefined) => c !== undefined && isWordChar(c) && !isUnspaced(c);
     const first = placement.column;
     const last = placement.column + placement.length - 1;
     return (word(line[first]) && word(line[first - 1])) || (word(line[last]) && word(line[last + 1]));

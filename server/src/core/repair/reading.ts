@@ -11,10 +11,10 @@
  * and no other reading of either kind exists. Two readings are never certain.
  */
 
-import { isUnspaced } from "../boundaries";
 import { levenshtein } from "../editDistance";
 import type { SessionDocument } from "../session";
 import type { Ref } from "../types";
+import { isUnspaced, wordCharCount } from "../words";
 import { fold } from "./normalize";
 import { exactPlacements, type Placement, splitsWord } from "./placements";
 
@@ -138,7 +138,7 @@ function wordNearMatches(
     line: number,
 ): { placement: Placement; tier: number }[] {
     const needle = fold(str.trim()).text;
-    if (needle.length === 0 || isUnspaced(needle) || (needle.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 2) return [];
+    if (needle.length === 0 || isUnspaced(needle) || wordCharCount(needle) < 2) return [];
     const text = document.lines.line(line);
     if (text.length > MAX_LINE) return [];
     const count = needle.split(" ").length;
