@@ -103,7 +103,10 @@ describe("locks in the editor", () => {
         await waitFor(
             "the view to count the locked refs",
             viewLine,
-            (line) => line?.startsWith("1 annotation · locked | Lock: 2 refs locked, 0 changed since locked, 0 not locked") === true,
+            (line) =>
+                line?.startsWith(
+                    "1 annotation · locked | Lock: 2 refs locked, 0 changed since locked, 0 not locked",
+                ) === true,
             15_000,
         );
 
