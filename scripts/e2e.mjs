@@ -302,6 +302,9 @@ async function runWeb() {
         "window.commandCenter": false,
         "chat.commandCenter.enabled": false,
         "workbench.secondarySideBar.defaultVisibility": "hidden",
+        // The web workbench auto-saves after 1 s by default (the desktop's default is off): under load
+        // a suite's unsaved edit outlived that second and was saved to the demo's files (CI flake).
+        "files.autoSave": "off",
     };
     for (const dir of [
         join(control, "vscode-data", "user", "User"),

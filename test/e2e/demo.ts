@@ -1,9 +1,12 @@
 // Facts about the demo workspace (examples/demo), computed from its files, never copied into the
 // tests: where a JSON token sits in the annotation file, what a line of a cited document says.
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import * as vscode from "vscode";
-import { activateExtension, waitFor, wsUri } from "./harness";
+import { firstDifference } from "./demoGuard";
+import { activateExtension, repoRoot, waitFor, wsUri } from "./harness";
 
 export const ANNOTATIONS = "answer.sourcecheck.json";
 
@@ -156,13 +159,25 @@ export function readableEndingAt(line: string, e: number, limit = 0): string | u
     return undefined;
 }
 
-/** Closes every editor and panel so screenshots and focus start clean; unsaved buffers are reverted. */
+/** The workspace-relative path of a document, for messages. */
+function relativeName(doc: vscode.TextDocument): string {
+    return vscode.workspace.asRelativePath(doc.uri, false);
+}
+
+/**
+ * Closes every editor and panel so screenshots and focus start clean; unsaved buffers are reverted
+ * (never saved: a suite's unsaved edit must not reach the demo's files on disk).
+ */
 export async function cleanSlate(): Promise<void> {
     // A dirty editor would make closeAllGroups ask "Save changes?" and wait for ever: revert first.
+    // The revert command acts on the active editor, so it runs only once that editor is the dirty
+    // document's, and the document must come out clean: otherwise this fails naming it.
     for (const doc of vscode.workspace.textDocuments) {
-        if (doc.isDirty) {
-            await vscode.window.showTextDocument(doc);
-            await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+        for (let attempt = 1; doc.isDirty && !doc.isClosed; attempt++) {
+            if (attempt > 3) throw new Error(`cleanSlate could not revert the unsaved edit of ${relativeName(doc)}`);
+            const editor = await vscode.window.showTextDocument(doc, { preview: false });
+            if (vscode.window.activeTextEditor !== editor) continue;
+            await vscode.commands.executeCommand("workbench.action.files.revert");
         }
     }
     await vscode.commands.executeCommand("workbench.action.closeAllGroups");
@@ -199,8 +214,26 @@ export async function waitForDiagnostics(
     return waitFor(what, () => sourcecheckDiagnostics(uri), accept, timeoutMs);
 }
 
-/** Puts the document's text back to `text` and saves it, so a test leaves the workspace as it found it. */
+/**
+ * Puts the document's text back to `text` and saves it, so a test leaves the workspace as it found it.
+ * A demo file is only ever saved as the demo has it: a `text` captured while another test's unsaved
+ * edit was still in the buffer would otherwise save that edit.
+ */
 export async function restoreText(doc: vscode.TextDocument, text: string): Promise<void> {
+    const demoFile = path.join(
+        repoRoot,
+        "examples",
+        "demo",
+        ...vscode.workspace.asRelativePath(doc.uri, false).split("/"),
+    );
+    if (doc.uri.scheme === "file" && fs.existsSync(demoFile)) {
+        const demoText = fs.readFileSync(demoFile, "utf8").replace(/^\uFEFF/, "");
+        if (text !== demoText) {
+            throw new Error(
+                `restoreText refuses to save ${relativeName(doc)} other than the demo has it (${firstDifference(Buffer.from(demoText), Buffer.from(text))})`,
+            );
+        }
+    }
     if (doc.getText() !== text) {
         const edit = new vscode.WorkspaceEdit();
         edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
@@ -226,6 +259,10 @@ let serverAnswered: boolean | undefined;
  * instead of each waiting out its own timeouts), and the window holds no editor.
  */
 export async function prepare(): Promise<void> {
+    // Suites keep edits unsaved for seconds on a busy machine; auto-save (the web workbench's default,
+    // after 1 s) would write them into the demo's files. scripts/e2e.mjs turns it off.
+    const autoSave = vscode.workspace.getConfiguration("files").get<string>("autoSave");
+    assert.equal(autoSave, "off", `files.autoSave is ${JSON.stringify(autoSave)}: unsaved test edits would be saved`);
     await activateExtension();
     if (serverAnswered === false) {
         throw new Error(
