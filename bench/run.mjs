@@ -1,5 +1,7 @@
 // `npm run bench`: speed and memory as ratios measured side by side in one run (see README, Benchmarks).
 // Writes bench/results.json and prints a table. `--smoke` runs tiny workloads only (part of npm test).
+// `--only=NAME` runs one group (cli, schema, lsp, evidence, follow, workspaces, agents, repair,
+// repair-lock, editor, lock, startup); with `--record` its rows are merged into results.json.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -273,6 +275,7 @@ if (!only || only === "repair") await (await import("./repair.mjs")).repairCases
 if (!only || only === "repair-lock") await (await import("./repair.mjs")).repairLockCases({ scratch, smoke, record });
 if (!only || only === "editor") await (await import("./editor.mjs")).editorCases({ scratch, smoke, record });
 if (!only || only === "lock") await (await import("./lock.mjs")).lockCases({ scratch, smoke, record });
+if (!only || only === "startup") await (await import("./startup.mjs")).startupCases({ scratch, smoke, record });
 const output = {
     machine: { node: process.version, cpus: (await import("node:os")).cpus().length, smoke },
     seconds: round((Date.now() - started) / 1000, 1),
@@ -281,6 +284,16 @@ const output = {
 if (!smoke && !only) {
     writeFileSync(join(here, "results.json"), `${JSON.stringify(output, null, 2)}\n`);
     writeReadmeTable(output);
+} else if (!smoke && process.argv.includes("--record")) {
+    // `--only=X --record`: this run's rows replace the rows of the same name in results.json (new ones
+    // are added at the end), the rest kept as last measured; the README table follows.
+    const last = JSON.parse(readFileSync(join(here, "results.json"), "utf8"));
+    const fresh = new Map(results.map((row) => [row.name, row]));
+    const cases = last.cases.map((row) => fresh.get(row.name) ?? row);
+    const known = new Set(last.cases.map((row) => row.name));
+    const merged = { ...last, cases: [...cases, ...results.filter((row) => !known.has(row.name))] };
+    writeFileSync(join(here, "results.json"), `${JSON.stringify(merged, null, 2)}\n`);
+    writeReadmeTable(merged);
 }
 const failed = results.filter((r) => r.pass === false);
 console.log(

@@ -1,7 +1,7 @@
 // Whole-workspace cases of `npm run bench` (docs/ci.md): `check --json` streams (peak memory and time
 // against the floor on the 100k-annotation workload), and `--jobs 2` against `--jobs 1` on 1,000
-// files; and the start-up of `check` from its own bundle against the full CLI bundle. Every side runs
-// as its own process, as a user runs the CLI, alternately, output to /dev/null.
+// files (the start-up of every command: startup.mjs). Every side runs as its own process, as a user
+// runs the CLI, alternately, output to /dev/null.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -11,9 +11,7 @@ import { round, sideBySide, stats } from "./measure.mjs";
 import { makeWorkspace } from "./workload.mjs";
 
 const repo = dirname(dirname(fileURLToPath(import.meta.url)));
-// `check` runs from dist/check.js (bin/sourcecheck.js routes it there); dist/cli.js is the full CLI.
-const cli = join(repo, "dist/check.js");
-const fullCli = join(repo, "dist/cli.js");
+const cli = join(repo, "dist/cli.js");
 
 /** Run a script as a process; its peak RSS in MB (reported by the process itself at exit). */
 function runMeasured(scratch, args, cwd) {
@@ -160,27 +158,4 @@ export async function workspacesCases({ scratch, smoke, record, results }) {
         smoke ? undefined : 1.05,
         { ours: byDefault.ours, baseline: byDefault.baseline, baselineName: "the same check with --jobs 1" },
     );
-
-    // Start-up: one small clean file, where loading the bundle is most of the time.
-    const small = makeWorkspace(join(scratch, "ws-startup"), {
-        annotations: 20,
-        totalBytes: 20_000,
-        documents: 2,
-        seed: 7,
-    });
-    const startOnce = (bundle) => () => {
-        for (let i = 0; i < 5; i++) {
-            const args = [bundle, "check", "--root", small.dir, small.annotationFile];
-            const run = spawnSync(process.execPath, args, { cwd: small.dir, stdio: "ignore" });
-            if (run.status !== 0) throw new Error(`check exited ${run.status} on a clean file`);
-        }
-    };
-    const startup = await sideBySide(startOnce(cli), startOnce(fullCli), { runs: smoke ? 1 : 10, warmup: 1 });
-    record(
-        "check start-up: dist/check.js vs the full dist/cli.js, 5 processes on a 20-annotation file",
-        { ratio: startup.ours.median / startup.baseline.median },
-        0.8,
-        { ours: startup.ours, baseline: startup.baseline, baselineName: "the same check from dist/cli.js" },
-    );
-    results.at(-1).speedup = round(startup.baseline.median / startup.ours.median);
 }

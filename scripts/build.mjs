@@ -1,4 +1,6 @@
 // Bundles the extension, the language server, the CLI and the library API into dist/ (docs/contract.md section 1).
+import { readFileSync, rmSync } from "node:fs";
+import { basename } from "node:path";
 import { build } from "esbuild";
 
 const production = process.argv.includes("--production");
@@ -14,35 +16,33 @@ const common = {
     mainFields: ["module", "main"],
 };
 
-/** In dist/check.js, `./cli/registry` is the full bundle's registry, loaded on first use. */
-const registryFromFullCli = {
-    name: "registry-from-full-cli",
-    setup(builder) {
-        builder.onResolve({ filter: /\/cli\/registry$/ }, () => ({ path: "registry", namespace: "full-cli" }));
-        builder.onLoad({ filter: /.*/, namespace: "full-cli" }, () => ({
-            contents: 'module.exports = { COMMANDS: require("./cli.js").registryCommands() };',
-            loader: "js",
-        }));
-        builder.onResolve({ filter: /^\.\/cli\.js$/, namespace: "full-cli" }, () => ({
-            path: "./cli.js",
-            external: true,
-        }));
-    },
-};
+/** The package version, written into the bundles so that none parses package.json at start-up. */
+const { version } = JSON.parse(readFileSync("package.json", "utf8"));
+const define = { SOURCECHECK_VERSION: JSON.stringify(version) };
+
+/**
+ * Lazy bundles: modules that are required only on first use, by a literal relative path (the registry's
+ * `require("./citeCommand")`, the lock reader's `require("./lockZodSchema")`). Each is a bundle of its own
+ * in dist/, and every other bundle leaves that require as it is (external), so it finds the bundle beside
+ * it: a command loads only its own libraries, and zod is parsed only when a lock is wrong
+ * (docs/architecture.md, "CLI bundles").
+ */
+const COMMAND_MODULES = [...readFileSync("server/src/cli/registry.ts", "utf8").matchAll(/require\("\.\/(\w+)"\)/g)].map(
+    (match) => `server/src/cli/${match[1]}.ts`,
+);
+if (COMMAND_MODULES.length === 0) throw new Error("build: no command modules found in server/src/cli/registry.ts");
+const LAZY_MODULES = [...COMMAND_MODULES, "server/src/core/lock/lockZodSchema.ts"];
+const lazyName = (path) => basename(path, ".ts");
+const node = { ...common, define, external: LAZY_MODULES.map((path) => `./${lazyName(path)}`) };
+
+// Built afresh: a bundle no longer built (dist/check.js before the lazy bundles) must not linger and be packed.
+rmSync("dist", { recursive: true, force: true });
 
 await Promise.all([
     build({ ...common, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"] }),
-    build({ ...common, entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" }),
-    build({ ...common, entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js" }),
-    build({ ...common, entryPoints: ["server/src/cli/evidenceMain.ts"], outfile: "dist/evidence.js" }),
-    // The check bundle: the CLI without the registry of further commands (the MCP SDK, fetchers,
-    // renderers...), which it borrows from dist/cli.js when a command line names one (docs/ci.md).
-    build({
-        ...common,
-        entryPoints: ["server/src/cli.ts"],
-        outfile: "dist/check.js",
-        plugins: [registryFromFullCli],
-    }),
-    build({ ...common, entryPoints: ["server/src/cli/checkWorker.ts"], outfile: "dist/checkWorker.js" }),
-    build({ ...common, entryPoints: ["server/src/index.ts"], outfile: "dist/index.js" }),
+    build({ ...node, entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" }),
+    build({ ...node, entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js" }),
+    ...LAZY_MODULES.map((path) => build({ ...node, entryPoints: [path], outfile: `dist/${lazyName(path)}.js` })),
+    build({ ...node, entryPoints: ["server/src/cli/checkWorker.ts"], outfile: "dist/checkWorker.js" }),
+    build({ ...node, entryPoints: ["server/src/index.ts"], outfile: "dist/index.js" }),
 ]);

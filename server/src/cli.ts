@@ -11,6 +11,7 @@ import { type CliIo, type OutputFormat, runCheck, runIndex, runSession, runValid
 import { parseShard } from "./cli/discovery";
 import { CliError, MAX_JOBS, parseMaxSize } from "./cli/files";
 import { processIo, reportError } from "./cli/processIo";
+import { allCommands, COMMAND_NAMES, loadCommand } from "./cli/registry";
 import { levenshtein } from "./core/editDistance";
 import { globProblem, MAX_PATTERNS } from "./workspace/globs";
 
@@ -53,7 +54,7 @@ function commandHelp(command: CliCommand): string {
  */
 function unknownCommand(word: string, io: CliIo): CliError | undefined {
     if (picomatchFree(word) && !exists(nodePath.resolve(io.cwd, word))) {
-        const names = [...COMMANDS].filter((name) => name !== "help").concat(moreCommands().map((c) => c.name));
+        const names = [...COMMANDS].filter((name) => name !== "help").concat(COMMAND_NAMES);
         const nearest = names
             .map((name) => ({ name, distance: levenshtein(word, name) }))
             .sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1))
@@ -83,20 +84,9 @@ const COMMANDS = new Set(["check", "session", "validate", "index", "help"]);
 /** Commands (and option-first command lines) that never need the other command modules. */
 const FIRST_WAVE = new Set([...COMMANDS, "--json", "--format", "--root", "--max-size", "--locked", "-"]);
 
-/**
- * The commands of cli/registry.ts, loaded on first use: `check` in CI then starts without
- * initialising the MCP SDK, the fetchers and the rest it never calls.
- */
+/** Every further command, each module loaded: `--help` lists them all. */
 function moreCommands(): CliCommand[] {
-    return (require("./cli/registry") as typeof import("./cli/registry")).COMMANDS;
-}
-
-/**
- * The same, exported for the check bundle (dist/check.js: scripts/build.mjs), which leaves the
- * registry out and asks this full bundle for it only when a command line names another command.
- */
-export function registryCommands(): CliCommand[] {
-    return moreCommands();
+    return allCommands();
 }
 
 /** Only a lowercase word can name a command: `sourcecheck answer.json` never needs the registry. */
@@ -105,10 +95,7 @@ const COMMAND_NAME = /^[a-z][a-z-]*$/;
 /** Exit status; a promise for the commands that do I/O asynchronously (fetching, workers, servers). */
 export function main(argv: string[], io: CliIo): number | Promise<number> {
     try {
-        const command =
-            FIRST_WAVE.has(argv[0]) || !COMMAND_NAME.test(argv[0] ?? "")
-                ? undefined
-                : moreCommands().find((candidate) => candidate.name === argv[0]);
+        const command = FIRST_WAVE.has(argv[0]) || !COMMAND_NAME.test(argv[0] ?? "") ? undefined : loadCommand(argv[0]);
         if (command && argv.length === 2 && (argv[1] === "--help" || argv[1] === "-h")) {
             io.stdout(commandHelp(command));
             return 0;

@@ -49,7 +49,9 @@ describe("install: the npm package sourcecheck", function () {
     });
 
     it("holds the built CLI, the library and its types, and nothing of the sources, tests or bench", () => {
-        for (const file of ["bin/sourcecheck.js", "dist/check.js", "dist/cli.js", "dist/index.js", "package.json"]) {
+        // The CLI and, beside it, a bundle per further command and the lazily loaded lock schema.
+        const bundles = ["dist/cli.js", "dist/citeCommand.js", "dist/mcpCommand.js", "dist/lockZodSchema.js"];
+        for (const file of ["bin/sourcecheck.js", ...bundles, "dist/index.js", "package.json"]) {
             assert.ok(tarFiles.includes(`package/${file}`), `${file} in the tarball`);
         }
         assert.ok(tarFiles.includes("package/dist/types/server/src/index.d.ts"), "the library's declarations");
@@ -77,7 +79,7 @@ describe("install: the npm package sourcecheck", function () {
         assert.equal(checked.status, 1, checked.stderr);
         assert.match(checked.stdout, PROBLEM_LINE);
         assert.match(checked.stdout, /8 annotations: 4 valid, 4 invalid \(exit 1\)/);
-        // A command from the full registry (loaded lazily from dist/cli.js) works too.
+        // A command of the registry (its own bundle, dist/mcpCommand.js, loaded when named) works too.
         const help = run(bin, ["mcp", "--help"], demo);
         assert.equal(help.status, 0, help.stderr);
     });

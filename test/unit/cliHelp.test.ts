@@ -8,9 +8,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { CliError, isCliError } from "../../server/src/cli/files";
-import { COMMANDS } from "../../server/src/cli/registry";
+import { allCommands } from "../../server/src/cli/registry";
 import { runCli } from "./cliRun";
 
+const COMMANDS = allCommands();
 const cwd = fs.mkdtempSync(path.join(os.tmpdir(), "sc-help-"));
 
 describe("CLI: commands, help and exit statuses", () => {

@@ -9,7 +9,11 @@
  * two of its files reads the workers' replies without a turn of the event loop.
  */
 import * as nodePath from "node:path";
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import type { MessagePort, Worker } from "node:worker_threads";
+
+/** Required when workers start (--jobs N), not when a single check loads the CLI (start-up). */
+const workerThreads = () => require("node:worker_threads") as typeof import("node:worker_threads");
+
 import { checkFileInto, DocumentCache, type FileJob, type FileTotals, type OutputFormat } from "./checkFile";
 import {
     CHUNK_CHARS,
@@ -115,9 +119,9 @@ export class Workers {
         });
         this.broken.catch(() => {}); // seen by run(), or by nobody when no run follows
         for (let index = 0; index < size; index++) {
-            const { port1, port2 } = new MessageChannel();
+            const { port1, port2 } = new (workerThreads().MessageChannel)();
             const setup: WorkerSetup = { slots: this.slots, index, port: port2 };
-            const worker = new Worker(nodePath.join(__dirname, "checkWorker.js"), {
+            const worker = new (workerThreads().Worker)(nodePath.join(__dirname, "checkWorker.js"), {
                 workerData: setup,
                 transferList: [port2],
             });
@@ -242,6 +246,7 @@ export class Workers {
     /** Read every reply the workers have posted; true if there was one. */
     private drain(): boolean {
         let any = false;
+        const { receiveMessageOnPort } = workerThreads();
         for (const { port, index } of this.threads) {
             for (let message = receiveMessageOnPort(port); message; message = receiveMessageOnPort(port)) {
                 any = true;

@@ -1,6 +1,5 @@
 /** The four commands of docs/contract.md section 5, as functions of arguments and I/O so tests run them in-process. */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as nodePath from "node:path";
 import picomatch from "picomatch";
 import { type CheckResult, checkInput } from "../core/check";
@@ -170,6 +169,7 @@ function defaultJobs(jobs: readonly FileJob[]): number {
 }
 
 function availableParallelism(): number {
+    const os = require("node:os") as typeof import("node:os");
     return typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
 }
 

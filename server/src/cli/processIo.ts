@@ -1,10 +1,10 @@
 /**
  * The process side of the CLI: stdin/stdout/stderr as a CliIo, and how an error becomes one line and
- * an exit status. Shared by the full CLI (cli.ts) and the evidence command's own bundle
- * (cli/evidenceMain.ts), which must not load every other command's libraries.
+ * an exit status. Shared by the CLI (cli.ts) and the commands, each in a bundle of its own
+ * (scripts/build.mjs), so it imports nothing large.
  */
 import * as fs from "node:fs";
-import packageJson from "../../../package.json";
+import * as nodePath from "node:path";
 import type { CliIo } from "./commands";
 import { DEFAULT_MAX_INPUT_BYTES, isCliError, readBoundedSync } from "./files";
 import { writeAllSync } from "./stdout";
@@ -23,8 +23,22 @@ export function processIo(): CliIo {
         stderr: (text) => process.stderr.write(text),
         readStdin: (maxBytes = DEFAULT_MAX_INPUT_BYTES) => readBoundedSync(0, maxBytes),
         stdinIsPiped,
-        version: packageJson.version,
+        version: packageVersion(),
     };
+}
+
+/** Written in by the build (scripts/build.mjs `define`), so no bundle parses package.json at start-up. */
+declare const SOURCECHECK_VERSION: string | undefined;
+
+function packageVersion(): string {
+    if (typeof SOURCECHECK_VERSION === "string") return SOURCECHECK_VERSION;
+    // Unbundled (tsc's out/, in tests): the nearest package.json upward.
+    for (let dir = __dirname; ; dir = nodePath.dirname(dir)) {
+        const candidate = nodePath.join(dir, "package.json");
+        if (fs.existsSync(candidate))
+            return (JSON.parse(fs.readFileSync(candidate, "utf8")) as { version: string }).version;
+        if (nodePath.dirname(dir) === dir) return "unknown";
+    }
 }
 
 /**

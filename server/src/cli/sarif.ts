@@ -5,7 +5,6 @@
  * the repository gets an absolute `file:` URI. Each result has a fingerprint that does not move with
  * line numbers, so an alert is tracked across commits.
  */
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { pathToFileURL } from "node:url";
@@ -221,7 +220,8 @@ export function sarifFrame(version: string, root: string): { head: string; tail:
  */
 export function sarifResult(p: LocatedProblem, absolutePath: string, root: string) {
     const location = artifactLocation(absolutePath, root);
-    const fingerprint = createHash("sha256")
+    const fingerprint = (require("node:crypto") as typeof import("node:crypto"))
+        .createHash("sha256")
         .update([location.uri, p.code, p.pointer, p.message].join("\0"))
         .digest("hex")
         .slice(0, 32);

@@ -15,7 +15,6 @@
  * (CLI) or an asynchronous (language server) adapter.
  */
 import * as fs from "node:fs";
-import * as fsp from "node:fs/promises";
 import * as nodePath from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { isLockFileName } from "../core/lock/names";
@@ -97,7 +96,7 @@ export const nodeDiscoveryFs: DiscoveryFileSystem = {
 export const nodeAsyncDiscoveryFs: AsyncDiscoveryFileSystem = {
     async list(directory) {
         try {
-            const entries = await fsp.readdir(directory, { withFileTypes: true });
+            const entries = await fs.promises.readdir(directory, { withFileTypes: true });
             return entries.map((e) => ({ name: e.name, kind: kindOf(e) }));
         } catch {
             return undefined;
@@ -105,14 +104,14 @@ export const nodeAsyncDiscoveryFs: AsyncDiscoveryFileSystem = {
     },
     async readText(file) {
         try {
-            return await fsp.readFile(file, "utf8");
+            return await fs.promises.readFile(file, "utf8");
         } catch {
             return undefined;
         }
     },
     async exists(path) {
         try {
-            await fsp.lstat(path);
+            await fs.promises.lstat(path);
             return true;
         } catch {
             return false;
@@ -120,14 +119,14 @@ export const nodeAsyncDiscoveryFs: AsyncDiscoveryFileSystem = {
     },
     async isFile(path) {
         try {
-            return (await fsp.stat(path)).isFile();
+            return (await fs.promises.stat(path)).isFile();
         } catch {
             return false;
         }
     },
     async realPath(path) {
         try {
-            return await fsp.realpath(path);
+            return await fs.promises.realpath(path);
         } catch {
             return undefined;
         }

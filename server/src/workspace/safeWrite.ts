@@ -15,10 +15,12 @@
  * - for an in-place rewrite, the file must still be what was read (size, mtime, inode and a SHA-256
  *   of the bytes), checked just before the rename: a change by someone else is refused, not lost.
  */
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { isInside } from "./pathSafety";
+
+/** node:crypto, required on first write: loading it is a large part of a bare start-up. */
+const sha256Hash = () => (require("node:crypto") as typeof import("node:crypto")).createHash("sha256");
 
 /** What a reader saw of a file, to be compared just before it is replaced. */
 export interface FileSnapshot {
@@ -76,7 +78,7 @@ export function snapshotOf(stats: fs.Stats, bytes: Uint8Array): FileSnapshot {
         ino: stats.ino,
         size: stats.size,
         mtimeMs: stats.mtimeMs,
-        sha256: createHash("sha256").update(bytes).digest("hex"),
+        sha256: sha256Hash().update(bytes).digest("hex"),
         bom: bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf,
     };
 }
@@ -264,7 +266,7 @@ function compareWithSnapshot(path: string, stats: fs.Stats, expected: FileSnapsh
         fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
         const opened = fs.fstatSync(fd);
         if (opened.dev !== expected.dev || opened.ino !== expected.ino) throw changed();
-        const hash = createHash("sha256").update(fs.readFileSync(fd)).digest("hex");
+        const hash = sha256Hash().update(fs.readFileSync(fd)).digest("hex");
         if (hash !== expected.sha256) throw changed();
     } catch (error) {
         if (error instanceof SafeWriteError) throw error;

@@ -5,7 +5,6 @@
  * same shape as code (zod, already a dependency of the agent tools).
  */
 
-import { z } from "zod";
 import { pointerWithReading } from "../../../../shared/numbering";
 import { ordered } from "./entry";
 import { sortEntries } from "./relock";
@@ -65,36 +64,14 @@ export function basisOfHeader(header: string, annotationFileName: string): LockB
     return isBasis(value.basis) ? value.basis : undefined;
 }
 
-const boundary = z.strictObject({ line: z.number().int().min(1), str: z.string().min(1) });
-const position = z.strictObject({ line: z.number().int().min(1), column: z.number().int().min(0) });
-const sha = z.string().regex(/^[0-9a-f]{64}$/, "a SHA-256 as 64 lowercase hex digits");
-const entrySchema = z
-    .strictObject({
-        ref: z.strictObject({ path: z.string().min(1), start: boundary, end: boundary }),
-        range: z.strictObject({ start: position, end: position }),
-        sha256: sha,
-        length: z.number().int().min(0),
-        text: z.string().optional(),
-        head: z.string().optional(),
-        tail: z.string().optional(),
-        prefix: z.string(),
-        suffix: z.string(),
-        documentSha256: sha,
-    })
-    .refine((e) => e.text !== undefined || (e.head !== undefined && e.tail !== undefined), {
-        message: "an entry needs its text, or its head and tail",
-    });
-const basisSchema = z.strictObject({
-    annotationFileSha256: sha,
-    entriesSha256: sha,
-    documents: z.record(z.string().min(1), sha.nullable()),
-});
-const lockSchema = z.strictObject({
-    lockVersion: z.literal(LOCK_VERSION),
-    annotationFile: z.string().min(1),
-    basis: basisSchema.optional(),
-    entries: z.record(z.string().min(1), entrySchema),
-});
+/**
+ * The schema as zod, in a module of its own loaded on first use (a bundle of its own in dist/): the
+ * hand check below decides and zod only words what is wrong, so a check with valid locks never
+ * parses zod (start-up: docs/architecture.md, "CLI bundles").
+ */
+function zodSchemas(): typeof import("./lockZodSchema").LOCK_ZOD_SCHEMAS {
+    return (require("./lockZodSchema") as typeof import("./lockZodSchema")).LOCK_ZOD_SCHEMAS;
+}
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -189,7 +166,7 @@ function conformsToLockSchema(value: unknown): boolean {
 
 /** What zod says of one entry (the oracle of the hand check's test). */
 export function lockEntryProblem(entry: unknown): string | undefined {
-    const parsed = entrySchema.safeParse(entry);
+    const parsed = zodSchemas().entry.safeParse(entry);
     return parsed.success ? undefined : parsed.error.issues[0].message;
 }
 
@@ -212,7 +189,7 @@ export function parseLock(text: string, annotationFileName: string): ParsedLock 
     // copies nothing; zod, which copies every entry, runs only to word what is wrong.
     const parsed = conformsToLockSchema(value)
         ? ({ success: true, data: value } as const)
-        : lockSchema.safeParse(value);
+        : zodSchemas().lock.safeParse(value);
     if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const pointer = issue.path.map((s) => `/${String(s).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");

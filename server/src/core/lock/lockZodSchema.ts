@@ -1,0 +1,40 @@
+/**
+ * The lock's schema as zod (docs/lock.md; published as schemas/sourcecheck-lock.schema.json). Only
+ * ./file.ts requires it, and only to word what is wrong with a lock its hand check refused, or as the
+ * oracle of that check's test: zod is large, and a check with valid locks never loads it.
+ */
+import { z } from "zod";
+import { LOCK_VERSION } from "./types";
+
+const boundary = z.strictObject({ line: z.number().int().min(1), str: z.string().min(1) });
+const position = z.strictObject({ line: z.number().int().min(1), column: z.number().int().min(0) });
+const sha = z.string().regex(/^[0-9a-f]{64}$/, "a SHA-256 as 64 lowercase hex digits");
+const entry = z
+    .strictObject({
+        ref: z.strictObject({ path: z.string().min(1), start: boundary, end: boundary }),
+        range: z.strictObject({ start: position, end: position }),
+        sha256: sha,
+        length: z.number().int().min(0),
+        text: z.string().optional(),
+        head: z.string().optional(),
+        tail: z.string().optional(),
+        prefix: z.string(),
+        suffix: z.string(),
+        documentSha256: sha,
+    })
+    .refine((e) => e.text !== undefined || (e.head !== undefined && e.tail !== undefined), {
+        message: "an entry needs its text, or its head and tail",
+    });
+const basis = z.strictObject({
+    annotationFileSha256: sha,
+    entriesSha256: sha,
+    documents: z.record(z.string().min(1), sha.nullable()),
+});
+const lock = z.strictObject({
+    lockVersion: z.literal(LOCK_VERSION),
+    annotationFile: z.string().min(1),
+    basis: basis.optional(),
+    entries: z.record(z.string().min(1), entry),
+});
+
+export const LOCK_ZOD_SCHEMAS = { entry, lock };
