@@ -10,13 +10,13 @@
 import * as nodePath from "node:path";
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { AgentToolParams, AgentToolResult } from "../../../shared/agentToolProtocol";
+import { lockUnderRoot } from "../agentTools/lockAccess";
 import { type AnnotationFileAccess, type RefScope, runTool, type ToolContext, ToolError } from "../agentTools/tools";
 import { type DocumentFailure, isDocumentFailure } from "../core/session";
 import { revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { searchEvidenceUnderRoot } from "../workspace/evidenceSearch";
-import { lockPathFor, readLockBeside } from "../workspace/lockFiles";
 import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
@@ -123,18 +123,7 @@ export function workspaceToolContext(workspace: WorkspaceIndex, root: string, ed
             if ("code" in found) throw new ToolError(found.code, found.message);
             return found;
         },
-        lockFor(file) {
-            const verdict = resolveUnderRoot(root, file);
-            if (!verdict.ok) throw new ToolError("path-outside-root", verdict.message);
-            const read = readLockBeside(verdict.absolute);
-            const path = nodePath.relative(root, lockPathFor(verdict.absolute)).replace(/\\/g, "/");
-            return {
-                path,
-                lock: read.lock,
-                error: read.error,
-                write: async (text) => writeFileSafely(read.path, text),
-            };
-        },
+        lockFor: (file) => lockUnderRoot(root, file, (path, text) => writeFileSafely(path, text)),
         refScope(file): RefScope {
             const verdict = resolveUnderRoot(root, file);
             if (!verdict.ok) throw new ToolError("path-outside-root", verdict.message);

@@ -6,6 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
+import { lockUnderRoot } from "../agentTools/lockAccess";
 import { type RefScope, type ToolContext, ToolError } from "../agentTools/tools";
 import { revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
@@ -13,7 +14,6 @@ import { listCandidateDocuments } from "../workspace/discovery";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { searchEvidenceUnderRoot } from "../workspace/evidenceSearch";
 import { FreshDocuments } from "../workspace/freshDocuments";
-import { lockPathFor, readLockBeside } from "../workspace/lockFiles";
 import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
@@ -93,24 +93,14 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
             if ("code" in found) throw new ToolError(found.code, found.message);
             return found;
         },
-        lockFor(file) {
-            const verdict = resolveUnderRoot(root, file);
-            if (!verdict.ok) throw new ToolError("path-outside-root", verdict.message);
-            const read = readLockBeside(verdict.absolute);
-            const path = nodePath.relative(root, lockPathFor(verdict.absolute)).replace(/\\/g, "/");
-            return {
-                path,
-                lock: read.lock,
-                error: read.error,
-                write: async (text) => {
-                    try {
-                        writeFileSafely(read.path, text, { within: realRoot() });
-                    } catch (error) {
-                        throw new Error(error instanceof SafeWriteError ? `it ${error.message}` : String(error));
-                    }
-                },
-            };
-        },
+        lockFor: (file) =>
+            lockUnderRoot(root, file, (path, text) => {
+                try {
+                    writeFileSafely(path, text, { within: realRoot() });
+                } catch (error) {
+                    throw new Error(error instanceof SafeWriteError ? `it ${error.message}` : String(error));
+                }
+            }),
         refScope(file): RefScope {
             const verdict = resolveUnderRoot(root, file);
             if (!verdict.ok) throw new ToolError("path-outside-root", verdict.message);
