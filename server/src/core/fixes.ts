@@ -46,6 +46,27 @@ function withBoundary(ref: Ref, boundary: BoundaryName, line: number, str: strin
     return { ...ref, [boundary]: { line, str } } as Ref;
 }
 
+/** A fix setting one boundary to `line` and `str`, with what the ref then resolves to. */
+function boundaryFix(
+    document: SessionDocument,
+    ref: Ref,
+    kind: BoundaryFix["kind"],
+    boundary: BoundaryName,
+    line: number,
+    str: string,
+): BoundaryFix {
+    const fixed = withBoundary(ref, boundary, line, str);
+    const changed = kind === "move" ? { line } : { str };
+    return { kind, boundary, ...changed, ref: fixed, resolution: resolveInDocument(document, fixed), preferred: false };
+}
+
+/** The readable unique string that starts a span at `start` (start boundary) or ends one at `end`. */
+function readableBoundary(text: string, boundary: BoundaryName, start: number, end: number): string | undefined {
+    return boundary === "start"
+        ? startBoundary(text, start, { maxLength: MAX_FIX_STR })?.str
+        : endBoundary(text, end, { maxLength: MAX_FIX_STR })?.str;
+}
+
 /**
  * boundary-ambiguous: one fix per occurrence, the shortest unique string starting (start boundary)
  * or ending (end boundary) there. Preferred when exactly one of them gives a valid span.
@@ -58,22 +79,11 @@ export function ambiguityFixes(document: SessionDocument, ref: Ref, boundary: Bo
     // Each candidate costs a few scans of the line: on a huge line only the first few occurrences
     // get a fix, and no fix string grows past MAX_FIX_STR (a 5 MB line of repeats must not hang the server).
     for (const column of occurrencesOf(text, str, occurrenceBudget(text))) {
-        const unique =
-            boundary === "start"
-                ? startBoundary(text, column, { maxLength: MAX_FIX_STR })?.str
-                : endBoundary(text, column + str.length, { maxLength: MAX_FIX_STR })?.str;
+        const unique = readableBoundary(text, boundary, column, column + str.length);
         // Any string as short as str starting (ending) here occurs at the other occurrences too, so
         // the unique one is always longer and contains this occurrence of str whole.
         if (unique === undefined) continue;
-        const fixed = withBoundary(ref, boundary, line, unique);
-        fixes.push({
-            kind: "extend",
-            boundary,
-            str: unique,
-            ref: fixed,
-            resolution: resolveInDocument(document, fixed),
-            preferred: false,
-        });
+        fixes.push(boundaryFix(document, ref, "extend", boundary, line, unique));
     }
     markPreferred(fixes, document, ref);
     return fixes;
@@ -95,15 +105,7 @@ export function moveFixes(document: SessionDocument, ref: Ref, boundary: Boundar
     for (let distance = 0; distance <= MOVE_DISTANCE && fixes.length < MAX_MOVES; distance++) {
         for (const candidate of distance === 0 ? [anchor] : [anchor - distance, anchor + distance]) {
             if (candidate === line || !lines.hasLine(candidate) || !occursOnce(lines.line(candidate), str)) continue;
-            const fixed = withBoundary(ref, boundary, candidate, str);
-            fixes.push({
-                kind: "move",
-                boundary,
-                line: candidate,
-                ref: fixed,
-                resolution: resolveInDocument(document, fixed),
-                preferred: false,
-            });
+            fixes.push(boundaryFix(document, ref, "move", boundary, candidate, str));
         }
     }
     markPreferred(fixes, document, ref);
@@ -119,20 +121,9 @@ export function nearMatchFixes(document: SessionDocument, ref: Ref, boundary: Bo
     const fixes: BoundaryFix[] = [];
     for (const match of approximateMatches(text, str, maxDistance)) {
         // The near match fixes where the span begins (ends); the string written there is a readable one.
-        const value =
-            boundary === "start"
-                ? startBoundary(text, match.start, { maxLength: MAX_FIX_STR })?.str
-                : endBoundary(text, match.end, { maxLength: MAX_FIX_STR })?.str;
+        const value = readableBoundary(text, boundary, match.start, match.end);
         if (value === undefined || value === str || !occursOnce(text, value) || value.trim().length === 0) continue;
-        const fixed = withBoundary(ref, boundary, line, value);
-        fixes.push({
-            kind: "replace",
-            boundary,
-            str: value,
-            ref: fixed,
-            resolution: resolveInDocument(document, fixed),
-            preferred: false,
-        });
+        fixes.push(boundaryFix(document, ref, "replace", boundary, line, value));
     }
     markPreferred(fixes, document, ref);
     return fixes;
