@@ -8,6 +8,7 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { pathToUri, uriToPath } from "../workspace/uris";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import { Debounce } from "./debounce";
 
 export interface OpenDocuments {
     get(uri: string): TextDocument | undefined;
@@ -24,14 +25,25 @@ export interface AnalysisEvents {
 export class Analysis {
     private readonly pendingFiles = new Set<string>();
     private readonly pendingCited = new Set<string>();
-    private timer: NodeJS.Timeout | undefined;
+    /** Each change restarts the wait, so a burst of keystrokes costs one check. */
+    private readonly debounce: Debounce;
 
     constructor(
         readonly workspace: WorkspaceIndex,
         private readonly documents: OpenDocuments,
         private readonly events: AnalysisEvents,
-        private readonly delayMs = 120,
-    ) {}
+        delayMs = 120,
+    ) {
+        this.debounce = new Debounce(delayMs, () => {
+            try {
+                this.flush();
+            } catch (error) {
+                this.events.log(
+                    `sourcecheck: re-check failed: ${error instanceof Error ? error.stack : String(error)}`,
+                );
+            }
+        });
+    }
 
     /** The analysis of an annotation file at its latest version (open buffer, else disk). */
     current(uri: string): AnnotationFile | undefined {
@@ -51,7 +63,7 @@ export class Analysis {
     /** An annotation file's buffer changed or opened: re-check it soon. */
     fileChanged(uri: string): void {
         this.pendingFiles.add(uri);
-        this.schedule();
+        this.debounce.schedule();
     }
 
     /** A document changed; if annotation files cite it, re-resolve their refs into it soon. */
@@ -59,13 +71,12 @@ export class Analysis {
         const path = uriToPath(uri);
         if (path === undefined) return;
         this.pendingCited.add(path);
-        this.schedule();
+        this.debounce.schedule();
     }
 
     /** Run everything pending now (the debounce fired, or a request needs current results). */
     flush(): void {
-        if (this.timer) clearTimeout(this.timer);
-        this.timer = undefined;
+        this.debounce.cancel();
         const changed = new Map<string, AnnotationFile>();
         const cited = new Set<string>();
         for (const file of this.flushCited(cited)) changed.set(file.uri, file);
@@ -99,21 +110,6 @@ export class Analysis {
             if (uri) uris.push(uri);
         }
         return uris;
-    }
-
-    private schedule(): void {
-        // Each change restarts the wait, so a burst of keystrokes costs one check.
-        if (this.timer) clearTimeout(this.timer);
-        this.timer = setTimeout(() => {
-            this.timer = undefined;
-            try {
-                this.flush();
-            } catch (error) {
-                this.events.log(
-                    `sourcecheck: re-check failed: ${error instanceof Error ? error.stack : String(error)}`,
-                );
-            }
-        }, this.delayMs);
     }
 
     private flushCited(cited = new Set<string>()): AnnotationFile[] {

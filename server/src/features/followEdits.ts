@@ -25,6 +25,7 @@ import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
 import { isInside } from "../workspace/pathSafety";
 import { uriToPath } from "../workspace/uris";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import { Debounce } from "./debounce";
 import { rangeOfPointer } from "./positions";
 
 /** Changes made to one document since the last pause. */
@@ -75,13 +76,21 @@ export class EditFollower {
      * only while the ref, as written, does not resolve; one that resolves again drops its entry.
      */
     private readonly cut = new Map<string, Map<string, { before: Ref; text: string }>>();
-    private timer: NodeJS.Timeout | undefined;
+    private readonly debounce: Debounce;
 
     constructor(
         private readonly workspace: WorkspaceIndex,
         private readonly host: FollowerHost,
-        private readonly delayMs = 250,
-    ) {}
+        delayMs = 250,
+    ) {
+        this.debounce = new Debounce(delayMs, () => {
+            try {
+                this.flush();
+            } catch {
+                // A failed pause leaves refs as they are; the next edit tries again.
+            }
+        });
+    }
 
     private get enabled(): boolean {
         return this.workspace.settings.updateRefsOnEdit !== "never";
@@ -107,7 +116,7 @@ export class EditFollower {
             TextDocument.update(document, [change], version);
             window.changes.push({ start, end, text: change.text });
         }
-        this.schedule();
+        this.debounce.schedule();
         return document;
     }
 
@@ -130,8 +139,7 @@ export class EditFollower {
 
     /** Follow the refs through every change recorded so far. */
     flush(): void {
-        if (this.timer) clearTimeout(this.timer);
-        this.timer = undefined;
+        this.debounce.cancel();
         if (this.windows.size === 0) return;
         this.host.settle();
         for (const [uri, window] of [...this.windows]) {
@@ -157,18 +165,6 @@ export class EditFollower {
         this.flush();
         this.pending.delete(uri);
         this.brokenAtStart.delete(uri);
-    }
-
-    private schedule(): void {
-        if (this.timer) clearTimeout(this.timer);
-        this.timer = setTimeout(() => {
-            this.timer = undefined;
-            try {
-                this.flush();
-            } catch {
-                // A failed pause leaves refs as they are; the next edit tries again.
-            }
-        }, this.delayMs);
     }
 
     private follow(uri: string, window: Window): void {
