@@ -21,28 +21,30 @@ const { version } = JSON.parse(readFileSync("package.json", "utf8"));
 const define = { SOURCECHECK_VERSION: JSON.stringify(version) };
 
 /**
- * Lazy bundles: modules that are required only on first use, by a literal relative path (the registry's
- * `require("./citeCommand")`, the lock reader's `require("./lockZodSchema")`). Each is a bundle of its own
- * in dist/, and every other bundle leaves that require as it is (external), so it finds the bundle beside
- * it: a command loads only its own libraries, and zod is parsed only when a lock is wrong
- * (docs/architecture.md, "CLI bundles").
+ * Lazy bundles: modules that are required only on first use, by a literal `./name` path (the registry's
+ * `require("./citeCommand")`, the lock reader's `require("./lockZodSchema")`, fetch/html.ts's
+ * `require("./visibleText")`). Each is a bundle of its own in dist/, and every CLI bundle leaves that
+ * require as it is (external), so it finds the bundle beside it: a command loads only its own libraries,
+ * zod is parsed only when a lock is wrong and parse5 only for an HTML page (docs/architecture.md,
+ * "CLI bundles"). A lazy module is never imported statically: that import would load it eagerly.
  */
 const COMMAND_MODULES = [...readFileSync("server/src/cli/registry.ts", "utf8").matchAll(/require\("\.\/(\w+)"\)/g)].map(
     (match) => `server/src/cli/${match[1]}.ts`,
 );
 if (COMMAND_MODULES.length === 0) throw new Error("build: no command modules found in server/src/cli/registry.ts");
-const LAZY_MODULES = [...COMMAND_MODULES, "server/src/core/lock/lockZodSchema.ts"];
+const LAZY_MODULES = [...COMMAND_MODULES, "server/src/core/lock/lockZodSchema.ts", "server/src/fetch/visibleText.ts"];
 const lazyName = (path) => basename(path, ".ts");
-const node = { ...common, define, external: LAZY_MODULES.map((path) => `./${lazyName(path)}`) };
+const cliBundle = { ...common, define, external: LAZY_MODULES.map((path) => `./${lazyName(path)}`) };
 
 // Built afresh: a bundle no longer built (dist/check.js before the lazy bundles) must not linger and be packed.
 rmSync("dist", { recursive: true, force: true });
 
 await Promise.all([
     build({ ...common, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"] }),
-    build({ ...node, entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" }),
-    build({ ...node, entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js" }),
-    ...LAZY_MODULES.map((path) => build({ ...node, entryPoints: [path], outfile: `dist/${lazyName(path)}.js` })),
-    build({ ...node, entryPoints: ["server/src/cli/checkWorker.ts"], outfile: "dist/checkWorker.js" }),
-    build({ ...node, entryPoints: ["server/src/index.ts"], outfile: "dist/index.js" }),
+    // The language server and the library stay self-contained: the .vsix ships dist/server.js alone.
+    build({ ...common, define, entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" }),
+    build({ ...cliBundle, entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js" }),
+    ...LAZY_MODULES.map((path) => build({ ...cliBundle, entryPoints: [path], outfile: `dist/${lazyName(path)}.js` })),
+    build({ ...cliBundle, entryPoints: ["server/src/cli/checkWorker.ts"], outfile: "dist/checkWorker.js" }),
+    build({ ...common, define, entryPoints: ["server/src/index.ts"], outfile: "dist/index.js" }),
 ]);

@@ -14,8 +14,8 @@ import * as https from "node:https";
 import * as net from "node:net";
 import { type AddressPolicy, strictAddressPolicy } from "./addressPolicy";
 import { decodeBody, mediaType } from "./decodeBody";
+import { htmlVisibleText } from "./html";
 import { bareHost, checkSourceUrl } from "./sourceUrl";
-import { visibleText } from "./visibleText";
 
 export const FETCH_TIMEOUT_MS = 20_000;
 export const FETCH_MAX_BYTES = 2 * 1024 * 1024;
@@ -251,7 +251,7 @@ function requestOnce(url: URL, address: ResolvedAddress, options: FetchOptions, 
                 let text = decoded.text;
                 if (html) {
                     try {
-                        text = visibleText(text);
+                        text = htmlVisibleText(text);
                     } catch {
                         reject(new FetchFailure("HTML_PARSE_FAILED", "the page could not be parsed as HTML"));
                         return;

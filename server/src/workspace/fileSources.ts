@@ -6,7 +6,7 @@
  * workspace is ever read, and nothing goes to the network.
  */
 import * as nodePath from "node:path";
-import { visibleText } from "../fetch/visibleText";
+import { htmlVisibleText } from "../fetch/html";
 import { tidyPageText } from "../quotes/convert";
 import type { PageText } from "../quotes/live";
 import { fileUriPath } from "../quotes/trace";
@@ -48,7 +48,7 @@ export function readFileSource(
         const result = read(root, nodePath.relative(root, candidate));
         if (result.ok) {
             const html = /\.x?html?$/i.test(candidate);
-            return { ok: true, text: tidyPageText(html ? visibleText(result.content) : result.content) };
+            return { ok: true, text: tidyPageText(html ? htmlVisibleText(result.content) : result.content) };
         }
         failure ??= `${result.failure.code}: ${result.failure.message}`;
     }
