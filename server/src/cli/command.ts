@@ -11,3 +11,6 @@ export interface CliCommand {
     /** Exit status; a CliError (from ./files) becomes one clear line on stderr and its exit code. */
     run(argv: string[], io: CliIo): number | Promise<number>;
 }
+
+/** `check`, `session`, `validate`, `index` and `help`: cli/checkCommand.ts, the rest cli/registry.ts. */
+export const FIRST_COMMANDS: ReadonlySet<string> = new Set(["check", "session", "validate", "index", "help"]);

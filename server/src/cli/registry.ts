@@ -22,6 +22,11 @@ const LOADERS: Record<string, () => CliCommand> = {
     render: () => require("./renderCommand").renderCommand,
 };
 
+/** The first commands' module, loaded when a command line names no further command. */
+export function loadFirstCommands(): typeof import("./checkCommand") {
+    return require("./checkCommand") as typeof import("./checkCommand");
+}
+
 /** The names, in the order `--help` lists them; loads nothing. */
 export const COMMAND_NAMES: readonly string[] = Object.keys(LOADERS);
 
