@@ -73,8 +73,20 @@ export const repairCommand: CliCommand = {
                 if (error instanceof GitRevisionError) throw new CliError(`repair: ${error.message}`);
                 throw error;
             }
-        } else if (file !== "-") {
-            // History by default: the documents as they were at FILE's last commit, when there is one.
+        }
+        const lock = file === "-" ? undefined : readLockBeside(absolute);
+        const documents: RepairDocuments = {
+            get: (path) => disk.get(path),
+            candidatePaths: () => listCandidateDocuments(root),
+        };
+
+        const input = parseJsonText(text);
+        const checked = checkInput(input.value, disk, input.syntaxErrors, { keepEntries: false });
+        // History by default: the documents as they were at FILE's last commit, when there is one. It
+        // is evidence for refs to repair only, so a file whose refs all resolve and that has no lock
+        // (nothing to repair) spawns no git.
+        const toRepair = checked.report.invalidCount > 0 || lock !== undefined;
+        if (values.since === undefined && file !== "-" && toRepair) {
             const commit = lastCommitOf(absolute);
             if (commit !== undefined) {
                 try {
@@ -85,14 +97,6 @@ export const repairCommand: CliCommand = {
                 }
             }
         }
-        const lock = file === "-" ? undefined : readLockBeside(absolute);
-        const documents: RepairDocuments = {
-            get: (path) => disk.get(path),
-            candidatePaths: () => listCandidateDocuments(root),
-        };
-
-        const input = parseJsonText(text);
-        const checked = checkInput(input.value, disk, input.syntaxErrors, { keepEntries: false });
         const schemaErrors = checked.report.schemaErrors;
         const result = repairChecked(checked, {
             documents,
