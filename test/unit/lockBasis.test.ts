@@ -162,18 +162,20 @@ describe("lock basis: check and lock without reading the entries, while nothing 
     after(() => {
         for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
     });
-
-    it("a lock records its basis, and check with an untouched basis says what the entries say", () => {
+    /** One document of two lines; one annotation whose claim is on its first line and source is `source`. */
+    const smallWorkspace = (source: RefSpec): string => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-basis-"));
         dirs.push(dir);
         writeWorkspace(
             dir,
             [["alpha beta gamma", "cache sync queue"]],
-            [
-                { doc: 0, line: 0, start: 0, end: 2 },
-                { doc: 0, line: 1, start: 0, end: 1 },
-            ],
+            [{ doc: 0, line: 0, start: 0, end: 2 }, source],
         );
+        return dir;
+    };
+
+    it("a lock records its basis, and check with an untouched basis says what the entries say", () => {
+        const dir = smallWorkspace({ doc: 0, line: 1, start: 0, end: 1 });
         assert.match(run(["lock", "--root", dir, ANNOTATION_FILE], dir), /^0\n/);
         const lock = JSON.parse(fs.readFileSync(path.join(dir, LOCK_FILE), "utf8"));
         assert.deepEqual(Object.keys(lock), ["lockVersion", "annotationFile", "basis", "entries"]);
@@ -184,16 +186,8 @@ describe("lock basis: check and lock without reading the entries, while nothing 
     });
 
     it("a lock with its basis follows the published schema; a malformed basis is a schema error", async () => {
-        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-basis-"));
-        dirs.push(dir);
-        writeWorkspace(
-            dir,
-            [["alpha beta gamma", "cache sync queue"]],
-            [
-                { doc: 0, line: 0, start: 0, end: 2 },
-                { doc: 1, line: 5, start: 0, end: 1 }, // docs/d1.md does not exist: null in the basis
-            ],
-        );
+        // The source names a line past the end: a ref that cannot be locked.
+        const dir = smallWorkspace({ doc: 1, line: 5, start: 0, end: 1 });
         run(["lock", ANNOTATION_FILE], dir);
         const text = fs.readFileSync(path.join(dir, LOCK_FILE), "utf8");
         const schema = JSON.parse(
