@@ -55,6 +55,56 @@ describe("hardening: text outputs escape what they print", () => {
         assert.match(out.stdout, /pwned/);
     });
 
+    it("check of a folder (each file named) prints hostile file names and messages escaped", async () => {
+        const dir = tempDir();
+        fs.writeFileSync(path.join(dir, "doc.md"), "alpha beta\n");
+        const annotations = JSON.stringify({
+            annotations: [
+                {
+                    claim: { path: HOSTILE, start: { line: 1, str: "alpha" }, end: { line: 1, str: "beta" } },
+                    sources: [],
+                },
+            ],
+        });
+        fs.writeFileSync(path.join(dir, "b\u001b[2J\n::warning::x\u202e.sourcecheck.json"), annotations);
+        fs.writeFileSync(path.join(dir, "e\n::error::y.sourcecheck.json"), "");
+        fs.writeFileSync(path.join(dir, "ok\u202e.sourcecheck.json"), '{"annotations": []}');
+        for (const args of [
+            ["check", "."],
+            ["check", "--jobs", "2", "."],
+        ]) {
+            const out = await run(args, dir);
+            assert.equal(out.status, 2, out.stderr);
+            assertInert(out.stdout, args.join(" "));
+            assert.match(out.stdout, /b\\x1b\[2J\\n::warning::x\\u202e\.sourcecheck\.json: 1 annotation/);
+            assert.match(out.stdout, /e\\n::error::y\.sourcecheck\.json:1:1: invalid-json/);
+            assert.match(out.stdout, /ok\\u202e\.sourcecheck\.json: warning: no-annotations/);
+        }
+    });
+
+    it("an error on stderr shows the user's input escaped, and the command's usage as it is", async () => {
+        const dir = tempDir();
+        const missing = await run(["check", "zz\n::error::nope\u202e"], dir);
+        assert.equal(missing.status, 2);
+        assertInert(missing.stderr, "check of a missing file");
+        assert.match(missing.stderr, /^sourcecheck: cannot read zz\\n::error::nope\\u202e: no such file\n$/);
+        const option = await run(["repair", "--x\n::error::y", "a.json"], dir);
+        assert.equal(option.status, 2);
+        assertInert(option.stderr, "repair with an unknown option");
+        assert.match(option.stderr, /^sourcecheck: repair: .*--x\\n::error::y.*\nUsage:\n {2}sourcecheck repair /);
+        const top = await run(["--bogus\u001b[2J\n::error::z"], dir);
+        assert.equal(top.status, 2);
+        assertInert(top.stderr, "an unknown option of check");
+        assert.match(
+            top.stderr,
+            /^sourcecheck: unknown option --bogus\\x1b\[2J\\n::error::z\nUsage:\n {2}sourcecheck \[check\]/,
+        );
+        const usage = await run(["render", "a", "b\u001b[31m"], dir);
+        assert.equal(usage.status, 2);
+        assertInert(usage.stderr, "render with two files");
+        assert.match(usage.stderr, /\nUsage:\n {2}sourcecheck render /);
+    });
+
     it("check --format github escapes every field; a file name cannot start a command of its own", async () => {
         const dir = tempDir();
         const name = "b\u001b[2J\n::warning::x\u202e.sourcecheck.json";

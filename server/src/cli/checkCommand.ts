@@ -32,6 +32,8 @@ validate  check the annotations of one file against the session of another
 index     print files with 1-based line numbers, for authoring refs
 
 Exit status: 0 all refs resolve; 1 a ref fails to resolve; 2 invalid JSON, schema or usage error.`;
+/** The usage after its heading: a CliError prints it after the (escaped) message. */
+const USAGE_BODY = USAGE.replace(/^Usage:\n/, "");
 
 /**
  * `sourcecheck [check|session|validate|index|help] ...`; `moreUsage` is the usage of the further
@@ -42,7 +44,7 @@ export function runFirstCommands(argv: string[], io: CliIo, moreUsage: () => str
     try {
         parsed = parseCli(argv);
     } catch (error) {
-        throw new CliError(`${parseErrorMessage(error as Error, CLI_OPTIONS)}\n${USAGE}`);
+        throw new CliError(parseErrorMessage(error as Error, CLI_OPTIONS), 2, USAGE_BODY);
     }
     const { values, positionals } = parsed;
     if (values.version) {
@@ -73,7 +75,7 @@ export function runFirstCommands(argv: string[], io: CliIo, moreUsage: () => str
             );
         case "validate":
             if (positionals.length !== 2)
-                throw new CliError(`validate takes SESSION.json and ANNOTATIONS.json\n${USAGE}`);
+                throw new CliError("validate takes SESSION.json and ANNOTATIONS.json", 2, USAGE_BODY);
             return runValidate(positionals[0], positionals[1], format, io);
         case "session":
             return runSession(positionals, values.output, io, values["follow-symlinks"] === true);

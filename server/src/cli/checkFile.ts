@@ -9,6 +9,7 @@ import { changedDocuments, LockComparison, type LockCounts, type LockError, Unch
 import { parseJsonText } from "../core/parse";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
 import type { SchemaError } from "../core/types";
+import { visible } from "../core/visible";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { entriesFor, isLockOnBasis, readLockOnBasis, sha256 } from "../workspace/lockFiles";
 import { isCliError, readTextInput } from "./files";
@@ -179,12 +180,15 @@ function emitProblems(
     } else if (!job.named) {
         emit(singleText(), false);
     } else if (totals.validCount + totals.invalidCount === 0 && located.length === 0) {
-        emit(`${job.shown}: warning: ${NO_ANNOTATIONS}: ${NO_ANNOTATIONS_MESSAGE}\n`, false);
+        emit(`${visible(job.shown)}: warning: ${NO_ANNOTATIONS}: ${NO_ANNOTATIONS_MESSAGE}\n`, false);
     } else if (located.length > 0) {
-        const lines = located.map((p) => `${p.file}:${p.start.line}:${p.start.column}: ${p.code}: ${p.message}`);
+        // Names and messages are shown, never acted on (docs/security.md, "Outputs").
+        const lines = located.map(
+            (p) => `${visible(p.file)}:${p.start.line}:${p.start.column}: ${p.code}: ${visible(p.message)}`,
+        );
         const total = totals.validCount + totals.invalidCount;
         lines.push(
-            `${job.shown}: ${total} annotation${total === 1 ? "" : "s"}: ${totals.validCount} valid, ` +
+            `${visible(job.shown)}: ${total} annotation${total === 1 ? "" : "s"}: ${totals.validCount} valid, ` +
                 `${totals.invalidCount} invalid${warningCount(located)} (exit ${totals.exitCode})`,
         );
         emit(`${lines.join("\n")}\n`, false);

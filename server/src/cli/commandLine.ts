@@ -64,5 +64,5 @@ export function printUsage(io: CliIo, spec: CommandSpec): number {
 
 /** `message` follows the command's name: `" takes one FILE"`, `": unknown option"`. */
 export function usageError(spec: CommandSpec, message: string): CliError {
-    return new CliError(`${spec.name}${message}\nUsage:\n${spec.usage}`, spec.exitCode ?? 2);
+    return new CliError(`${spec.name}${message}`, spec.exitCode ?? 2, spec.usage);
 }

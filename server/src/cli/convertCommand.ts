@@ -43,8 +43,8 @@ export async function runConvert(argv: string[], io: CliIo, fetcher: PageFetcher
         return 0;
     }
     // SourceCheck's own exit code for bad input is 2 (unlike TraceCite's commands).
-    const bad = (message: string) => new CliError(`convert: ${message}`, 2);
-    if (positionals.length !== 1) throw bad(`takes one TRACE.jsonl or NOTES file\nUsage:\n${USAGE}`);
+    const bad = (message: string, usage?: string) => new CliError(`convert: ${message}`, 2, usage);
+    if (positionals.length !== 1) throw bad("takes one TRACE.jsonl or NOTES file", USAGE);
     const file = positionals[0];
     const text = readTextInput(file === "-" ? "-" : nodePath.resolve(io.cwd, file), io.readStdin, file);
     let converted: ConvertedFile;

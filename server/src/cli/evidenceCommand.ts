@@ -55,7 +55,7 @@ function parse(argv: string[]) {
             },
         }).values;
     } catch (error) {
-        throw new CliError(`evidence: ${(error as Error).message}\nUsage:\n${USAGE}`);
+        throw new CliError(`evidence: ${(error as Error).message}`, 2, USAGE);
     }
 }
 

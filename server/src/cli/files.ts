@@ -14,6 +14,8 @@ export class CliError extends Error {
     constructor(
         message: string,
         readonly exitCode: number = 2,
+        /** The command's usage, printed as is after the message (which is shown escaped: it names user input). */
+        readonly usage?: string,
     ) {
         super(message);
     }

@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
+import { visible } from "../core/visible";
 import type { CliIo } from "./commands";
 import { DEFAULT_MAX_INPUT_BYTES, isCliError, readBoundedSync } from "./files";
 import { writeAllSync } from "./stdout";
@@ -59,11 +60,12 @@ function stdoutWriter(): (text: string) => void {
 }
 
 export function reportError(error: unknown, io: CliIo): number {
+    // A message names user input (paths, options): shown escaped, one line (docs/security.md, "Outputs").
     if (isCliError(error)) {
-        io.stderr(`sourcecheck: ${error.message}\n`);
+        io.stderr(`sourcecheck: ${visible(error.message)}\n${error.usage ? `Usage:\n${error.usage}\n` : ""}`);
         return error.exitCode;
     }
     // Not ours to expect: still one line, no stack trace, and a distinct status from check's 0/1/2.
-    io.stderr(`sourcecheck: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(`sourcecheck: internal error: ${visible(error instanceof Error ? error.message : String(error))}\n`);
     return 3;
 }

@@ -41,14 +41,14 @@ export const repairCommand: CliCommand = {
         try {
             parsed = parse(argv);
         } catch (error) {
-            throw new CliError(`repair: ${(error as Error).message}\nUsage:\n${USAGE}`);
+            throw new CliError(`repair: ${(error as Error).message}`, 2, USAGE);
         }
         const { values, positionals } = parsed;
         if (values.help) {
             io.stdout(`Usage:\n${USAGE}\n`);
             return 0;
         }
-        if (positionals.length !== 1) throw new CliError(`repair takes one FILE\nUsage:\n${USAGE}`);
+        if (positionals.length !== 1) throw new CliError("repair takes one FILE", 2, USAGE);
         const file = positionals[0];
         if (file === "-" && values.write) throw new CliError("repair: --write needs a FILE, not stdin");
         const absolute = file === "-" ? "-" : nodePath.resolve(io.cwd, file);
