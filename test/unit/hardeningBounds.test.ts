@@ -4,10 +4,15 @@
  * before (a mocha timeout is the failure), never by timing.
  */
 import * as assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import type { CliIo } from "../../server/src/cli/commands";
+import { runLiveQuotes } from "../../server/src/cli/notesCommand";
+import type { PageFetcher } from "../../server/src/cli/quoteCli";
+import { checkQuotesLive, liveSummary, type PageText } from "../../server/src/quotes/live";
+import { eachNote, parseNotes } from "../../server/src/quotes/notes";
 import { compileGlob, GlobError, matchSegments, segmentMatches } from "../../server/src/workspace/globs";
 import { ProjectConfigs, parseProjectConfig } from "../../server/src/workspace/projectConfig";
 import { runCli } from "./cliRun";
@@ -172,5 +177,92 @@ describe("hardening: occurrence lists are capped", () => {
         assert.equal(error.occurrenceCount, 5_000_000);
         assert.match(error.message, /occurs 5,000,000 times on line 1 of "long" \(first at columns 1, 2, 3, .* …\)/);
         assert.ok(run.stdout.length < 100_000, `${run.stdout.length} characters of output`);
+    });
+});
+
+describe("hardening: notes records are streamed, not held", () => {
+    it("prints exactly the report the whole-array check makes (text and JSON), pages from a stub", async () => {
+        const records: string[] = [];
+        for (let i = 0; i < 3000; i++) {
+            const quote = i % 3 === 0 ? "sky is blue" : i % 3 === 1 ? `words ${i % 11}` : "absent";
+            records.push(`claim: Claim ${i}\nquote: ${quote}\nurl: https://example.org/p${i % 5}\n`);
+        }
+        const text = records.join("\n# a comment\n\n");
+        const dir = tempDir();
+        fs.writeFileSync(path.join(dir, "n.txt"), text);
+        // p0..p2 answer; p3 and p4 are unavailable.
+        const pages: Record<string, string> = {
+            "https://example.org/p0": "The sky is blue. words 1 words 4",
+            "https://example.org/p1": "words 2 words 3 words 7",
+            "https://example.org/p2": "nothing here",
+        };
+        const asked: string[] = [];
+        const fetcher: PageFetcher = async (url) => {
+            asked.push(url);
+            const page = pages[url];
+            return page === undefined
+                ? { ok: false, code: "HTTP_STATUS_404", message: "HTTP 404" }
+                : { ok: true, text: page };
+        };
+        const run = async (args: string[]) => {
+            const sink = { stdout: "", stderr: "" };
+            const io: CliIo = {
+                cwd: dir,
+                stdout: (t) => {
+                    sink.stdout += t;
+                },
+                stderr: (t) => {
+                    sink.stderr += t;
+                },
+                readStdin: () => Buffer.from(""),
+                stdinIsPiped: false,
+                version: "test",
+            };
+            const status = await runLiveQuotes("notes", "", eachNote, args, io, fetcher);
+            return { status, ...sink };
+        };
+        // The oracle: every citation parsed at once, checked at once, printed at once.
+        const all = new Map<string, PageText>(
+            Object.entries(pages).map(([url, page]) => [url, { ok: true, text: page }]),
+        );
+        for (const url of ["https://example.org/p3", "https://example.org/p4"])
+            all.set(url, { ok: false, code: "HTTP_STATUS_404", message: "HTTP 404" });
+        const { report } = checkQuotesLive(parseNotes(text).citations, all);
+        assert.ok(report.matched_count > 0 && report.matched_count < report.citation_count);
+        const json = await run(["--json", "n.txt"]);
+        assert.equal(json.status, 2);
+        assert.equal(json.stdout, `${JSON.stringify(report, null, 2)}\n`);
+        const plain = await run(["n.txt"]);
+        let expected = `${liveSummary(report, "quotes")}\n`;
+        for (const item of report.items) {
+            expected += `  n.txt:${item.line} ${item.ok ? "PASS" : "FAIL"} ${item.url}\n`;
+            for (const code of item.diagnostics) expected += `    [${code}]${item.message ? ` ${item.message}` : ""}\n`;
+        }
+        assert.equal(plain.stdout, expected);
+        assert.equal(asked.length, 10, "each page fetched once per run");
+    });
+
+    it("notes on 300,000 records runs in a 64 MB heap (the records and their output were all held at once)", function () {
+        this.timeout(180_000);
+        const dir = tempDir();
+        const records: string[] = [];
+        // Port 9 is refused by the fetch guard before any connection: nothing is fetched.
+        for (let i = 0; i < 300_000; i++)
+            records.push(`claim: Claim ${i}\nquote: words ${i}\nurl: http://127.0.0.1:9/p${i % 10}\n`);
+        fs.writeFileSync(path.join(dir, "n.txt"), records.join("\n"));
+        const out = fs.openSync(path.join(dir, "out.json"), "w");
+        const bin = path.resolve(__dirname, "../../../bin/sourcecheck.js");
+        const run = spawnSync(process.execPath, ["--max-old-space-size=64", bin, "notes", "--json", "n.txt"], {
+            cwd: dir,
+            stdio: ["ignore", out, "pipe"],
+            encoding: "utf8",
+        });
+        fs.closeSync(out);
+        assert.equal(run.status, 2, run.stderr.slice(0, 500));
+        const report = JSON.parse(fs.readFileSync(path.join(dir, "out.json"), "utf8"));
+        assert.equal(report.citation_count, 300_000);
+        assert.equal(report.items.length, 300_000);
+        assert.equal(report.items[299_999].line, 300_000 * 4 - 2);
+        assert.deepEqual(report.items[0].diagnostics, ["INVALID_OR_BLOCKED_URL"]);
     });
 });

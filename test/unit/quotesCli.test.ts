@@ -10,10 +10,10 @@ import * as path from "node:path";
 import { main } from "../../server/src/cli";
 import type { CliIo } from "../../server/src/cli/commands";
 import { runConvert } from "../../server/src/cli/convertCommand";
-import { runLiveQuotes } from "../../server/src/cli/notesCommand";
+import { eachOf, runLiveQuotes } from "../../server/src/cli/notesCommand";
 import type { PageFetcher } from "../../server/src/cli/quoteCli";
 import { runTrace } from "../../server/src/cli/traceCommand";
-import { parseNotes } from "../../server/src/quotes/notes";
+import { eachNote } from "../../server/src/quotes/notes";
 import { parseReport } from "../../server/src/quotes/report";
 
 const repo = path.resolve(__dirname, "../../..");
@@ -187,7 +187,7 @@ describe("quotes cli: TraceCite's single-file checks (EXPECTED.md)", () => {
     it("report-check report-wrong-quote.md: exit 2, `fixtures/report-wrong-quote.md:5 FAIL` (page from a stub)", async () => {
         const fetcher = stubFetcher({ [IANA_URL]: IANA_TEXT });
         const run = await withFetcher((io) =>
-            runLiveQuotes("report-check", "", parseReport, ["fixtures/report-wrong-quote.md"], io, fetcher),
+            runLiveQuotes("report-check", "", eachOf(parseReport), ["fixtures/report-wrong-quote.md"], io, fetcher),
         );
         assert.equal(run.status, 2);
         assert.ok(run.stdout.includes("fixtures/report-wrong-quote.md:5 FAIL"), run.stdout);
@@ -199,7 +199,14 @@ describe("quotes cli: TraceCite's single-file checks (EXPECTED.md)", () => {
     it("report-check inline-report-wrong-quote.md: exit 2, `fixtures/inline-report-wrong-quote.md:3 FAIL`", async () => {
         const fetcher = stubFetcher({ [IANA_URL]: IANA_TEXT });
         const run = await withFetcher((io) =>
-            runLiveQuotes("report-check", "", parseReport, ["fixtures/inline-report-wrong-quote.md"], io, fetcher),
+            runLiveQuotes(
+                "report-check",
+                "",
+                eachOf(parseReport),
+                ["fixtures/inline-report-wrong-quote.md"],
+                io,
+                fetcher,
+            ),
         );
         assert.equal(run.status, 2);
         assert.ok(run.stdout.includes("fixtures/inline-report-wrong-quote.md:3 FAIL"), run.stdout);
@@ -209,7 +216,7 @@ describe("quotes cli: TraceCite's single-file checks (EXPECTED.md)", () => {
     it("notes simple-citation.md --json: exit 0, source_count=1, citation_count=1, matched_count=1", async () => {
         const fetcher = stubFetcher({ [IANA_URL]: IANA_TEXT });
         const run = await withFetcher((io) =>
-            runLiveQuotes("notes", "", parseNotes, ["fixtures/simple-citation.md", "--json"], io, fetcher),
+            runLiveQuotes("notes", "", eachNote, ["fixtures/simple-citation.md", "--json"], io, fetcher),
         );
         assert.equal(run.status, 0);
         const json = JSON.parse(run.stdout);
@@ -313,10 +320,7 @@ describe("quotes cli: exit 1 for bad usage and malformed input", () => {
         const file = path.join(dir, "notes.txt");
         fs.writeFileSync(file, "claim: a\nquote: b\n\nclaim: c\nquote:\nurl: https://example.org/\nbogus line\n");
         const fetcher = stubFetcher({});
-        const run = await withFetcher(
-            (io) => runLiveQuotes("notes", "", parseNotes, ["--json", file], io, fetcher),
-            dir,
-        );
+        const run = await withFetcher((io) => runLiveQuotes("notes", "", eachNote, ["--json", file], io, fetcher), dir);
         assert.equal(run.status, 1);
         assert.deepEqual(codes(JSON.parse(run.stdout)), [
             "MISSING_NOTE_FIELD@1",

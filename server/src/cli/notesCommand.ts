@@ -5,8 +5,9 @@
  */
 
 import { visible } from "../core/visible";
-import { checkQuotesLive, liveSummary } from "../quotes/live";
-import { type ParsedQuotes, parseNotes } from "../quotes/notes";
+import type { QuoteDiagnostic } from "../quotes/diagnostics";
+import { type LiveItem, LiveQuoteFinder, liveCounts, liveItem, liveSummary } from "../quotes/live";
+import { eachNote, type ParsedQuotes, type QuoteCitation } from "../quotes/notes";
 import type { CliCommand } from "./command";
 import { parseCommandLine, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
@@ -27,15 +28,33 @@ const USAGE = `  sourcecheck notes [--json] NOTES
 export const notesCommand: CliCommand = {
     name: "notes",
     usage: USAGE,
-    exitCodes: "0 every quote found; 2 a quote missing or a page unavailable; 1 bad usage or notes (TraceCite's codes)",
-    run: (argv, io) => runLiveQuotes("notes", USAGE, parseNotes, argv, io, guardedFetcher),
+    exitCodes:
+        "0 every quote found; 2 a quote missing or a page unavailable; 1 bad usage or malformed notes (TraceCite's codes)",
+    run: (argv, io) => runLiveQuotes("notes", USAGE, eachNote, argv, io, guardedFetcher),
 };
 
-/** Shared by `notes` and `report-check`: parse, fetch each page once, find each quote, report. */
+/** Hands each citation of a text to `visit`, in order, and returns the diagnostics (notes.ts eachNote). */
+export type EachQuote = (text: string, visit: (citation: QuoteCitation) => void) => QuoteDiagnostic[];
+
+/** A parser that returns every citation at once, as an EachQuote. */
+export function eachOf(parse: (text: string) => ParsedQuotes): EachQuote {
+    return (text, visit) => {
+        const parsed = parse(text);
+        for (const citation of parsed.citations) visit(citation);
+        return parsed.diagnostics;
+    };
+}
+
+/**
+ * Shared by `notes` and `report-check`: parse, fetch each page once, find each quote, report.
+ * The citations are read three times from the text instead of being held: once for the pages to
+ * fetch, once to find each quote (one bit kept per quote), once to write each item as it comes. A
+ * million notes records were 0.9 GB held at once (docs/security.md, "Resource bounds").
+ */
 export async function runLiveQuotes(
     command: string,
     usage: string,
-    parse: (text: string) => ParsedQuotes,
+    each: EachQuote,
     argv: string[],
     io: CliIo,
     fetcher: PageFetcher,
@@ -47,34 +66,68 @@ export async function runLiveQuotes(
     if (values.help) return printUsage(io, spec);
     if (positionals.length !== 1) throw usageError(spec, " takes one FILE");
     const file = positionals[0];
-    const parsed = parse(readQuoteInput(io, file));
-    if (parsed.diagnostics.length > 0) {
+    const text = readQuoteInput(io, file);
+    const urls = new Set<string>();
+    let citationCount = 0;
+    const diagnostics = each(text, (citation) => {
+        urls.add(citation.url);
+        citationCount++;
+    });
+    if (diagnostics.length > 0) {
         if (values.json) {
-            const diagnostics = parsed.diagnostics.map(({ line, code, message }) => ({ line, code, message }));
-            printJson(io, { ok: false, exitCode: USAGE_EXIT, diagnostics });
+            const shown = diagnostics.map(({ line, code, message }) => ({ line, code, message }));
+            printJson(io, { ok: false, exitCode: USAGE_EXIT, diagnostics: shown });
         } else {
             io.stdout(`Invalid ${command === "notes" ? "citation note input" : "Markdown citations"}\n`);
-            io.stdout(diagnosticLines(file, parsed.diagnostics));
+            io.stdout(diagnosticLines(file, diagnostics));
         }
         return USAGE_EXIT;
     }
-    const pages = await fetchPages(
-        parsed.citations.map((c) => c.url),
-        fetcher,
-    );
-    const { report } = checkQuotesLive(parsed.citations, pages);
-    if (values.json) printJson(io, report);
+    const pages = await fetchPages(urls, fetcher);
+    const finder = new LiveQuoteFinder(pages);
+    const found = new Uint8Array(citationCount);
+    let index = 0;
+    let matched = 0;
+    each(text, (citation) => {
+        if (finder.find(citation)) {
+            found[index] = 1;
+            matched++;
+        }
+        index++;
+    });
+    const counts = liveCounts(citationCount, matched, urls.size);
+    const eachItem = (write: (item: LiveItem) => void) => {
+        let at = 0;
+        each(text, (citation) => write(liveItem(citation, pages.get(citation.url), found[at++] === 1)));
+    };
+    // In chunks: a million quotes were two million writes, most of the run.
+    const out = new ChunkedWriter((chunk) => io.stdout(chunk));
+    if (values.json) writeLiveReportJson(out, counts, eachItem);
     else {
-        // In chunks: a million quotes were two million writes, most of the run.
-        const out = new ChunkedWriter((text) => io.stdout(text));
-        out.add(`${liveSummary(report, "quotes")}\n`);
+        out.add(`${liveSummary({ ...counts, items: [] }, "quotes")}\n`);
         const shownFile = visible(file);
-        for (const item of report.items) {
+        eachItem((item) => {
             out.add(`  ${shownFile}:${item.line} ${item.ok ? "PASS" : "FAIL"} ${visible(item.url)}\n`);
             for (const code of item.diagnostics)
                 out.add(`    [${visible(code)}]${item.message ? ` ${visible(item.message)}` : ""}\n`);
-        }
-        out.flush();
+        });
     }
-    return report.exitCode;
+    out.flush();
+    return counts.exitCode;
+}
+
+/** The report as `JSON.stringify(report, null, 2)` writes it, one item at a time. */
+export function writeLiveReportJson(
+    out: ChunkedWriter,
+    counts: object,
+    eachItem: (write: (item: LiveItem) => void) => void,
+): void {
+    const head = JSON.stringify(counts, null, 2);
+    out.add(`${head.slice(0, -2)},\n  "items": [`);
+    let first = true;
+    eachItem((item) => {
+        out.add(`${first ? "" : ","}\n    ${JSON.stringify(item, null, 2).replaceAll("\n", "\n    ")}`);
+        first = false;
+    });
+    out.add(first ? "]\n}\n" : "\n  ]\n}\n");
 }

@@ -5,7 +5,7 @@
  */
 import { parseReport } from "../quotes/report";
 import type { CliCommand } from "./command";
-import { runLiveQuotes } from "./notesCommand";
+import { eachOf, runLiveQuotes } from "./notesCommand";
 import { guardedFetcher } from "./quoteCli";
 
 const USAGE = `  sourcecheck report-check [--json] REPORT.md
@@ -16,5 +16,5 @@ export const reportCheckCommand: CliCommand = {
     usage: USAGE,
     exitCodes:
         "0 every quote found; 2 a quote missing or a page unavailable; 1 bad usage or report (TraceCite's codes)",
-    run: (argv, io) => runLiveQuotes("report-check", USAGE, parseReport, argv, io, guardedFetcher),
+    run: (argv, io) => runLiveQuotes("report-check", USAGE, eachOf(parseReport), argv, io, guardedFetcher),
 };

@@ -42,49 +42,71 @@ export function checkQuotesLive(
     citations: QuoteCitation[],
     pages: ReadonlyMap<string, PageText>,
 ): { report: LiveReport; matches: LiveMatch[] } {
-    const folded = new Map<string, ReturnType<typeof foldText>>();
+    const finder = new LiveQuoteFinder(pages);
     const matches: LiveMatch[] = [];
     const items = citations.map((citation): LiveItem => {
-        const page = pages.get(citation.url);
-        const item: LiveItem = {
-            line: citation.line,
-            url: citation.url,
-            ok: false,
-            citation_count: 1,
-            matched_count: 0,
-            diagnostics: [],
-        };
-        if (!page?.ok) {
-            item.diagnostics.push(page?.ok === false ? page.code : "SOURCE_UNAVAILABLE");
-            if (page?.ok === false) item.message = page.message;
-            matches.push({ citation });
-            return item;
-        }
-        let text = folded.get(citation.url);
-        if (!text) {
-            text = foldText(page.text);
-            folded.set(citation.url, text);
-        }
-        const match = findQuoteIn(text, citation.quote);
+        const match = finder.find(citation);
         matches.push({ citation, match });
-        if (match) {
-            item.ok = true;
-            item.matched_count = 1;
-        } else item.diagnostics.push("QUOTE_NOT_IN_LIVE_SOURCE");
-        return item;
+        return liveItem(citation, pages.get(citation.url), match !== undefined);
     });
     const matched = items.filter((item) => item.ok).length;
-    const exitCode = matched === items.length ? 0 : 2;
     return {
         report: {
-            ok: exitCode === 0,
-            exitCode,
-            source_count: new Set(citations.map((c) => c.url)).size,
-            citation_count: items.length,
-            matched_count: matched,
+            ...liveCounts(items.length, matched, new Set(citations.map((c) => c.url)).size),
             items,
         },
         matches,
+    };
+}
+
+/** Where each quote is in its page, each page folded once (the same page serves many quotes). */
+export class LiveQuoteFinder {
+    private readonly folded = new Map<string, ReturnType<typeof foldText>>();
+
+    constructor(private readonly pages: ReadonlyMap<string, PageText>) {}
+
+    /** The quote's place in its page; undefined when not found or the page is unavailable. */
+    find(citation: QuoteCitation): QuoteMatch | undefined {
+        const page = this.pages.get(citation.url);
+        if (!page?.ok) return undefined;
+        let text = this.folded.get(citation.url);
+        if (!text) {
+            text = foldText(page.text);
+            this.folded.set(citation.url, text);
+        }
+        return findQuoteIn(text, citation.quote);
+    }
+}
+
+/** A quote's item: found, not found, or its page unavailable (why, never page text). */
+export function liveItem(citation: QuoteCitation, page: PageText | undefined, found: boolean): LiveItem {
+    const item: LiveItem = {
+        line: citation.line,
+        url: citation.url,
+        ok: false,
+        citation_count: 1,
+        matched_count: 0,
+        diagnostics: [],
+    };
+    if (!page?.ok) {
+        item.diagnostics.push(page?.ok === false ? page.code : "SOURCE_UNAVAILABLE");
+        if (page?.ok === false) item.message = page.message;
+    } else if (found) {
+        item.ok = true;
+        item.matched_count = 1;
+    } else item.diagnostics.push("QUOTE_NOT_IN_LIVE_SOURCE");
+    return item;
+}
+
+/** The report without its items: exit 2 unless every quote was found. */
+export function liveCounts(citations: number, matched: number, sources: number): Omit<LiveReport, "items"> {
+    const exitCode = matched === citations ? 0 : 2;
+    return {
+        ok: exitCode === 0,
+        exitCode,
+        source_count: sources,
+        citation_count: citations,
+        matched_count: matched,
     };
 }
 

@@ -31,7 +31,19 @@ interface Field {
 
 export function parseNotes(text: string): ParsedQuotes {
     const citations: QuoteCitation[] = [];
+    const diagnostics = eachNote(text, (citation) => citations.push(citation));
+    return { citations, diagnostics };
+}
+
+/**
+ * Each well-formed record's citation handed to `visit` as soon as it is read, in order; returns the
+ * diagnostics, by line. Lines are walked in place (no array of every line), so a caller that keeps
+ * only what it needs of each citation holds one record at a time: `notes` on a million records
+ * (docs/security.md, "Resource bounds").
+ */
+export function eachNote(text: string, visit: (citation: QuoteCitation) => void): QuoteDiagnostic[] {
     const diagnostics: QuoteDiagnostic[] = [];
+    let citationCount = 0;
     let fields = new Map<string, Field>();
     let recordLine = 1;
     let invalid = false;
@@ -46,7 +58,8 @@ export function parseNotes(text: string): ParsedQuotes {
         const quote = fields.get("quote");
         const url = fields.get("url");
         if (!invalid && claim && quote && url) {
-            citations.push({
+            citationCount++;
+            visit({
                 claim: claim.value,
                 quote: quote.value,
                 url: url.value,
@@ -57,11 +70,13 @@ export function parseNotes(text: string): ParsedQuotes {
         }
     };
 
-    const lines = text.split("\n");
-    for (let i = 0; i < lines.length; i++) {
-        const raw = lines[i].endsWith("\r") ? lines[i].slice(0, -1) : lines[i];
+    for (let lineStart = 0, lineNumber = 1; lineStart <= text.length; lineNumber++) {
+        const newline = text.indexOf("\n", lineStart);
+        const lineEnd = newline === -1 ? text.length : newline;
+        const whole = text.slice(lineStart, lineEnd);
+        lineStart = lineEnd + 1;
+        const raw = whole.endsWith("\r") ? whole.slice(0, -1) : whole;
         const line = raw.trim();
-        const lineNumber = i + 1;
         if (line === "" || line === "---") {
             finish();
             fields = new Map();
@@ -99,8 +114,8 @@ export function parseNotes(text: string): ParsedQuotes {
         fields.set(key, { value, line: lineNumber, columns: { start, end: start + value.length } });
     }
     finish();
-    if (citations.length === 0 && diagnostics.length === 0)
+    if (citationCount === 0 && diagnostics.length === 0)
         diagnostics.push(diagnostic(1, "EMPTY_NOTE_INPUT", "no citation notes found"));
     diagnostics.sort((a, b) => a.line - b.line);
-    return { citations, diagnostics };
+    return diagnostics;
 }
