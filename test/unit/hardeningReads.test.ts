@@ -119,6 +119,30 @@ describe("hardening: the one safe reader", () => {
         assert.equal((capped as { reason: string }).reason, "too-large");
     });
 
+    it("evidence with a FIFO or a symlink in its index's place: no hang, an error naming the file and the way out", () => {
+        const dir = tempDir();
+        fs.mkdirSync(path.join(dir, "corpus"));
+        fs.writeFileSync(path.join(dir, "corpus", "a.md"), "# Sky\n\nThe sky is blue on clear days.\n");
+        const args = ["evidence", "--corpus", "corpus", "--query", "sky", "--index-dir", "idx"];
+        assert.equal(runCli(args, { cwd: dir }).status, 0);
+        const [name] = fs.readdirSync(path.join(dir, "idx"));
+        const index = path.join(dir, "idx", name);
+        fs.writeFileSync(path.join(dir, "big"), Buffer.alloc(1 << 20));
+        for (const kind of ["fifo", "symlink"]) {
+            fs.rmSync(index);
+            if (kind === "fifo") execFileSync("mkfifo", [index]);
+            else fs.symlinkSync(path.join(dir, "big"), index);
+            const run = runCli(args, { cwd: dir });
+            assert.equal(run.status, 2, kind);
+            assert.ok(run.stderr.includes(`${index} is ${kind === "fifo" ? "a FIFO" : "a symbolic link"}`), run.stderr);
+            assert.match(run.stderr, /remove it, and the index is rebuilt/);
+            assert.doesNotMatch(run.stderr, /--follow-symlinks/, "evidence has no such option");
+            assert.equal(kind === "fifo" ? fs.lstatSync(index).isFIFO() : fs.lstatSync(index).isSymbolicLink(), true);
+        }
+        fs.rmSync(index);
+        assert.equal(runCli(args, { cwd: dir }).status, 0, "rebuilt once removed");
+    });
+
     it("caps stdin and annotation input with --max-size", () => {
         const dir = tempDir();
         const big = `${JSON.stringify({ annotations: [] })}${" ".repeat(5000)}`;

@@ -16,7 +16,7 @@ import { Discovery } from "./discovery";
 import { DEFAULT_MAX_DOCUMENT_BYTES, decodeText, readDocumentUnderRoot } from "./diskDocuments";
 import { compileGlobs } from "./globs";
 import { readFileBytes } from "./safeFile";
-import { type WriteContent, writeFileSafely } from "./safeWrite";
+import { SafeWriteError, type WriteContent, writeFileSafely } from "./safeWrite";
 
 /** An evidence index larger than this is not read (it is rebuilt): a cache never needs to be huge. */
 const MAX_INDEX_BYTES = 1024 * 1024 * 1024;
@@ -368,5 +368,13 @@ export function readCurrent(root: string, path: string, maxBytes?: number): Curr
  * warm update on a busy disk).
  */
 export function writeAtomic(target: string, content: WriteContent): void {
-    writeFileSafely(target, content, { fsync: false, makeDirectory: true, newFileMode: 0o644 });
+    try {
+        writeFileSafely(target, content, { fsync: false, makeDirectory: true, newFileMode: 0o644 });
+    } catch (error) {
+        // Name the file and the way out; the index has no --follow-symlinks to offer.
+        if (!(error instanceof SafeWriteError) || error.code === "io-error" || error.code.endsWith("changed"))
+            throw error;
+        const what = error.code === "symlink" ? "is a symbolic link" : error.message;
+        throw new SafeWriteError(error.code, `${target} ${what}: remove it, and the index is rebuilt`);
+    }
 }
