@@ -12,6 +12,8 @@
 // non-zero on any failure, including "no VS Code could be started". Whole run bounded by
 // SOURCECHECK_E2E_TIMEOUT_MS (default 6 minutes, the one-time install excluded).
 // SOURCECHECK_E2E_GREP runs a subset; SOURCECHECK_E2E_KEEP=1 keeps the temp workspace and logs.
+// SOURCECHECK_E2E_LOCALE=zh-cn opens the window in that display language and runs the suites of
+// test/e2e/<locale>/ instead of the others (test/e2e/README.md, "Locales").
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +23,7 @@ import { ensureOfflineVSCode, repoRoot, startVSCodeServer } from "./e2e-install.
 const timeoutMs = Number(process.env.SOURCECHECK_E2E_TIMEOUT_MS ?? 6 * 60_000);
 const route = process.env.SOURCECHECK_E2E_ROUTE ?? "auto";
 const keep = process.env.SOURCECHECK_E2E_KEEP === "1";
+const locale = process.env.SOURCECHECK_E2E_LOCALE || undefined;
 const screenshotDir = join(repoRoot, "test-results", "screenshots");
 const extensionTestsPath = join(repoRoot, "out", "test", "e2e", "index.js");
 const log = (m) => console.log(`[e2e] ${m}`);
@@ -274,13 +277,19 @@ async function runWeb() {
 
     writeFileSync(
         join(control, "config.json"),
-        JSON.stringify({ resultsFile, screenshots: true, grep: process.env.SOURCECHECK_E2E_GREP }),
+        JSON.stringify({ resultsFile, screenshots: true, grep: process.env.SOURCECHECK_E2E_GREP || undefined, locale }),
     );
     let server;
     try {
         server = await startVSCodeServer({
             env: { ...process.env, SOURCECHECK_E2E_CONTROL: control },
-            extraArgs: ["--disable-workspace-trust", "--disable-telemetry", "--log", "warn"],
+            extraArgs: [
+                "--disable-workspace-trust",
+                "--disable-telemetry",
+                "--log",
+                "warn",
+                ...(locale ? ["--locale", locale] : []),
+            ],
             dataDir: join(control, "vscode-data"),
             log,
         });
@@ -351,6 +360,15 @@ async function runWeb() {
         if (consoleLines.length > 400) consoleLines.shift();
     });
     page.on("pageerror", (err) => consoleLines.push(`[pageerror] ${err.message}`));
+    if (locale) {
+        // The display language of a web workbench is the global a language pack's nls.messages.js sets;
+        // with no pack installed (none can be, offline) the server serves none, so it is set here before
+        // the workbench loads. The extension host then gets it as vscode.env.language, and VS Code
+        // applies package.nls.<locale>.json and l10n/bundle.l10n.<locale>.json as with a pack.
+        await page.addInitScript((language) => {
+            globalThis._VSCODE_NLS_LANGUAGE = language;
+        }, locale);
+    }
     const url = server.url({ folder: workspace, extensionDevelopmentPath: repoRoot, extensionTestsPath });
     log(
         `VS Code server (code-server ${vscode.version}) up in ${((Date.now() - runStart) / 1000).toFixed(1)} s; opening the workbench`,
@@ -404,7 +422,12 @@ async function runElectron() {
     const { runTests, downloadAndUnzipVSCode } = await import("@vscode/test-electron");
     writeFileSync(
         join(control, "config.json"),
-        JSON.stringify({ resultsFile, screenshots: false, grep: process.env.SOURCECHECK_E2E_GREP }),
+        JSON.stringify({
+            resultsFile,
+            screenshots: false,
+            grep: process.env.SOURCECHECK_E2E_GREP || undefined,
+            locale,
+        }),
     );
     let vscodeExecutablePath = process.env.VSCODE_EXECUTABLE;
     try {
@@ -434,6 +457,7 @@ async function runElectron() {
                 "--disable-extensions",
                 "--skip-welcome",
                 "--skip-release-notes",
+                ...(locale ? ["--locale", locale] : []),
             ],
         });
     } catch (e) {

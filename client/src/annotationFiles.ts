@@ -44,13 +44,13 @@ export async function pickAnnotationFile(
     const items: FileItem[] = files.map((uri) => ({
         label: path.posix.basename(uri.path),
         description: vscode.workspace.asRelativePath(uri, true),
-        detail: uriKey(uri) === last ? "last used" : undefined,
+        detail: uriKey(uri) === last ? vscode.l10n.t("last used") : undefined,
         uri,
     }));
-    items.push({ label: "$(new-file) New annotation file…", alwaysShow: true });
+    items.push({ label: `$(new-file) ${vscode.l10n.t("New annotation file…")}`, alwaysShow: true });
     const picked = await vscode.window.showQuickPick(items, {
-        title: "SourceCheck: cite the selection as a claim in…",
-        placeHolder: "Annotation file for the new claim",
+        title: vscode.l10n.t("SourceCheck: cite the selection as a claim in…"),
+        placeHolder: vscode.l10n.t("Annotation file for the new claim"),
         matchOnDescription: true,
     });
     if (!picked) return undefined;
@@ -60,15 +60,17 @@ export async function pickAnnotationFile(
 async function askNewAnnotationFile(citedDocument: vscode.Uri): Promise<vscode.Uri | undefined> {
     const folder = vscode.workspace.getWorkspaceFolder(citedDocument) ?? vscode.workspace.workspaceFolders?.[0];
     if (!folder) {
-        void vscode.window.showErrorMessage("SourceCheck: open a folder to create an annotation file in it.");
+        void vscode.window.showErrorMessage(
+            vscode.l10n.t("SourceCheck: open a folder to create an annotation file in it."),
+        );
         return undefined;
     }
     const base = path.posix.basename(citedDocument.path).replace(/\.[^.]*$/, "") || "answer";
     const relativeDir = path.posix.dirname(path.posix.relative(folder.uri.path, citedDocument.path));
     const suggestion = path.posix.join(relativeDir.startsWith("..") ? "." : relativeDir, `${base}.sourcecheck.json`);
     const answer = await vscode.window.showInputBox({
-        title: "SourceCheck: new annotation file",
-        prompt: `Path relative to ${folder.name}`,
+        title: vscode.l10n.t("SourceCheck: new annotation file"),
+        prompt: vscode.l10n.t("Path relative to {0}", folder.name),
         value: suggestion,
         valueSelection: [
             suggestion.length - `${base}.sourcecheck.json`.length,
@@ -82,10 +84,13 @@ async function askNewAnnotationFile(citedDocument: vscode.Uri): Promise<vscode.U
 
 function validateNewFileName(value: string): string | undefined {
     const name = value.trim();
-    if (name === "") return "Enter a file name.";
-    if (path.posix.isAbsolute(name) || name.split(/[\\/]/).includes("..")) return "Use a path inside the folder.";
+    if (name === "") return vscode.l10n.t("Enter a file name.");
+    if (path.posix.isAbsolute(name) || name.split(/[\\/]/).includes(".."))
+        return vscode.l10n.t("Use a path inside the folder.");
     if (!/\.(sourcecheck|annotations)\.json$/.test(name)) {
-        return "Annotation files are recognised by name: end it with .sourcecheck.json or .annotations.json.";
+        return vscode.l10n.t(
+            "Annotation files are recognised by name: end it with .sourcecheck.json or .annotations.json.",
+        );
     }
     return undefined;
 }

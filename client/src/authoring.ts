@@ -15,27 +15,34 @@ import {
     type EditResult,
     embeddedPaths,
 } from "../../shared/annotationJson";
-import { annotationLabel } from "../../shared/numbering";
 import { pickAnnotationFile, rememberAnnotationFile } from "./annotationFiles";
 import { uriKey } from "./citedSpans";
 import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
 import type { LspRange, Ref } from "./customRequestTypes";
+import { annotationName, polarityWord } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
 import { type Outcome, refFor, type SelectionArgs, selectionTarget } from "./selection";
 
-export const CONFIDENCE_BANDS = [
-    {
-        confidence: 0.95,
-        label: "0.95 — primary / authoritative",
-        detail: "official spec, peer-reviewed paper, primary data, the entity itself",
-    },
-    {
-        confidence: 0.7,
-        label: "0.7 — reputable secondary",
-        detail: "mainstream press, named-author technical post, third-party docs",
-    },
-    { confidence: 0.4, label: "0.4 — anecdotal / unverified", detail: "forum, social media, blog without attribution" },
-] as const;
+/** The confidence a person picks, in bands (translated when asked, not at load). */
+export function confidenceBands(): { confidence: number; label: string; detail: string }[] {
+    return [
+        {
+            confidence: 0.95,
+            label: vscode.l10n.t("0.95 — primary / authoritative"),
+            detail: vscode.l10n.t("official spec, peer-reviewed paper, primary data, the entity itself"),
+        },
+        {
+            confidence: 0.7,
+            label: vscode.l10n.t("0.7 — reputable secondary"),
+            detail: vscode.l10n.t("mainstream press, named-author technical post, third-party docs"),
+        },
+        {
+            confidence: 0.4,
+            label: vscode.l10n.t("0.4 — anecdotal / unverified"),
+            detail: vscode.l10n.t("forum, social media, blog without attribution"),
+        },
+    ];
+}
 
 export interface CiteClaimArgs extends SelectionArgs {
     /** URI string of the annotation file; default: ask. */
@@ -79,10 +86,11 @@ export class Authoring {
         let fileUri: vscode.Uri | undefined;
         if (args.annotationFile !== undefined) {
             fileUri = parseUri(args.annotationFile);
-            if (!fileUri) return { ok: false, message: `annotationFile is not a URI: ${args.annotationFile}` };
+            if (!fileUri)
+                return { ok: false, message: vscode.l10n.t("annotationFile is not a URI: {0}", args.annotationFile) };
         } else {
             fileUri = await pickAnnotationFile(this.sc, this.context, selected.target.document.uri);
-            if (!fileUri) return { ok: false, message: "No annotation file chosen.", cancelled: true };
+            if (!fileUri) return { ok: false, message: vscode.l10n.t("No annotation file chosen."), cancelled: true };
         }
         const written = await editAnnotationFile(
             fileUri,
@@ -94,7 +102,11 @@ export class Authoring {
             fileUri,
             written,
             withWidening(
-                `claim added as ${annotationLabel(written.annotationIndex)} in ${fileName(fileUri)}; add a source next`,
+                vscode.l10n.t(
+                    "claim added as {0} in {1}; add a source next",
+                    annotationName(written.annotationIndex),
+                    fileName(fileUri),
+                ),
                 reffed.widenedNote,
             ),
         );
@@ -132,12 +144,16 @@ export class Authoring {
         if (!target.ok) return target;
         let confidence = args.confidence;
         if (confidence === undefined) confidence = await pickConfidence(polarity);
-        if (confidence === undefined) return { ok: false, message: "No confidence chosen.", cancelled: true };
+        if (confidence === undefined)
+            return { ok: false, message: vscode.l10n.t("No confidence chosen."), cancelled: true };
         if (typeof confidence !== "number" || !Number.isFinite(confidence) || confidence < 0 || confidence > 1) {
-            return { ok: false, message: `confidence must be a number in [0, 1], not ${JSON.stringify(confidence)}.` };
+            return {
+                ok: false,
+                message: vscode.l10n.t("confidence must be a number in [0, 1], not {0}.", JSON.stringify(confidence)),
+            };
         }
         const fileUri = parseUri(target.annotationFile);
-        if (!fileUri) return { ok: false, message: `Not a URI: ${target.annotationFile}` };
+        if (!fileUri) return { ok: false, message: vscode.l10n.t("Not a URI: {0}", target.annotationFile) };
         const source = { ...reffed.ref, polarity, confidence };
         const written = await editAnnotationFile(
             fileUri,
@@ -150,7 +166,11 @@ export class Authoring {
             fileUri,
             written,
             withWidening(
-                `${polarity === "supports" ? "supporting" : "refuting"} source added to ${annotationLabel(written.annotationIndex)}`,
+                vscode.l10n.t(
+                    "{0} source added to {1}",
+                    polarityWord(polarity),
+                    annotationName(written.annotationIndex),
+                ),
                 reffed.widenedNote,
             ),
         );
@@ -183,7 +203,7 @@ export class Authoring {
     private async sourceTarget(args: AddSourceArgs): Promise<Outcome<AnnotationTarget>> {
         if (args.annotationFile !== undefined) {
             const uri = parseUri(args.annotationFile);
-            if (!uri) return { ok: false, message: `Not a URI: ${args.annotationFile}` };
+            if (!uri) return { ok: false, message: vscode.l10n.t("Not a URI: {0}", args.annotationFile) };
             if (args.annotationIndex !== undefined) {
                 return { ok: true, annotationFile: uriKey(uri), annotationIndex: args.annotationIndex };
             }
@@ -193,15 +213,19 @@ export class Authoring {
             if (!document.ok) return document;
             const count = annotationCount(document.document.getText()) ?? 0;
             if (count === 0)
-                return { ok: false, message: `${fileName(uri)} has no annotations yet: cite a claim first.` };
+                return {
+                    ok: false,
+                    message: vscode.l10n.t("{0} has no annotations yet: cite a claim first.", fileName(uri)),
+                };
             return { ok: true, annotationFile: uriKey(uri), annotationIndex: count - 1 };
         }
         const current = this.current.get();
         if (!current) {
             return {
                 ok: false,
-                message:
+                message: vscode.l10n.t(
                     "No annotation to add the source to: cite a claim first (SourceCheck: Cite Selection as Claim), or put the cursor inside an annotation in an annotation file.",
+                ),
             };
         }
         return { ok: true, ...current };
@@ -221,18 +245,22 @@ export function checkPathInSession(text: string, name: string, ref: Ref): EditRe
     if (paths === undefined || paths.includes(ref.path)) return undefined;
     return {
         ok: false,
-        message: `${name} embeds its own session, which has no document ${JSON.stringify(ref.path)}: cite text inside one of its documents' content, or use a workspace-mode annotation file.`,
+        message: vscode.l10n.t(
+            "{0} embeds its own session, which has no document {1}: cite text inside one of its documents' content, or use a workspace-mode annotation file.",
+            name,
+            JSON.stringify(ref.path),
+        ),
     };
 }
 
 export async function pickConfidence(polarity: "supports" | "refutes"): Promise<number | undefined> {
-    const picked = await vscode.window.showQuickPick(
-        CONFIDENCE_BANDS.map((band) => ({ ...band })),
-        {
-            title: `SourceCheck: how authoritative is this ${polarity === "supports" ? "supporting" : "refuting"} source for the claim?`,
-            placeHolder: "Confidence",
-        },
-    );
+    const picked = await vscode.window.showQuickPick(confidenceBands(), {
+        title: vscode.l10n.t(
+            "SourceCheck: how authoritative is this {0} source for the claim?",
+            polarityWord(polarity),
+        ),
+        placeHolder: vscode.l10n.t("Confidence"),
+    });
     return picked?.confidence;
 }
 
@@ -254,7 +282,11 @@ async function openDocument(uri: vscode.Uri): Promise<Outcome<{ document: vscode
     } catch (error) {
         return {
             ok: false,
-            message: `Cannot open ${uri.fsPath || uri.toString()}: ${error instanceof Error ? error.message : String(error)}`,
+            message: vscode.l10n.t(
+                "Cannot open {0}: {1}",
+                uri.fsPath || uri.toString(),
+                error instanceof Error ? error.message : String(error),
+            ),
         };
     }
 }
@@ -300,7 +332,10 @@ export async function editAnnotationFile(
     if (!result.ok) return result;
     for (const edit of result.edits) workspaceEdit.replace(uri, rangeOf(text, edit, document), edit.content);
     if (!(await vscode.workspace.applyEdit(workspaceEdit))) {
-        return { ok: false, message: `Could not edit ${name} (is it read-only, or was it changed meanwhile?).` };
+        return {
+            ok: false,
+            message: vscode.l10n.t("Could not edit {0} (is it read-only, or was it changed meanwhile?).", name),
+        };
     }
     const after = await openDocument(uri);
     if (!after.ok) return after;

@@ -32,17 +32,18 @@ export async function citeQuote(sc: SourceCheckClient, args: Partial<CiteQuoteAr
         (active && active.uri.scheme === "file" && active.languageId !== "sourcecheck"
             ? vscode.workspace.asRelativePath(active.uri, false)
             : await pickDocument());
-    if (path === undefined) return { ok: false, cancelled: true, message: "No document chosen." };
+    if (path === undefined) return { ok: false, cancelled: true, message: vscode.l10n.t("No document chosen.") };
     const selected = active && !vscode.window.activeTextEditor?.selection.isEmpty;
     const quote =
         args.quote ??
         (await vscode.window.showInputBox({
-            title: `SourceCheck: Cite a Quote in ${path}`,
-            prompt: "The exact words to cite, as the document has them",
+            title: vscode.l10n.t("SourceCheck: Cite a Quote in {0}", path),
+            prompt: vscode.l10n.t("The exact words to cite, as the document has them"),
             value: selected ? active.getText(vscode.window.activeTextEditor?.selection) : undefined,
             ignoreFocusOut: true,
         }));
-    if (quote === undefined || quote.trim() === "") return { ok: false, cancelled: true, message: "No quote given." };
+    if (quote === undefined || quote.trim() === "")
+        return { ok: false, cancelled: true, message: vscode.l10n.t("No quote given.") };
     const result = await ask(sc, agentToolRequest, { name: "cite", input: { path, quote } });
     if (!result.ok)
         return { ok: false, code: result.error.code, message: `${result.error.code}: ${result.error.message}` };
@@ -50,7 +51,7 @@ export async function citeQuote(sc: SourceCheckClient, args: Partial<CiteQuoteAr
     await vscode.env.clipboard.writeText(JSON.stringify(ref));
     await showSpan(path, ref, text);
     vscode.window.setStatusBarMessage(
-        `$(check) SourceCheck: the quote is at line ${ref.start.line} of ${path}; its ref is copied`,
+        `$(check) ${vscode.l10n.t("SourceCheck: the quote is at line {0} of {1}; its ref is copied", ref.start.line, path)}`,
         8000,
     );
     return { ok: true, ref, text, path };
@@ -64,7 +65,9 @@ async function pickDocument(): Promise<string | undefined> {
         500,
     );
     const paths = files.map((uri) => vscode.workspace.asRelativePath(uri, false)).sort();
-    return vscode.window.showQuickPick(paths, { title: "SourceCheck: Cite a Quote — in which document?" });
+    return vscode.window.showQuickPick(paths, {
+        title: vscode.l10n.t("SourceCheck: Cite a Quote — in which document?"),
+    });
 }
 
 /**

@@ -4,9 +4,9 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { annotationLabel } from "../../shared/numbering";
 import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
 import { OPEN_REF_COMMAND } from "./hover";
+import { annotationName } from "./l10n";
 
 export class CurrentAnnotationStatus implements vscode.Disposable {
     private item: vscode.LanguageStatusItem | undefined;
@@ -28,10 +28,14 @@ export class CurrentAnnotationStatus implements vscode.Disposable {
             { scheme: "untitled" },
         ]);
         const file = path.posix.basename(vscode.Uri.parse(target.annotationFile).path);
-        this.item.name = "SourceCheck current annotation";
-        this.item.text = `$(pin) ${annotationLabel(target.annotationIndex)}`;
-        this.item.detail = `next source goes to ${file}`;
-        this.item.command = { title: "Open", command: OPEN_REF_COMMAND, arguments: [{ uri: target.annotationFile }] };
+        this.item.name = vscode.l10n.t("SourceCheck current annotation");
+        this.item.text = `$(pin) ${annotationName(target.annotationIndex)}`;
+        this.item.detail = vscode.l10n.t("next source goes to {0}", file);
+        this.item.command = {
+            title: vscode.l10n.t("Open"),
+            command: OPEN_REF_COMMAND,
+            arguments: [{ uri: target.annotationFile }],
+        };
     }
 
     dispose(): void {

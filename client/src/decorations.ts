@@ -6,7 +6,6 @@
  * one pass per interval, and a pass for a document that changed meanwhile is redone, never applied stale.
  */
 import * as vscode from "vscode";
-import { annotationLabel, plural, sourceLabel } from "../../shared/numbering";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
 import { decorationsEnabled } from "./config";
 import {
@@ -18,6 +17,7 @@ import {
     type SpanKind,
     type Verdict,
 } from "./customRequestTypes";
+import { annotationName, sourceName } from "./l10n";
 
 const THROTTLE_MS = 120;
 
@@ -133,16 +133,35 @@ function gutterRanges(ranges: vscode.Range[]): vscode.Range[] {
 export function brokenRefLabel(ref: Pick<BrokenRef, "code" | "message">): string {
     const m = ref.message;
     const notFound = /^(start|end) boundary ("(?:[^"\\]|\\.)*") does not occur on line (\d+)/.exec(m);
-    if (notFound) return `broken ref: the ${notFound[1]} ${notFound[2]} is not on line ${notFound[3]}`;
+    if (notFound)
+        return notFound[1] === "start"
+            ? vscode.l10n.t("broken ref: the start {0} is not on line {1}", notFound[2], notFound[3])
+            : vscode.l10n.t("broken ref: the end {0} is not on line {1}", notFound[2], notFound[3]);
     const ambiguous = /^(start|end) boundary ("(?:[^"\\]|\\.)*") occurs (\d+) times on line (\d+)/.exec(m);
     if (ambiguous)
-        return `broken ref: the ${ambiguous[1]} ${ambiguous[2]} occurs ${ambiguous[3]} times on line ${ambiguous[4]}`;
+        return ambiguous[1] === "start"
+            ? vscode.l10n.t(
+                  "broken ref: the start {0} occurs {1} times on line {2}",
+                  ambiguous[2],
+                  ambiguous[3],
+                  ambiguous[4],
+              )
+            : vscode.l10n.t(
+                  "broken ref: the end {0} occurs {1} times on line {2}",
+                  ambiguous[2],
+                  ambiguous[3],
+                  ambiguous[4],
+              );
     const range = /^(start|end) line (\d+) is out of range: .* has (\d+) lines?$/.exec(m);
-    if (range) return `broken ref: line ${range[2]} is past the end (${plural(Number(range[3]), "line")})`;
+    if (range)
+        return Number(range[3]) === 1
+            ? vscode.l10n.t("broken ref: line {0} is past the end (1 line)", range[2])
+            : vscode.l10n.t("broken ref: line {0} is past the end ({1} lines)", range[2], range[3]);
     const order = /^start line (\d+) comes after end line (\d+)/.exec(m);
-    if (order) return `broken ref: its start (line ${order[1]}) comes after its end (line ${order[2]})`;
-    if (/do not enclose a span/.test(m)) return "broken ref: its start and end do not enclose a span";
-    return `broken ref: ${m.length > 80 ? `${m.slice(0, 79)}…` : m}`;
+    if (order)
+        return vscode.l10n.t("broken ref: its start (line {0}) comes after its end (line {1})", order[1], order[2]);
+    if (/do not enclose a span/.test(m)) return vscode.l10n.t("broken ref: its start and end do not enclose a span");
+    return vscode.l10n.t("broken ref: {0}", m.length > 80 ? `${m.slice(0, 79)}…` : m);
 }
 
 /** The whole line a broken ref names: a background and, after the text, what is wrong. */
@@ -164,13 +183,20 @@ function brokenLineOptions(refs: BrokenRef[]): vscode.DecorationOptions[] {
     }
     return [...byLine].map(([line, list]) => {
         const first = list[0];
-        const more = list.length > 1 ? ` (and ${list.length - 1} more)` : "";
+        const more = list.length > 1 ? vscode.l10n.t(" (and {0} more)", list.length - 1) : "";
         const label = `⚠ ${brokenRefLabel(first)}${more}`;
         const hover = new vscode.MarkdownString(undefined, true);
         hover.supportHtml = false;
         for (const ref of list) {
-            const role = ref.role === "claim" ? "claim" : sourceLabel(ref.role);
-            hover.appendMarkdown(`**SourceCheck · broken ${role}** of ${annotationLabel(ref.annotationIndex)}: `);
+            const title =
+                ref.role === "claim"
+                    ? vscode.l10n.t("**SourceCheck · broken claim** of {0}: ", annotationName(ref.annotationIndex))
+                    : vscode.l10n.t(
+                          "**SourceCheck · broken {0}** of {1}: ",
+                          sourceName(ref.role),
+                          annotationName(ref.annotationIndex),
+                      );
+            hover.appendMarkdown(title);
             hover.appendText(`${ref.message} (${ref.code})`);
             hover.appendMarkdown("\n\n");
         }

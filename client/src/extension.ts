@@ -40,11 +40,11 @@ async function reporting<T extends Result>(body: () => Promise<T>): Promise<T | 
     try {
         const result = await body();
         if (!result.ok && !result.cancelled && result.message)
-            void vscode.window.showErrorMessage(`SourceCheck: ${result.message}`);
+            void vscode.window.showErrorMessage(vscode.l10n.t("SourceCheck: {0}", result.message));
         return result;
     } catch (error) {
         const message = messageOf(error);
-        void vscode.window.showErrorMessage(`SourceCheck: ${message}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t("SourceCheck: {0}", message));
         return { ok: false, message };
     }
 }
@@ -99,14 +99,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     command("sourcecheck.toggleDecorations", () =>
         reporting(async () => {
             const enabled = await toggleDecorationsSetting();
-            vscode.window.setStatusBarMessage(`SourceCheck: decorations ${enabled ? "on" : "off"}`, 3000);
+            vscode.window.setStatusBarMessage(
+                enabled ? vscode.l10n.t("SourceCheck: decorations on") : vscode.l10n.t("SourceCheck: decorations off"),
+                3000,
+            );
             return { ok: true, enabled };
         }),
     );
     command("sourcecheck.restartServer", () =>
         reporting(async () => {
             if (!extensionEnabled()) {
-                return { ok: false, message: "SourceCheck is turned off in this workspace (sourcecheck.enable)." };
+                return {
+                    ok: false,
+                    message: vscode.l10n.t("SourceCheck is turned off in this workspace (sourcecheck.enable)."),
+                };
             }
             output.appendLine("[client] restarting the language server on request");
             await sc.restart();
@@ -132,7 +138,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
             const document = uri
                 ? await vscode.workspace.openTextDocument(uri)
                 : vscode.window.activeTextEditor?.document;
-            if (!document) return { ok: false, message: "Open the answer document to show its coverage." };
+            if (!document)
+                return { ok: false, message: vscode.l10n.t("Open the answer document to show its coverage.") };
             if (coverageMarks.isShown(document) && arg === undefined) {
                 coverageMarks.hide(document);
                 return { ok: true, shown: false, uncovered: [] };
@@ -191,9 +198,9 @@ async function startServer(sc: SourceCheckClient, output: vscode.OutputChannel):
         output.appendLine("[client] SourceCheck language server started");
     } catch (error) {
         // Commands stay registered: restarting after a rebuild must be possible without reloading.
-        const message = `SourceCheck: the language server did not start: ${messageOf(error)}`;
-        output.appendLine(`[client] ${message}`);
-        void vscode.window.showErrorMessage(message, "Show Output").then((choice) => {
+        output.appendLine(`[client] SourceCheck: the language server did not start: ${messageOf(error)}`);
+        const message = vscode.l10n.t("SourceCheck: the language server did not start: {0}", messageOf(error));
+        void vscode.window.showErrorMessage(message, vscode.l10n.t("Show Output")).then((choice) => {
             if (choice) output.show(true);
         });
     }

@@ -71,9 +71,11 @@ export class FileMoves implements vscode.Disposable {
 
     private async ask(update: RefUpdate, files: Renamed): Promise<void> {
         const name = path.posix.basename(files[0].oldUri.path);
-        const count = update.refCount === 1 ? "1 ref cites" : `${update.refCount} refs cite`;
+        const cited = files.length > 1 ? vscode.l10n.t("{0} and {1} more", name, files.length - 1) : name;
         const accepted = await this.updates.prompt(
-            `${count} ${name}${files.length > 1 ? ` and ${files.length - 1} more` : ""}. Update the paths?`,
+            update.refCount === 1
+                ? vscode.l10n.t("1 ref cites {0}. Update the paths?", cited)
+                : vscode.l10n.t("{0} refs cite {1}. Update the paths?", update.refCount, cited),
         );
         if (!accepted) return;
         // An annotation file moved along with what it cites is edited where it now is.

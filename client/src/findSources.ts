@@ -7,7 +7,6 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { annotationIndexAt, appendSource } from "../../shared/annotationJson";
 import type { EvidenceHitItem } from "../../shared/evidenceProtocol";
-import { annotationLabel, sourceLabel } from "../../shared/numbering";
 import { rememberAnnotationFile } from "./annotationFiles";
 import { checkPathInSession, editAnnotationFile, pickConfidence, revealAnnotation } from "./authoring";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
@@ -16,6 +15,7 @@ import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
 import type { Ref } from "./customRequestTypes";
 import { annotationFilesRequest, fileAnnotationsRequest, findEvidenceRequest } from "./customRequestTypes";
 import { toRange } from "./decorations";
+import { annotationName, polarityWord, sourceName } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
 import { ask } from "./requests";
 import { type Outcome, toLspRange } from "./selection";
@@ -56,7 +56,7 @@ export class FindSources {
         const settings = vscode.workspace.getConfiguration("sourcecheck.evidence", fileUri);
         const storage = this.context.storageUri ?? this.context.globalStorageUri;
         const result = await vscode.window.withProgress(
-            { location: vscode.ProgressLocation.Window, title: "SourceCheck: searching for sources" },
+            { location: vscode.ProgressLocation.Window, title: vscode.l10n.t("SourceCheck: searching for sources") },
             () =>
                 ask(this.sc, findEvidenceRequest, {
                     annotationUri: target.annotationFile,
@@ -67,28 +67,52 @@ export class FindSources {
                     indexDir: storage.fsPath,
                 }),
         );
-        if (!result?.ok) return { ok: false, message: `Cannot search for sources: ${result?.message ?? "no answer"}` };
+        if (!result?.ok)
+            return {
+                ok: false,
+                message: vscode.l10n.t("Cannot search for sources: {0}", result?.message ?? vscode.l10n.t("no answer")),
+            };
         const hits = result.hits.filter((h) => h.ref !== null);
         if (hits.length === 0)
-            return { ok: false, message: `No source in the workspace matches the claim “${result.query}”.` };
+            return {
+                ok: false,
+                message: vscode.l10n.t("No source in the workspace matches the claim “{0}”.", result.query),
+            };
         const hit = await chooseHit(hits, result.query, args.hit);
         if (!hit.ok) return hit;
         const already = await this.citedAlready(target, hit.hit);
         if (already !== undefined) {
-            const message = `${hit.hit.path} lines ${hit.hit.ref!.start.line}–${hit.hit.ref!.end.line} is already ${sourceLabel(already)} of ${annotationLabel(target.annotationIndex)}: nothing added.`;
-            void vscode.window.showInformationMessage(`SourceCheck: ${message}`);
+            const message = vscode.l10n.t(
+                "{0} lines {1}–{2} is already {3} of {4}: nothing added.",
+                hit.hit.path,
+                hit.hit.ref!.start.line,
+                hit.hit.ref!.end.line,
+                sourceName(already),
+                annotationName(target.annotationIndex),
+            );
+            void vscode.window.showInformationMessage(vscode.l10n.t("SourceCheck: {0}", message));
             return { ok: false, message, cancelled: true, alreadyCited: already };
         }
         const polarity = args.polarity ?? (await pickPolarity());
         if (polarity !== "supports" && polarity !== "refutes") {
             return polarity === undefined
-                ? { ok: false, message: "No polarity chosen.", cancelled: true }
-                : { ok: false, message: `polarity must be "supports" or "refutes", not ${JSON.stringify(polarity)}.` };
+                ? { ok: false, message: vscode.l10n.t("No polarity chosen."), cancelled: true }
+                : {
+                      ok: false,
+                      message: vscode.l10n.t(
+                          'polarity must be "supports" or "refutes", not {0}.',
+                          JSON.stringify(polarity),
+                      ),
+                  };
         }
         const confidence = args.confidence ?? (await pickConfidence(polarity));
-        if (confidence === undefined) return { ok: false, message: "No confidence chosen.", cancelled: true };
+        if (confidence === undefined)
+            return { ok: false, message: vscode.l10n.t("No confidence chosen."), cancelled: true };
         if (typeof confidence !== "number" || !Number.isFinite(confidence) || confidence < 0 || confidence > 1) {
-            return { ok: false, message: `confidence must be a number in [0, 1], not ${JSON.stringify(confidence)}.` };
+            return {
+                ok: false,
+                message: vscode.l10n.t("confidence must be a number in [0, 1], not {0}.", JSON.stringify(confidence)),
+            };
         }
         const ref = hit.hit.ref!;
         const source = { ...ref, polarity, confidence };
@@ -103,7 +127,13 @@ export class FindSources {
         this.current.set({ annotationFile: uriKey(fileUri), annotationIndex: written.annotationIndex });
         rememberAnnotationFile(this.context, fileUri);
         await revealAnnotation(written.document, written.annotationIndex);
-        const status = `SourceCheck: ${polarity === "supports" ? "supporting" : "refuting"} source ${hit.hit.path} added to ${annotationLabel(written.annotationIndex)} as ${sourceLabel(written.sourceIndex ?? 0)}`;
+        const status = vscode.l10n.t(
+            "SourceCheck: {0} source {1} added to {2} as {3}",
+            polarityWord(polarity),
+            hit.hit.path,
+            annotationName(written.annotationIndex),
+            sourceName(written.sourceIndex ?? 0),
+        );
         vscode.window.setStatusBarMessage(`$(check) ${status}`, 8000);
         return {
             ok: true,
@@ -144,11 +174,14 @@ export class FindSources {
             try {
                 uri = vscode.Uri.parse(args.annotationFile, true);
             } catch {
-                return { ok: false, message: `annotationFile is not a URI: ${args.annotationFile}` };
+                return { ok: false, message: vscode.l10n.t("annotationFile is not a URI: {0}", args.annotationFile) };
             }
             const index = args.annotationIndex;
             if (!Number.isInteger(index) || (index as number) < 0)
-                return { ok: false, message: "Pass annotationIndex (a whole number) with annotationFile." };
+                return {
+                    ok: false,
+                    message: vscode.l10n.t("Pass annotationIndex (a whole number) with annotationFile."),
+                };
             return { ok: true, annotationFile: uriKey(uri), annotationIndex: index as number };
         }
         const editor = vscode.window.activeTextEditor;
@@ -206,8 +239,9 @@ export class FindSources {
         if (claims.length === 0 && !editor)
             return {
                 ok: false,
-                message:
+                message: vscode.l10n.t(
                     "Put the cursor on a claim (in the answer or in an annotation file) to find its sources, or select text to cite as a claim first.",
+                ),
             };
         return this.pickClaim(claims, editor);
     }
@@ -223,22 +257,22 @@ export class FindSources {
             // The file's name tells apart claims with the same text in two annotation files.
             const shared = texts.filter((t) => t === texts[i]).length > 1;
             return {
-                label: preview(claim.text ?? annotationLabel(claim.annotationIndex), 100),
-                description: `${annotationLabel(claim.annotationIndex)} · ${names[i]}${shared ? " (same text in another file)" : ""}`,
+                label: preview(claim.text ?? annotationName(claim.annotationIndex), 100),
+                description: `${annotationName(claim.annotationIndex)} · ${names[i]}${shared ? vscode.l10n.t(" (same text in another file)") : ""}`,
                 claim,
             };
         });
         if (editor)
             items.unshift({
-                label: "$(add) Cite the selection as a new claim first",
+                label: `$(add) ${vscode.l10n.t("Cite the selection as a new claim first")}`,
                 description: preview(editor.document.getText(editor.selection), 60),
                 citeFirst: true,
             });
         const picked = await vscode.window.showQuickPick(items, {
-            title: "SourceCheck: no claim under the cursor. Find sources for which claim?",
+            title: vscode.l10n.t("SourceCheck: no claim under the cursor. Find sources for which claim?"),
             matchOnDescription: true,
         });
-        if (!picked) return { ok: false, message: "No claim chosen.", cancelled: true };
+        if (!picked) return { ok: false, message: vscode.l10n.t("No claim chosen."), cancelled: true };
         if (picked.claim)
             return {
                 ok: true,
@@ -258,7 +292,7 @@ export class FindSources {
         if (!cited?.ok || cited.annotationFile === undefined || cited.annotationIndex === undefined)
             return {
                 ok: false,
-                message: cited?.message ?? "The selection was not cited.",
+                message: cited?.message ?? vscode.l10n.t("The selection was not cited."),
                 cancelled: cited?.cancelled,
             };
         return { ok: true, annotationFile: cited.annotationFile, annotationIndex: cited.annotationIndex };
@@ -287,16 +321,18 @@ async function chooseHit(
 ): Promise<Outcome<{ hit: EvidenceHitItem }>> {
     if (typeof wanted === "number") {
         const hit = hits[wanted];
-        return hit ? { ok: true, hit } : { ok: false, message: `There is no hit ${wanted}: ${hits.length} found.` };
+        return hit
+            ? { ok: true, hit }
+            : { ok: false, message: vscode.l10n.t("There is no hit {0}: {1} found.", wanted, hits.length) };
     }
     if (typeof wanted === "string") {
         const hit = hits.find((h) => h.path === wanted || `${h.path}#L${h.startLine}-L${h.endLine}` === wanted);
-        return hit ? { ok: true, hit } : { ok: false, message: `No hit comes from ${wanted}.` };
+        return hit ? { ok: true, hit } : { ok: false, message: vscode.l10n.t("No hit comes from {0}.", wanted) };
     }
     const best = Math.max(...hits.map((h) => h.score));
     const items = hits.map((hit) => ({
         label: `${hit.path}#L${hit.startLine}-L${hit.endLine}`,
-        description: `score ${hit.score.toFixed(2)}${hit.headingPath.length > 0 ? ` · ${hit.headingPath.join(" › ")}` : ""}`,
+        description: `${vscode.l10n.t("score {0}", hit.score.toFixed(2))}${hit.headingPath.length > 0 ? ` · ${hit.headingPath.join(" › ")}` : ""}`,
         detail: preview(hit.refText || hit.text),
         // Quick pick items have no tooltip of their own in VS Code 1.100; a button's tooltip explains the score.
         buttons: [{ iconPath: new vscode.ThemeIcon("info"), tooltip: scoreTooltip(hit.score, best) }],
@@ -304,8 +340,8 @@ async function chooseHit(
     }));
     const picked = await new Promise<(typeof items)[number] | undefined>((resolve) => {
         const pick = vscode.window.createQuickPick<(typeof items)[number]>();
-        pick.title = `SourceCheck: sources for “${preview(query, 80)}”`;
-        pick.placeholder = "Pick the passage to cite (ⓘ: what the score means)";
+        pick.title = vscode.l10n.t("SourceCheck: sources for “{0}”", preview(query, 80));
+        pick.placeholder = vscode.l10n.t("Pick the passage to cite (ⓘ: what the score means)");
         pick.matchOnDescription = true;
         pick.matchOnDetail = true;
         pick.items = items;
@@ -323,26 +359,36 @@ async function chooseHit(
         });
         pick.show();
     });
-    return picked ? { ok: true, hit: picked.hit } : { ok: false, message: "No source chosen.", cancelled: true };
+    return picked
+        ? { ok: true, hit: picked.hit }
+        : { ok: false, message: vscode.l10n.t("No source chosen."), cancelled: true };
 }
 
 /** What a hit's score means, for the pick's tooltip: BM25 relevance, comparable only within one search. */
 export function scoreTooltip(score: number, best: number): string {
     const share = best > 0 ? Math.round((score / best) * 100) : 0;
-    return `Score ${score.toFixed(2)}: BM25 relevance of the passage to the claim's words (rarer shared words weigh more). Higher is closer; ${share}% of the best hit here. Scores compare hits of this search only.`;
+    return vscode.l10n.t(
+        "Score {0}: BM25 relevance of the passage to the claim's words (rarer shared words weigh more). Higher is closer; {1}% of the best hit here. Scores compare hits of this search only.",
+        score.toFixed(2),
+        share,
+    );
 }
 
 async function pickPolarity(): Promise<"supports" | "refutes" | undefined> {
     const picked = await vscode.window.showQuickPick(
         [
-            { label: "$(pass) Supports", description: "the passage backs the claim", polarity: "supports" as const },
             {
-                label: "$(error) Refutes",
-                description: "the passage contradicts the claim",
+                label: `$(pass) ${vscode.l10n.t("Supports")}`,
+                description: vscode.l10n.t("the passage backs the claim"),
+                polarity: "supports" as const,
+            },
+            {
+                label: `$(error) ${vscode.l10n.t("Refutes")}`,
+                description: vscode.l10n.t("the passage contradicts the claim"),
                 polarity: "refutes" as const,
             },
         ],
-        { title: "SourceCheck: does this passage support or refute the claim?" },
+        { title: vscode.l10n.t("SourceCheck: does this passage support or refute the claim?") },
     );
     return picked?.polarity;
 }

@@ -6,7 +6,6 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { plural } from "../../shared/numbering";
 import { uriKey } from "./citedSpans";
 import {
     dismissFollowEditsNotification,
@@ -15,6 +14,7 @@ import {
     type RefUpdate,
     refsCanFollowNotification,
 } from "./customRequestTypes";
+import { askWithButtons, countedRefsInFiles } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
 import { ask, messageOf } from "./requests";
 
@@ -37,7 +37,7 @@ export interface RefUpdateLog {
 
 /** "2 refs in 1 annotation file": what an update changes, counted from the edit itself. */
 export function describeUpdate(update: RefUpdate): string {
-    return `${plural(update.refCount, "ref")} in ${plural(update.fileCount, "annotation file")}`;
+    return countedRefsInFiles(update.refCount, update.fileCount);
 }
 
 /** Prompts and applies ref updates; shared by edits (this file) and file moves (fileMoves.ts). */
@@ -55,7 +55,11 @@ export class RefUpdates {
 
     async prompt(message: string): Promise<boolean> {
         const answer =
-            this.autoAnswer ?? (await vscode.window.showInformationMessage(`SourceCheck: ${message}`, UPDATE, NOT_NOW));
+            this.autoAnswer ??
+            (await askWithButtons(vscode.l10n.t("SourceCheck: {0}", message), {
+                [UPDATE]: vscode.l10n.t("Update"),
+                [NOT_NOW]: vscode.l10n.t("Not now"),
+            }));
         this.log.prompts.push({ message, answer });
         return answer === UPDATE;
     }
@@ -107,16 +111,16 @@ export class RefUpdates {
             vscode.StatusBarAlignment.Left,
             100,
         );
-        item.name = "SourceCheck: undo the last ref update";
-        item.text = "$(discard) Undo ref update";
-        item.tooltip = "Put the refs back as they were before SourceCheck updated them";
+        item.name = vscode.l10n.t("SourceCheck: undo the last ref update");
+        item.text = `$(discard) ${vscode.l10n.t("Undo ref update")}`;
+        item.tooltip = vscode.l10n.t("Put the refs back as they were before SourceCheck updated them");
         item.command = UNDO_REF_UPDATE_COMMAND;
         this.undoable = { texts, item };
     }
 
     /** Says, in the status bar and the output channel, what an update without a prompt changed; offers Undo. */
     notify(update: RefUpdate, citedName: string): string {
-        const notice = `SourceCheck: ${describeUpdate(update)} followed your edit of ${citedName}`;
+        const notice = vscode.l10n.t("SourceCheck: {0} followed your edit of {1}", describeUpdate(update), citedName);
         this.output.appendLine(`[client] ${notice}`);
         this.log.notices.push(notice);
         vscode.window.setStatusBarMessage(`$(sync) ${notice}`, 10_000);
@@ -133,7 +137,7 @@ export class RefUpdates {
     /** Undo of the last update: each annotation file back to its text, unless it was edited since. */
     async undoLast(): Promise<{ ok: boolean; message: string }> {
         const undo = this.undoable;
-        if (!undo) return { ok: false, message: "there is no ref update to undo." };
+        if (!undo) return { ok: false, message: vscode.l10n.t("there is no ref update to undo.") };
         undo.item.dispose();
         this.undoable = undefined;
         const edit = new vscode.WorkspaceEdit();
@@ -142,13 +146,18 @@ export class RefUpdates {
             if (document.version !== version)
                 return {
                     ok: false,
-                    message: `${path.posix.basename(document.uri.path)} was edited since: use Undo there.`,
+                    message: vscode.l10n.t(
+                        "{0} was edited since: use Undo there.",
+                        path.posix.basename(document.uri.path),
+                    ),
                 };
             edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), text);
         }
         // As a refactoring, like the update it undoes (VS Code saves such edits of files not open).
         const ok = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
-        const message = ok ? "the ref update was undone." : "the ref update could not be undone.";
+        const message = ok
+            ? vscode.l10n.t("the ref update was undone.")
+            : vscode.l10n.t("the ref update could not be undone.");
         this.output.appendLine(`[client] ${message}`);
         return { ok, message };
     }
@@ -162,8 +171,12 @@ export const UNDO_REF_UPDATE_COMMAND = "sourcecheck.undoRefUpdate";
 
 /** The prompt: the exact number of refs and annotation files an Update changes. */
 export function promptText(counts: { refCount: number; fileCount: number }, citedName: string, again = false): string {
-    const them = counts.refCount === 1 ? "it" : "them";
-    return `${again ? "Your further edits moved more refs: " : ""}${plural(counts.refCount, "ref")} in ${plural(counts.fileCount, "annotation file")} into ${citedName} moved with your edit. Update ${them}?`;
+    const moved = countedRefsInFiles(counts.refCount, counts.fileCount);
+    const question =
+        counts.refCount === 1
+            ? vscode.l10n.t("{0} into {1} moved with your edit. Update it?", moved, citedName)
+            : vscode.l10n.t("{0} into {1} moved with your edit. Update them?", moved, citedName);
+    return again ? vscode.l10n.t("Your further edits moved more refs: {0}", question) : question;
 }
 
 /** Follows the server's `refsCanFollow` notices per `sourcecheck.updateRefsOnEdit`. */

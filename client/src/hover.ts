@@ -4,15 +4,20 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { annotationLabel, sourceLabel } from "../../shared/numbering";
 import type { CitedSpansStore } from "./citedSpans";
 import { decorationsEnabled } from "./config";
 import type { Citation, CitedSpan } from "./customRequestTypes";
 import { toRange } from "./decorations";
+import { annotationName, sourceName } from "./l10n";
 
 export const OPEN_REF_COMMAND = "sourcecheck.openRef";
 
-const KIND_LABELS = { claim: "Claim", supports: "Supporting source", refutes: "Refuting source" } as const;
+function kindLabel(kind: string): string {
+    if (kind === "claim") return vscode.l10n.t("Claim");
+    if (kind === "supports") return vscode.l10n.t("Supporting source");
+    if (kind === "refutes") return vscode.l10n.t("Refuting source");
+    return kind;
+}
 
 export class CitedSpanHoverProvider implements vscode.HoverProvider {
     constructor(private readonly store: CitedSpansStore) {}
@@ -35,30 +40,33 @@ export class CitedSpanHoverProvider implements vscode.HoverProvider {
 
 function appendSpan(markdown: vscode.MarkdownString, span: CitedSpan): void {
     const count = span.citations.length;
-    markdown.appendMarkdown(`**SourceCheck · ${KIND_LABELS[span.kind] ?? span.kind}**`);
-    markdown.appendMarkdown(count === 1 ? " — cited once\n\n" : ` — cited ${count} times\n\n`);
+    markdown.appendMarkdown(`**SourceCheck · ${kindLabel(span.kind)}**`);
+    markdown.appendMarkdown(count === 1 ? vscode.l10n.t(" — cited once") : vscode.l10n.t(" — cited {0} times", count));
+    markdown.appendMarkdown("\n\n");
     for (const citation of span.citations) markdown.appendMarkdown(`- ${describeCitation(citation)}\n`);
 }
 
 function describeCitation(citation: Citation): string {
     const file = path.posix.basename(vscode.Uri.parse(citation.annotationUri).path).replace(/`/g, "");
     // Numbered from 1, as everything a person reads (docs/contract.md section 5).
-    const annotation = annotationLabel(citation.annotationIndex);
+    const annotation = annotationName(citation.annotationIndex);
     const where =
         citation.role === "claim"
-            ? `${annotation} in \`${file}\``
-            : `${sourceLabel(citation.role)} of ${annotation} in \`${file}\``;
+            ? vscode.l10n.t("{0} in {1}", annotation, `\`${file}\``)
+            : vscode.l10n.t("{0} of {1} in {2}", sourceName(citation.role), annotation, `\`${file}\``);
     const parts: string[] = [];
     if (citation.role === "claim") {
-        parts.push("claim of");
+        parts.push(vscode.l10n.t("claim of"));
     } else {
-        const polarity = citation.polarity ?? "unknown polarity";
-        const confidence = typeof citation.confidence === "number" ? `, confidence ${citation.confidence}` : "";
+        const polarity = citation.polarity ?? vscode.l10n.t("unknown polarity");
+        const confidence =
+            typeof citation.confidence === "number" ? vscode.l10n.t(", confidence {0}", citation.confidence) : "";
         parts.push(`*${polarity}*${confidence} —`);
-        if (citation.claimText) parts.push(`claim “${escapeMarkdown(truncate(citation.claimText, 160))}” —`);
+        if (citation.claimText)
+            parts.push(vscode.l10n.t("claim “{0}” —", escapeMarkdown(truncate(citation.claimText, 160))));
     }
     parts.push(where);
-    parts.push(`· [Open ref](${openRefLink(citation)} "Open the citing ref")`);
+    parts.push(`· [${vscode.l10n.t("Open ref")}](${openRefLink(citation)} "${vscode.l10n.t("Open the citing ref")}")`);
     return parts.join(" ");
 }
 

@@ -18,6 +18,7 @@ import {
     TransportKind,
 } from "vscode-languageclient/node";
 import { annotationFileGlobs, quoteDocumentSelector } from "./config";
+import { askWithButtons } from "./l10n";
 
 const CRASH_WINDOW_MS = 3 * 60 * 1000;
 const MAX_CRASHES_IN_WINDOW = 5;
@@ -42,16 +43,16 @@ class RestartingErrorHandler implements ErrorHandler {
             this.output.appendLine(
                 `[client] the server stopped ${this.crashes.length} times in 3 minutes; not restarting`,
             );
-            void vscode.window
-                .showErrorMessage(
+            void askWithButtons(
+                vscode.l10n.t(
                     "The SourceCheck language server keeps stopping. See the SourceCheck output for details.",
-                    "Restart Server",
-                    "Show Output",
-                )
-                .then((choice) => {
-                    if (choice === "Restart Server") void vscode.commands.executeCommand("sourcecheck.restartServer");
-                    if (choice === "Show Output") this.output.show(true);
-                });
+                ),
+                { restart: vscode.l10n.t("Restart Server"), output: vscode.l10n.t("Show Output") },
+                "error",
+            ).then((choice) => {
+                if (choice === "restart") void vscode.commands.executeCommand("sourcecheck.restartServer");
+                if (choice === "output") this.output.show(true);
+            });
             return { action: CloseAction.DoNotRestart, handled: true };
         }
         this.output.appendLine("[client] the server stopped; restarting it");

@@ -47,9 +47,9 @@ export class LanguageStatus implements vscode.Disposable {
         private readonly store: CitedSpansStore,
     ) {
         this.summary = vscode.languages.createLanguageStatusItem("sourcecheck.summary", { language: "sourcecheck" });
-        this.summary.name = "SourceCheck annotations";
+        this.summary.name = vscode.l10n.t("SourceCheck annotations");
         this.summary.text = "$(loading~spin) SourceCheck";
-        this.summary.command = { title: "Problems", command: "workbench.actions.view.problems" };
+        this.summary.command = { title: vscode.l10n.t("Problems"), command: "workbench.actions.view.problems" };
         this.disposables.push(
             this.summary,
             vscode.window.onDidChangeActiveTextEditor(() => this.schedule()),
@@ -100,17 +100,23 @@ export class LanguageStatus implements vscode.Disposable {
         try {
             const s = await ask(this.sc, fileSummaryRequest, { uri });
             const total = s.validCount + s.invalidCount;
-            item.text = `$(checklist) ${s.validCount}/${total} valid`;
+            item.text = `$(checklist) ${vscode.l10n.t("{0}/{1} valid", s.validCount, total)}`;
             const parts = [
-                `${s.validCount} valid, ${s.invalidCount} invalid annotation${s.invalidCount === 1 ? "" : "s"}`,
+                s.invalidCount === 1
+                    ? vscode.l10n.t("{0} valid, {1} invalid annotation", s.validCount, s.invalidCount)
+                    : vscode.l10n.t("{0} valid, {1} invalid annotations", s.validCount, s.invalidCount),
             ];
             if (s.schemaErrorCount > 0)
-                parts.push(`${s.schemaErrorCount} schema error${s.schemaErrorCount === 1 ? "" : "s"}`);
+                parts.push(
+                    s.schemaErrorCount === 1
+                        ? vscode.l10n.t("1 schema error")
+                        : vscode.l10n.t("{0} schema errors", s.schemaErrorCount),
+                );
             // The lock beside the file (docs/lock.md): how many refs changed since they were locked.
             if (s.lock) {
                 const { locked, changed, unlocked } = s.lock;
-                parts.push(`lock: ${locked} locked, ${changed} changed, ${unlocked} unlocked`);
-                if (changed > 0) item.text += ` · $(lock) ${changed} changed`;
+                parts.push(vscode.l10n.t("lock: {0} locked, {1} changed, {2} unlocked", locked, changed, unlocked));
+                if (changed > 0) item.text += ` · $(lock) ${vscode.l10n.t("{0} changed", changed)}`;
             }
             item.detail = parts.join(" · ");
             item.severity =
@@ -140,12 +146,12 @@ export class LanguageStatus implements vscode.Disposable {
         this.coverage ??= vscode.languages.createLanguageStatusItem("sourcecheck.coverage", exactly(document.uri));
         const item = this.coverage;
         item.selector = exactly(document.uri);
-        item.name = "SourceCheck claim coverage";
+        item.name = vscode.l10n.t("SourceCheck claim coverage");
         try {
             const c = await ask(this.sc, coverageRequest, { uri });
             const percent = c.totalChars === 0 ? 0 : Math.round(c.ratio * 1000) / 10;
-            item.text = `$(quote) ${percent}% cited`;
-            item.detail = `claims cover ${c.coveredChars} of ${c.totalChars} characters`;
+            item.text = `$(quote) ${vscode.l10n.t("{0}% cited", percent)}`;
+            item.detail = vscode.l10n.t("claims cover {0} of {1} characters", c.coveredChars, c.totalChars);
             item.severity = vscode.LanguageStatusSeverity.Information;
         } catch (error) {
             item.text = "$(warning) SourceCheck";

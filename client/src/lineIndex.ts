@@ -51,9 +51,11 @@ export class LineIndexProvider implements vscode.TextDocumentContentProvider, vs
     async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
         try {
             const result = await ask(this.sc, lineIndexRequest, { uri: uri.query });
-            return typeof result?.text === "string" ? result.text : "(the server returned no line index)";
+            return typeof result?.text === "string"
+                ? result.text
+                : vscode.l10n.t("(the server returned no line index)");
         } catch (error) {
-            return `SourceCheck could not index ${uri.query}:\n${messageOf(error)}\n`;
+            return `${vscode.l10n.t("SourceCheck could not index {0}:", uri.query)}\n${messageOf(error)}\n`;
         }
     }
 
@@ -73,8 +75,9 @@ export async function showLineIndex(
     if (typeof given === "string") target = vscode.Uri.parse(given, true);
     else if (given instanceof vscode.Uri) target = given;
     else target = vscode.window.activeTextEditor?.document.uri;
-    if (!target) return { ok: false, message: "Open the document to index first." };
-    if (target.scheme === LINE_INDEX_SCHEME) return { ok: false, message: "This is already a line index." };
+    if (!target) return { ok: false, message: vscode.l10n.t("Open the document to index first.") };
+    if (target.scheme === LINE_INDEX_SCHEME)
+        return { ok: false, message: vscode.l10n.t("This is already a line index.") };
     const document = await vscode.workspace.openTextDocument(lineIndexUri(target));
     await vscode.window.showTextDocument(document, {
         viewColumn: vscode.ViewColumn.Beside,

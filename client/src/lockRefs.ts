@@ -8,11 +8,11 @@ import * as vscode from "vscode";
 import { uriKey } from "./citedSpans";
 import { isAnnotationDocument } from "./config";
 import { type LockRefsResult, lockRefsRequest } from "./customRequestTypes";
+import { askWithButtons } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
 import {
     ALWAYS,
     answerEffect,
-    LOCK_OFFER,
     LOCK_OFFER_KEY,
     lockUpdateSetting,
     NEVER,
@@ -53,10 +53,13 @@ export class LockKeeper implements vscode.Disposable {
     async lockFile(arg?: unknown): Promise<LockRefsResult | { ok: false; message: string }> {
         const document = await this.documentOf(arg);
         if (!document || !isAnnotationDocument(document)) {
-            return { ok: false, message: "Open an annotation file (*.sourcecheck.json) to lock its refs." };
+            return {
+                ok: false,
+                message: vscode.l10n.t("Open an annotation file (*.sourcecheck.json) to lock its refs."),
+            };
         }
         const result = await ask(this.sc, lockRefsRequest, { uri: uriKey(document.uri), mode: "lock" });
-        if (result.ok) vscode.window.setStatusBarMessage(`SourceCheck: ${describe(result)}`, 5000);
+        if (result.ok) vscode.window.setStatusBarMessage(vscode.l10n.t("SourceCheck: {0}", describe(result)), 5000);
         return result;
     }
 
@@ -67,7 +70,7 @@ export class LockKeeper implements vscode.Disposable {
             return { ok: false, message: "acceptChangedText needs { uri, pointer }." };
         }
         const result = await ask(this.sc, lockRefsRequest, { uri, mode: "accept", pointer });
-        if (result.ok) vscode.window.setStatusBarMessage("SourceCheck: the new text is locked", 5000);
+        if (result.ok) vscode.window.setStatusBarMessage(vscode.l10n.t("SourceCheck: the new text is locked"), 5000);
         return result;
     }
 
@@ -113,7 +116,11 @@ export class LockKeeper implements vscode.Disposable {
         try {
             answer =
                 this.autoAnswer ??
-                (await vscode.window.showInformationMessage(`SourceCheck: ${LOCK_OFFER}?`, ALWAYS, NEVER, NOT_NOW));
+                (await askWithButtons(vscode.l10n.t("SourceCheck: Lock refs so changes in their sources are caught?"), {
+                    [ALWAYS]: vscode.l10n.t("Always"),
+                    [NEVER]: vscode.l10n.t("Never"),
+                    [NOT_NOW]: vscode.l10n.t("Not now"),
+                }));
         } finally {
             this.showing = false;
         }
@@ -145,7 +152,11 @@ export class LockKeeper implements vscode.Disposable {
 }
 
 function describe(result: LockRefsResult): string {
-    const parts = [`${result.locked} ref${result.locked === 1 ? "" : "s"} locked`];
-    if (result.unresolved > 0) parts.push(`${result.unresolved} not resolving (fix them, then lock again)`);
-    return `${parts.join(", ")}${result.written ? "" : " (the lock was already up to date)"}`;
+    const parts = [
+        result.locked === 1 ? vscode.l10n.t("1 ref locked") : vscode.l10n.t("{0} refs locked", result.locked),
+    ];
+    if (result.unresolved > 0)
+        parts.push(vscode.l10n.t("{0} not resolving (fix them, then lock again)", result.unresolved));
+    const joined = parts.join(vscode.l10n.t(", "));
+    return result.written ? joined : vscode.l10n.t("{0} (the lock was already up to date)", joined);
 }

@@ -6,10 +6,10 @@
  * written beside the file and opened. Nothing is matched or fetched here.
  */
 import * as vscode from "vscode";
-import { plural } from "../../shared/numbering";
 import { CONVERT_QUOTES_COMMAND, NOTES_LANGUAGE, TRACE_LANGUAGE } from "../../shared/quoteProtocol";
 import { quoteGlobs } from "./config";
 import { convertQuotesRequest, refetchQuotesRequest } from "./customRequestTypes";
+import { counted } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
 import { ask, messageOf } from "./requests";
 
@@ -47,11 +47,12 @@ async function refetch(sc: SourceCheckClient, arg: unknown): Promise<Outcome> {
     if (!vscode.workspace.isTrusted)
         return { ok: false, message: "re-fetching cited pages is disabled in an untrusted workspace." };
     const uri = targetUri(arg);
-    if (!uri) return { ok: false, message: "open a notes file or Markdown report to re-fetch its pages." };
+    if (!uri)
+        return { ok: false, message: vscode.l10n.t("open a notes file or Markdown report to re-fetch its pages.") };
     const result = await vscode.window.withProgress(
         {
             location: vscode.ProgressLocation.Notification,
-            title: "SourceCheck: re-fetching cited pages",
+            title: vscode.l10n.t("SourceCheck: re-fetching cited pages"),
             cancellable: true,
         },
         async (_progress, token) => {
@@ -65,8 +66,16 @@ async function refetch(sc: SourceCheckClient, arg: unknown): Promise<Outcome> {
     );
     if (result.ok) {
         vscode.window.setStatusBarMessage(
-            `SourceCheck: ${result.matchedCount}/${plural(result.citationCount, "quote")} found in ${plural(result.pageCount, "page")}` +
-                (result.failedCount > 0 ? ` (${result.failedCount} unavailable)` : ""),
+            vscode.l10n.t(
+                "SourceCheck: {0}/{1} found in {2}",
+                result.matchedCount,
+                counted(
+                    result.citationCount,
+                    vscode.l10n.t("1 quote"),
+                    vscode.l10n.t("{0} quotes", result.citationCount),
+                ),
+                counted(result.pageCount, vscode.l10n.t("1 page"), vscode.l10n.t("{0} pages", result.pageCount)),
+            ) + (result.failedCount > 0 ? vscode.l10n.t(" ({0} unavailable)", result.failedCount) : ""),
             5000,
         );
     }
@@ -76,16 +85,21 @@ async function refetch(sc: SourceCheckClient, arg: unknown): Promise<Outcome> {
 /** Ask the server for the converted file, write it beside the source file, and open it. */
 async function convert(sc: SourceCheckClient, arg: unknown): Promise<Outcome> {
     const uri = targetUri(arg);
-    if (!uri) return { ok: false, message: "open a trace, notes file or Markdown report to convert." };
+    if (!uri) return { ok: false, message: vscode.l10n.t("open a trace, notes file or Markdown report to convert.") };
     const result = await ask(sc, convertQuotesRequest, { uri });
     if (!result.ok) return result;
     if (result.convertedCount === 0) {
         // An empty annotation file would pass a check and cite nothing: write nothing, say why.
         const why =
             result.unconvertedCount === 0
-                ? "it holds no quotes"
-                : `none of its ${plural(result.unconvertedCount, "quote")} could be cited (not found in its source)`;
-        return { ok: false, message: `nothing to convert: ${why}; no file was written.` };
+                ? vscode.l10n.t("it holds no quotes")
+                : result.unconvertedCount === 1
+                  ? vscode.l10n.t("its 1 quote could not be cited (not found in its source)")
+                  : vscode.l10n.t(
+                        "none of its {0} quotes could be cited (not found in its source)",
+                        result.unconvertedCount,
+                    );
+        return { ok: false, message: vscode.l10n.t("nothing to convert: {0}; no file was written.", why) };
     }
     const target = vscode.Uri.parse(result.targetUri, true);
     await vscode.workspace.fs.writeFile(target, Buffer.from(result.content, "utf8"));
@@ -93,7 +107,12 @@ async function convert(sc: SourceCheckClient, arg: unknown): Promise<Outcome> {
     await vscode.window.showTextDocument(document, { preview: false });
     if (result.unconvertedCount > 0) {
         void vscode.window.showWarningMessage(
-            `SourceCheck: ${plural(result.unconvertedCount, "citation")} could not be converted; ${result.unconvertedCount === 1 ? "it is" : "they are"} listed under "unconverted".`,
+            result.unconvertedCount === 1
+                ? vscode.l10n.t('SourceCheck: 1 citation could not be converted; it is listed under "unconverted".')
+                : vscode.l10n.t(
+                      'SourceCheck: {0} citations could not be converted; they are listed under "unconverted".',
+                      result.unconvertedCount,
+                  ),
         );
     }
     return { ok: true, targetUri: result.targetUri, convertedCount: result.convertedCount };

@@ -47,7 +47,11 @@ export async function selectionTarget(args: SelectionArgs): Promise<Outcome<{ ta
         } catch (error) {
             return {
                 ok: false,
-                message: `Cannot open ${args.uri}: ${error instanceof Error ? error.message : String(error)}`,
+                message: vscode.l10n.t(
+                    "Cannot open {0}: {1}",
+                    String(args.uri),
+                    error instanceof Error ? error.message : String(error),
+                ),
             };
         }
         const given = args.range;
@@ -55,24 +59,28 @@ export async function selectionTarget(args: SelectionArgs): Promise<Outcome<{ ta
             const editor = vscode.window.visibleTextEditors.find(
                 (e) => uriKey(e.document.uri) === uriKey(document.uri),
             );
-            if (!editor) return { ok: false, message: "Pass a range: the document is not shown in an editor." };
+            if (!editor)
+                return { ok: false, message: vscode.l10n.t("Pass a range: the document is not shown in an editor.") };
             range = editor.selection;
         } else {
             if (!isPosition(given.start) || !isPosition(given.end)) {
                 return {
                     ok: false,
-                    message: "range must be { start: { line, character }, end: { line, character } } (0-based).",
+                    message: vscode.l10n.t(
+                        "range must be { start: { line, character }, end: { line, character } } (0-based).",
+                    ),
                 };
             }
             range = new vscode.Range(given.start.line, given.start.character, given.end.line, given.end.character);
         }
     } else {
         const editor = vscode.window.activeTextEditor;
-        if (!editor) return { ok: false, message: "Select the text to cite in an editor first." };
+        if (!editor) return { ok: false, message: vscode.l10n.t("Select the text to cite in an editor first.") };
         document = editor.document;
         range = editor.selection;
     }
-    if (range.isEmpty) return { ok: false, message: "Select the text to cite first: the selection is empty." };
+    if (range.isEmpty)
+        return { ok: false, message: vscode.l10n.t("Select the text to cite first: the selection is empty.") };
     return { ok: true, target: { document, range } };
 }
 
@@ -106,9 +114,13 @@ export async function refFor(
             ok: true,
             ref: result.ref,
             widenedTo: w,
-            widenedNote: `the selection cut a word, so whole words are cited: “${shown}” (setting sourcecheck.boundaryStyle: shortest keeps the exact selection)`,
+            widenedNote: vscode.l10n.t(
+                "the selection cut a word, so whole words are cited: “{0}” (setting sourcecheck.boundaryStyle: shortest keeps the exact selection)",
+                shown,
+            ),
         };
     }
-    const reason = result && result.ok === false && result.message ? result.message : "the server gave no ref";
-    return { ok: false, message: `Cannot cite this selection: ${reason}` };
+    const reason =
+        result && result.ok === false && result.message ? result.message : vscode.l10n.t("the server gave no ref");
+    return { ok: false, message: vscode.l10n.t("Cannot cite this selection: {0}", reason) };
 }

@@ -55,14 +55,21 @@ export async function sessionOfOpenDocuments(): Promise<{
 export async function buildSessionFromOpenDocuments(): Promise<SessionResult | { ok: false; message: string }> {
     const { documents, skipped } = await sessionOfOpenDocuments();
     if (documents.length === 0) {
-        return { ok: false, message: "No open text files inside the workspace folder to put in a session." };
+        return {
+            ok: false,
+            message: vscode.l10n.t("No open text files inside the workspace folder to put in a session."),
+        };
     }
     const content = `${JSON.stringify({ documents }, null, 2)}\n`;
     const document = await vscode.workspace.openTextDocument({ language: "json", content });
     await vscode.window.showTextDocument(document, { preview: false });
     if (skipped.length > 0) {
         void vscode.window.showWarningMessage(
-            `SourceCheck: left out ${skipped.length} open file(s) outside the workspace folder or not text: ${skipped.join(", ")}`,
+            vscode.l10n.t(
+                "SourceCheck: left out {0} open file(s) outside the workspace folder or not text: {1}",
+                skipped.length,
+                skipped.join(", "),
+            ),
         );
     }
     return { ok: true, uri: document.uri.toString(), paths: documents.map((d) => d.path), skipped };

@@ -7,7 +7,7 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { annotationLabel, ordinal, sourceLabel as peopleSourceLabel } from "../../shared/numbering";
+import { ordinal } from "../../shared/numbering";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
 import {
     type AnnotationRefSummary,
@@ -20,6 +20,7 @@ import {
     type Verdict,
 } from "./customRequestTypes";
 import { toRange } from "./decorations";
+import { annotationName, sourceName, verdictWord } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
 import { ask } from "./requests";
 
@@ -88,8 +89,11 @@ export interface ViewSnapshot {
     }[];
 }
 
-const NO_FILES =
-    "No annotation files here. The view lists the files SourceCheck checks: *.sourcecheck.json, *.annotations.json and the annotationFiles globs, less what is excluded.";
+function noFiles(): string {
+    return vscode.l10n.t(
+        "No annotation files here. The view lists the files SourceCheck checks: *.sourcecheck.json, *.annotations.json and the annotationFiles globs, less what is excluded.",
+    );
+}
 
 export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Disposable {
     private readonly changed = new vscode.EventEmitter<Node | undefined>();
@@ -195,9 +199,11 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
         const message = files.error
             ? files.error
             : files.nodes.length === 0
-              ? NO_FILES
+              ? noFiles()
               : shown.length === 0
-                ? `No ${this.filter} annotations: “Show All” lists every annotation again.`
+                ? this.filter === "broken"
+                    ? vscode.l10n.t("No broken annotations: “Show All” lists every annotation again.")
+                    : vscode.l10n.t("No contested annotations: “Show All” lists every annotation again.")
                 : undefined;
         if (message === this.message) return;
         this.message = message;
@@ -216,7 +222,12 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
             broken + contested > 0
                 ? {
                       value: broken + contested,
-                      tooltip: `${broken} broken, ${contested} contested of ${all.length} annotations`,
+                      tooltip: vscode.l10n.t(
+                          "{0} broken, {1} contested of {2} annotations",
+                          broken,
+                          contested,
+                          all.length,
+                      ),
                   }
                 : undefined;
     }
@@ -273,25 +284,28 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
             item.resourceUri = uri;
             // A file's icon from the icon theme (an expandable item would otherwise get a folder's).
             item.iconPath = vscode.ThemeIcon.File;
-            item.description = `${node.annotations.length} annotation${node.annotations.length === 1 ? "" : "s"}`;
+            item.description =
+                node.annotations.length === 1
+                    ? vscode.l10n.t("1 annotation")
+                    : vscode.l10n.t("{0} annotations", node.annotations.length);
             if (node.lock) {
                 const { locked, changed, unlocked } = node.lock;
                 item.description += ` · ${lockDescription(node.lock)}`;
                 item.tooltip = `Lock: ${locked} ref${locked === 1 ? "" : "s"} locked, ${changed} changed since locked, ${unlocked} not locked`;
             }
             item.contextValue = "annotationFile";
-            item.command = { title: "Open", command: "vscode.open", arguments: [uri] };
+            item.command = { title: vscode.l10n.t("Open"), command: "vscode.open", arguments: [uri] };
             return item;
         }
         if (node.kind === "annotation") {
             const { annotation } = node;
             const claim = annotation.claim;
-            const label = `${ordinal(annotation.index)}. ${claim?.text ?? claim?.error ?? "(no claim)"}`;
+            const label = `${ordinal(annotation.index)}. ${claim?.text ?? claim?.error ?? vscode.l10n.t("(no claim)")}`;
             const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
-            item.description = annotation.verdict;
+            item.description = verdictWord(annotation.verdict);
             item.iconPath = VERDICT_ICONS[annotation.verdict];
             item.tooltip = new vscode.MarkdownString().appendText(
-                `${annotationLabel(annotation.index, true)}: ${annotation.verdict}\n${claim?.error ?? claim?.text ?? ""}`,
+                `${annotationName(annotation.index, true)}: ${verdictWord(annotation.verdict)}\n${claim?.error ?? claim?.text ?? ""}`,
             );
             item.contextValue = `annotation.${annotation.verdict}`;
             if (claim) item.command = revealCommand(node.uri, claim);
@@ -368,19 +382,24 @@ export function reasonsOf(annotation: AnnotationSummary): string[] {
     if (annotation.verdict !== "broken") return [];
     const reasons: string[] = [];
     const claim = annotation.claim;
-    if (!claim) reasons.push("broken: the claim cannot be read (see the Problems panel)");
-    else if (!claim.valid) reasons.push(`broken: the claim does not resolve: ${claim.error ?? "unknown reason"}`);
+    if (!claim) reasons.push(vscode.l10n.t("broken: the claim cannot be read (see the Problems panel)"));
+    else if (!claim.valid)
+        reasons.push(
+            vscode.l10n.t("broken: the claim does not resolve: {0}", claim.error ?? vscode.l10n.t("unknown reason")),
+        );
     if (annotation.sources.length === 0)
-        reasons.push("broken: no sources yet; add a supporting or refuting source to give it a verdict");
+        reasons.push(vscode.l10n.t("broken: no sources yet; add a supporting or refuting source to give it a verdict"));
     if (reasons.length === 0 && annotation.sources.every((s) => s.valid))
-        reasons.push(`broken: ${annotationLabel(annotation.index)} fails the schema (see the Problems panel)`);
+        reasons.push(
+            vscode.l10n.t("broken: {0} fails the schema (see the Problems panel)", annotationName(annotation.index)),
+        );
     return reasons;
 }
 
 /** A source's line in the view: its resolved text, or why it does not resolve. */
 function sourceLabel(ref: AnnotationRefSummary): string {
-    const role = typeof ref.role === "number" ? peopleSourceLabel(ref.role) : "claim";
-    return ref.valid ? (ref.text ?? "") : `${role}: ${ref.error ?? "does not resolve"}`;
+    const role = typeof ref.role === "number" ? sourceName(ref.role) : vscode.l10n.t("claim");
+    return ref.valid ? (ref.text ?? "") : `${role}: ${ref.error ?? vscode.l10n.t("does not resolve")}`;
 }
 
 /** Reveal the span a ref resolves to, or the ref itself in the annotation file when it does not resolve. */
@@ -389,7 +408,7 @@ function revealCommand(annotationUri: string, ref: AnnotationRefSummary): vscode
         ref.valid && ref.uri && ref.range
             ? { uri: ref.uri, range: ref.range }
             : { uri: annotationUri, range: ref.refRange };
-    return { title: "Reveal", command: "sourcecheck.openRef", arguments: [target] };
+    return { title: vscode.l10n.t("Reveal"), command: "sourcecheck.openRef", arguments: [target] };
 }
 
 /** How long the coverage marks wait after the last change before asking the server again. */
@@ -447,7 +466,13 @@ export class CoverageMarks implements vscode.Disposable {
         if (!result) return this.shown.get(key) ?? [];
         const percent = Math.round(result.ratio * 100);
         vscode.window.setStatusBarMessage(
-            `SourceCheck: ${result.ranges.length} sentence${result.ranges.length === 1 ? "" : "s"} no claim covers (${percent}% of the text covered)`,
+            result.ranges.length === 1
+                ? vscode.l10n.t("SourceCheck: 1 sentence no claim covers ({0}% of the text covered)", percent)
+                : vscode.l10n.t(
+                      "SourceCheck: {0} sentences no claim covers ({1}% of the text covered)",
+                      result.ranges.length,
+                      percent,
+                  ),
             5000,
         );
         return result.ranges;

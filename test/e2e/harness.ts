@@ -13,6 +13,8 @@ export interface ControlConfig {
     screenshots: boolean;
     /** Mocha --grep, to run a subset. */
     grep?: string;
+    /** The display language the window was opened in (SOURCECHECK_E2E_LOCALE): run test/e2e/<locale>/ only. */
+    locale?: string;
 }
 
 export function controlDir(): string {

@@ -69,12 +69,15 @@ export async function run(): Promise<void> {
             const i = ORDER.indexOf(f.replace(/\.test\.js$/, ""));
             return i === -1 ? ORDER.length : i;
         };
-        const files = fs
-            .readdirSync(__dirname)
+        // A run in another display language (SOURCECHECK_E2E_LOCALE) runs that locale's folder only.
+        const dir = config.locale ? path.join(__dirname, config.locale) : __dirname;
+        if (config.locale && vscode.env.language !== config.locale)
+            throw new Error(`the window's display language is ${vscode.env.language}, not ${config.locale}`);
+        const files = (fs.existsSync(dir) ? fs.readdirSync(dir) : [])
             .filter((f) => f.endsWith(".test.js"))
             .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-        if (files.length === 0) throw new Error(`no *.test.js files in ${__dirname}`);
-        for (const f of files) mocha.addFile(path.join(__dirname, f));
+        if (files.length === 0) throw new Error(`no *.test.js files in ${dir}`);
+        for (const f of files) mocha.addFile(path.join(dir, f));
 
         // Every suite must leave the demo's files on disk byte for byte as it found them: a suite that
         // does not fails here by name (and the files are put back so later suites still start clean).
