@@ -172,6 +172,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         featureRequests: () => sc.requests.take(),
         citedDocumentSelector: () => scopes.citedSelector(),
         serverPid: () => sc.serverPid(),
+        // The extension's log folder; the extension host's own log (its warnings) is in the folder above.
+        logFolder: () => context.logUri.fsPath,
         lockKeeper: (arg) => {
             const { offer, answer } = (arg ?? {}) as { offer?: unknown; answer?: unknown };
             if (typeof offer === "boolean") lockKeeper.offerInTests = offer;

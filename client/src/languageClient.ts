@@ -106,6 +106,16 @@ class FeatureRequestLog {
     }
 }
 
+/**
+ * The server asks to hear of changes to `sourcecheck`, `files.exclude` and `search.exclude`, and
+ * reads them itself per workspace folder (workspace/configuration with the folder's URI). The
+ * notification only says that something changed: it carries the `sourcecheck` section, never the
+ * resource-scoped exclusions, which read without a resource make VS Code warn ("Accessing a resource
+ * scoped configuration without providing a resource is not expected").
+ */
+const windowScopedOnly = (sections: string[] | undefined, next: (sections: string[] | undefined) => Promise<void>) =>
+    next(sections?.filter((section) => section === "sourcecheck"));
+
 export class SourceCheckClient implements vscode.Disposable {
     readonly client: LanguageClient;
     readonly requests = new FeatureRequestLog();
@@ -123,7 +133,7 @@ export class SourceCheckClient implements vscode.Disposable {
             // The server's language features serve annotation files only; cited documents get theirs,
             // and every file document its text sync, from DocumentScopes (docs/editor-features.md).
             documentSelector: [{ language: "sourcecheck" }, ...annotationPatterns, ...quoteDocumentSelector()],
-            middleware: this.requests.middleware(),
+            middleware: { ...this.requests.middleware(), workspace: { didChangeConfiguration: windowScopedOnly } },
             // The server registers its own file watchers and pulls `sourcecheck.*` settings; these are
             // only its first view of them.
             initializationOptions: () => JSON.parse(JSON.stringify(vscode.workspace.getConfiguration("sourcecheck"))),

@@ -76,6 +76,26 @@ describe("hover", () => {
         );
     });
 
+    it("on a broken boundary, the problem's message appears once: in the diagnostic the editor shows there, not again in the hover", async () => {
+        const published = await client.waitForPublished(uri, (p) => p.diagnostics.length > 0);
+        const range = rangeOf(text, '"planned for 2.6."');
+        const position = { line: range.start.line, character: range.start.character + 1 };
+        const inside = (r: typeof range) =>
+            (r.start.line < position.line ||
+                (r.start.line === position.line && r.start.character <= position.character)) &&
+            (r.end.line > position.line || (r.end.line === position.line && r.end.character >= position.character));
+        const here = published.diagnostics.filter((d) => inside(d.range));
+        assert.equal(here.length, 1, JSON.stringify(published.diagnostics));
+        const message = here[0].message;
+        const value = markdown(await hoverAt('"planned for 2.6."'));
+        const count = (haystack: string) => haystack.split(message).length - 1;
+        assert.equal(count(value) + here.filter((d) => d.message === message).length, 1, value);
+        assert.ok(value.includes("`boundary-not-found` (the problem above)"), value);
+        // Elsewhere on the same ref (its path) no diagnostic is shown, so the hover gives the message itself.
+        const onPath = markdown(await hoverAt('"path": "sources/release-notes.md", "start": { "line": 16'));
+        assert.ok(onPath.includes(`\`boundary-not-found\`: ${message}`), onPath);
+    });
+
     it("on a claim gives the annotation's verdict, and each source's text, polarity, confidence and errors", async () => {
         // Annotation 8 (index 7): a misspelt path, then a line out of range.
         const value = markdown(await hoverAt('"according to"'));
@@ -117,7 +137,17 @@ describe("hover", () => {
         const value = markdown(hover);
         assert.ok(value.startsWith("**This ref cannot be read**"), value);
         assert.equal(value.match(/`schema`/g)?.length, 1, value);
-        assert.ok(value.includes('polarity must be "supports" or "refutes"'), value);
+        // On the bad value the editor shows the diagnostic's message in the same hover: not repeated.
+        assert.ok(value.includes("`schema` (the problem above)"), value);
+        // Elsewhere on the same ref (its path), the hover gives the message itself.
+        const onPath = markdown(
+            await client.request<Hover>("textDocument/hover", {
+                textDocument: { uri: brokenUri },
+                position: rangeOf(broken, '"path"', 2).start,
+            }),
+        );
+        assert.equal(onPath.match(/`schema`/g)?.length, 1, onPath);
+        assert.ok(onPath.includes('polarity must be "supports" or "refutes"'), onPath);
     });
 
     it("outside refs there is no hover", async () => {

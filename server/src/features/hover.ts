@@ -4,12 +4,13 @@
  * claim: the whole annotation with its verdict (docs/verdicts.md), the claim and every source.
  * Annotations and sources are numbered from 1, as everything a person reads.
  */
-import { type Hover, MarkupKind, type Position } from "vscode-languageserver-protocol";
+import { type Hover, MarkupKind, type Position, type Range } from "vscode-languageserver-protocol";
 import { annotationLabel, pointerForPeople, sourceLabel } from "../../../shared/numbering";
 import { type DiffPiece, type TextChangedWarning, wordDiff } from "../core/lock";
 import { isDocumentFailure } from "../core/session";
 import { visible } from "../core/visible";
 import type { AnnotationFile, RefSite, SiteHit } from "../workspace/annotationFile";
+import { problemDiagnostics } from "./diagnostics";
 import type { FeatureWorkspace } from "./featureWorkspace";
 import { codeBlock, describeRange, oneLine, shorten } from "./format";
 import { locateSpan, offsetAt, rangeOfSpan } from "./positions";
@@ -28,22 +29,46 @@ export function hover(workspace: FeatureWorkspace, file: AnnotationFile, positio
         entry = { stamp: file.stamp, byRef: new Map() };
         cache.set(file, entry);
     }
-    let result = entry.byRef.get(hit.refPointer);
+    // The editor shows the messages of the diagnostics under the cursor in the same hover: say each once.
+    const shownHere = new Set(
+        problemDiagnostics(workspace, file)
+            .filter(({ diagnostic }) => contains(diagnostic.range, position))
+            .map(({ diagnostic }) => diagnostic.message),
+    );
+    const key = [hit.refPointer, ...shownHere].join("\u0000");
+    let result = entry.byRef.get(key);
     if (result === undefined) {
-        result = describeHit(workspace, file, hit);
-        entry.byRef.set(hit.refPointer, result);
+        result = describeHit(workspace, file, hit, shownHere);
+        entry.byRef.set(key, result);
     }
     return result;
 }
 
-function describeHit(workspace: FeatureWorkspace, file: AnnotationFile, hit: SiteHit): Hover | null {
+function contains(range: Range, position: Position): boolean {
+    const after = (a: Position, b: Position) => a.line > b.line || (a.line === b.line && a.character >= b.character);
+    return after(position, range.start) && after(range.end, position);
+}
+
+/** A problem as a hover line; its message left out when the editor shows it in the same hover already. */
+function problemLine(problem: { code: string; message: string }, shownHere: ReadonlySet<string>): string {
+    return shownHere.has(problem.message)
+        ? `- \`${problem.code}\` (the problem above)`
+        : `- \`${problem.code}\`: ${problem.message}`;
+}
+
+function describeHit(
+    workspace: FeatureWorkspace,
+    file: AnnotationFile,
+    hit: SiteHit,
+    shownHere: ReadonlySet<string>,
+): Hover | null {
     const range = rangeOfSpan(file, file.spanOf(hit.refPointer));
     if (!hit.site) {
         const problems = file.problems.filter(
             (p) => p.pointer === hit.refPointer || p.pointer.startsWith(`${hit.refPointer}/`),
         );
         if (problems.length === 0) return null;
-        const lines = problems.map((p) => `- \`${p.code}\`: ${p.message}`);
+        const lines = problems.map((p) => problemLine(p, shownHere));
         return {
             contents: { kind: MarkupKind.Markdown, value: `**This ref cannot be read**\n\n${lines.join("\n")}` },
             range,
@@ -54,10 +79,10 @@ function describeHit(workspace: FeatureWorkspace, file: AnnotationFile, hit: Sit
         site.role === "claim"
             ? [
                   `**${annotationLabel(site.annotation, true)}** · ${file.verdictOf(site.annotation)}`,
-                  ...file.sitesOf(site.annotation).map((s) => describeSite(workspace, file, s)),
+                  ...file.sitesOf(site.annotation).map((s) => describeSite(workspace, file, s, shownHere)),
                   ...missingSources(file, site.annotation),
               ]
-            : [describeSite(workspace, file, site)];
+            : [describeSite(workspace, file, site, shownHere)];
     return { contents: { kind: MarkupKind.Markdown, value: sections.join("\n\n---\n\n") }, range };
 }
 
@@ -66,14 +91,19 @@ export function roleTitle(role: "claim" | number): string {
     return role === "claim" ? "Claim" : sourceLabel(role, true);
 }
 
-function describeSite(workspace: FeatureWorkspace, file: AnnotationFile, site: RefSite): string {
+function describeSite(
+    workspace: FeatureWorkspace,
+    file: AnnotationFile,
+    site: RefSite,
+    shownHere: ReadonlySet<string>,
+): string {
     const title =
         site.role === "claim"
             ? "**Claim**"
             : `**${roleTitle(site.role)}** · ${site.polarity} · confidence ${site.confidence}`;
     const resolution = site.resolution;
     if (!resolution.valid) {
-        const errors = resolution.errors.map((e) => `- \`${e.code}\`: ${e.message}`).join("\n");
+        const errors = resolution.errors.map((e) => problemLine(e, shownHere)).join("\n");
         return [`${title} · \`${site.ref.path}\` does not resolve\n\n${errors}`, ...namedLines(file, site)].join(
             "\n\n",
         );
