@@ -142,38 +142,22 @@ export class Authoring {
         if (!reffed.ok) return reffed;
         const target = await this.sourceTarget(args);
         if (!target.ok) return target;
-        let confidence = args.confidence;
-        if (confidence === undefined) confidence = await pickConfidence(polarity);
-        if (confidence === undefined)
-            return { ok: false, message: vscode.l10n.t("No confidence chosen."), cancelled: true };
-        if (typeof confidence !== "number" || !Number.isFinite(confidence) || confidence < 0 || confidence > 1) {
-            return {
-                ok: false,
-                message: vscode.l10n.t("confidence must be a number in [0, 1], not {0}.", JSON.stringify(confidence)),
-            };
-        }
+        const confidence = await chosenConfidence(polarity, args.confidence);
+        if (!confidence.ok) return confidence;
         const fileUri = parseUri(target.annotationFile);
         if (!fileUri) return { ok: false, message: vscode.l10n.t("Not a URI: {0}", target.annotationFile) };
-        const source = { ...reffed.ref, polarity, confidence };
-        const written = await editAnnotationFile(
-            fileUri,
-            (text, name, formatting) =>
-                checkPathInSession(text, name, source) ??
-                appendSource(text, name, target.annotationIndex, source, formatting),
-        );
+        const written = await appendSourceTo(fileUri, target.annotationIndex, {
+            ...reffed.ref,
+            polarity,
+            confidence: confidence.confidence,
+        });
         if (!written.ok) return written;
-        const annotationFile = await this.adopt(
-            fileUri,
-            written,
-            withWidening(
-                vscode.l10n.t(
-                    "{0} source added to {1}",
-                    polarityWord(polarity),
-                    annotationName(written.annotationIndex),
-                ),
-                reffed.widenedNote,
-            ),
+        const added = vscode.l10n.t(
+            "{0} source added to {1}",
+            polarityWord(polarity),
+            annotationName(written.annotationIndex),
         );
+        const annotationFile = await this.adopt(fileUri, written, withWidening(added, reffed.widenedNote));
         return {
             ok: true,
             status: annotationFile.status,
@@ -253,7 +237,37 @@ export function checkPathInSession(text: string, name: string, ref: Ref): EditRe
     };
 }
 
-export async function pickConfidence(polarity: "supports" | "refutes"): Promise<number | undefined> {
+/** The confidence given (checked to be a number in [0, 1]), or the one the person picks. */
+export async function chosenConfidence(
+    polarity: "supports" | "refutes",
+    given: unknown,
+): Promise<Outcome<{ confidence: number }>> {
+    const confidence = given ?? (await pickConfidence(polarity));
+    if (confidence === undefined)
+        return { ok: false, message: vscode.l10n.t("No confidence chosen."), cancelled: true };
+    if (typeof confidence !== "number" || !Number.isFinite(confidence) || confidence < 0 || confidence > 1) {
+        return {
+            ok: false,
+            message: vscode.l10n.t("confidence must be a number in [0, 1], not {0}.", JSON.stringify(confidence)),
+        };
+    }
+    return { ok: true, confidence };
+}
+
+/** Appends a source to an annotation of the file, refusing a path its embedded session lacks. */
+export function appendSourceTo(
+    fileUri: vscode.Uri,
+    annotationIndex: number,
+    source: Ref & { polarity: "supports" | "refutes"; confidence: number },
+): ReturnType<typeof editAnnotationFile> {
+    return editAnnotationFile(
+        fileUri,
+        (text, name, formatting) =>
+            checkPathInSession(text, name, source) ?? appendSource(text, name, annotationIndex, source, formatting),
+    );
+}
+
+async function pickConfidence(polarity: "supports" | "refutes"): Promise<number | undefined> {
     const picked = await vscode.window.showQuickPick(confidenceBands(), {
         title: vscode.l10n.t(
             "SourceCheck: how authoritative is this {0} source for the claim?",

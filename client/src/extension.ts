@@ -64,7 +64,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.subscriptions.push(new CurrentAnnotationStatus(current), scopes);
     context.subscriptions.push(registerQuoteFiles(sc));
     const refUpdates = new RefUpdates(sc, output);
-    context.subscriptions.push(new FollowEdits(sc, refUpdates, output), new FileMoves(sc, refUpdates, output));
+    context.subscriptions.push(
+        new FollowEdits(sc, refUpdates, output).start(),
+        new FileMoves(sc, refUpdates, output).start(),
+    );
     context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(LINE_INDEX_SCHEME, lineIndex));
 
     registerLanguageModelTools(context, sc);

@@ -8,8 +8,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { uriKey } from "./citedSpans";
 import { pathsForRenameRequest, type RefUpdate } from "./customRequestTypes";
-import { type RefUpdates, updateMode } from "./followEdits";
-import type { SourceCheckClient } from "./languageClient";
+import { RefFollower, updateMode } from "./followEdits";
 import { ask, messageOf } from "./requests";
 
 type Renamed = readonly { oldUri: vscode.Uri; newUri: vscode.Uri }[];
@@ -28,20 +27,15 @@ function movedUri(uri: string, files: Renamed): string {
     return uri;
 }
 
-export class FileMoves implements vscode.Disposable {
+export class FileMoves extends RefFollower {
     /** Updates waiting for the rename to finish before the user is asked (prompt mode). */
     private readonly planned = new Map<string, RefUpdate>();
-    private readonly disposables: vscode.Disposable[] = [];
 
-    constructor(
-        private readonly sc: SourceCheckClient,
-        private readonly updates: RefUpdates,
-        private readonly output: vscode.OutputChannel,
-    ) {
-        this.disposables.push(
+    protected listen(): vscode.Disposable[] {
+        return [
             vscode.workspace.onWillRenameFiles((event) => {
                 const mode = updateMode("updatePathsOnFileMove");
-                if (mode === "never" || !sc.isRunning) return;
+                if (mode === "never" || !this.sc.isRunning) return;
                 event.waitUntil(this.plan(event.files, mode));
             }),
             vscode.workspace.onDidRenameFiles((event) => {
@@ -49,7 +43,7 @@ export class FileMoves implements vscode.Disposable {
                 this.planned.delete(keyOf(event.files));
                 if (update) void this.ask(update, event.files);
             }),
-        );
+        ];
     }
 
     private async plan(files: Renamed, mode: "prompt" | "always"): Promise<vscode.WorkspaceEdit> {
@@ -83,9 +77,5 @@ export class FileMoves implements vscode.Disposable {
             if ("textDocument" in change) change.textDocument.uri = movedUri(change.textDocument.uri, files);
         }
         await this.updates.apply(update, "paths follow a file move");
-    }
-
-    dispose(): void {
-        for (const d of this.disposables) d.dispose();
     }
 }

@@ -5,10 +5,10 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { annotationIndexAt, appendSource } from "../../shared/annotationJson";
+import { annotationIndexAt } from "../../shared/annotationJson";
 import type { EvidenceHitItem } from "../../shared/evidenceProtocol";
 import { rememberAnnotationFile } from "./annotationFiles";
-import { checkPathInSession, editAnnotationFile, pickConfidence, revealAnnotation } from "./authoring";
+import { appendSourceTo, chosenConfidence, revealAnnotation } from "./authoring";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
 import { isAnnotationDocument } from "./config";
 import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
@@ -105,23 +105,14 @@ export class FindSources {
                       ),
                   };
         }
-        const confidence = args.confidence ?? (await pickConfidence(polarity));
-        if (confidence === undefined)
-            return { ok: false, message: vscode.l10n.t("No confidence chosen."), cancelled: true };
-        if (typeof confidence !== "number" || !Number.isFinite(confidence) || confidence < 0 || confidence > 1) {
-            return {
-                ok: false,
-                message: vscode.l10n.t("confidence must be a number in [0, 1], not {0}.", JSON.stringify(confidence)),
-            };
-        }
+        const confidence = await chosenConfidence(polarity, args.confidence);
+        if (!confidence.ok) return confidence;
         const ref = hit.hit.ref!;
-        const source = { ...ref, polarity, confidence };
-        const written = await editAnnotationFile(
-            fileUri,
-            (text, name, formatting) =>
-                checkPathInSession(text, name, source) ??
-                appendSource(text, name, target.annotationIndex, source, formatting),
-        );
+        const written = await appendSourceTo(fileUri, target.annotationIndex, {
+            ...ref,
+            polarity,
+            confidence: confidence.confidence,
+        });
         if (!written.ok) return written;
         // As after any authoring command: the annotation becomes current, the file remembered and shown.
         this.current.set({ annotationFile: uriKey(fileUri), annotationIndex: written.annotationIndex });

@@ -179,24 +179,45 @@ export function promptText(counts: { refCount: number; fileCount: number }, cite
     return again ? vscode.l10n.t("Your further edits moved more refs: {0}", question) : question;
 }
 
-/** Follows the server's `refsCanFollow` notices per `sourcecheck.updateRefsOnEdit`. */
-export class FollowEdits implements vscode.Disposable {
-    /** Cited documents whose prompt is showing: one at a time, it asks the server for the latest state. */
-    private readonly prompting = new Set<string>();
+/**
+ * What refs following edits and paths following moves share: the server, the updates (prompt, apply,
+ * undo), the output channel, and their event listeners, registered by `start()` and disposed together.
+ */
+export abstract class RefFollower implements vscode.Disposable {
     private readonly disposables: vscode.Disposable[] = [];
 
     constructor(
-        private readonly sc: SourceCheckClient,
-        private readonly updates: RefUpdates,
-        private readonly output: vscode.OutputChannel,
-    ) {
-        this.disposables.push(
-            sc.client.onNotification(refsCanFollowNotification, (params) => {
+        protected readonly sc: SourceCheckClient,
+        protected readonly updates: RefUpdates,
+        protected readonly output: vscode.OutputChannel,
+    ) {}
+
+    /** The listeners of this follower (registered once the subclass is constructed). */
+    protected abstract listen(): vscode.Disposable[];
+
+    start(): this {
+        this.disposables.push(...this.listen());
+        return this;
+    }
+
+    dispose(): void {
+        for (const d of this.disposables) d.dispose();
+    }
+}
+
+/** Follows the server's `refsCanFollow` notices per `sourcecheck.updateRefsOnEdit`. */
+export class FollowEdits extends RefFollower {
+    /** Cited documents whose prompt is showing: one at a time, it asks the server for the latest state. */
+    private readonly prompting = new Set<string>();
+
+    protected listen(): vscode.Disposable[] {
+        return [
+            this.sc.client.onNotification(refsCanFollowNotification, (params) => {
                 void this.onNotice(params).catch((error: unknown) =>
                     this.output.appendLine(`[client] updating refs failed: ${messageOf(error)}`),
                 );
             }),
-        );
+        ];
     }
 
     private async onNotice(params: RefsCanFollowParams): Promise<void> {
@@ -231,9 +252,5 @@ export class FollowEdits implements vscode.Disposable {
         } finally {
             this.prompting.delete(params.uri);
         }
-    }
-
-    dispose(): void {
-        for (const d of this.disposables) d.dispose();
     }
 }
