@@ -5,6 +5,9 @@ import { NOTES_LANGUAGE, TRACE_LANGUAGE } from "../../shared/quoteProtocol";
 
 export const BUILTIN_ANNOTATION_GLOBS = ["**/*.sourcecheck.json", "**/*.annotations.json"];
 
+/** The language of sourcecheck.config.json (package.json): not JSON, so VS Code's JSON support leaves it to us. */
+export const CONFIG_LANGUAGE = "sourcecheck-config";
+
 function section(scope?: vscode.ConfigurationScope): vscode.WorkspaceConfiguration {
     return vscode.workspace.getConfiguration("sourcecheck", scope);
 }

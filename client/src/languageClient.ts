@@ -17,7 +17,7 @@ import {
     State,
     TransportKind,
 } from "vscode-languageclient/node";
-import { annotationFileGlobs, quoteDocumentSelector } from "./config";
+import { annotationFileGlobs, CONFIG_LANGUAGE, quoteDocumentSelector } from "./config";
 import { askWithButtons } from "./l10n";
 
 const CRASH_WINDOW_MS = 3 * 60 * 1000;
@@ -132,7 +132,13 @@ export class SourceCheckClient implements vscode.Disposable {
         const clientOptions: LanguageClientOptions = {
             // The server's language features serve annotation files only; cited documents get theirs,
             // and every file document its text sync, from DocumentScopes (docs/editor-features.md).
-            documentSelector: [{ language: "sourcecheck" }, ...annotationPatterns, ...quoteDocumentSelector()],
+            documentSelector: [
+                { language: "sourcecheck" },
+                ...annotationPatterns,
+                ...quoteDocumentSelector(),
+                // sourcecheck.config.json: its own language, so only our server checks and completes it.
+                { language: CONFIG_LANGUAGE },
+            ],
             middleware: { ...this.requests.middleware(), workspace: { didChangeConfiguration: windowScopedOnly } },
             // The server registers its own file watchers and pulls `sourcecheck.*` settings; these are
             // only its first view of them.

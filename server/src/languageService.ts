@@ -37,6 +37,7 @@ import { type FetchPage, QuoteFiles } from "./features/quoteFiles";
 import { schemaCompletion } from "./features/schemaCompletion";
 import { fetchSourceText } from "./fetch/fetchSource";
 import type { AnnotationFile } from "./workspace/annotationFile";
+import { CONFIG_FILE_NAME } from "./workspace/projectConfig";
 import { uriToPath } from "./workspace/uris";
 import type { WorkspaceIndex } from "./workspace/workspaceIndex";
 
@@ -207,6 +208,7 @@ export class LanguageService {
         // From here on synchronous until the schema's turn: edits arriving meanwhile must not mix in.
         const own = this.ownCompletion(params);
         const open = this.documents.get(uri);
+        if (open && isConfigFile(uri)) return this.configCompletion(open, params.position);
         const file = this.analysis.current(uri);
         if (own.length > 0 || !open || !file || file.text !== open.getText()) return own;
         const snapshot = TextDocument.create(open.uri, open.languageId, open.version, open.getText());
@@ -216,6 +218,15 @@ export class LanguageService {
         };
         return schemaCompletion(snapshot, params.position, lines).catch((error: unknown) => {
             this.logger.error(`sourcecheck: schema completion failed: ${String(error)}`);
+            return [];
+        });
+    }
+
+    /** A sourcecheck.config.json: what its schema allows (its problems come from the configuration loader). */
+    private configCompletion(open: TextDocument, position: Position): Promise<CompletionItem[]> {
+        const snapshot = TextDocument.create(open.uri, open.languageId, open.version, open.getText());
+        return schemaCompletion(snapshot, position, snapshot, "config").catch((error: unknown) => {
+            this.logger.error(`sourcecheck: configuration completion failed: ${String(error)}`);
             return [];
         });
     }
@@ -231,4 +242,9 @@ export class LanguageService {
             return [];
         }
     }
+}
+
+/** sourcecheck.config.json, by its name (docs/config.md). */
+function isConfigFile(uri: string): boolean {
+    return uri.slice(uri.lastIndexOf("/") + 1) === CONFIG_FILE_NAME;
 }

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { cleanSlate, codeOf, hoverText, openAnnotations, prepare, waitForDiagnostics } from "./demo";
-import { sleep, waitFor } from "./harness";
+import { sleep, waitFor, wsUri } from "./harness";
 
 /** The extension host's own log: `remoteexthost.log` on a server, `exthost.log` on the desktop. */
 async function extensionHostLog(): Promise<string> {
@@ -76,5 +76,56 @@ describe("one voice", () => {
         assert.ok(log.length > 0, "the extension host log is empty");
         const warnings = log.split("\n").filter((line) => line.includes(RESOURCE_WARNING));
         assert.deepEqual(warnings, []);
+    });
+});
+
+describe("one voice on sourcecheck.config.json", () => {
+    before(prepare);
+    after(cleanSlate);
+
+    it("a configuration with two errors: both reported, by SourceCheck alone; completion still offers its settings", async () => {
+        const uri = wsUri("sourcecheck.config.json");
+        const original = fs.readFileSync(uri.fsPath, "utf8");
+        // Two errors: a size below the minimum, and exclude not an array.
+        const broken = '{\n  "maxDocumentSize": 0,\n  "exclude": "fixtures/**"\n}\n';
+        const doc = await vscode.workspace.openTextDocument(uri);
+        await vscode.window.showTextDocument(doc);
+        try {
+            const edit = new vscode.WorkspaceEdit();
+            edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), broken);
+            assert.ok(await vscode.workspace.applyEdit(edit));
+            await doc.save();
+            const ours = await waitFor(
+                "SourceCheck's two configuration problems",
+                () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === "sourcecheck"),
+                (ds) => ds.length >= 2,
+                20_000,
+            );
+            const lines = ours.map((d) => d.range.start.line).sort();
+            assert.deepEqual(lines, [1, 2], JSON.stringify(ours));
+            // VS Code's JSON support would answer within moments of the save: give it time, then none may be there.
+            await sleep(3000);
+            const all = vscode.languages.getDiagnostics(uri);
+            assert.deepEqual(
+                all.filter((d) => d.source !== "sourcecheck").map((d) => `${d.source}: ${d.message}`),
+                [],
+            );
+            assert.equal(doc.languageId, "sourcecheck-config");
+            const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+                "vscode.executeCompletionItemProvider",
+                uri,
+                new vscode.Position(1, 2),
+            );
+            const labels = list.items.map((i) => (typeof i.label === "string" ? i.label : i.label.label));
+            assert.ok(
+                labels.some((l) => l.includes("annotationFiles")),
+                `completion offers the schema's settings: ${labels.join(", ")}`,
+            );
+        } finally {
+            const edit = new vscode.WorkspaceEdit();
+            edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), original);
+            await vscode.workspace.applyEdit(edit);
+            await doc.save();
+        }
     });
 });

@@ -1,24 +1,35 @@
 /**
  * Completion of an annotation file's structure (property names, `polarity` values, snippets) from
- * the published JSON schema, by vscode-json-languageservice inside our server. VS Code's own JSON
+ * the published JSON schema, by vscode-json-languageservice inside our server; likewise for a
+ * sourcecheck.config.json, which VS Code gives its own language for the same reason. VS Code's own JSON
  * support is not asked to handle annotation files at all: it would validate them a second time and
  * label its parse errors with our language id (docs/editor-features.md, "Every problem once").
  */
 import { getLanguageService, type JSONDocument, type LanguageService } from "vscode-json-languageservice";
 import type { CompletionItem, Position, Range } from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";
-import schema from "../../../schemas/sourcecheck.schema.json";
+import configSchema from "../../../schemas/sourcecheck.config.schema.json";
+import annotationSchema from "../../../schemas/sourcecheck.schema.json";
 import { MAX_NESTING, nestingBeyond } from "../../../shared/jsonNesting";
 
-const SCHEMA_URI = "sourcecheck://schemas/sourcecheck.schema.json";
+/** Which file's structure: an annotation file, or a sourcecheck.config.json (its own language in VS Code). */
+export type SchemaKind = "annotations" | "config";
 
-let service: LanguageService | undefined;
+const SCHEMAS = {
+    annotations: { uri: "sourcecheck://schemas/sourcecheck.schema.json", schema: annotationSchema },
+    config: { uri: "sourcecheck://schemas/sourcecheck.config.schema.json", schema: configSchema },
+};
 
-function jsonService(): LanguageService {
+const services = new Map<SchemaKind, LanguageService>();
+
+function jsonService(kind: SchemaKind): LanguageService {
+    let service = services.get(kind);
     if (!service) {
         // No schema request service: the one schema is given inline, nothing is ever fetched.
         service = getLanguageService({});
-        service.configure({ validate: false, schemas: [{ uri: SCHEMA_URI, fileMatch: ["*"], schema }] });
+        const { uri, schema } = SCHEMAS[kind];
+        service.configure({ validate: false, schemas: [{ uri, fileMatch: ["*"], schema }] });
+        services.set(kind, service);
     }
     return service;
 }
@@ -35,13 +46,14 @@ export interface LineModel {
     positionAt(offset: number): Position;
 }
 
-/** Structural completions at a position of an annotation file (never validation). */
+/** Structural completions at a position of an annotation or configuration file (never validation). */
 export async function schemaCompletion(
     document: TextDocument,
     position: Position,
     lines: LineModel,
+    kind: SchemaKind = "annotations",
 ): Promise<CompletionItem[]> {
-    const json = jsonService();
+    const json = jsonService(kind);
     if (parsed?.uri !== document.uri || parsed.version !== document.version) {
         // The JSON service's parser recurses per nesting level: absurd nesting gets no completion.
         if (nestingBeyond(document.getText(), MAX_NESTING) >= 0) return [];
