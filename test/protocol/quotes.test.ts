@@ -151,6 +151,47 @@ describe("quote files offline: file: URLs", () => {
     });
 });
 
+describe("Convert with file: URLs", () => {
+    let client: TestClient;
+    before(async () => {
+        client = await startClient({ pull: false });
+    });
+    after(async () => {
+        await client.stop();
+    });
+
+    it("converts a quote from a workspace file: source with no re-fetch first; a source outside the workspace is not read", async () => {
+        const text = [
+            "claim: offline sync",
+            "quote: mobile clients now queue changes while offline",
+            "url: file:sources/release-notes.md",
+            "---",
+            "claim: outside",
+            "quote: root",
+            "url: file:///etc/passwd",
+            "",
+        ].join("\n");
+        const uri = await client.open("convert-offline.notes.txt", "tracecite-notes", text);
+        const result = await client.request<{
+            ok: boolean;
+            content: string;
+            convertedCount: number;
+            unconvertedCount: number;
+        }>("sourcecheck/convertQuotes", { uri });
+        assert.equal(result.ok, true, JSON.stringify(result));
+        assert.equal(result.convertedCount, 1, result.content);
+        assert.equal(result.unconvertedCount, 1, result.content);
+        const converted = JSON.parse(result.content);
+        const documents: { path: string; content: string }[] =
+            converted.session?.documents ?? converted.documents ?? [];
+        const local = documents.find((d) => d.path.includes("release-notes.md"));
+        assert.ok(local?.content.includes("mobile clients now queue changes while offline"), result.content);
+        // Nothing of the file outside the workspace is in the result.
+        assert.ok(!result.content.includes("root:"), result.content);
+        assert.match(JSON.stringify(converted.unconverted), /FILE_OUTSIDE_WORKSPACE/);
+    });
+});
+
 describe("quote files over LSP, pull mode", () => {
     let client: TestClient;
     before(async () => {

@@ -260,6 +260,18 @@ export class QuoteFiles {
         };
     }
 
+    /**
+     * The pages a conversion cites from: those re-fetched, and every `file:` source read from the
+     * workspace now (offline, never outside it, as re-fetching and `trace verify-files` read them), so
+     * Convert needs no re-fetch first for local sources.
+     */
+    private pagesToConvert(uri: string, citations: readonly { url: string }[]): Map<string, PageText> {
+        const pages = new Map(this.pages.get(uri) ?? []);
+        for (const { url } of citations)
+            if (isFileUrl(url)) pages.set(url, readFileSource(url, uriToPath(uri), this.roots()));
+        return pages;
+    }
+
     /** The file as a SourceCheck annotation file beside it (the client writes it). */
     convert(uri: string): ConvertQuotesResult {
         const document = this.documents.get(uri);
@@ -273,7 +285,10 @@ export class QuoteFiles {
             return { ok: false, message: `line ${badInput[0].line}: ${badInput[0].code}: fix the file first` };
         const converted = analysed.trace
             ? convertTrace(analysed.trace)
-            : convertQuotes(analysed.quotes?.citations ?? [], this.pages.get(uri) ?? new Map());
+            : convertQuotes(
+                  analysed.quotes?.citations ?? [],
+                  this.pagesToConvert(uri, analysed.quotes?.citations ?? []),
+              );
         const base = nodePath.basename(path).replace(/(\.trace)?\.(jsonl|md|markdown|txt)$/i, "");
         return {
             ok: true,
