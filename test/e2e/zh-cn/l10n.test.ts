@@ -71,9 +71,10 @@ describe("zh-cn", () => {
         assert.equal(result?.message, empty);
         // What the person sees: the error notification and, in the command palette, the command's title.
         const notification = bundleZh["SourceCheck: {0}"].replace("{0}", empty);
-        await vscode.commands.executeCommand("workbench.action.quickOpen", ">SourceCheck: ");
-        await sleep(500);
+        // The palette filtered by the translated title: it matches, so the command is listed first.
         const paletteTitle = `SourceCheck: ${translated(nls, nlsZh, "command.citeSelectionAsClaim.title")}`;
+        await vscode.commands.executeCommand("workbench.action.quickOpen", `>${paletteTitle}`);
+        await sleep(500);
         const shot = await screenshot("zh-cn-palette", 500, { waitForText: [notification, paletteTitle] });
         await vscode.commands.executeCommand("workbench.action.closeQuickOpen");
         await vscode.commands.executeCommand("notifications.clearAll");
