@@ -20,7 +20,7 @@ import {
     type Verdict,
 } from "./customRequestTypes";
 import { toRange } from "./decorations";
-import { annotationName, sourceName, verdictWord } from "./l10n";
+import { annotationName, counted, sourceName, verdictWord } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
 import { ask } from "./requests";
 
@@ -291,7 +291,16 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
             if (node.lock) {
                 const { locked, changed, unlocked } = node.lock;
                 item.description += ` · ${lockDescription(node.lock)}`;
-                item.tooltip = `Lock: ${locked} ref${locked === 1 ? "" : "s"} locked, ${changed} changed since locked, ${unlocked} not locked`;
+                item.tooltip = counted(
+                    locked,
+                    vscode.l10n.t("Lock: 1 ref locked, {0} changed since locked, {1} not locked", changed, unlocked),
+                    vscode.l10n.t(
+                        "Lock: {0} refs locked, {1} changed since locked, {2} not locked",
+                        locked,
+                        changed,
+                        unlocked,
+                    ),
+                );
             }
             item.contextValue = "annotationFile";
             item.command = { title: vscode.l10n.t("Open"), command: "vscode.open", arguments: [uri] };
@@ -535,7 +544,7 @@ export class CoverageMarks implements vscode.Disposable {
 
 /** A file's lock in a few words: what needs attention first. */
 function lockDescription(lock: NonNullable<FileSummary["lock"]>): string {
-    if (lock.changed > 0) return `${lock.changed} changed since locked`;
-    if (lock.unlocked > 0) return `${lock.unlocked} not locked`;
-    return "locked";
+    if (lock.changed > 0) return vscode.l10n.t("{0} changed since locked", lock.changed);
+    if (lock.unlocked > 0) return vscode.l10n.t("{0} not locked", lock.unlocked);
+    return vscode.l10n.t("locked");
 }
