@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { agentCases } from "./agents.mjs";
 import { evidenceCases } from "./evidence.mjs";
 import { lspCases } from "./lsp.mjs";
-import { round, sideBySide } from "./measure.mjs";
+import { quietIo, round, sideBySide } from "./measure.mjs";
 import { makeWorkspace } from "./workload.mjs";
 
 const require = createRequire(import.meta.url);
@@ -45,17 +45,6 @@ const sizes = smoke
           { annotations: 100_000, totalBytes: 50_000_000 },
       ];
 
-const silentIo = (cwd) => ({
-    cwd,
-    stdout() {},
-    stderr(text) {
-        process.stderr.write(text);
-    },
-    readStdin: () => Buffer.alloc(0),
-    stdinIsPiped: false,
-    version: "bench",
-});
-
 /**
  * The unavoidable work for the same input: reading it, JSON.parse of the annotation file, and every
  * document read and indexed by line the way the check indexes it (core/lines.ts: the start offset of
@@ -85,7 +74,7 @@ const CHECK_JSON_TARGET = 2.0;
 function check(workspace, format = "text") {
     const status = main(
         ["check", "--format", format, "--root", workspace.dir, workspace.annotationFile],
-        silentIo(workspace.dir),
+        quietIo(workspace.dir),
     );
     if (status !== 0) throw new Error(`check exited ${status} on a workload that should be clean`);
 }
