@@ -4,35 +4,22 @@
  * Updates are incremental: a changed document's slots die and its new chunks are appended, so
  * unchanged postings are copied as bytes; dead slots are squeezed out once they pass a quarter.
  */
-import { createHash } from "node:crypto";
+
+import { type Candidate, scoreBm25 } from "./bm25";
 import { type Chunk, chunkMarkdown, DEFAULT_MAX_CHARS } from "./chunker";
-import {
-    columnBytes,
-    type DocumentRecord,
-    type DocumentsHeader,
-    documentColumns,
-    IndexFormatError,
-    StoredDocuments,
-} from "./documents";
+import { DOC, END, FIELDS, FLAG_UNSAFE, FLAGS, FP_HI, FP_LO, HEADING, LENGTH, START } from "./chunkTable";
+import { readIndex, writeIndex } from "./codec";
+import { type DocumentRecord, IndexFormatError, type StoredDocuments } from "./documents";
 import { chunkId, chunkIdPrefix, contentHash, fingerprint } from "./fingerprint";
 import { PostingList } from "./postings";
-import { type TermVisitor, type TokenizerName, termVisitor, tokenize } from "./tokenizer";
+import type { IndexSettings } from "./settings";
+import { type TermVisitor, termVisitor, tokenize } from "./tokenizer";
 import { unsafePatterns, unsafeReason } from "./unsafe";
 
 /** Bumped whenever chunking, tokenizing or the file layout change: an older index is rebuilt. */
 export const INDEX_FORMAT = 6;
-const MAGIC = "SCEVIDX1";
-const CHECKSUM_BYTES = 20;
 
-export interface IndexSettings {
-    maxChars: number;
-    /** Extra unsafe-source phrases beside the defaults. */
-    unsafePatterns: string[];
-    /** Bigrams (the default, docs/evidence.md "Tokenizer"), or `Intl.Segmenter` words for comparison. */
-    tokenizer?: TokenizerName;
-}
-
-export { type DocumentRecord, IndexFormatError };
+export { type Candidate, type DocumentRecord, IndexFormatError, type IndexSettings };
 
 /** A chunk as stored: where it is and what identifies it; its text is read from the file when shown. */
 export interface ChunkRecord {
@@ -45,25 +32,6 @@ export interface ChunkRecord {
     occurrence: number;
     id: string;
 }
-
-export interface Candidate {
-    slot: number;
-    score: number;
-}
-
-// Fields of a chunk slot in the Int32 table.
-const DOC = 0;
-const START = 1;
-const END = 2;
-const LENGTH = 3;
-const HEADING = 4;
-const FP_HI = 5;
-const FP_LO = 6;
-const FLAGS = 7;
-const FIELDS = 8;
-const FLAG_UNSAFE = 1;
-const BM25_K1 = 1.5;
-const BM25_B = 0.75;
 
 export type UpsertOutcome = "added" | "updated" | "unchanged";
 
@@ -421,55 +389,17 @@ export class EvidenceIndex {
         return found;
     }
 
-    /**
-     * BM25 (k1 1.5, b 0.75, idf ln(1 + (N - df + 0.5) / (df + 0.5))) over the live, safe chunks, each
-     * query term counted once. Candidates with a positive score, best first; ties by path, line, slot.
-     */
+    /** BM25 over the live, safe chunks (bm25.ts): candidates with a positive score, best first. */
     search(queryTerms: readonly string[]): { candidates: Candidate[]; idf: Map<string, number> } {
-        let eligible = 0;
-        let totalLength = 0;
-        const table = this.table;
-        for (let slot = 0; slot < this.slots; slot++) {
-            const base = slot * FIELDS;
-            if (table[base + DOC] < 0 || table[base + FLAGS] & FLAG_UNSAFE) continue;
-            eligible++;
-            totalLength += table[base + LENGTH];
-        }
-        const idfs = new Map<string, number>();
-        if (eligible === 0) return { candidates: [], idf: idfs };
-        const averageLength = totalLength / eligible;
-        const scores = new Float64Array(this.slots);
-        const touched: number[] = [];
-        for (const term of new Set(queryTerms)) {
-            const list = this.terms.get(term);
-            if (!list) continue;
-            let df = 0;
-            list.forEach((slot) => {
-                if (table[slot * FIELDS + DOC] >= 0) df++;
-            });
-            if (df === 0) continue;
-            const idf = Math.log(1 + (eligible - df + 0.5) / (df + 0.5));
-            idfs.set(term, idf);
-            list.forEach((slot, frequency) => {
-                if (table[slot * FIELDS + DOC] < 0) return;
-                const norm = 1 - BM25_B + (BM25_B * table[slot * FIELDS + LENGTH]) / averageLength;
-                if (scores[slot] === 0) touched.push(slot);
-                scores[slot] += (idf * (frequency * (BM25_K1 + 1))) / (frequency + BM25_K1 * norm);
-            });
-        }
-        const candidates: Candidate[] = [];
-        for (const slot of touched) if (scores[slot] > 0) candidates.push({ slot, score: scores[slot] });
-        const pathOf = (slot: number) => this.pathAt(table[slot * FIELDS + DOC]);
-        candidates.sort((a, b) => {
-            if (a.score !== b.score) return b.score - a.score;
-            const pa = pathOf(a.slot);
-            const pb = pathOf(b.slot);
-            if (pa !== pb) return pa < pb ? -1 : 1;
-            const la = table[a.slot * FIELDS + START];
-            const lb = table[b.slot * FIELDS + START];
-            return la !== lb ? la - lb : a.slot - b.slot;
-        });
-        return { candidates, idf: idfs };
+        return scoreBm25(
+            {
+                table: this.table,
+                slots: this.slots,
+                postings: (term) => this.terms.get(term),
+                pathOf: (at) => this.pathAt(at),
+            },
+            queryTerms,
+        );
     }
 
     /** Squeeze dead slots out once they are a quarter of the table (renumbers slots; ids do not change). */
@@ -524,10 +454,7 @@ export class EvidenceIndex {
         this.deadSlots = 0;
     }
 
-    /**
-     * The index as one file: magic, header JSON, the documents as columns (no JSON to parse per
-     * document), chunk table, postings, SHA-1 of all before it.
-     */
+    /** The index as one file (codec.ts). */
     serialize(): Uint8Array {
         const parts: Uint8Array[] = [];
         this.serializeTo((bytes) => parts.push(Buffer.from(bytes))); // a copy: the writer reuses its buffer
@@ -548,141 +475,42 @@ export class EvidenceIndex {
             docIndex[index] = live.length;
             live.push(record);
         }
-        const docs = documentColumns(live);
         const table = this.table.slice(0, this.slots * FIELDS);
         for (let slot = 0; slot < this.slots; slot++) {
             const at = slot * FIELDS + DOC;
             if (table[at] >= 0) table[at] = docIndex[table[at]];
         }
-        const termEntries: (string | number)[] = [];
-        let offset = 0;
-        for (const [term, list] of this.terms) {
-            const length = list.bytes.length;
-            termEntries.push(term, offset, length, list.count, list.last);
-            offset += length;
-        }
-        const header = Buffer.from(
-            JSON.stringify({
+        writeIndex(
+            {
                 key: EvidenceIndex.settingsKey(this.settings),
                 settings: this.settings,
                 root: this.root,
                 slots: this.slots,
                 deadSlots: this.deadSlots,
-                ...docs.header,
+                documents: live,
+                table,
                 headings: this.headings,
-                terms: termEntries,
-            }),
+                terms: this.terms,
+            },
+            write,
         );
-        const sink = new ChecksummedSink(write);
-        const lead = Buffer.alloc(align4(MAGIC.length + 4 + header.length) - header.length);
-        lead.write(MAGIC, 0, "latin1");
-        lead.writeUInt32LE(header.length, MAGIC.length);
-        sink.push(lead.subarray(0, MAGIC.length + 4));
-        sink.push(header);
-        sink.push(lead.subarray(MAGIC.length + 4));
-        for (const column of docs.columns) sink.push(column);
-        sink.push(new Uint8Array(table.buffer, table.byteOffset, table.byteLength));
-        for (const list of this.terms.values()) sink.push(list.bytes);
-        sink.end();
     }
 
     /** Reads a serialized index; throws IndexFormatError when it is damaged or of another format. */
     static deserialize(bytes: Uint8Array): { index: EvidenceIndex; key: string; root: string } {
-        const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-        if (buffer.length < MAGIC.length + 4 + CHECKSUM_BYTES || buffer.toString("latin1", 0, MAGIC.length) !== MAGIC) {
-            throw new IndexFormatError("not an evidence index of this version");
-        }
-        const body = buffer.subarray(0, buffer.length - CHECKSUM_BYTES);
-        if (!createHash("sha1").update(body).digest().equals(buffer.subarray(body.length))) {
-            throw new IndexFormatError("its checksum does not match (a damaged or truncated file)");
-        }
-        const headerLength = buffer.readUInt32LE(MAGIC.length);
-        let header: DocumentsHeader & {
-            key: string;
-            settings: IndexSettings;
-            root: string;
-            slots: number;
-            deadSlots: number;
-            headings: string[];
-            terms: (string | number)[];
-        };
-        try {
-            header = JSON.parse(buffer.toString("utf8", MAGIC.length + 4, MAGIC.length + 4 + headerLength));
-        } catch {
-            throw new IndexFormatError("its header is not readable");
-        }
-        const docsStart = align4(MAGIC.length + 4 + headerLength);
-        const docsBytes = columnBytes(header);
-        if (!Number.isInteger(docsBytes) || docsBytes < 0 || docsStart + docsBytes > body.length) {
-            throw new IndexFormatError("its documents are truncated");
-        }
-        const tableStart = docsStart + docsBytes;
-        const tableBytes = header.slots * FIELDS * 4;
-        const postingsStart = tableStart + tableBytes;
-        if (!Number.isInteger(header.slots) || postingsStart > body.length) {
-            throw new IndexFormatError("its chunk table is truncated");
-        }
-        const index = new EvidenceIndex(header.root, header.settings, Math.max(1024, header.slots));
-        // Copied: the table grows in place on updates, and the file buffer may be unaligned.
-        index.table.set(
-            new Int32Array(body.buffer.slice(body.byteOffset + tableStart, body.byteOffset + postingsStart)),
-        );
-        index.slots = header.slots;
-        index.deadSlots = header.deadSlots;
-        const stored = new StoredDocuments(body, docsStart, header);
-        index.stored = stored;
-        index.docs = new Array(stored.count).fill(undefined);
-        const paths = stored.paths;
+        const image = readIndex(bytes);
+        const index = new EvidenceIndex(image.root, image.settings, 0);
+        index.table = new Int32Array(Math.max(1024, image.slots) * FIELDS);
+        index.table.set(image.table);
+        index.slots = image.slots;
+        index.deadSlots = image.deadSlots;
+        index.stored = image.documents;
+        index.docs = new Array(image.documents.count).fill(undefined);
+        const paths = image.documents.paths;
         for (let i = 0; i < paths.length; i++) index.byPath.set(paths[i], i);
-        index.headings = header.headings;
-        for (const [id, heading] of header.headings.entries()) index.headingIds.set(heading, id);
-        const terms = header.terms;
-        for (let i = 0; i < terms.length; i += 5) {
-            const start = postingsStart + (terms[i + 1] as number);
-            const end = start + (terms[i + 2] as number);
-            if (end > body.length) throw new IndexFormatError("its postings are truncated");
-            index.terms.set(
-                terms[i] as string,
-                PostingList.view(body.subarray(start, end), terms[i + 3] as number, terms[i + 4] as number),
-            );
-        }
-        return { index, key: header.key, root: header.root };
+        index.headings = image.headings;
+        for (const [id, heading] of image.headings.entries()) index.headingIds.set(heading, id);
+        index.terms = image.terms;
+        return { index, key: image.key, root: image.root };
     }
-}
-
-/** Coalesces pieces into about a megabyte before writing, and appends the SHA-1 of everything written. */
-class ChecksummedSink {
-    private readonly buffer = Buffer.alloc(1 << 20);
-    private used = 0;
-    private readonly hash = createHash("sha1");
-
-    constructor(private readonly write: (bytes: Uint8Array) => void) {}
-
-    push(bytes: Uint8Array): void {
-        if (this.used + bytes.length > this.buffer.length) this.flush();
-        if (bytes.length >= this.buffer.length) {
-            this.hash.update(bytes);
-            this.write(bytes);
-            return;
-        }
-        this.buffer.set(bytes, this.used);
-        this.used += bytes.length;
-    }
-
-    end(): void {
-        this.flush();
-        this.write(this.hash.digest());
-    }
-
-    private flush(): void {
-        if (this.used === 0) return;
-        const piece = this.buffer.subarray(0, this.used);
-        this.hash.update(piece);
-        this.write(piece);
-        this.used = 0;
-    }
-}
-
-function align4(offset: number): number {
-    return (offset + 3) & ~3;
 }
