@@ -12,10 +12,11 @@ import * as nodePath from "node:path";
 import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
 import { EvidenceIndex, IndexFormatError, type IndexSettings } from "../evidence/index";
 import type { CurrentText } from "../evidence/select";
+import { type RawFile, readFiles } from "./corpusReader";
 import { Discovery } from "./discovery";
-import { DEFAULT_MAX_DOCUMENT_BYTES, decodeText, readDocumentUnderRoot } from "./diskDocuments";
+import { DEFAULT_MAX_DOCUMENT_BYTES, readDocumentUnderRoot } from "./diskDocuments";
 import { compileGlobs } from "./globs";
-import { readFileBytes } from "./safeFile";
+import { decodeText, readFileBytes } from "./safeFile";
 import { SafeWriteError, type WriteContent, writeFileSafely } from "./safeWrite";
 
 /** An evidence index larger than this is not read (it is rebuilt): a cache never needs to be huge. */
@@ -55,6 +56,8 @@ export interface CorpusOptions {
     maxBytes?: number;
     /** Bounds of the changes left unwritten (default DEFERRED_CHANGES; zero: write every change at once). */
     deferred?: { files: number; bytes: number };
+    /** Files to read before a worker thread reads them (default corpusReader's WORKER_MIN_FILES). */
+    minFilesForWorker?: number;
 }
 
 export interface SyncReport {
@@ -156,68 +159,12 @@ function walkCorpus(root: string, options: CorpusOptions, annotationFiles?: Foun
     return found;
 }
 
-/**
- * Reads a file found by the walk, only if it is still a regular file and not a symlink swapped in
- * (O_NOFOLLOW; non-blocking so a FIFO cannot hang us), with its stat taken on the open descriptor.
- */
-function readFound(
-    file: Found,
-    maxBytes: number,
-): { text: string; stats: fs.Stats } | { refused: string; stats: fs.Stats } | undefined {
-    let fd: number | undefined;
-    try {
-        const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
-        fd = fs.openSync(file.absolute, O_RDONLY | (O_NOFOLLOW ?? 0) | (O_NONBLOCK ?? 0));
-        const stats = fs.fstatSync(fd);
-        if (!stats.isFile()) return undefined;
-        if (stats.size > maxBytes) return { refused: `is larger than ${maxBytes} bytes`, stats };
-        const bytes = readInto(fd, stats.size, maxBytes);
-        if (bytes === undefined) return { refused: `is larger than ${maxBytes} bytes`, stats };
-        const decoded = decodeText(bytes);
-        return decoded.ok ? { text: decoded.text.replace(/\r\n?/g, "\n"), stats } : { refused: decoded.message, stats };
-    } catch {
-        return undefined;
-    } finally {
-        if (fd !== undefined) fs.closeSync(fd);
-    }
-}
-
-/**
- * One buffer reused for every file of a walk (a fresh buffer per file, plus readFileSync's second
- * fstat, were a tenth of a cold build over 20,000 small files). The bytes are valid until the next call.
- */
-let scratch = Buffer.allocUnsafe(64 * 1024);
-const SCRATCH_KEPT = 4 * 1024 * 1024;
-
-/**
- * The file through `fd` as of its stat (`expected` bytes), or less if it shrank; undefined when a file
- * whose stat said 0 bytes (a pseudo-file) holds more than `maxBytes`. Bytes appended since the stat are
- * not read, nor is the end of the file looked for (a fifth of a cold build's calls): the index records
- * the stat's size, so the next sync sees a file that grew as changed.
- */
-function readInto(fd: number, expected: number, maxBytes: number): Buffer | undefined {
-    if (scratch.length <= expected) scratch = Buffer.allocUnsafe(Math.min(expected + 1, maxBytes + 1));
-    let used = 0;
-    const untilEnd = expected === 0;
-    while (used < expected || untilEnd) {
-        if (used === scratch.length) {
-            if (used > maxBytes) return undefined;
-            const grown = Buffer.allocUnsafe(Math.min(scratch.length * 2, maxBytes + 1));
-            scratch.copy(grown, 0, 0, used);
-            scratch = grown;
-        }
-        const wanted = untilEnd ? scratch.length - used : expected - used;
-        const read = fs.readSync(fd, scratch, used, wanted, null);
-        if (read === 0) break;
-        used += read;
-    }
-    if (used > maxBytes) return undefined;
-    return scratch.subarray(0, used);
-}
-
-/** A large file read once does not keep its buffer for the rest of the process. */
-function releaseScratch(): void {
-    if (scratch.length > SCRATCH_KEPT) scratch = Buffer.allocUnsafe(64 * 1024);
+/** The text of a file as read, or why it is not a document (binary, not UTF-8, too big). */
+function decoded(file: RawFile, maxBytes: number): { text: string } | { refused: string } {
+    if (file.kind === "too-big") return { refused: `is larger than ${maxBytes} bytes` };
+    if (file.kind !== "read") throw new Error("decoded: no bytes");
+    const text = decodeText(file.bytes);
+    return text.ok ? { text: text.text.replace(/\r\n?/g, "\n") } : { refused: text.message };
 }
 
 const LSTAT_OPTIONS = { throwIfNoEntry: false } as const;
@@ -316,26 +263,33 @@ export function syncIndex(
         toRead = toRead.filter((file) => !unchanged(file));
         report.unchanged += before - toRead.length;
     }
-    for (const file of toRead.sort(byPath)) {
-        const read = readFound(file, maxBytes);
-        if (read === undefined) continue; // vanished or not a regular file any more: dropped below
-        seen.add(file.path);
-        report.readBytes += read.stats.size;
-        const record = index.document(file.path);
-        if ("refused" in read) {
-            const known = record?.refused !== undefined;
-            index.refuse(file.path, read.stats.size, read.stats.mtimeMs, read.refused, read.stats.ino);
-            if (known) report.touched++;
-            else report[record ? "updated" : "added"]++;
-            continue;
-        }
-        const outcome = index.upsert(file.path, read.stats.size, read.stats.mtimeMs, read.text, read.stats.ino);
-        if (outcome === "unchanged") {
-            report.unchanged++;
-            report.touched++;
-        } else report[outcome]++;
-    }
-    releaseScratch();
+    toRead.sort(byPath);
+    // Read on a worker thread when there are many (corpusReader.ts), indexed here in path order.
+    readFiles(
+        toRead.map((file) => file.absolute),
+        maxBytes,
+        (at, file) => {
+            if (file.kind === "gone") return; // vanished or not a regular file any more: dropped below
+            const path = toRead[at].path;
+            seen.add(path);
+            report.readBytes += file.size;
+            const record = index.document(path);
+            const read = decoded(file, maxBytes);
+            if ("refused" in read) {
+                const known = record?.refused !== undefined;
+                index.refuse(path, file.size, file.mtimeMs, read.refused, file.ino);
+                if (known) report.touched++;
+                else report[record ? "updated" : "added"]++;
+                return;
+            }
+            const outcome = index.upsert(path, file.size, file.mtimeMs, read.text, file.ino);
+            if (outcome === "unchanged") {
+                report.unchanged++;
+                report.touched++;
+            } else report[outcome]++;
+        },
+        { minFilesForWorker: options.minFilesForWorker },
+    );
     // Every path seen is a document now, so a deleted file exists only when there are more documents.
     if (index.documentCount > seen.size)
         for (const path of index.paths) {
