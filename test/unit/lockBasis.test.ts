@@ -146,7 +146,7 @@ function copyDir(from: string): string {
 /** How much of the lock the basis still vouches for: all of it, all but some documents', or none. */
 function basisHolds(dir: string): "all" | "partly" | "no" {
     const text = fs.readFileSync(path.join(dir, ANNOTATION_FILE), "utf8");
-    const read = readLockOnBasis(path.join(dir, ANNOTATION_FILE), text);
+    const read = readLockOnBasis(path.join(dir, ANNOTATION_FILE), () => sha256(text));
     if (!isLockOnBasis(read)) return "no";
     const changed = changedDocuments(read.basis, new DiskDocuments(dir), sha256).size;
     return changed === 0 ? "all" : changed < Object.keys(read.basis.documents).length ? "partly" : "no";

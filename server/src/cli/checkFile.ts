@@ -11,8 +11,8 @@ import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../c
 import type { SchemaError } from "../core/types";
 import { visible } from "../core/visible";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
-import { entriesFor, isLockOnBasis, readLockOnBasis, sha256 } from "../workspace/lockFiles";
-import { isCliError, readTextInput } from "./files";
+import { entriesFor, hasLockBeside, isLockOnBasis, readLockOnBasis, sha256 } from "../workspace/lockFiles";
+import { isCliError, readTextInput, readTextInputHashed } from "./files";
 import { githubCommand } from "./github";
 import { sarifResult } from "./sarif";
 import {
@@ -62,7 +62,8 @@ export class DocumentCache {
 
     constructor(private readonly budget = 256 * 1024 * 1024) {}
 
-    lookup(root: string, maxBytes: number | undefined): DocumentLookup {
+    /** With `contentSha256`, documents read from now on carry their hash (a lock's basis is compared). */
+    lookup(root: string, maxBytes: number | undefined, options: { contentSha256?: boolean } = {}): DocumentLookup {
         const key = `${maxBytes ?? ""}\0${root}`;
         let cache = this.byRoot.get(key);
         if (!cache) {
@@ -74,8 +75,8 @@ export class DocumentCache {
             get: (path) => {
                 let entry = entries.get(path);
                 if (entry === undefined) {
-                    const read = readDocumentUnderRoot(root, path, { maxBytes });
-                    entry = read.ok ? new SessionDocument(path, read.content) : read.failure;
+                    const read = readDocumentUnderRoot(root, path, { maxBytes, contentSha256: options.contentSha256 });
+                    entry = read.ok ? new SessionDocument(path, read.content, read.contentSha256) : read.failure;
                     if (read.ok) this.bytes += read.content.length;
                     entries.set(path, entry);
                 }
@@ -101,11 +102,12 @@ export function checkFileInto(
     format: OutputFormat,
     emit: Emit,
     documents: DocumentCache,
-    text?: string,
+    given?: AnnotationInput,
 ): FileTotals {
     let content: string;
+    let contentSha256: string | undefined;
     try {
-        content = text ?? readTextInput(job.path, () => Buffer.alloc(0), job.shown);
+        ({ text: content, sha256: contentSha256 } = given ?? readAnnotationInput(job.path, job.shown));
     } catch (error) {
         if (!job.named || !isCliError(error)) throw error;
         return unreadableFile(job, format, emit, error.message);
@@ -113,7 +115,7 @@ export function checkFileInto(
     const parsed = parseJsonText(content);
     const layout = layoutOf(job);
     const lookup = documents.lookup(job.root, job.maxBytes);
-    const lock = lockOf(job, content, lookup);
+    const lock = lockOf(job, content, contentSha256, documents);
     let entryCount = 0;
     if (format === "json") {
         const file = job.named ? `\n${layout.key}"file": ${JSON.stringify(job.shown)},` : "";
@@ -195,11 +197,24 @@ function emitProblems(
     }
 }
 
+/** An annotation file's text, and its SHA-256 when a lock's basis will be compared (hashed from its bytes). */
+export interface AnnotationInput {
+    text: string;
+    sha256?: string;
+}
+
+/** Read an annotation file to check (a CliError when it cannot be); hashed only with a lock beside it. */
+export function readAnnotationInput(path: string, shown: string, maxBytes?: number): AnnotationInput {
+    if (path !== "-" && hasLockBeside(path)) return readTextInputHashed(path, shown, maxBytes);
+    return { text: readTextInput(path, () => Buffer.alloc(0), shown, maxBytes) };
+}
+
 /** The lock beside a file and what check compares against it; stdin has none. */
 function lockOf(
     job: FileJob,
     content: string,
-    lookup: DocumentLookup,
+    contentSha256: string | undefined,
+    documents: DocumentCache,
 ): {
     comparison?: LockComparison | UnchangedLock;
     /** The lock's name as shown (beside the file as given). */
@@ -207,12 +222,13 @@ function lockOf(
     error?: LockError;
     errorFile?: string;
 } {
-    let read = job.path === "-" ? undefined : readLockOnBasis(job.path, content);
+    let read = job.path === "-" ? undefined : readLockOnBasis(job.path, () => contentSha256 ?? sha256(content));
     const shown = read && nodePath.join(nodePath.dirname(job.shown), nodePath.basename(read.path));
     if (read && isLockOnBasis(read)) {
         // Nothing the lock was taken over changed: no entry needs reading (docs/lock.md, "Basis").
         // Some documents changed: only the entries of refs into them.
-        const changed = changedDocuments(read.basis, lookup, sha256);
+        const hashing = documents.lookup(job.root, job.maxBytes, { contentSha256: true });
+        const changed = changedDocuments(read.basis, hashing, sha256);
         if (changed.size === 0) return { comparison: new UnchangedLock(), shown };
         const lockFileName = nodePath.basename(read.path);
         const partial = entriesFor(read, changed, nodePath.basename(job.path));

@@ -8,7 +8,7 @@ import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
 import type { SchemaError } from "../core/types";
 import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
-import { checkFileInto, DocumentCache, type FileJob, type OutputFormat } from "./checkFile";
+import { checkFileInto, DocumentCache, type FileJob, type OutputFormat, readAnnotationInput } from "./checkFile";
 import { checkFiles, startWorkers } from "./checkMany";
 import { discoverFiles, refuseLockFile, shardOf } from "./discovery";
 import { CliError, MAX_JOBS, readTextInput, writeFileAtomic } from "./files";
@@ -76,7 +76,10 @@ function namesOneFile(arg: string, io: CliIo): boolean {
 
 function runCheckOne(file: string, options: CheckOptions, io: CliIo): number {
     if (file !== "-") refuseLockFile(file);
-    const text = readTextInput(resolveFile(io, file), io.readStdin, file, options.maxBytes);
+    const input =
+        file === "-"
+            ? { text: readTextInput(file, io.readStdin, file, options.maxBytes) }
+            : readAnnotationInput(resolveFile(io, file), file, options.maxBytes);
     // stdin is checked as if it were a file in the current folder (its configuration is found from there).
     const path = file === "-" ? nodePath.join(io.cwd, "-") : nodePath.resolve(io.cwd, file);
     const job = jobFor(path, file === "-" ? "<stdin>" : file, options, io, new ProjectConfigs());
@@ -86,7 +89,7 @@ function runCheckOne(file: string, options: CheckOptions, io: CliIo): number {
         options.format,
         (t, starts) => writer.piece(t, starts),
         new DocumentCache(),
-        text,
+        input,
     );
     writer.fileDone(totals);
     return writer.end();

@@ -70,13 +70,24 @@ export function readTextInputForUpdate(
     return { text: read.text, snapshot: read.snapshot as FileSnapshot };
 }
 
+/** readTextInput, with the SHA-256 of the text hashed from the bytes as read (a lock's basis: docs/lock.md). */
+export function readTextInputHashed(
+    file: string,
+    shown = file,
+    maxBytes: number = DEFAULT_MAX_INPUT_BYTES,
+): { text: string; sha256: string | undefined } {
+    const read = readInput(file, () => Buffer.alloc(0), shown, maxBytes, false, true);
+    return { text: read.text, sha256: read.textSha256 };
+}
+
 function readInput(
     file: string,
     readStdin: (maxBytes?: number) => Buffer,
     shown: string,
     maxBytes: number,
     snapshot: boolean,
-): { text: string; snapshot?: FileSnapshot } {
+    textSha256 = false,
+): { text: string; snapshot?: FileSnapshot; textSha256?: string } {
     if (file === "-") {
         const bytes = readStdin(maxBytes);
         if (bytes.length > maxBytes)
@@ -86,7 +97,7 @@ function readInput(
         return { text: decoded.text };
     }
     // The one safe reader (workspace/safeFile.ts): a FIFO or device given as FILE is refused, not waited on.
-    const read = readTextFile(file, { maxBytes, snapshot });
+    const read = readTextFile(file, { maxBytes, snapshot, textSha256 });
     if (read.ok) return read;
     if (read.reason === "missing") throw new CliError(`cannot read ${shown}: no such file`);
     if (read.reason === "directory") throw new CliError(`cannot read ${shown}: it is a directory`);

@@ -21,7 +21,7 @@ import type { CliCommand } from "./command";
 import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { discoverFiles } from "./discovery";
-import { CliError, readTextInput, writeFileAtomic } from "./files";
+import { CliError, readTextInputHashed, writeFileAtomic } from "./files";
 
 const USAGE = `  sourcecheck lock [--root DIR] [--json] PATH|GLOB...
             write beside each annotation file X.sourcecheck.json its lock X.sourcecheck.lock.json:
@@ -90,16 +90,21 @@ export function lockFile(
     });
 
     let text: string;
+    let textSha256: string | undefined;
     try {
-        text = readTextInput(path, () => Buffer.alloc(0), shown);
+        ({ text, sha256: textSha256 } = readTextInputHashed(path, shown));
     } catch (error) {
         if (error instanceof CliError) return fail("unreadable-file", error.message);
         throw error;
     }
     const resolution = resolveDocumentRoot(path, { explicitRoot, fallback: io.cwd, configs });
     if (resolution.problem) return fail("config", formatConfigProblem(resolution.problem));
-    const disk = new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize });
-    let previous = readLockOnBasis(path, text);
+    // Every document's hash goes in the basis: hashed from the bytes as they are read.
+    const disk = new DiskDocuments(resolution.root, {
+        maxBytes: resolution.config?.maxDocumentSize,
+        contentSha256: true,
+    });
+    let previous = readLockOnBasis(path, () => textSha256 ?? sha256(text));
     if (isLockOnBasis(previous)) {
         // Nothing the lock was taken over changed and every ref resolves: locking again would write
         // these very bytes (docs/lock.md, "Basis"), so they are written without building the entries.
@@ -113,7 +118,7 @@ export function lockFile(
     }
     if (previous.error) return fail(previous.error.code, lockErrorMessage(previous.error));
 
-    const result = lockAnnotationText(text, nodePath.basename(path), disk, previous.lock, sha256);
+    const result = lockAnnotationText(text, nodePath.basename(path), disk, previous.lock, sha256, true, textSha256);
     if (result.schemaErrors) {
         const first = result.schemaErrors[0];
         const count = result.schemaErrors.length;

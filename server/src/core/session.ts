@@ -8,6 +8,8 @@ export class SessionDocument {
     constructor(
         readonly path: string,
         readonly content: string,
+        /** The SHA-256 of `content` when the reader already knows it (hashed from the bytes it read). */
+        readonly contentSha256?: string,
     ) {}
 
     get lines(): LineIndex {

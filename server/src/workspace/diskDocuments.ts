@@ -26,6 +26,8 @@ export interface DiskDocumentsOptions {
     fs?: FileSystem;
     /** Also return the real path and a snapshot, for an in-place rewrite through writeFileSafely. */
     snapshot?: boolean;
+    /** Also return the content's SHA-256, hashed from the bytes as read (a lock's basis: safeFile.ts). */
+    contentSha256?: boolean;
 }
 
 export type DiskRead =
@@ -34,6 +36,8 @@ export type DiskRead =
           content: string;
           /** The text as stored, line endings untouched (for writers that keep a file's formatting). */
           raw: string;
+          /** With `contentSha256`: the SHA-256 of `content`. */
+          contentSha256?: string;
           /** With `snapshot`: the real path read, and what was read (workspace/safeWrite.ts). */
           real?: string;
           snapshot?: FileSnapshot;
@@ -80,7 +84,13 @@ export function readDocumentUnderRoot(
     // (a FIFO, device or directory is refused without blocking), size cap, strict UTF-8, and the
     // OPENED file must lie under the root: a path component swapped for a symlink after the check
     // above cannot make it read outside.
-    const read = readTextFile(real, { maxBytes, fs, within: realRoot, snapshot: options.snapshot });
+    const read = readTextFile(real, {
+        maxBytes,
+        fs,
+        within: realRoot,
+        snapshot: options.snapshot,
+        textSha256: options.contentSha256,
+    });
     if (!read.ok) {
         if (read.reason === "outside") {
             return {
@@ -90,9 +100,11 @@ export function readDocumentUnderRoot(
         }
         return unreadable(`${quoted} ${read.message}`);
     }
-    if (options.snapshot)
-        return { ok: true, content: normalizeLineEndings(read.text), raw: read.text, real, snapshot: read.snapshot };
-    return { ok: true, content: normalizeLineEndings(read.text), raw: read.text };
+    const content = normalizeLineEndings(read.text);
+    // The hash of the bytes is the content's only where normalising changed nothing.
+    const contentSha256 = content === read.text ? read.textSha256 : undefined;
+    if (options.snapshot) return { ok: true, content, raw: read.text, contentSha256, real, snapshot: read.snapshot };
+    return { ok: true, content, raw: read.text, contentSha256 };
 }
 
 /** A DocumentLookup over files under a root; each path is read at most once. */
@@ -108,7 +120,7 @@ export class DiskDocuments implements DocumentLookup {
         let entry = this.cache.get(path);
         if (entry === undefined) {
             const read = readDocumentUnderRoot(this.root, path, this.options);
-            entry = read.ok ? new SessionDocument(path, read.content) : read.failure;
+            entry = read.ok ? new SessionDocument(path, read.content, read.contentSha256) : read.failure;
             this.cache.set(path, entry);
         }
         return entry;

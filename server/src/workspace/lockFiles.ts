@@ -65,11 +65,11 @@ export interface LockOnBasis {
 
 /**
  * A read of the lock for `check` and `lock`: when the lock's header has a basis, its entries are exactly as that
- * basis was written, and `annotationText` is the text it was taken over, the entries are not parsed
+ * basis was written, and `annotationSha256` gives the hash of the text it was taken over, the entries are not parsed
  * (the caller compares the documents, then loads them only if one changed). Anything else: as
  * `readLockBeside`.
  */
-export function readLockOnBasis(annotationPath: string, annotationText: string): LockRead | LockOnBasis {
+export function readLockOnBasis(annotationPath: string, annotationSha256: () => string): LockRead | LockOnBasis {
     const path = lockPathFor(annotationPath);
     const read = readFileBytes(path, { maxBytes: MAX_LOCK_BYTES });
     if (!read.ok) return failedRead(path, read);
@@ -85,7 +85,7 @@ export function readLockOnBasis(annotationPath: string, annotationText: string):
     const basis = basisOfHeader(bytes.subarray(0, at + 1).toString("utf8"), nodePath.basename(annotationPath));
     if (
         !basis ||
-        basis.annotationFileSha256 !== sha256(annotationText) ||
+        basis.annotationFileSha256 !== annotationSha256() ||
         basis.entriesSha256 !== sha256OfBytes(bytes.subarray(at + 1))
     )
         return load();
@@ -126,6 +126,11 @@ export function entriesFor(
         }
     }
     return { lockVersion: LOCK_VERSION, annotationFile, entries };
+}
+
+/** Whether a lock file (or anything under its name) is beside an annotation file: one stat, no read. */
+export function hasLockBeside(annotationPath: string): boolean {
+    return fs.existsSync(lockPathFor(annotationPath));
 }
 
 export function isLockOnBasis(read: LockRead | LockOnBasis): read is LockOnBasis {

@@ -15,6 +15,7 @@ import * as nodeFs from "node:fs";
 import * as nodePath from "node:path";
 import { isInside } from "./pathSafety";
 import { type FileSnapshot, snapshotOf } from "./safeWrite";
+import { sha256OfBytes } from "./sha256";
 
 /** The file-system calls made here: small, so tests can spy on every path touched. */
 export interface SafeFileSystem {
@@ -32,6 +33,8 @@ export type SafeRead =
           text: string;
           /** What was read (identity, size, time, hash, BOM): give it to writeFileSafely for an in-place rewrite. */
           snapshot?: FileSnapshot;
+          /** With `textSha256`: SHA-256 (hex) of `text`'s UTF-8 bytes, hashed from the bytes as read. */
+          textSha256?: string;
       }
     | {
           ok: false;
@@ -49,6 +52,11 @@ export interface SafeReadOptions {
     within?: string;
     /** Return a snapshot of what was read (costs a SHA-256 of the bytes). */
     snapshot?: boolean;
+    /**
+     * Return the SHA-256 of the text, hashed from the bytes: hashing the decoded string instead costs
+     * an encoding back to UTF-8, several times the hash itself for non-ASCII text (a lock's basis).
+     */
+    textSha256?: boolean;
 }
 
 export type SafeBytes = { ok: true; bytes: Buffer; stats: nodeFs.Stats } | Extract<SafeRead, { ok: false }>;
@@ -58,9 +66,15 @@ export function readTextFile(path: string, options: SafeReadOptions = {}): SafeR
     if (!read.ok) return read;
     const decoded = decodeText(read.bytes);
     if (!decoded.ok) return { ok: false, reason: "not-text", message: decoded.message };
-    return options.snapshot
-        ? { ok: true, text: decoded.text, snapshot: snapshotOf(read.stats, read.bytes) }
-        : { ok: true, text: decoded.text };
+    const result: SafeRead = { ok: true, text: decoded.text };
+    if (options.snapshot) result.snapshot = snapshotOf(read.stats, read.bytes);
+    // decodeText drops a byte order mark, and the text's hash is of what is left.
+    if (options.textSha256) result.textSha256 = sha256OfBytes(read.bytes.subarray(hasBom(read.bytes) ? 3 : 0));
+    return result;
+}
+
+function hasBom(bytes: Uint8Array): boolean {
+    return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
 /**

@@ -46,7 +46,12 @@ export function changedDocuments(basis: LockBasis, lookup: DocumentLookup, sha25
 }
 
 function hashOf(document: SessionDocument | DocumentFailure | undefined, sha256: Sha256): string | null {
-    return document === undefined || isDocumentFailure(document) ? null : sha256(document.content);
+    return document === undefined || isDocumentFailure(document) ? null : contentSha256(document, sha256);
+}
+
+/** A document's SHA-256: the one its reader hashed from the bytes when it did (cheaper), else of its text. */
+export function contentSha256(document: SessionDocument, sha256: Sha256): string {
+    return document.contentSha256 ?? sha256(document.content);
 }
 
 function comparePaths(a: string, b: string): number {

@@ -38,6 +38,8 @@ export function lockAnnotationText(
     sha256: Sha256,
     /** All, none, or the sites a predicate picks (the editor's accept: a ref and the refs identical to it). */
     acceptChangedText: boolean | ((site: LockRefSite) => boolean) = true,
+    /** The SHA-256 of `text` when the caller has it (hashed from the bytes it read: cheaper). */
+    textSha256?: string,
 ): LockedText {
     const parsed = parseJsonText(text);
     const recording = new RecordingLookup(lookup);
@@ -78,7 +80,7 @@ export function lockAnnotationText(
     // while nothing changes. A changed text kept unaccepted would be drift the basis hides: none then.
     if (!result.statuses.includes("changed")) {
         lock.basis = {
-            annotationFileSha256: sha256(text),
+            annotationFileSha256: textSha256 ?? sha256(text),
             entriesSha256: sha256(entries),
             documents: recording.documentHashes(sha256),
         };

@@ -9,6 +9,7 @@
  * - entries no ref of the file matches are dropped.
  */
 import { type DocumentLookup, isDocumentFailure } from "../session";
+import { contentSha256 } from "./basis";
 import { baseKey, copyRef, entryKey, isLockedText, lockEntry } from "./entry";
 import { type LockSite, matchLock } from "./match";
 import { LOCK_VERSION, type LockEntry, type LockFile, type Sha256 } from "./types";
@@ -72,7 +73,7 @@ export function relock(
         }
         let documentHash = documentHashes.get(document.path);
         if (documentHash === undefined) {
-            documentHash = sha256(document.content);
+            documentHash = contentSha256(document, sha256);
             documentHashes.set(document.path, documentHash);
         }
         const entry = lockEntry(site.ref, resolution, document, sha256, documentHash);
