@@ -4,15 +4,13 @@
  * place and atomically, editing just the changed tokens. Exit 0 when every ref is valid once the
  * certain repairs are applied, 1 otherwise, 2 on schema errors or bad usage.
  */
-import { createHash } from "node:crypto";
-import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { parseArgs } from "node:util";
 import { type ParseError, parseTree } from "jsonc-parser";
 import { MAX_NESTING, nestingBeyond } from "../../../shared/jsonNesting";
 import { checkInput } from "../core/check";
 import { LineIndex } from "../core/lines";
-import { type LockFile, lockFileNameFor, matchLock, parseLock } from "../core/lock";
+import { type LockFile, matchLock } from "../core/lock";
 import { LocatedText, parseJsonText } from "../core/parse";
 import { type AnnotationRepairs, applyCertainRepairs, type RepairDocuments, repairChecked } from "../core/repair";
 import type { Ref, SchemaError } from "../core/types";
@@ -20,6 +18,7 @@ import { visible } from "../core/visible";
 import { listCandidateDocuments } from "../workspace/discovery";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { GitRevisionDocuments, GitRevisionError, lastCommitOf } from "../workspace/gitRevision";
+import { readLockBeside, sha256 } from "../workspace/lockFiles";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import type { CliCommand } from "./command";
 import type { CliIo } from "./commands";
@@ -74,7 +73,7 @@ export const repairCommand: CliCommand = {
                 throw error;
             }
         }
-        const lock = file === "-" ? undefined : readLockBeside(absolute);
+        const lock = file === "-" ? undefined : lockBeside(absolute);
         const documents: RepairDocuments = {
             get: (path) => disk.get(path),
             candidatePaths: () => listCandidateDocuments(root),
@@ -208,23 +207,12 @@ function parse(argv: string[]) {
     });
 }
 
-const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
-
 /**
- * The lock beside an annotation file (docs/lock.md), or undefined when there is none. A lock that
- * cannot be read or used is an error (exit 2), never silently no lock.
+ * The lock beside an annotation file (docs/lock.md), read through the one safe reader, or undefined
+ * when there is none. A lock that cannot be read or used is an error (exit 2), never silently no lock.
  */
-function readLockBeside(annotationFile: string): LockFile | undefined {
-    const name = nodePath.basename(annotationFile);
-    const lockPath = nodePath.join(nodePath.dirname(annotationFile), lockFileNameFor(name));
-    let text: string;
-    try {
-        text = fs.readFileSync(lockPath, "utf8");
-    } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-        throw new CliError(`repair: cannot read the lock ${lockPath}: ${(error as Error).message}`);
-    }
-    const parsed = parseLock(text, name);
-    if (parsed.error) throw new CliError(`repair: ${lockPath}: ${parsed.error.code}: ${parsed.error.message}`);
-    return parsed.lock;
+function lockBeside(annotationFile: string): LockFile | undefined {
+    const read = readLockBeside(annotationFile);
+    if (read.error) throw new CliError(`repair: ${read.path}: ${read.error.code}: ${read.error.message}`);
+    return read.lock;
 }

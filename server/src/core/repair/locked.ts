@@ -7,6 +7,7 @@
  */
 import search from "approx-string-match";
 import { levenshtein } from "../editDistance";
+import { placesOf } from "../placesIndex";
 import { resolveInDocument } from "../resolve";
 import type { SessionDocument } from "../session";
 import type { Ref } from "../types";
@@ -52,7 +53,7 @@ export function findLockedText(
     sha256?: (text: string) => string,
 ): LockedPlace[] {
     const content = document.content;
-    const spans = locked.text !== undefined ? textPlaces(content, locked.text) : endsPlaces(content, locked, sha256);
+    const spans = locked.text !== undefined ? textPlaces(document, locked.text) : endsPlaces(document, locked, sha256);
     const places = spans.map(({ from, to, textErrors }) => {
         const before = content.slice(Math.max(0, from - locked.prefix.length), from);
         const after = content.slice(to, to + locked.suffix.length);
@@ -63,10 +64,11 @@ export function findLockedText(
 }
 
 /** Exact occurrences of a whole locked text; if none, the closest approximate ones, region by region. */
-function textPlaces(content: string, text: string): { from: number; to: number; textErrors: number }[] {
+function textPlaces(document: SessionDocument, text: string): { from: number; to: number; textErrors: number }[] {
+    const content = document.content;
     const found: { from: number; to: number; textErrors: number }[] = [];
     if (text.length === 0) return found;
-    for (let at = content.indexOf(text); at !== -1 && found.length < MAX_PLACES; at = content.indexOf(text, at + 1))
+    for (const at of placesOf(content, text, MAX_PLACES, document))
         found.push({ from: at, to: at + text.length, textErrors: 0 });
     if (found.length > 0 || text.length < MIN_APPROXIMATE) return found;
     // The search returns only the closest matches: each region found is blanked out and the search
@@ -125,16 +127,19 @@ function snapped(
  * difference in length (at least one edit).
  */
 function endsPlaces(
-    content: string,
+    document: SessionDocument,
     locked: LockedSpan,
     sha256?: (text: string) => string,
 ): { from: number; to: number; textErrors: number }[] {
+    const content = document.content;
     const head = locked.head ?? "";
     const tail = locked.tail ?? "";
     const found: { from: number; to: number; textErrors: number }[] = [];
     if (head.length === 0 || tail.length === 0) return found;
     const slack = Math.ceil(locked.length * MAX_ERROR_RATE);
-    for (let at = content.indexOf(head); at !== -1 && found.length < MAX_PLACES; at = content.indexOf(head, at + 1)) {
+    // Every place the head starts (not only MAX_PLACES: some are skipped below), as indexOf would find them.
+    for (const at of placesOf(content, head, Number.POSITIVE_INFINITY, document)) {
+        if (found.length >= MAX_PLACES) break;
         const earliest = at + Math.max(head.length, locked.length - slack) - tail.length;
         const tailAt = content.indexOf(tail, Math.max(at + head.length, earliest));
         if (tailAt === -1) continue;
