@@ -88,15 +88,14 @@ export async function repairCases({ scratch, smoke, record }) {
 }
 
 /**
- * Lock-anchored repair (docs/repair.md, "Evidence"): the same workload locked before lines are
- * inserted at the top of every source, so that every moved ref is repaired from its locked text,
- * against a plain `check` of the drifted file. The lock is written with the core's own lock module
- * (core/lock, compiled to out/ by `tsc -p .`).
+ * Lock-anchored repair (docs/repair.md, "Evidence"): the same workload locked (`sourcecheck lock`)
+ * before lines are inserted at the top of every source, so that every moved ref is repaired from
+ * its locked text, against a plain `sourcecheck check` of the drifted file (which reads the lock too).
+ * The run fails unless the lock holds every ref and most repairs name it as their evidence: an
+ * earlier version wrote its lock through a second copy of the core, got an empty lock, and so timed
+ * repair without a lock under this row's name.
  */
 export async function repairLockCases({ scratch, smoke, record }) {
-    const { relock, serializeLock } = require("../out/server/src/core/lock");
-    const { createHash } = await import("node:crypto");
-    const sha256 = (text) => createHash("sha256").update(text, "utf8").digest("hex");
     const annotations = smoke ? 600 : 6_700;
     const workspace = makeWorkspace(join(scratch, "repair-lock"), {
         annotations,
@@ -104,30 +103,18 @@ export async function repairLockCases({ scratch, smoke, record }) {
         documents: 20,
         seed: 11,
     });
-    const cache = new Map();
-    const documents = {
-        get(path) {
-            if (!cache.has(path)) {
-                cache.set(path, new core.SessionDocument(path, readFileSync(join(workspace.dir, path), "utf8")));
-            }
-            return cache.get(path);
-        },
-    };
-    const value = JSON.parse(readFileSync(workspace.annotationFile, "utf8"));
-    const checked = core.checkInput(value, documents, [], { keepAnnotations: true, keepEntries: false });
-    const sites = checked.annotations.flatMap((a) => [
-        { ref: a.claim, resolution: a.claimResolution },
-        ...a.sources.map((s) => ({ ref: s.ref, resolution: s.resolution })),
-    ]);
-    const { lock } = relock(undefined, "answer.sourcecheck.json", sites, documents, sha256, {
-        acceptChangedText: true,
-    });
-    writeFileSync(join(workspace.dir, "answer.sourcecheck.lock.json"), serializeLock(lock));
+    const lockArgs = ["lock", "--root", workspace.dir, workspace.annotationFile];
+    if (main(lockArgs, quietIo(workspace.dir)) !== 0) throw new Error("sourcecheck lock failed on the workload");
+    const lockFile = workspace.annotationFile.replace(/\.json$/, ".lock.json");
+    const entries = Object.keys(JSON.parse(readFileSync(lockFile, "utf8")).entries).length;
+    if (entries === 0) throw new Error("the lock of the workload has no entries");
     breakSources(workspace, 3);
     const broken = brokenRefs(workspace);
     const run = (command) => main([command, "--root", workspace.dir, workspace.annotationFile], quietIo(workspace.dir));
     if (run("check") !== 1) throw new Error("the broken workload should fail the check");
     if (run("repair") === 2) throw new Error("repair failed on the locked workload");
+    const byLock = lockEvidenceShare(workspace);
+    if (byLock < 0.9) throw new Error(`only ${Math.round(byLock * 100)}% of the repairs rest on the lock`);
     const measured = alternated(
         () => run("repair"),
         () => run("check"),
@@ -137,6 +124,20 @@ export async function repairLockCases({ scratch, smoke, record }) {
         `lock-anchored repair vs check, ${broken} refs broken by lines inserted above them, every ref locked`,
         { ratio: measured.ours.median / measured.baseline.median },
         3.0,
-        { ours: measured.ours, baseline: measured.baseline, baselineName: "sourcecheck check of the same file" },
+        {
+            ours: measured.ours,
+            baseline: measured.baseline,
+            baselineName: "sourcecheck check of the same file",
+            repairedFromLock: Math.round(byLock * 1000) / 1000,
+        },
     );
+}
+
+/** The share of certain repairs whose evidence is the lock (`repair --json`). */
+function lockEvidenceShare(workspace) {
+    let out = "";
+    const io = { ...quietIo(workspace.dir), stdout: (t) => (out += t) };
+    main(["repair", "--json", "--root", workspace.dir, workspace.annotationFile], io);
+    const certain = JSON.parse(out).repairs.filter((r) => r.certain);
+    return certain.length === 0 ? 0 : certain.filter((r) => r.evidenceKind === "lock").length / certain.length;
 }
