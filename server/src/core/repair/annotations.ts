@@ -6,8 +6,8 @@ import type { CheckResult } from "../check";
 import type { RefResolution } from "../resolve";
 import { Session } from "../session";
 import type { ErrorCode, Ref } from "../types";
+import { isLocked } from "./certainty";
 import { Corroboration, type RepairSite, repairSite } from "./corroborate";
-import { isLocked } from "./engine";
 import type { EvidenceKind, LockedSpan, RepairCandidate, RepairDocuments, RepairOptions, RepairReason } from "./types";
 
 export type RepairRole = "claim" | number;

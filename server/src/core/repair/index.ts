@@ -9,8 +9,10 @@ export {
     repairCheckedSteps,
 } from "./annotations";
 export { applyCertainRepairs, type CertainRepairs, spliceEdits } from "./certainEdits";
+export { isLocked } from "./certainty";
 export { Corroboration, type RepairSite, repairSite } from "./corroborate";
-export { explainRepair, isLocked, marginAbove, type RepairExplanation, repairRef, shiftCost } from "./engine";
+export { marginAbove, shiftCost } from "./cost";
+export { explainRepair, type RepairExplanation, repairRef } from "./engine";
 export { computeLineMap, followRef, type LineMap, lineMap } from "./follow";
 export { findLockedText, LOCK_MARGIN, type LockedPlace } from "./locked";
 export { fold } from "./normalize";
