@@ -5,7 +5,8 @@
  */
 import search from "approx-string-match";
 
-export function levenshtein(a: string, b: string): number {
+/** Insertions, deletions and substitutions from `a` to `b`: of characters (UTF-16 code units) for strings, of items for lists such as words. */
+export function levenshtein(a: string | readonly string[], b: string | readonly string[]): number {
     if (a === b) return 0;
     let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
     for (let i = 1; i <= a.length; i++) {

@@ -9,11 +9,11 @@ import { getNodePath, type Node } from "jsonc-parser";
 import { checkInput, type Problem, resolutionProblems } from "../core/check";
 import type { PointedDocument } from "../core/input";
 import { locatePointers, type Span } from "../core/locate";
-import { driftOf, LockComparison, type LockMatch, type TextChangedWarning } from "../core/lock";
+import { driftOf, LockComparison, type LockMatch, lockSites, type TextChangedWarning } from "../core/lock";
 import { LocatedText, parseJsonText } from "../core/parse";
 import { type RefResolution, resolveRef } from "../core/resolve";
 import type { DocumentLookup } from "../core/session";
-import { isSchemaErrorCode, type Polarity, type Ref } from "../core/types";
+import { isSchemaErrorCode, type Polarity, type Ref, type SourceRef } from "../core/types";
 import { type Verdict, verdictOfPolarities } from "../core/verdict";
 import type { LockRead } from "./lockFiles";
 import { sha256 } from "./sha256";
@@ -108,28 +108,13 @@ export class AnnotationFile {
         this.lookup = result.lookup;
         this.annotationCount = result.parts.annotations.length;
         this.annotationsPointer = result.parts.annotationsPointer;
-        for (const checked of result.annotations) {
-            if (checked.claim && checked.claimResolution) {
-                this.addSite({
-                    annotation: checked.index,
-                    role: "claim",
-                    pointer: `${checked.pointer}/claim`,
-                    ref: checked.claim,
-                    resolution: checked.claimResolution,
-                });
+        // The sites are the lock's (core/lock/sites.ts), each source with its polarity and confidence.
+        for (const site of lockSites(result.annotations)) {
+            if (site.role === "claim") this.addSite(site);
+            else {
+                const ref = site.ref as SourceRef;
+                this.addSite({ ...site, polarity: ref.polarity, confidence: ref.confidence });
             }
-            checked.sources.forEach((source, index) => {
-                if (!source.ref || !source.resolution) return;
-                this.addSite({
-                    annotation: checked.index,
-                    role: index,
-                    pointer: source.pointer,
-                    ref: source.ref,
-                    polarity: source.ref.polarity as Polarity,
-                    confidence: source.ref.confidence as number,
-                    resolution: source.resolution,
-                });
-            });
         }
         for (const problem of result.problems) {
             const site =

@@ -109,16 +109,27 @@ export function followRef<R extends Ref>(
     return candidates;
 }
 
-/** A ref with readable boundaries for the span [from, to) of a document. */
+/**
+ * A ref with readable boundaries for the span [from, to) of a document. With `keepWritten`, the
+ * ref's written strings on the new lines when they still bound the span exactly (the smallest edit,
+ * and a lock keeps knowing it), else readable unique strings.
+ */
 export function spanRef<R extends Ref>(
     ref: R,
     document: SessionDocument,
     from: number,
     to: number,
     options: RepairOptions,
+    keepWritten = false,
 ): Omit<RepairCandidate<R>, "cost"> | undefined {
     const start = document.lines.positionAt(from);
     const end = document.lines.positionAt(to);
+    if (keepWritten) {
+        const moved = { ...ref, start: { ...ref.start, line: start.line }, end: { ...ref.end, line: end.line } } as R;
+        const asWritten = resolveInDocument(document, moved);
+        if (asWritten.valid && asWritten.startOffset === from && asWritten.endOffset === to)
+            return { ref: moved, reason: "line-shift", certain: false, text: asWritten.text, range: asWritten.range };
+    }
     const sameLine = start.line === end.line;
     const startStr = startBoundary(document.lines.line(start.line), start.column, {
         style: options.style,

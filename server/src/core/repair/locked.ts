@@ -8,7 +8,6 @@
 import search from "approx-string-match";
 import { levenshtein } from "../editDistance";
 import { placesOf } from "../placesIndex";
-import { resolveInDocument } from "../resolve";
 import type { SessionDocument } from "../session";
 import type { Ref } from "../types";
 import { spanRef } from "./follow";
@@ -184,7 +183,7 @@ export function lockCandidates<R extends Ref>(
     const clear = (next === undefined || next.cost - best.cost >= LOCK_MARGIN) && placeIsEvidence(best, locked);
     const candidates: RepairCandidate<R>[] = [];
     for (const place of places.slice(0, (options.maxCandidates ?? 5) + 1)) {
-        const candidate = placeRef(ref, document, place.from, place.to, options);
+        const candidate = spanRef(ref, document, place.from, place.to, options, true);
         if (!candidate) continue;
         // A changed text is certain only with its ends as they were, its context mostly as locked (a
         // changed sentence elsewhere is another sentence), and its written strings or its lines kept:
@@ -221,24 +220,4 @@ const ENDS = 8;
 
 function plural(n: number, word: string): string {
     return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-/**
- * The ref for the span [from, to): its written strings on the new lines when they still bound it
- * exactly (the smallest edit, and the lock keeps knowing it), else readable unique strings.
- */
-function placeRef<R extends Ref>(
-    ref: R,
-    document: SessionDocument,
-    from: number,
-    to: number,
-    options: RepairOptions,
-): Omit<RepairCandidate<R>, "cost"> | undefined {
-    const start = document.lines.positionAt(from);
-    const end = document.lines.positionAt(to);
-    const moved = { ...ref, start: { ...ref.start, line: start.line }, end: { ...ref.end, line: end.line } } as R;
-    const asWritten = resolveInDocument(document, moved);
-    if (asWritten.valid && asWritten.startOffset === from && asWritten.endOffset === to)
-        return { ref: moved, reason: "line-shift", certain: false, text: asWritten.text, range: asWritten.range };
-    return spanRef(ref, document, from, to, options);
 }

@@ -6,6 +6,7 @@
  */
 import search from "approx-string-match";
 import { spanEdges } from "../boundaries";
+import { levenshtein } from "../editDistance";
 import type { SessionDocument } from "../session";
 import type { BoundaryName } from "../types";
 import { isUnspaced, isWordChar, WORD_RUNS as WORD, wordCharCount } from "../words";
@@ -284,21 +285,7 @@ function refineEnd(text: string, needle: string, region: { start: number; end: n
  * one word dropped, added or changed, never more (punctuation and spacing are not words).
  */
 function wordDistance(a: string, b: string): number {
-    const wa = a.match(WORD) ?? [];
-    const wb = b.match(WORD) ?? [];
-    let previous = Array.from({ length: wb.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= wa.length; i++) {
-        const current = [i];
-        for (let j = 1; j <= wb.length; j++) {
-            current[j] = Math.min(
-                previous[j] + 1,
-                current[j - 1] + 1,
-                previous[j - 1] + (wa[i - 1] === wb[j - 1] ? 0 : 1),
-            );
-        }
-        previous = current;
-    }
-    return previous[wb.length];
+    return levenshtein(a.match(WORD) ?? [], b.match(WORD) ?? []);
 }
 
 function variantScore(text: string, needle: string, m: { start: number; end: number }): number {

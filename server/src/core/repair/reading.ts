@@ -12,6 +12,7 @@
  */
 
 import { levenshtein } from "../editDistance";
+import { memoize } from "../memo";
 import type { SessionDocument } from "../session";
 import type { Ref } from "../types";
 import { isUnspaced, wordCharCount } from "../words";
@@ -56,15 +57,7 @@ export function onlyReading(ref: Ref, document: SessionDocument): Reading | unde
     };
 
     // Line texts read once: a long line holds thousands of placements.
-    const texts = new Map<number, string>();
-    const textOf = (line: number) => {
-        let text = texts.get(line);
-        if (text === undefined) {
-            text = lines.line(line);
-            texts.set(line, text);
-        }
-        return text;
-    };
+    const textOf = memoize((line: number) => lines.line(line));
     const starts = exactPlacements(document, "start", ref.start.str, from, to).filter(
         (p) => p.line === ref.start.line || !splitsWord(document, p, textOf(p.line)),
     );

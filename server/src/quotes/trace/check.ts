@@ -66,16 +66,14 @@ export function analyzeTrace(text: string, options: { evidence?: boolean } = {})
                     );
                 } else {
                     for (const source of event.sources) {
-                        const earlier = firstOf(sourcesById, source.id, source);
-                        if (earlier) {
-                            diagnostics.push(
-                                diagnostic(
-                                    event.line,
-                                    "DUPLICATE_SOURCE",
-                                    `source id ${source.id} first appeared on line ${earlier.line}`,
-                                ),
-                            );
-                        } else sources.push(source);
+                        const kept = keepFirst(sourcesById, source.id, source, diagnostics, (earlier) =>
+                            diagnostic(
+                                event.line,
+                                "DUPLICATE_SOURCE",
+                                `source id ${source.id} first appeared on line ${earlier.line}`,
+                            ),
+                        );
+                        if (kept) sources.push(source);
                     }
                 }
             }
@@ -116,24 +114,31 @@ function checkEvidenceSources(sources: TraceSource[], diagnostics: QuoteDiagnost
                 diagnostic(source.line, "MISSING_SOURCE_CONTENT", `source ${source.id} has no captured content`),
             );
         }
-        const earlier = firstOf(byUri, source.uri, source);
-        if (earlier) {
-            diagnostics.push(
-                diagnostic(
-                    source.line,
-                    "DUPLICATE_URI",
-                    `source ${source.id} repeats the URI of source ${earlier.id} (line ${earlier.line})`,
-                ),
-            );
-        }
+        keepFirst(byUri, source.uri, source, diagnostics, (earlier) =>
+            diagnostic(
+                source.line,
+                "DUPLICATE_URI",
+                `source ${source.id} repeats the URI of source ${earlier.id} (line ${earlier.line})`,
+            ),
+        );
     }
 }
 
-/** The item already kept under `key`, if any; else `item` is kept there and undefined returned. */
-function firstOf<K, V>(kept: Map<K, V>, key: K, item: V): V | undefined {
+/** Keeps `item` under `key` and returns true; when an earlier one is kept there, says so instead. */
+function keepFirst<K, V>(
+    kept: Map<K, V>,
+    key: K,
+    item: V,
+    diagnostics: QuoteDiagnostic[],
+    repeated: (earlier: V) => QuoteDiagnostic,
+): boolean {
     const earlier = kept.get(key);
-    if (earlier === undefined) kept.set(key, item);
-    return earlier;
+    if (earlier !== undefined) {
+        diagnostics.push(repeated(earlier));
+        return false;
+    }
+    kept.set(key, item);
+    return true;
 }
 
 function checkCitations(
