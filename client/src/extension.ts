@@ -8,6 +8,7 @@ import { type AddSourceArgs, Authoring, type CiteClaimArgs } from "./authoring";
 import { CitedSpansStore, uriKey } from "./citedSpans";
 import { type CiteQuoteArgs, citeQuote } from "./citeQuote";
 import { extensionEnabled, toggleDecorationsSetting } from "./config";
+import { CoverageMarks } from "./coverageMarks";
 import { CurrentAnnotation } from "./currentAnnotation";
 import { CurrentAnnotationStatus } from "./currentAnnotationStatus";
 import type { LspRange } from "./customRequestTypes";
@@ -28,7 +29,7 @@ import { registerQuoteFiles } from "./quoteFiles";
 import { messageOf } from "./requests";
 import { argsObject, type SelectionArgs } from "./selection";
 import { buildSessionFromOpenDocuments } from "./sessionBuilder";
-import { CoverageMarks, SourceCheckView } from "./sourceCheckView";
+import { SourceCheckView } from "./sourceCheckView";
 import { registerTestHooks } from "./testHooks";
 
 let sourceCheck: SourceCheckClient | undefined;
