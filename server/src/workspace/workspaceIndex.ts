@@ -7,8 +7,10 @@ import * as nodePath from "node:path";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
 import type { Citation } from "../features/featureWorkspace";
 import { AnnotationFile } from "./annotationFile";
+import { CitationGraph } from "./citationGraph";
 import { AnnotationRecognizer, Discovery } from "./discovery";
 import { type BufferStore, DocumentSource } from "./documentSource";
+import { KnownFiles } from "./knownFiles";
 import { LockReader } from "./lockFiles";
 import { isInside } from "./pathSafety";
 import { PathTree } from "./pathTree";
@@ -43,22 +45,14 @@ export class WorkspaceIndex {
     private readonly files = new Map<string, AnnotationFile>();
     /** Locks beside annotation files, parsed again only when they change on disk. */
     private readonly locks = new LockReader();
-    /** Absolute cited path -> annotation file URIs citing it. */
-    private readonly dependents = new Map<string, Set<string>>();
-    /** Annotation file URI -> absolute cited path -> the ref paths naming it. */
-    private readonly dependencies = new Map<string, Map<string, string[]>>();
-    /** Every file found by the last scan (absolute), for path completion without touching the disk. */
-    private knownFiles = new PathTree();
-    /** The keys of `dependents` as a tree, so a deleted folder finds the cited paths below it. */
-    private readonly citedTree = new PathTree();
-    /** filesUnder answers, until the set of known files changes. */
-    private readonly listings = new Map<string, string[]>();
+    /** Cited document -> the annotation files and refs citing it. */
+    private readonly citations = new CitationGraph();
+    /** Every file found by the last scan, for path completion without touching the disk; the scans under way. */
+    private readonly knownFiles = new KnownFiles();
     /** Exclusion globs of each workspace folder (`files.exclude`, `search.exclude`). */
     private folderExcludes = new Map<string, string[]>();
     /** The discovery of each folder (workspace/discovery.ts), with the `.gitignore` files it read. */
     private discoveries = new Map<string, Discovery>();
-    private scanning: Promise<string[]> | undefined;
-    private pendingScans = 0;
 
     constructor(buffers: BufferStore) {
         this.source = new DocumentSource(buffers, DEFAULT_SETTINGS.maxDocumentSize);
@@ -176,14 +170,15 @@ export class WorkspaceIndex {
 
     remove(uri: string): void {
         this.files.delete(uri);
-        this.unindex(uri);
+        this.citations.delete(uri);
     }
 
     /** The annotation files whose refs cite this absolute path. */
     dependentsOf(absolutePath: string): AnnotationFile[] {
-        const uris = this.dependents.get(absolutePath);
-        if (!uris) return [];
-        return [...uris].map((uri) => this.files.get(uri)).filter((f): f is AnnotationFile => f !== undefined);
+        return this.citations
+            .citing(absolutePath)
+            .map((uri) => this.files.get(uri))
+            .filter((f): f is AnnotationFile => f !== undefined);
     }
 
     /**
@@ -194,27 +189,26 @@ export class WorkspaceIndex {
         this.source.invalidate(absolutePath);
         const changed: AnnotationFile[] = [];
         for (const file of this.dependentsOf(absolutePath)) {
-            const paths = this.dependencies.get(file.uri)?.get(absolutePath) ?? [];
-            if (file.refresh(paths)) changed.push(file);
+            if (file.refresh(this.citations.refPaths(file.uri, absolutePath))) changed.push(file);
         }
         return changed;
     }
 
     /** Every absolute path some annotation file cites (valid refs or not). */
     citedPaths(): string[] {
-        return [...this.dependents.keys()];
+        return this.citations.citedPaths();
     }
 
     /** Cited absolute paths below a path (a folder was deleted or renamed): proportional to what is below. */
     citedUnder(absolutePath: string): string[] {
-        return this.citedTree.under(absolutePath).filter((cited) => cited !== absolutePath);
+        return this.citations.citedUnder(absolutePath);
     }
 
     /** Every ref of every annotation file citing this absolute path (valid or not). */
     citationsOf(absolutePath: string): Citation[] {
         const citations: Citation[] = [];
         for (const file of this.dependentsOf(absolutePath)) {
-            for (const refPath of this.dependencies.get(file.uri)?.get(absolutePath) ?? []) {
+            for (const refPath of this.citations.refPaths(file.uri, absolutePath)) {
                 for (const site of file.sitesByPath.get(refPath) ?? []) citations.push({ file, site });
             }
         }
@@ -262,14 +256,7 @@ export class WorkspaceIndex {
 
     /** Files under a root, relative to it, from the last scan (no disk access; partial while it runs). */
     filesUnder(root: string): string[] {
-        let listing = this.listings.get(root);
-        if (!listing) {
-            listing = this.knownFiles
-                .under(root)
-                .map((path) => nodePath.relative(root, path).split(nodePath.sep).join("/"));
-            this.listings.set(root, listing);
-        }
-        return listing;
+        return this.knownFiles.under(root);
     }
 
     /**
@@ -285,12 +272,11 @@ export class WorkspaceIndex {
         if (this.knownFiles.has(absolutePath) || this.knownFiles.size >= SCAN_LIMIT || this.isSkipped(absolutePath))
             return;
         this.knownFiles.add(absolutePath);
-        this.listings.clear();
     }
 
     /** A file or a folder was deleted: costs time in proportion to what was below it. */
     noteFileDeleted(absolutePath: string): void {
-        if (this.knownFiles.deleteUnder(absolutePath).length > 0) this.listings.clear();
+        this.knownFiles.deleteUnder(absolutePath);
     }
 
     /**
@@ -299,32 +285,23 @@ export class WorkspaceIndex {
      */
     scan(limit = SCAN_LIMIT): Promise<string[]> {
         const scanning = this.scanFolders(limit);
-        this.track(scanning);
+        this.knownFiles.track(scanning);
         return scanning;
     }
 
     /** A scan that is about to start (settings are read first): whenScanned waits for it. */
     expectScan(scan: Promise<unknown>): void {
-        this.track(scan.then(() => []));
+        this.knownFiles.track(scan);
     }
 
     /** True while a scan is under way. */
     scanPending(): boolean {
-        return this.pendingScans > 0;
-    }
-
-    private track(scan: Promise<string[]>): void {
-        this.scanning = scan;
-        this.pendingScans++;
-        void scan.then(
-            () => this.pendingScans--,
-            () => this.pendingScans--,
-        );
+        return this.knownFiles.scanPending();
     }
 
     /** Resolves once the scan under way (if any) is over: path completion waits for the whole list. */
     async whenScanned(): Promise<void> {
-        await this.scanning?.catch(() => undefined);
+        await this.knownFiles.whenScanned();
     }
 
     private async scanFolders(limit: number): Promise<string[]> {
@@ -338,13 +315,11 @@ export class WorkspaceIndex {
                 if (this.recognizer.matches(file.path, file.fromBase)) annotationFiles.push(file.path);
             }
         }
-        this.knownFiles = known;
-        this.listings.clear();
+        this.knownFiles.replace(known);
         return annotationFiles.sort();
     }
 
     private index(file: AnnotationFile): void {
-        this.unindex(file.uri);
         const byAbsolute = new Map<string, string[]>();
         for (const refPath of file.citedPaths()) {
             const absolute = this.absoluteOf(file, refPath);
@@ -352,28 +327,7 @@ export class WorkspaceIndex {
             const list = byAbsolute.get(absolute);
             if (list) list.push(refPath);
             else byAbsolute.set(absolute, [refPath]);
-            let set = this.dependents.get(absolute);
-            if (!set) {
-                set = new Set();
-                this.dependents.set(absolute, set);
-                this.citedTree.add(absolute);
-            }
-            set.add(file.uri);
         }
-        this.dependencies.set(file.uri, byAbsolute);
-    }
-
-    private unindex(uri: string): void {
-        const previous = this.dependencies.get(uri);
-        if (!previous) return;
-        for (const absolute of previous.keys()) {
-            const set = this.dependents.get(absolute);
-            set?.delete(uri);
-            if (set && set.size === 0) {
-                this.dependents.delete(absolute);
-                this.citedTree.delete(absolute);
-            }
-        }
-        this.dependencies.delete(uri);
+        this.citations.set(file.uri, byAbsolute);
     }
 }
