@@ -1,5 +1,5 @@
 /**
- * "SourceCheck: Cite a Quote…" (docs/authoring.md): the `cite` flow for people. It asks for the exact
+ * "SourceCheck: Cite a Quote…" (docs/cite.md, "In VS Code"): the `cite` flow for people. It asks for the exact
  * words and the document (the active one by default), lets the language server find them (the agent
  * tool `cite`, so the same rules and error codes as `sourcecheck cite`), copies the ref and shows the
  * cited span selected, ready for *Cite Selection as Claim* or *Add Selection as … Source*.

@@ -38,7 +38,7 @@ function jsonService(kind: SchemaKind): LanguageService {
 let parsed: { uri: string; version: number; json: JSONDocument } | undefined;
 
 /**
- * Positions as the rest of the server counts them (lines split on `\n` only, docs/positions); the JSON
+ * Positions as the rest of the server counts them (lines split on `\n` only: docs/contract.md, "Resolution"); the JSON
  * service's text document also breaks lines at a lone `\r`, so positions cross over as offsets.
  */
 export interface LineModel {

@@ -1,7 +1,7 @@
 /**
- * When a repair candidate is certain (docs/repair.md, "Certain"): best by a clear margin, and made of
- * evidence that rarely occurs by chance. A wrong certain repair silently re-points a citation, so
- * every doubt leaves the candidates uncertain.
+ * When a repair candidate is certain (docs/repair.md, "How candidates are found and judged"): best
+ * by a clear margin, and made of evidence that rarely occurs by chance. A wrong certain repair
+ * silently re-points a citation, so every doubt leaves the candidates uncertain.
  */
 import type { SessionDocument } from "../session";
 import type { Ref } from "../types";
