@@ -1,9 +1,9 @@
 /**
- * Code actions (docs/repair.md, "In the editor"). Quick fixes for a broken ref are the repair
- * engine's candidates, each moving the whole ref (never one boundary into another broken state):
- * the certain candidate is the one preferred fix, the others are offered with the span they give.
- * Each SourceCheck diagnostic's menu also offers to apply every certain repair of the file, which
- * is what source.fixAll.sourcecheck does. A refactor rewrites a valid ref with readable unique
+ * Code actions (README.md, "Repair"; the engine: docs/repair.md). Quick fixes for a broken ref are
+ * the repair engine's candidates, each moving the whole ref (never one boundary into another broken
+ * state): the certain candidate is the one preferred fix, the others are offered with the span they
+ * give. Each SourceCheck diagnostic's menu also offers to apply every certain repair of the file,
+ * which is what source.fixAll.sourcecheck does. A refactor rewrites a valid ref with readable unique
  * boundaries when they are shorter. Each edit replaces exactly the tokens it changes; each action
  * carries its data (what it fixes and how).
  */
