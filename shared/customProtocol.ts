@@ -151,6 +151,38 @@ export interface RefUpdate {
     fileCount: number;
 }
 
+/**
+ * An authoring write (cite the selection as a claim, add it as a source): the server computes the
+ * edit of the annotation file (its one writer of annotation JSON) and the client applies it as one
+ * WorkspaceEdit, so one undo takes it back. The client sends the text it holds and its version: the
+ * edit is computed on that text and refused by the editor if the document changed meanwhile.
+ */
+export const ANNOTATION_EDIT = "sourcecheck/annotationEdit";
+
+export type AnnotationChange =
+    | { kind: "appendClaim"; claim: Ref }
+    | {
+          kind: "appendSource";
+          annotationIndex: number;
+          source: Ref & { polarity: Polarity; confidence: number };
+      };
+
+export interface AnnotationEditParams {
+    uri: string;
+    /** The file's text as the editor has it; "" when the file does not exist yet (the edit creates it). */
+    text: string;
+    /** The open document's version; null for a file the edit creates. */
+    version: number | null;
+    /** The editor's indentation, used when the text shows none of its own. */
+    formatting: { tabSize: number; insertSpaces: boolean };
+    change: AnnotationChange;
+}
+
+export type AnnotationEditResult =
+    | { ok: true; edit: WorkspaceEdit; annotationIndex: number; sourceIndex?: number }
+    /** `not-in-session`: the file embeds its own session, which has no document `path`. */
+    | { ok: false; message: string; code?: "not-in-session"; path?: string };
+
 /** Files or folders about to be renamed or moved: the `path`s citing them follow. */
 export interface PathsForRenameParams {
     files: { oldUri: string; newUri: string }[];

@@ -8,7 +8,10 @@
 import { NotificationType, RequestType } from "vscode-languageserver-protocol";
 import { AGENT_TOOL, type AgentToolParams, type AgentToolResult } from "./agentToolProtocol";
 import {
+    ANNOTATION_EDIT,
     ANNOTATION_FILES,
+    type AnnotationEditParams,
+    type AnnotationEditResult,
     type AnnotationFilesResult,
     CITED_DOCUMENTS,
     CITED_SPANS,
@@ -75,3 +78,4 @@ export const agentToolRequest = new RequestType<AgentToolParams, AgentToolResult
 export const refetchQuotesRequest = new RequestType<RefetchQuotesParams, RefetchQuotesResult, void>(REFETCH_QUOTES);
 export const convertQuotesRequest = new RequestType<ConvertQuotesParams, ConvertQuotesResult, void>(CONVERT_QUOTES);
 export const lockRefsRequest = new RequestType<LockRefsParams, LockRefsResult, void>(LOCK_REFS);
+export const annotationEditRequest = new RequestType<AnnotationEditParams, AnnotationEditResult, void>(ANNOTATION_EDIT);

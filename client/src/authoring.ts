@@ -1,26 +1,19 @@
 /**
  * Authoring commands: cite the selection as a claim, add it as a supporting or refuting source, copy
- * its ref. Every write is one WorkspaceEdit (so undo works in the annotation file) of edits computed by
- * jsonc-parser; nothing is written when the selection cannot be cited uniquely.
+ * its ref. Every write is one WorkspaceEdit (so undo works in the annotation file) that the server
+ * computes (`sourcecheck/annotationEdit`, its one writer of annotation JSON); nothing is written when the
+ * selection cannot be cited uniquely.
  */
 import * as path from "node:path";
-import type { Edit } from "jsonc-parser";
 import * as vscode from "vscode";
-import {
-    annotationCount,
-    annotationSpan,
-    appendClaim,
-    appendSource,
-    detectFormatting,
-    type EditResult,
-    embeddedPaths,
-} from "../../shared/annotationJson";
+import { annotationCount, annotationSpan } from "../../shared/annotationList";
 import { pickAnnotationFile, rememberAnnotationFile } from "./annotationFiles";
 import { uriKey } from "./citedSpans";
 import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
-import type { LspRange, Ref } from "./customRequestTypes";
+import { type AnnotationChange, annotationEditRequest, type LspRange, type Ref } from "./customRequestTypes";
 import { annotationName, polarityWord } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
+import { ask, messageOf } from "./requests";
 import { type Outcome, refFor, type SelectionArgs, selectionTarget } from "./selection";
 
 /** The confidence a person picks, in bands (translated when asked, not at load). */
@@ -92,11 +85,7 @@ export class Authoring {
             fileUri = await pickAnnotationFile(this.sc, this.context, selected.target.document.uri);
             if (!fileUri) return { ok: false, message: vscode.l10n.t("No annotation file chosen."), cancelled: true };
         }
-        const written = await editAnnotationFile(
-            fileUri,
-            (text, name, formatting) =>
-                checkPathInSession(text, name, reffed.ref) ?? appendClaim(text, name, reffed.ref, formatting),
-        );
+        const written = await editAnnotationFile(this.sc, fileUri, { kind: "appendClaim", claim: reffed.ref });
         if (!written.ok) return written;
         const annotationFile = await this.adopt(
             fileUri,
@@ -146,7 +135,7 @@ export class Authoring {
         if (!confidence.ok) return confidence;
         const fileUri = parseUri(target.annotationFile);
         if (!fileUri) return { ok: false, message: vscode.l10n.t("Not a URI: {0}", target.annotationFile) };
-        const written = await appendSourceTo(fileUri, target.annotationIndex, {
+        const written = await appendSourceTo(this.sc, fileUri, target.annotationIndex, {
             ...reffed.ref,
             polarity,
             confidence: confidence.confidence,
@@ -220,23 +209,6 @@ function withWidening(message: string, note: string | undefined): string {
     return note ? `${message}; ${note}` : message;
 }
 
-/**
- * A file that embeds its own session resolves refs against those documents only, so a ref to a
- * workspace file would be written broken: refuse it up front.
- */
-export function checkPathInSession(text: string, name: string, ref: Ref): EditResult | undefined {
-    const paths = embeddedPaths(text);
-    if (paths === undefined || paths.includes(ref.path)) return undefined;
-    return {
-        ok: false,
-        message: vscode.l10n.t(
-            "{0} embeds its own session, which has no document {1}: cite text inside one of its documents' content, or use a workspace-mode annotation file.",
-            name,
-            JSON.stringify(ref.path),
-        ),
-    };
-}
-
 /** The confidence given (checked to be a number in [0, 1]), or the one the person picks. */
 export async function chosenConfidence(
     polarity: "supports" | "refutes",
@@ -256,15 +228,12 @@ export async function chosenConfidence(
 
 /** Appends a source to an annotation of the file, refusing a path its embedded session lacks. */
 export function appendSourceTo(
+    sc: SourceCheckClient,
     fileUri: vscode.Uri,
     annotationIndex: number,
     source: Ref & { polarity: "supports" | "refutes"; confidence: number },
 ): ReturnType<typeof editAnnotationFile> {
-    return editAnnotationFile(
-        fileUri,
-        (text, name, formatting) =>
-            checkPathInSession(text, name, source) ?? appendSource(text, name, annotationIndex, source, formatting),
-    );
+    return editAnnotationFile(sc, fileUri, { kind: "appendSource", annotationIndex, source });
 }
 
 async function pickConfidence(polarity: "supports" | "refutes"): Promise<number | undefined> {
@@ -315,37 +284,48 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
     }
 }
 
-type Editor = (text: string, name: string, formatting: ReturnType<typeof detectFormatting>) => EditResult;
-
 /**
- * Applies the edits computed on the document's current text as one WorkspaceEdit. A missing file is
- * created in the same edit, so one undo removes both.
+ * Applies the server's edit for `change`, computed on the document's current text, as one
+ * WorkspaceEdit. A missing file is created in the same edit, so one undo removes both.
  */
 export async function editAnnotationFile(
+    sc: SourceCheckClient,
     uri: vscode.Uri,
-    compute: Editor,
+    change: AnnotationChange,
 ): Promise<Outcome<{ document: vscode.TextDocument; annotationIndex: number; sourceIndex?: number }>> {
     const name = fileName(uri);
-    const workspaceEdit = new vscode.WorkspaceEdit();
-    let text = "";
     let document: vscode.TextDocument | undefined;
     if (await exists(uri)) {
         const opened = await openDocument(uri);
         if (!opened.ok) return opened;
         document = opened.document;
-        text = document.getText();
-    } else {
-        workspaceEdit.createFile(uri, { ignoreIfExists: true });
     }
     const editorOptions = vscode.window.visibleTextEditors.find((e) => uriKey(e.document.uri) === uriKey(uri))?.options;
-    const formatting = detectFormatting(text, {
-        tabSize: typeof editorOptions?.tabSize === "number" ? editorOptions.tabSize : 2,
-        insertSpaces: editorOptions?.insertSpaces !== false,
-    });
-    const result = compute(text, name, formatting);
-    if (!result.ok) return result;
-    for (const edit of result.edits) workspaceEdit.replace(uri, rangeOf(text, edit, document), edit.content);
-    if (!(await vscode.workspace.applyEdit(workspaceEdit))) {
+    const version = document?.version ?? null;
+    let result: Awaited<ReturnType<typeof requestEdit>>;
+    try {
+        result = await requestEdit(sc, uri, document, change, {
+            tabSize: typeof editorOptions?.tabSize === "number" ? editorOptions.tabSize : 2,
+            insertSpaces: editorOptions?.insertSpaces !== false,
+        });
+    } catch (error) {
+        return { ok: false, message: messageOf(error) };
+    }
+    if (!result.ok) {
+        if (result.code !== "not-in-session") return { ok: false, message: result.message };
+        return {
+            ok: false,
+            message: vscode.l10n.t(
+                "{0} embeds its own session, which has no document {1}: cite text inside one of its documents' content, or use a workspace-mode annotation file.",
+                name,
+                JSON.stringify(result.path),
+            ),
+        };
+    }
+    // The edit was computed on the text as it was: typing meanwhile would put it in the wrong place.
+    const changed = document !== undefined && document.version !== version;
+    const workspaceEdit = await sc.client.protocol2CodeConverter.asWorkspaceEdit(result.edit);
+    if (changed || !(await vscode.workspace.applyEdit(workspaceEdit))) {
         return {
             ok: false,
             message: vscode.l10n.t("Could not edit {0} (is it read-only, or was it changed meanwhile?).", name),
@@ -361,11 +341,20 @@ export async function editAnnotationFile(
     };
 }
 
-function rangeOf(text: string, edit: Edit, document: vscode.TextDocument | undefined): vscode.Range {
-    if (document)
-        return new vscode.Range(document.positionAt(edit.offset), document.positionAt(edit.offset + edit.length));
-    // A file created in this edit is empty: every edit is an insertion at its start.
-    return new vscode.Range(0, 0, 0, text.length);
+function requestEdit(
+    sc: SourceCheckClient,
+    uri: vscode.Uri,
+    document: vscode.TextDocument | undefined,
+    change: AnnotationChange,
+    formatting: { tabSize: number; insertSpaces: boolean },
+) {
+    return ask(sc, annotationEditRequest, {
+        uri: sc.client.code2ProtocolConverter.asUri(uri),
+        text: document?.getText() ?? "",
+        version: document?.version ?? null,
+        formatting,
+        change,
+    });
 }
 
 /** Shows the annotation without taking focus from the cited document, so selecting can go on. */

@@ -6,7 +6,7 @@
  * count. The file is parsed at most once per version: cursor moves binary-search cached extents.
  */
 import * as vscode from "vscode";
-import { annotationExtents, indexAtOffset } from "../../shared/annotationJson";
+import { annotationExtents, indexAtOffset } from "../../shared/annotationList";
 import { uriKey } from "./citedSpans";
 import { isAnnotationDocument } from "./config";
 

@@ -3,6 +3,8 @@
  * server registers by (shared/requestTypes.ts) and the shapes they carry (shared/customProtocol.ts).
  */
 export type {
+    AnnotationChange,
+    AnnotationEditResult,
     AnnotationRefSummary,
     AnnotationSummary,
     Boundary,

@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { annotationIndexAt } from "../../shared/annotationJson";
+import { annotationIndexAt } from "../../shared/annotationList";
 import type { EvidenceHitItem } from "../../shared/evidenceProtocol";
 import { rememberAnnotationFile } from "./annotationFiles";
 import { appendSourceTo, chosenConfidence, revealAnnotation } from "./authoring";
@@ -108,7 +108,7 @@ export class FindSources {
         const confidence = await chosenConfidence(polarity, args.confidence);
         if (!confidence.ok) return confidence;
         const ref = hit.hit.ref!;
-        const written = await appendSourceTo(fileUri, target.annotationIndex, {
+        const written = await appendSourceTo(this.sc, fileUri, target.annotationIndex, {
             ...ref,
             polarity,
             confidence: confidence.confidence,

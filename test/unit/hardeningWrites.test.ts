@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Edit } from "jsonc-parser";
 import { runTool } from "../../server/src/agentTools/tools";
-import { spliceEdits } from "../../server/src/core/repair";
+import { applyOffsetEdits } from "../../server/src/core/annotationEdits";
 import { diskToolContext } from "../../server/src/mcp/diskContext";
 import { readTextFile } from "../../server/src/workspace/safeFile";
 import { SafeWriteError, writeFileSafely } from "../../server/src/workspace/safeWrite";
@@ -244,7 +244,7 @@ describe("hardening: the one safe writer", () => {
             const edits: Edit[] = [];
             for (let i = 0; i < n; i++) edits.push({ offset: i * line.length + 9, length: 2, content: "345" });
             const work = { copied: 0 };
-            const out = spliceEdits(text, edits.reverse(), work);
+            const out = applyOffsetEdits(text, edits.reverse(), work);
             assert.equal(out, '{"line": 345, "str": "abc"},\n'.repeat(n));
             return work.copied;
         };

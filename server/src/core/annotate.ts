@@ -6,15 +6,15 @@
  * text out; the callers (CLI, MCP server, language server) read and write files.
  */
 
-import { applyEdits } from "jsonc-parser";
+import { sourceLabel } from "../../../shared/numbering";
 import {
     appendAnnotation,
+    applyOffsetEdits,
     detectFormatting,
     type NewSource,
     removeAnnotation,
     replaceAnnotation,
-} from "../../../shared/annotationJson";
-import { sourceLabel } from "../../../shared/numbering";
+} from "./annotationEdits";
 import { type CiteCandidate, citeQuote } from "./cite";
 import { normalizeRefPath } from "./refPath";
 import { type SpanWarning, selfCitationWarning } from "./refWarnings";
@@ -173,7 +173,7 @@ export function editAnnotationFile(
             ? { ok: false, message: edited.message }
             : { ok: false, message: edited.message, count };
     }
-    return { ok: true, text: applyEdits(current, edited.edits), index: edit.index };
+    return { ok: true, text: applyOffsetEdits(current, edited.edits), index: edit.index };
 }
 
 /** Why a file cannot take an annotation, or undefined when it can. */
@@ -205,7 +205,7 @@ export function appendToAnnotationFile(
     const sources: NewSource[] = annotation.sources.map((source) => ({ ...source }));
     const edit = appendAnnotation(current, fileName, annotation.claim, sources, formatting);
     if (!edit.ok) return { ok: false, message: edit.message };
-    let next = applyEdits(current, edit.edits);
+    let next = applyOffsetEdits(current, edit.edits);
     if (current === "" && !next.endsWith("\n")) next += "\n";
     return { ok: true, text: next, index: edit.annotationIndex };
 }

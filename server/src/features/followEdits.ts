@@ -16,6 +16,7 @@ import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from "vscode-languages
 import { TextDocument, type TextDocumentContentChangeEvent } from "vscode-languageserver-textdocument";
 import type { PathsForRenameParams, RefsCanFollowParams, RefUpdate } from "../../../shared/customProtocol";
 import { sameRef } from "../../../shared/refModel";
+import { refTokenEdits, refTokenPointers } from "../core/annotationEdits";
 import type { BoundaryStyle } from "../core/boundaries";
 import { differenceOf, findPasted, followRef, type TextChange } from "../core/followEdits";
 import { normalizeLineEndings } from "../core/lines";
@@ -26,7 +27,7 @@ import { isInside } from "../workspace/pathSafety";
 import { uriToPath } from "../workspace/uris";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
 import { Debounce } from "./debounce";
-import { rangeOfPointer } from "./positions";
+import { rangeOfSpan } from "./positions";
 
 /** Changes made to one document since the last pause. */
 interface Window {
@@ -268,27 +269,15 @@ function pendingOf(file: AnnotationFile, site: RefSite, after: Ref): Pending {
     };
 }
 
-/** The token edits turning a ref into another: only the `path`, `line` and `str` values that differ. */
+/**
+ * The token edits turning a ref into another, from the one ref writer (core/annotationEdits.ts): only
+ * the `path`, `line` and `str` values that differ, as LSP TextEdits.
+ */
 export function refEdits(file: AnnotationFile, site: RefSite, after: Ref): TextEdit[] {
-    const edits: TextEdit[] = [];
-    for (const boundary of ["start", "end"] as const) {
-        if (after[boundary].line !== site.ref[boundary].line) {
-            edits.push({
-                range: rangeOfPointer(file, `${site.pointer}/${boundary}/line`),
-                newText: String(after[boundary].line),
-            });
-        }
-        if (after[boundary].str !== site.ref[boundary].str) {
-            edits.push({
-                range: rangeOfPointer(file, `${site.pointer}/${boundary}/str`),
-                newText: JSON.stringify(after[boundary].str),
-            });
-        }
-    }
-    if (after.path !== site.ref.path) {
-        edits.push({ range: rangeOfPointer(file, `${site.pointer}/path`), newText: JSON.stringify(after.path) });
-    }
-    return edits;
+    return refTokenEdits(site.pointer, site.ref, after, (pointer) => file.spanOf(pointer)).map((edit) => ({
+        range: rangeOfSpan(file, edit),
+        newText: edit.content,
+    }));
 }
 
 interface PlannedUpdate {
@@ -320,11 +309,7 @@ function buildEdit(
     let refCount = 0;
     for (const [file, list] of byFile) {
         // One scan of the file locates every token (no parse tree for a large closed file).
-        file.spansOf(
-            list.flatMap(({ site }) =>
-                ["path", "start/line", "start/str", "end/line", "end/str"].map((f) => `${site.pointer}/${f}`),
-            ),
-        );
+        file.spansOf(list.flatMap(({ site }) => refTokenPointers(site.pointer)));
         const fileEdits = list.flatMap(({ site, after }) => edits(file, site, after));
         if (fileEdits.length === 0) continue;
         refCount += list.length;

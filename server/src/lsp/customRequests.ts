@@ -5,6 +5,7 @@
 import { type CancellationToken, ErrorCodes, ResponseError } from "vscode-languageserver/node";
 import {
     agentToolRequest,
+    annotationEditRequest,
     annotationFilesRequest,
     citedDocumentsRequest,
     citedSpansRequest,
@@ -22,6 +23,7 @@ import {
     refForSelectionRequest,
 } from "../../../shared/requestTypes";
 import { agentTool } from "../features/agentTools";
+import { annotationEdit } from "../features/annotationEdit";
 import { citedSpans, coverage, lineIndex, refForSelection } from "../features/customRequests";
 import { fileAnnotations } from "../features/fileAnnotations";
 import { pathsForRename } from "../features/followEdits";
@@ -114,6 +116,16 @@ function registerRefUpdateRequests({ connection, service, documents, safe }: Ser
     );
 }
 
+/** The client's authoring writes: the server computes the edit, the client applies it (one undo). */
+function registerAuthoringRequests({ connection, safe }: ServerContext): void {
+    connection.onRequest(
+        annotationEditRequest,
+        safe("annotationEdit", { ok: false as const, message: "the server could not compute the edit" }, (params) =>
+            annotationEdit(params),
+        ),
+    );
+}
+
 /** Locks kept by the editor (docs/lock.md, "In the editor"): the server computes and writes them. */
 function registerLockRequests({ connection, service, safe }: ServerContext): void {
     const failed = { ok: false, message: "the server could not lock the refs", written: false, hadLock: false };
@@ -171,6 +183,7 @@ export function registerCustomRequests(
 ): void {
     registerCitationRequests(context, parts.indexer);
     registerRefUpdateRequests(context);
+    registerAuthoringRequests(context);
     registerLockRequests(context);
     registerAgentRequests(context, parts.buffers);
     registerQuoteRequests(context, parts.diagnostics);

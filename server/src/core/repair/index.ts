@@ -8,7 +8,7 @@ export {
     repairChecked,
     repairCheckedSteps,
 } from "./annotations";
-export { applyCertainRepairs, type CertainRepairs, spliceEdits } from "./certainEdits";
+export { applyCertainRepairs, type CertainRepairs } from "./certainEdits";
 export { isLocked } from "./certainty";
 export { Corroboration, type RepairSite, repairSite } from "./corroborate";
 export { marginAbove, shiftCost } from "./cost";

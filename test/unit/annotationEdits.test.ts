@@ -1,19 +1,18 @@
-// Unit tests of the annotation-file edits (pure: no vscode). Run: npx tsc -p . && npx mocha out/client/src/test/*.test.js
+// The one writer of annotation files (server/src/core/annotationEdits.ts) and the read-only annotation
+// extents the client uses (shared/annotationList.ts). Pure: no vscode.
 import * as assert from "node:assert/strict";
 import fc from "fast-check";
 import { applyEdits } from "jsonc-parser";
 import {
-    annotationExtents,
-    annotationIndexAt,
     appendClaim,
     appendSource,
     detectFormatting,
     type EditResult,
     embeddedPaths,
-    indexAtOffset,
     inline,
     type NewSource,
-} from "../../../shared/annotationJson";
+} from "../../server/src/core/annotationEdits";
+import { annotationExtents, annotationIndexAt, indexAtOffset } from "../../shared/annotationList";
 
 const claim = { path: "answer.md", start: { line: 3, str: "37%" }, end: { line: 3, str: 'say "x"' } };
 const source: NewSource = {
