@@ -9,13 +9,14 @@ import * as os from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { main } from "../../server/src/cli";
-import { entryJson, type FileJob } from "../../server/src/cli/checkFile";
+import type { FileJob } from "../../server/src/cli/checkFile";
 import { checkFiles } from "../../server/src/cli/checkMany";
 import type { CliIo } from "../../server/src/cli/commands";
 import { discoverFiles, parseShard, shardOf } from "../../server/src/cli/discovery";
 import { isCliError } from "../../server/src/cli/files";
 import { escapeData, escapeProperty } from "../../server/src/cli/github";
 import { checkInput } from "../../server/src/core/check";
+import { entryJson } from "../../server/src/core/reportJson";
 import {
     CONFIG_FILE_NAME,
     type ConfigFileSystem,

@@ -14,6 +14,7 @@ import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
 import { normalizeRefPath } from "../core/refPath";
 import { type RepairDocuments, repairCheckedSteps } from "../core/repair";
+import { reportJson, reportObject } from "../core/reportJson";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
 import { sha256 } from "../workspace/sha256";
 import { briefCheckText } from "./briefCheck";
@@ -246,24 +247,29 @@ function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutc
             refWarnings: comparison ? [comparison] : [],
         });
         if (comparison || access?.error) {
-            const report: Record<string, unknown> = { ...result.report };
-            if (comparison) report.lock = { ...(access?.lock ? { file: access.path } : {}), ...comparison.counts };
-            let text = args.detail === "full" ? "" : briefCheckText(result, args.file, nearest);
-            if (access?.error) {
-                report.lockError = { ...access.error, file: access.path };
-                report.exitCode = 2;
-                report.ok = false;
+            // A lock that cannot be used is bad input (docs/lock.md), whatever the refs say.
+            const report = access?.error ? { ...result.report, ok: false, exitCode: 2 as const } : result.report;
+            const extras = {
+                lock: comparison && { ...(access?.lock ? { file: access.path } : {}), ...comparison.counts },
+                lockError: access?.error && { ...access.error, file: access.path },
+            };
+            let text =
+                args.detail === "full"
+                    ? reportJson(report, "compact", extras)
+                    : briefCheckText(result, args.file, nearest);
+            if (access?.error && args.detail !== "full") {
                 text = `${access.path}: ${access.error.code}: ${access.error.message} (exit 2)\n${text}`;
             }
-            return { ok: true, structured: report, text: args.detail === "full" ? JSON.stringify(report) : text };
+            return { ok: true, structured: reportObject(report, extras), text };
         }
     } else {
         const input = args.documents ? { documents: args.documents, annotations: args.annotations } : args.annotations;
         result = checkAnnotations(input, args.documents ? undefined : context.documents(), [], options);
     }
     // The structured content is the whole report; the text is brief unless asked for in full.
-    const text = args.detail === "full" ? JSON.stringify(result.report) : briefCheckText(result, args.file, nearest);
-    return { ok: true, structured: result.report as unknown as Record<string, unknown>, text };
+    const text =
+        args.detail === "full" ? reportJson(result.report, "compact") : briefCheckText(result, args.file, nearest);
+    return { ok: true, structured: reportObject(result.report), text };
 }
 
 function index(args: z.infer<typeof indexInput>, context: ToolContext): ToolOutcome {

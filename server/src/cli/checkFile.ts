@@ -4,9 +4,10 @@
  * the number of jobs. JSON entries are written as they are made: memory does not grow with the report.
  */
 import * as nodePath from "node:path";
-import { checkInput, type ReportEntry, type SpanEntry } from "../core/check";
-import { changedDocuments, LockComparison, type LockCounts, type LockError, UnchangedLock } from "../core/lock";
+import { checkInput, type ReportEntry } from "../core/check";
+import { changedDocuments, LockComparison, type LockError, UnchangedLock } from "../core/lock";
 import { parseJsonText } from "../core/parse";
+import { reportClose, reportEntry, reportHead, reportIndent, reportJson } from "../core/reportJson";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
 import type { SchemaError } from "../core/types";
 import { visible } from "../core/visible";
@@ -113,20 +114,13 @@ export function checkFileInto(
         return unreadableFile(job, format, emit, error.message);
     }
     const parsed = parseJsonText(content);
-    const layout = layoutOf(job);
+    const indent = reportIndent(job.named);
     const lookup = documents.lookup(job.root, job.maxBytes);
     const lock = lockOf(job, content, contentSha256, documents);
     let entryCount = 0;
-    if (format === "json") {
-        const file = job.named ? `\n${layout.key}"file": ${JSON.stringify(job.shown)},` : "";
-        emit(`${layout.open}{${file}\n${layout.key}"entries": [`, true);
-    }
+    if (format === "json") emit(reportHead(indent, job.named ? job.shown : undefined), true);
     const onEntry =
-        format === "json"
-            ? (entry: ReportEntry) => {
-                  emit(`${entryCount++ === 0 ? "\n" : ",\n"}${layout.entry}${entryJson(entry)}`, false);
-              }
-            : undefined;
+        format === "json" ? (entry: ReportEntry) => emit(reportEntry(entry, entryCount++, indent), false) : undefined;
     const result = checkInput(parsed.value, lookup, parsed.syntaxErrors, {
         keepAnnotations: false,
         keepEntries: false,
@@ -145,10 +139,12 @@ export function checkFileInto(
             ? { file: lock.shown, ...lock.comparison.counts }
             : undefined;
     if (format === "json") {
-        emit(
-            `${entryCount > 0 ? `\n${layout.key}` : ""}]${reportTail(totals, report.schemaErrors, layout, lockSummary, lock.error && { ...lock.error, file: lock.errorFile })}`,
-            false,
-        );
+        const extras = {
+            warnings: noAnnotations(totals, report.schemaErrors),
+            lock: lockSummary,
+            lockError: lock.error && { ...lock.error, file: lock.errorFile },
+        };
+        emit(reportClose(entryCount > 0, { ...totals, schemaErrors: report.schemaErrors }, extras, indent), false);
         return totals;
     }
     const located = locateProblems(result, [singleSource(job.shown, content)]);
@@ -249,74 +245,11 @@ function lockOf(
     };
 }
 
-const quote = JSON.stringify;
-
-/**
- * `JSON.stringify(entry)`, several times faster for the common shapes (a 100k-annotation report
- * spends most of its output time here): resolved spans are written field by field, anything else
- * falls back to JSON.stringify. Same text, byte for byte (a property test holds it to that).
- */
-export function entryJson(entry: ReportEntry): string {
-    let out = `{"index":${entry.index},"valid":${entry.valid},"claim":${spanJson(entry.claim)},"sources":[`;
-    for (let i = 0; i < entry.sources.length; i++) {
-        const source = entry.sources[i];
-        if (i > 0) out += ",";
-        if (!source.valid) {
-            out += quote(source);
-            continue;
-        }
-        out += spanJson(source).slice(0, -1);
-        if (source.polarity !== undefined) out += `,"polarity":${quote(source.polarity)}`;
-        if (source.confidence !== undefined) out += `,"confidence":${quote(source.confidence)}`;
-        out += "}";
-    }
-    return `${out}]}`;
-}
-
-function spanJson(span: SpanEntry): string {
-    if (!span.valid) return quote(span);
-    const { start, end } = span.range;
-    return (
-        `{"valid":true,"path":${quote(span.path)},"text":${quote(span.text)},"range":{"start":{"line":${start.line},` +
-        `"column":${start.column}},"end":{"line":${end.line},"column":${end.column}}}` +
-        `${span.warnings ? `,"warnings":${quote(span.warnings)}` : ""}}`
-    );
-}
-
-/**
- * Indentation of a file's report: alone it is the whole output; one of many, an item of `files`.
- * Each entry is one line, so the output stays readable and greppable at any size.
- */
-function layoutOf(job: FileJob) {
-    return job.named ? { open: "    ", key: "      ", entry: "        " } : { open: "", key: "  ", entry: "    " };
-}
-
-/** The report's fields after `entries`, closing its object. */
-function reportTail(
-    totals: FileTotals,
-    schemaErrors: readonly SchemaError[],
-    layout: ReturnType<typeof layoutOf>,
-    lock?: { file?: string } & LockCounts,
-    lockError?: LockError & { file?: string },
-): string {
-    const { key, entry, open } = layout;
-    const errors =
-        schemaErrors.length === 0
-            ? "[]"
-            : `[\n${schemaErrors.map((e) => `${entry}${JSON.stringify(e)}`).join(",\n")}\n${key}]`;
-    // A file with no annotations passes with a warning (docs/ci.md): the field appears only then.
-    const warnings =
-        totals.validCount + totals.invalidCount === 0 && schemaErrors.length === 0
-            ? `,\n${key}"warnings": [${JSON.stringify({ code: NO_ANNOTATIONS, message: NO_ANNOTATIONS_MESSAGE })}]`
-            : "";
-    return (
-        `,\n${key}"ok": ${totals.exitCode === 0},\n${key}"exitCode": ${totals.exitCode},` +
-        `\n${key}"validCount": ${totals.validCount},\n${key}"invalidCount": ${totals.invalidCount},` +
-        `\n${key}"schemaErrors": ${errors}${warnings}` +
-        (lock ? `,\n${key}"lock": ${JSON.stringify(lock)}` : "") +
-        (lockError ? `,\n${key}"lockError": ${JSON.stringify(lockError)}` : "") +
-        `\n${open}}`
-    );
+/** A file with no annotations passes with a warning (docs/ci.md): the JSON field appears only then. */
+function noAnnotations(totals: FileTotals, schemaErrors: readonly SchemaError[]) {
+    return totals.validCount + totals.invalidCount === 0 && schemaErrors.length === 0
+        ? [{ code: NO_ANNOTATIONS, message: NO_ANNOTATIONS_MESSAGE }]
+        : undefined;
 }
 
 /** A file of many that cannot be read as text: a schema-class error of its own, the others still checked. */
@@ -324,11 +257,8 @@ function unreadableFile(job: FileJob, format: OutputFormat, emit: Emit, message:
     const totals: FileTotals = { validCount: 0, invalidCount: 0, exitCode: 2 };
     const error: SchemaError = { code: "invalid-json", pointer: "", message };
     if (format === "json") {
-        const layout = layoutOf(job);
-        emit(
-            `${layout.open}{\n${layout.key}"file": ${JSON.stringify(job.shown)},\n${layout.key}"entries": []${reportTail(totals, [error], layout)}`,
-            true,
-        );
+        const report = { ok: false, ...totals, schemaErrors: [error], entries: [] };
+        emit(reportJson(report, "lines", { file: job.shown }, reportIndent(job.named)), true);
         return totals;
     }
     const problem: LocatedProblem = {

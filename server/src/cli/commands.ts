@@ -6,6 +6,7 @@ import { type CheckResult, checkInput } from "../core/check";
 import { normalizeLineEndings } from "../core/lines";
 import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
+import { reportJson } from "../core/reportJson";
 import type { SchemaError } from "../core/types";
 import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
 import { checkFileInto, DocumentCache, type FileJob, type OutputFormat, readAnnotationInput } from "./checkFile";
@@ -217,7 +218,7 @@ export function runValidate(sessionFile: string, annotationsFile: string, format
 
 function emit(result: CheckResult, sources: ProblemSource[], format: OutputFormat, io: CliIo): void {
     if (format === "json") {
-        io.stdout(`${JSON.stringify(result.report, null, 2)}\n`);
+        io.stdout(`${reportJson(result.report, "indented")}\n`);
         return;
     }
     const located = locateProblems(result, sources);
