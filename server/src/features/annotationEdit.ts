@@ -27,6 +27,9 @@ export function annotationEdit(params: AnnotationEditParams): AnnotationEditResu
     if (typeof uri !== "string" || typeof text !== "string" || typeof change !== "object" || change === null) {
         return { ok: false, message: "annotationEdit needs { uri, text, version, formatting, change }" };
     }
+    if (change.kind !== "appendClaim" && change.kind !== "appendSource") {
+        return { ok: false, message: `unknown change ${JSON.stringify((change as { kind: unknown }).kind)}` };
+    }
     const name = fileName(uri);
     const ref = change.kind === "appendClaim" ? change.claim : change.source;
     // A file that embeds its own session resolves refs against its documents only: a ref to a
@@ -44,11 +47,10 @@ export function annotationEdit(params: AnnotationEditParams): AnnotationEditResu
         tabSize: params.formatting?.tabSize ?? 2,
         insertSpaces: params.formatting?.insertSpaces !== false,
     });
-    let result: EditResult;
-    if (change.kind === "appendClaim") result = appendClaim(text, name, change.claim, formatting);
-    else if (change.kind === "appendSource") {
-        result = appendSource(text, name, change.annotationIndex, change.source, formatting);
-    } else return { ok: false, message: `unknown change ${JSON.stringify((change as { kind: unknown }).kind)}` };
+    const result: EditResult =
+        change.kind === "appendClaim"
+            ? appendClaim(text, name, change.claim, formatting)
+            : appendSource(text, name, change.annotationIndex, change.source, formatting);
     if (!result.ok) return result;
     return {
         ok: true,
