@@ -275,7 +275,7 @@ export async function evidenceCases({ scratch, smoke, record, results, reference
 }
 
 /**
- * Why not MiniSearch (docs/evidence.md, "Why our own BM25"): the same chunks in MiniSearch, built,
+ * Why not MiniSearch (docs/evidence.md, "Our own BM25, not MiniSearch"): the same chunks in MiniSearch, built,
  * saved as JSON and loaded again, in a child process of its own (for its peak RSS). Reported only.
  */
 function miniSearchReference(corpus, results) {

@@ -17,7 +17,7 @@ export { isLockFileName, lockFileNameFor } from "./names";
  * The frame indented by 2 spaces, one line per entry (its fields in a fixed order): locking again
  * changes one line per moved or changed ref, so a pull request shows a small diff, and the file is a
  * third of the size of fully indented JSON, which made reading and writing a 100,000-annotation lock
- * cost many times a check (docs/lock.md, "Format").
+ * cost many times a check (docs/lock.md, "Deterministic text").
  */
 export function serializeLock(lock: LockFile, entries = serializeEntries(lock)): string {
     const head = `{\n  "lockVersion": ${JSON.stringify(lock.lockVersion)},\n  "annotationFile": ${JSON.stringify(lock.annotationFile)},\n`;
