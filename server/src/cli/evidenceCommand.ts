@@ -106,7 +106,7 @@ function run(argv: string[], io: CliIo): number {
         else io.stdout(textOutput(result, answer, budget));
         return 0;
     }
-    const opened = keepingIndex(indexDir, () => openIndex(corpus, indexDir, corpusOptions));
+    const opened = keepingIndex(indexDir, () => openIndex(corpus, indexDir, { ...corpusOptions, wholeIndex: true }));
     for (const warning of opened.warnings) io.stderr(`sourcecheck: warning: ${warning}\n`);
     const { index } = opened;
     const read = (path: string) => readCurrent(index.root, path);

@@ -8,7 +8,7 @@
 import { type Candidate, scoreBm25 } from "./bm25";
 import { type Chunk, chunkMarkdown, DEFAULT_MAX_CHARS } from "./chunker";
 import { DOC, END, FIELDS, FLAG_UNSAFE, FLAGS, FP_HI, FP_LO, HEADING, LENGTH, START } from "./chunkTable";
-import { readIndex, writeIndex } from "./codec";
+import { type IndexFile, type ReadImage, readIndex, readIndexFile, type StoredPostings, writeIndex } from "./codec";
 import { type DocumentRecord, IndexFormatError, type StoredDocuments } from "./documents";
 import { chunkId, chunkIdPrefix, contentHash, fingerprint } from "./fingerprint";
 import { PostingList } from "./postings";
@@ -17,9 +17,9 @@ import { type TermVisitor, termVisitor, tokenize } from "./tokenizer";
 import { unsafePatterns, unsafeReason } from "./unsafe";
 
 /** Bumped whenever chunking, tokenizing or the file layout change: an older index is rebuilt. */
-export const INDEX_FORMAT = 6;
+export const INDEX_FORMAT = 7;
 
-export { type Candidate, type DocumentRecord, IndexFormatError, type IndexSettings };
+export { type Candidate, type DocumentRecord, type IndexFile, IndexFormatError, type IndexSettings };
 
 /** A chunk as stored: where it is and what identifies it; its text is read from the file when shown. */
 export interface ChunkRecord {
@@ -78,6 +78,8 @@ export class EvidenceIndex {
     private headings: string[] = [];
     private headingIds = new Map<string, number>();
     private terms = new Map<string, PostingList>();
+    /** The lists of an index file not read yet (a query reads its own terms' only). */
+    private postings: StoredPostings | undefined;
     private memo = new Map<string, IndexedDocument>();
     private memoSize = 0;
     private readonly patterns: string[];
@@ -226,6 +228,7 @@ export class EvidenceIndex {
         const docIndex = this.docs.length;
         this.docs.push(record);
         this.byPath.set(path, docIndex);
+        if (this.postings && indexed.unsafe === undefined) this.readPostings(indexed.chunks.flatMap((c) => c.terms));
         for (const chunk of indexed.chunks) this.addChunk(docIndex, chunk, indexed.unsafe !== undefined);
         return existing ? "updated" : "added";
     }
@@ -319,7 +322,7 @@ export class EvidenceIndex {
         const { terms, frequencies } = chunk;
         if (chunk.listsOf !== this.terms) {
             chunk.lists = terms.map((term) => {
-                let list = this.terms.get(term);
+                let list = this.listOf(term);
                 if (!list) {
                     list = new PostingList();
                     this.terms.set(term, list);
@@ -330,6 +333,32 @@ export class EvidenceIndex {
         }
         const lists = chunk.lists!;
         for (let i = 0; i < terms.length; i++) lists[i].append(slot, frequencies[i]);
+    }
+
+    /** A term's postings, read from the index file when first needed. */
+    private listOf(term: string): PostingList | undefined {
+        const list = this.terms.get(term);
+        if (list !== undefined || this.postings === undefined || !this.postings.has(term)) return list;
+        this.readPostings([term]);
+        return this.terms.get(term);
+    }
+
+    /** Reads the lists of those of `terms` the index file has and were not read yet, in one opening of it. */
+    private readPostings(terms: Iterable<string>): void {
+        const stored = this.postings;
+        if (stored === undefined) return;
+        const missing: string[] = [];
+        for (const term of terms) if (!this.terms.has(term) && stored.has(term)) missing.push(term);
+        if (missing.length === 0) return;
+        for (const [term, list] of stored.load(missing)) this.terms.set(term, list);
+    }
+
+    /** Reads every list not read yet (before compaction or writing the index, or for many queries). */
+    readAllPostings(): void {
+        const stored = this.postings;
+        if (stored === undefined) return;
+        for (const [term, list] of stored.loadAll()) if (!this.terms.has(term)) this.terms.set(term, list);
+        this.postings = undefined;
     }
 
     /** The stored chunk of a slot, or undefined when the slot is dead. */
@@ -391,6 +420,7 @@ export class EvidenceIndex {
 
     /** BM25 over the live, safe chunks (bm25.ts): candidates with a positive score, best first. */
     search(queryTerms: readonly string[]): { candidates: Candidate[]; idf: Map<string, number> } {
+        this.readPostings(queryTerms);
         return scoreBm25(
             {
                 table: this.table,
@@ -405,6 +435,7 @@ export class EvidenceIndex {
     /** Squeeze dead slots out once they are a quarter of the table (renumbers slots; ids do not change). */
     compactIfWorthIt(): void {
         if (this.deadSlots === 0 || this.deadSlots * 4 < this.slots) return;
+        this.readAllPostings();
         const renumber = new Int32Array(this.slots).fill(-1);
         let next = 0;
         const docRenumber = new Map<number, number>();
@@ -466,6 +497,7 @@ export class EvidenceIndex {
      * reused after `write` returns), so a large index is never copied whole into one buffer.
      */
     serializeTo(write: (bytes: Uint8Array) => void): void {
+        this.readAllPostings();
         // Removed documents leave holes in `docs`: number the live ones densely for the file.
         const docIndex = new Int32Array(this.docs.length).fill(-1);
         const live: DocumentRecord[] = [];
@@ -496,9 +528,29 @@ export class EvidenceIndex {
         );
     }
 
-    /** Reads a serialized index; throws IndexFormatError when it is damaged or of another format. */
+    /** Reads a serialized index, every list checked; throws IndexFormatError when it is damaged or foreign. */
     static deserialize(bytes: Uint8Array): { index: EvidenceIndex; key: string; root: string } {
         const image = readIndex(bytes);
+        const index = EvidenceIndex.restore(image);
+        index.readAllPostings();
+        return { index, key: image.key, root: image.root };
+    }
+
+    /**
+     * Reads an index file's front (documents, chunk table) and checks it; the postings are read when
+     * a search, an update or a write needs them (a warm query: its own terms' lists only), unless they
+     * take at most `readWholeUpTo` bytes. Throws
+     * IndexFormatError when the file is damaged or foreign, then or on a later read.
+     */
+    static open(file: IndexFile, readWholeUpTo = 0): { index: EvidenceIndex; key: string; root: string } {
+        const image = readIndexFile(file);
+        const index = EvidenceIndex.restore(image);
+        // Small postings are read (and checked) at once: one read, and damage is found on opening.
+        if (image.postings.size <= readWholeUpTo) index.readAllPostings();
+        return { index, key: image.key, root: image.root };
+    }
+
+    private static restore(image: ReadImage): EvidenceIndex {
         const index = new EvidenceIndex(image.root, image.settings, 0);
         index.table = new Int32Array(Math.max(1024, image.slots) * FIELDS);
         index.table.set(image.table);
@@ -510,7 +562,7 @@ export class EvidenceIndex {
         for (let i = 0; i < paths.length; i++) index.byPath.set(paths[i], i);
         index.headings = image.headings;
         for (const [id, heading] of image.headings.entries()) index.headingIds.set(heading, id);
-        index.terms = image.terms;
-        return { index, key: image.key, root: image.root };
+        index.postings = image.postings;
+        return index;
     }
 }

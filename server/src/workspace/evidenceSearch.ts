@@ -11,6 +11,7 @@ import { parseJsonText } from "../core/parse";
 import type { DocumentFailure } from "../core/session";
 import type { Ref } from "../core/types";
 import { claimPathsOf } from "../evidence/answers";
+import { IndexFormatError } from "../evidence/index";
 import {
     DEFAULT_BUDGET,
     DEFAULT_TOP_K,
@@ -25,6 +26,7 @@ import {
     type CorpusOptions,
     DEFAULT_EXCLUDE,
     defaultIndexDir,
+    INDEX_REPLACED,
     listCorpus,
     type OpenedIndex,
     openIndex,
@@ -97,6 +99,18 @@ export function searchCorpus(
     request: EvidenceQuery,
     kept?: OpenedIndex,
 ): CorpusSearch {
+    try {
+        return searchOnce(corpus, boundary, request, kept);
+    } catch (error) {
+        if (!(error instanceof IndexFormatError)) throw error;
+        // A list of postings read after the index was opened failed: the file was replaced by another
+        // run (read it again) or is damaged (build it again, with a warning).
+        const replaced = error.message === INDEX_REPLACED;
+        return searchOnce(corpus, boundary, replaced ? request : { ...request, rebuild: error.message });
+    }
+}
+
+function searchOnce(corpus: string, boundary: string, request: EvidenceQuery, kept?: OpenedIndex): CorpusSearch {
     const opened = openIndex(corpus, request.indexDir ?? defaultIndexDir(), request, kept);
     const index = opened.index;
     const annotationFiles = annotationFilesFor(index.root, boundary, opened.scope.annotationFiles);

@@ -10,17 +10,23 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
 import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
-import { EvidenceIndex, IndexFormatError, type IndexSettings } from "../evidence/index";
+import { EvidenceIndex, type IndexFile, IndexFormatError, type IndexSettings } from "../evidence/index";
 import type { CurrentText } from "../evidence/select";
 import { type RawFile, readFiles } from "./corpusReader";
 import { Discovery } from "./discovery";
 import { DEFAULT_MAX_DOCUMENT_BYTES, readDocumentUnderRoot } from "./diskDocuments";
 import { compileGlobs } from "./globs";
-import { decodeText, readFileBytes } from "./safeFile";
+import { decodeText } from "./safeFile";
 import { SafeWriteError, type WriteContent, writeFileSafely } from "./safeWrite";
 
 /** An evidence index larger than this is not read (it is rebuilt): a cache never needs to be huge. */
 const MAX_INDEX_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * An index whose postings take at most this is read whole on opening, every list checked (a few
+ * milliseconds); a larger one's lists are read, and checked, when a query or an update needs them.
+ */
+export const READ_WHOLE_UP_TO = 16 * 1024 * 1024;
 
 /** Every file is a candidate document; what is not UTF-8 text (binary, another encoding, too big) is refused. */
 export const DEFAULT_INCLUDE = ["**/*"];
@@ -58,6 +64,12 @@ export interface CorpusOptions {
     deferred?: { files: number; bytes: number };
     /** Files to read before a worker thread reads them (default corpusReader's WORKER_MIN_FILES). */
     minFilesForWorker?: number;
+    /** Why the index file is not to be read (it failed a later read): it is rebuilt, with a warning. */
+    rebuild?: string;
+    /** Read all of the index file at once (many queries to come), not each query's postings when asked. */
+    wholeIndex?: boolean;
+    /** Postings of at most this many bytes are read whole on opening (default READ_WHOLE_UP_TO). */
+    readWholeUpTo?: number;
 }
 
 export interface SyncReport {
@@ -189,25 +201,15 @@ export function openIndex(
     const settings = settingsOf(options);
     const warnings: string[] = [];
     let index: EvidenceIndex | undefined;
-    let bytes: Buffer | undefined;
     const reusable =
         kept !== undefined &&
         kept.indexFile === indexFile &&
         EvidenceIndex.settingsKey(kept.index.settings) === EvidenceIndex.settingsKey(settings);
     if (reusable) index = kept.index;
-    else
+    else if (!options.rebuild) {
         try {
-            // The one safe reader: a FIFO, device or symlink put in the index's place is refused, not read.
-            const read = readFileBytes(indexFile, { noFollow: true, maxBytes: MAX_INDEX_BYTES });
-            if (read.ok) bytes = read.bytes;
-            else if (read.reason !== "missing")
-                warnings.push(`the evidence index ${indexFile} ${read.message}; rebuilding it`);
-        } catch (error) {
-            warnings.push(`the evidence index ${indexFile} is unreadable (${(error as Error).message}); rebuilding it`);
-        }
-    if (bytes !== undefined) {
-        try {
-            const loaded = EvidenceIndex.deserialize(bytes);
+            // The front only (documents, chunk table); a query reads its own terms' postings later.
+            const loaded = EvidenceIndex.open(indexFileReader(indexFile), options.readWholeUpTo ?? READ_WHOLE_UP_TO);
             if (loaded.root !== root) {
                 warnings.push(
                     `the evidence index ${indexFile} belongs to another corpus (${loaded.root}); rebuilding it`,
@@ -217,13 +219,16 @@ export function openIndex(
                     `the evidence index ${indexFile} was built by another version or with other settings; rebuilding it`,
                 );
             } else {
+                if (options.wholeIndex) loaded.index.readAllPostings();
                 index = loaded.index;
             }
         } catch (error) {
-            const reason = error instanceof IndexFormatError ? error.message : String(error);
-            warnings.push(`the evidence index ${indexFile} is unreadable (${reason}); rebuilding it`);
+            if (!(error instanceof IndexMissing)) {
+                const reason = error instanceof IndexFormatError ? error.message : (error as Error).message;
+                warnings.push(`the evidence index ${indexFile} is unreadable (${reason}); rebuilding it`);
+            }
         }
-    }
+    } else warnings.push(`the evidence index ${indexFile} is unreadable (${options.rebuild}); rebuilding it`);
     const fresh = index === undefined;
     index ??= new EvidenceIndex(root, settings);
     const { scope, touched, ...report } = syncIndex(index, root, options);
@@ -236,6 +241,59 @@ export function openIndex(
         report.written = true;
     }
     return { index, indexFile, report, warnings, scope };
+}
+
+/** Why an index file read again is refused when another run wrote a new one meanwhile. */
+export const INDEX_REPLACED = "it was replaced while in use";
+
+/** The index file is not there (a first build, no warning). */
+class IndexMissing extends Error {}
+
+/**
+ * Opens the index file for EvidenceIndex.open, and again for each later read of its postings: never
+ * through a symlink, a FIFO or a device (O_NOFOLLOW, non-blocking, a regular file only), and never a
+ * file other than the one first opened (an index rewritten meanwhile is IndexFormatError).
+ */
+function indexFileReader(indexFile: string): IndexFile {
+    let first: { ino: number; size: number; mtimeMs: number } | undefined;
+    return () => {
+        const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+        let fd: number;
+        try {
+            fd = fs.openSync(indexFile, O_RDONLY | (O_NOFOLLOW ?? 0) | (O_NONBLOCK ?? 0));
+        } catch (error) {
+            const code = (error as NodeJS.ErrnoException).code;
+            if (first === undefined && code === "ENOENT") throw new IndexMissing();
+            if (code === "ELOOP" || code === "EMLINK") throw new IndexFormatError("it is a symbolic link");
+            throw new IndexFormatError((error as Error).message);
+        }
+        try {
+            const stats = fs.fstatSync(fd);
+            if (!stats.isFile()) throw new IndexFormatError("it is not a regular file");
+            if (stats.size > MAX_INDEX_BYTES) throw new IndexFormatError(`it is larger than ${MAX_INDEX_BYTES} bytes`);
+            const identity = { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
+            first ??= identity;
+            if (identity.ino !== first.ino || identity.size !== first.size || identity.mtimeMs !== first.mtimeMs)
+                throw new IndexFormatError(INDEX_REPLACED);
+        } catch (error) {
+            fs.closeSync(fd);
+            throw error;
+        }
+        return {
+            size: first.size,
+            read: (position, length) => {
+                const bytes = Buffer.allocUnsafe(length);
+                let done = 0;
+                while (done < length) {
+                    const read = fs.readSync(fd, bytes, done, length - done, position + done);
+                    if (read === 0) throw new IndexFormatError("it is truncated");
+                    done += read;
+                }
+                return bytes;
+            },
+            close: () => fs.closeSync(fd),
+        };
+    };
 }
 
 /** Brings an index up to date with the files under `root` (its real path). */
