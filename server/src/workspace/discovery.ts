@@ -16,7 +16,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
 import { isLockFileName } from "../core/lock/names";
 import { compileGlob, GlobError } from "./globs";
 import type { ConfigProblem, ProjectConfigs } from "./projectConfig";
@@ -384,6 +384,8 @@ export class Discovery {
 
 function matcherOf(chain: IgnoreChain): Ignore | undefined {
     if (chain.patterns.length === 0) return undefined;
+    // Loaded on first use: a walk without .gitignore rules (the evidence corpus) never needs it.
+    const ignore = require("ignore") as typeof import("ignore");
     chain.matcher ??= ignore({ ignorecase: IGNORE_CASE }).add(chain.patterns);
     return chain.matcher;
 }

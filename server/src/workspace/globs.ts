@@ -10,7 +10,7 @@
  *   most MAX_STARS_WITH_SYNTAX stars in one segment; more is refused with a clear message.
  * - At most MAX_PATTERN_CHARS characters per pattern; callers cap how many patterns they take.
  */
-import picomatch from "picomatch";
+import type picomatchModule from "picomatch";
 
 export const MAX_PATTERN_CHARS = 1024;
 export const MAX_STARS_WITH_SYNTAX = 2;
@@ -55,6 +55,8 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): (path: 
     const dot = options.dot ?? true;
     const onName = options.basename === true && !pattern.includes("/");
     if (SYNTAX.test(pattern)) {
+        // Loaded on first use: most commands' globs never need it, and its tables cost every start.
+        const picomatch = require("picomatch") as typeof picomatchModule;
         const matches = picomatch(pattern, { dot });
         return onName ? (path) => matches(lastSegment(path)) : matches;
     }
