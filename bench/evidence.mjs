@@ -8,7 +8,17 @@
 // alternately, order swapped each round; without it, ours is compared with the peer's recorded
 // figures (below), and the output says so.
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
+import {
+    appendFileSync,
+    cpSync,
+    mkdirSync,
+    readdirSync,
+    readFileSync,
+    rmSync,
+    statSync,
+    utimesSync,
+    writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -79,7 +89,7 @@ function timed(command, args) {
     return { ms, rssMB: rss, stdout: run.stdout };
 }
 
-function ours(corpus, indexDir) {
+function ours(corpus, indexDir, query = QUERY) {
     return timed(process.execPath, [
         "-e",
         RUNNER,
@@ -87,7 +97,7 @@ function ours(corpus, indexDir) {
         "--corpus",
         corpus,
         "--query",
-        QUERY,
+        query,
         "--index-dir",
         indexDir,
     ]);
@@ -367,14 +377,100 @@ function tokenizerComparison(corpus, results) {
 }
 
 /**
- * Run alone: `node --expose-gc bench/evidence.mjs [--smoke] [--no-reference] [--rounds=N] [--write]`
+ * A generated corpus of about a gigabyte (`--gigabyte`, never part of `npm run bench` or CI): 8,000
+ * distinct Markdown files of 128 KB, each a unique sequence of paragraphs drawn from 40,000 made of
+ * a 30,000-word vocabulary with a Zipf-like skew, under headings. Built cold, then queried warm, each
+ * in a process of its own; the rows say the peak RSS of each beside the corpus's size. The corpus
+ * and its index are deleted afterwards.
+ */
+export function gigabyteCase({ scratch, results, files = 8000, fileBytes = 128 * 1024 }) {
+    const dir = join(scratch, "evidence-gigabyte");
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    let seed = 0x9e3779b9;
+    const random = () => {
+        seed ^= seed << 13;
+        seed ^= seed >>> 17;
+        seed ^= seed << 5;
+        return (seed >>> 0) / 4294967296;
+    };
+    const letters = "abcdefghijklmnopqrstuvwxyz";
+    const vocabulary = [];
+    for (let i = 0; i < 30000; i++) {
+        let word = "";
+        const length = 3 + Math.floor(random() * 8);
+        for (let k = 0; k < length; k++) word += letters[Math.floor(random() * 26)];
+        vocabulary.push(word);
+    }
+    const zipf = () => vocabulary[Math.floor(vocabulary.length * random() ** 3)];
+    const paragraphs = [];
+    for (let i = 0; i < 40000; i++) {
+        const words = [];
+        for (let w = 40 + Math.floor(random() * 80); w > 0; w--) words.push(zipf());
+        paragraphs.push(`${words.join(" ")}.`);
+    }
+    const t0 = performance.now();
+    let bytes = 0;
+    for (let f = 0; f < files; f++) {
+        const parts = [`# Document ${f}\n`];
+        let size = parts[0].length;
+        for (let section = 1; size < fileBytes; section++) {
+            const heading = `\n## Section ${section} of document ${f}\n\n`;
+            parts.push(heading);
+            size += heading.length;
+            for (let p = 0; p < 4 && size < fileBytes; p++) {
+                const paragraph = `${paragraphs[Math.floor(random() * paragraphs.length)]}\n\n`;
+                parts.push(paragraph);
+                size += paragraph.length;
+            }
+        }
+        const text = parts.join("");
+        writeFileSync(join(dir, `d${String(f).padStart(5, "0")}.md`), text);
+        bytes += Buffer.byteLength(text);
+    }
+    const corpusMB = bytes / 1e6;
+    console.log(
+        `     gigabyte corpus: ${files} files, ${round(corpusMB, 1)} MB, made in ${round((performance.now() - t0) / 1000, 1)} s`,
+    );
+    const indexDir = join(scratch, "evidence-gigabyte-index");
+    // Words of every frequency: the warm query reads long and short posting lists.
+    const query = [vocabulary[0], vocabulary[5], vocabulary[700], vocabulary[20000]].join(" ");
+    const cold = ours(dir, indexDir, query);
+    const indexMB = indexBytes(indexDir) / 1e6;
+    const warm = ours(dir, indexDir, query);
+    if (!/Citations: /.test(warm.stdout)) throw new Error(`no evidence found in the gigabyte corpus: ${warm.stdout}`);
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(indexDir, { recursive: true, force: true });
+    for (const [name, run] of [
+        ["cold build + query", cold],
+        ["warm query (nothing changed)", warm],
+    ]) {
+        const row = {
+            name: `evidence ${name}, generated corpus of ${round(corpusMB / 1000, 2)} GB (${files} files): peak RSS / corpus size`,
+            ratio: round(run.rssMB / corpusMB, 3),
+            target: null,
+            pass: null,
+            seconds: round(run.ms / 1000, 1),
+            peakRssMB: round(run.rssMB, 1),
+            corpusMB: round(corpusMB, 1),
+            indexMB: round(indexMB, 1),
+        };
+        row.summary = `${row.seconds} s, peak RSS ${row.peakRssMB} MB for ${row.corpusMB} MB of corpus (index ${row.indexMB} MB)`;
+        results.push(row);
+        console.log(`     gigabyte ${name}: ${row.summary}`);
+    }
+}
+
+/**
+ * Run alone: `node --expose-gc bench/evidence.mjs [--smoke] [--no-reference] [--rounds=N] [--write]`, or
+ * `node bench/evidence.mjs --gigabyte` for the generated gigabyte corpus alone (about 1 GB in the temp folder)
  * (`--rounds` runs each side N times instead of 3: the peer takes minutes per run on a busy machine). Prints the
  * evidence rows; `--write` puts them into bench/results.json in place of the previous evidence rows
  * (then `node bench/run.mjs --readme-only` renders the README table). `--no-reference` skips the
  * MiniSearch and tokenizer comparisons.
  */
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { mkdtempSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const scratch = mkdtempSync(join(tmpdir(), "sourcecheck-bench-evidence-"));
     process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
@@ -392,6 +488,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const roundsOverride = roundsArg
         ? Math.max(1, Number.parseInt(roundsArg.slice("--rounds=".length), 10) || 1)
         : undefined;
+    if (process.argv.includes("--gigabyte")) {
+        gigabyteCase({ scratch, results });
+        for (const row of results) console.log(JSON.stringify(row));
+        process.exit(0);
+    }
     await evidenceCases({
         scratch,
         smoke,
