@@ -82,9 +82,10 @@ export function writeIndex(image: IndexImage, write: (bytes: Uint8Array) => void
     const termEntries: (string | number)[] = [];
     let offset = 0;
     for (const [term, list] of image.terms) {
-        const bytes = list.bytes;
-        termEntries.push(term, offset, bytes.length, list.count, list.last, crc32(bytes));
-        offset += bytes.length;
+        let crc = 0;
+        for (const piece of list.pieces()) crc = crc32(piece, crc);
+        termEntries.push(term, offset, list.byteLength, list.count, list.last, crc);
+        offset += list.byteLength;
     }
     const header = Buffer.from(
         JSON.stringify({
@@ -112,7 +113,7 @@ export function writeIndex(image: IndexImage, write: (bytes: Uint8Array) => void
     const front = Buffer.alloc(CHECKSUM_BYTES);
     front.writeUInt32LE(sink.checksum());
     sink.push(front);
-    for (const list of image.terms.values()) sink.push(list.bytes);
+    for (const list of image.terms.values()) for (const piece of list.pieces()) sink.push(piece);
     sink.end();
 }
 
