@@ -2,7 +2,8 @@
  * Reading corpus files for the evidence index (docs/evidence.md, "Speed"): one file at a time on
  * this thread, or many on a worker thread that opens, stats and reads them in batches while this
  * thread decodes and indexes the batch before. A cold build is mostly these system calls; with the
- * worker they run on the other core. Files come back in the order asked, whichever way they are read.
+ * workers they run on the other core. Files come back in the order asked, whichever way they are read;
+ * each file's bytes are valid only during the call that hands them over (their buffer is reused).
  */
 import * as fs from "node:fs";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
@@ -82,6 +83,11 @@ export function readInto(fsm: typeof fs, absolute: string, maxBytes: number, int
 function readerThread(fsm: typeof fs, threads: typeof import("node:worker_threads"), read: typeof readInto): void {
     const { paths, maxBytes, control, port, first, stride, batchFiles, batchBytes, ahead } = threads.workerData;
     const counters = new Int32Array(control); // posted, taken, failed
+    // A batch's buffer comes back once its files are indexed, and is filled again: nothing to free.
+    const buffer = () => {
+        const back = threads.receiveMessageOnPort(port);
+        return back ? Buffer.from(back.message as ArrayBuffer) : Buffer.allocUnsafeSlow(batchBytes);
+    };
     const post = (meta: number[], into: { scratch: Buffer }, last: boolean) => {
         for (;;) {
             const taken = Atomics.load(counters, 1);
@@ -97,12 +103,12 @@ function readerThread(fsm: typeof fs, threads: typeof import("node:worker_thread
     try {
         for (let batch = first; batch * batchFiles < paths.length; batch += stride) {
             const end = Math.min(paths.length, (batch + 1) * batchFiles);
-            let into = { scratch: Buffer.allocUnsafeSlow(batchBytes), used: 0 };
+            let into = { scratch: buffer(), used: 0 };
             let meta: number[] = [];
             for (let next = batch * batchFiles; next < end; next++) {
                 if (into.used >= batchBytes) {
                     post(meta, into, false);
-                    into = { scratch: Buffer.allocUnsafeSlow(batchBytes), used: 0 };
+                    into = { scratch: buffer(), used: 0 };
                     meta = [];
                 }
                 const file = read(fsm, paths[next], maxBytes, into);
@@ -208,6 +214,7 @@ function readOnWorker(
                     else file = { kind: "gone" };
                     each(done++, file);
                 }
+                reader.port.postMessage(bytes, [bytes]); // back to the worker, to be filled again
                 Atomics.add(reader.counters, 1, 1);
                 Atomics.notify(reader.counters, 1);
             }

@@ -9,6 +9,8 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
+import * as v8 from "node:v8";
+import * as vm from "node:vm";
 import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
 import { EvidenceIndex, type IndexFile, IndexFormatError, type IndexSettings } from "../evidence/index";
 import type { CurrentText } from "../evidence/select";
@@ -171,6 +173,29 @@ function walkCorpus(root: string, options: CorpusOptions, annotationFiles?: Foun
     return found;
 }
 
+/**
+ * A full garbage collection after every 16 MiB of files read, in builds that large only: a file's text
+ * over 128 KB lands in V8's large-object space, freed only by a full collection, which V8 put off
+ * until a gigabyte build held about its corpus's size (docs/evidence.md, "A corpus of a gigabyte").
+ * The collector is had from a fresh context once `--expose-gc` is set (it is not exposed to the
+ * program); undefined if the runtime refuses.
+ */
+const COLLECT_EVERY = 16 * 1024 * 1024;
+let collector: (() => void) | null | undefined;
+
+function collectGarbage(): void {
+    if (collector === undefined) {
+        try {
+            v8.setFlagsFromString("--expose-gc");
+            const collect = vm.runInNewContext("gc");
+            collector = typeof collect === "function" ? () => collect() : null;
+        } catch {
+            collector = null;
+        }
+    }
+    collector?.();
+}
+
 /** The text of a file as read, or why it is not a document (binary, not UTF-8, too big). */
 function decoded(file: RawFile, maxBytes: number): { text: string } | { refused: string } {
     if (file.kind === "too-big") return { refused: `is larger than ${maxBytes} bytes` };
@@ -322,6 +347,7 @@ export function syncIndex(
         report.unchanged += before - toRead.length;
     }
     toRead.sort(byPath);
+    let collectedAt = 0;
     // Read on a worker thread when there are many (corpusReader.ts), indexed here in path order.
     readFiles(
         toRead.map((file) => file.absolute),
@@ -331,6 +357,10 @@ export function syncIndex(
             const path = toRead[at].path;
             seen.add(path);
             report.readBytes += file.size;
+            if (report.readBytes - collectedAt >= COLLECT_EVERY) {
+                collectedAt = report.readBytes;
+                collectGarbage();
+            }
             const record = index.document(path);
             const read = decoded(file, maxBytes);
             if ("refused" in read) {
