@@ -155,7 +155,10 @@ export function readFiles(
 let sharedScratch = Buffer.allocUnsafe(64 * 1024);
 const SCRATCH_KEPT = 4 * 1024 * 1024;
 
-/** Worker threads reading (the batches alternate between them): one; a second cost 20 MB of peak RSS (0.36 of the peer's, over the 1/3 target) for no cold time measurable at load 11. */
+/**
+ * Worker threads reading (the batches alternate between them): one. A second raised the bench's peak
+ * RSS by 20 MB (0.36 of the peer's, over the 1/3 target) for no cold time measurable at load 11.
+ */
 const WORKERS = 1;
 
 interface Reader {
