@@ -110,8 +110,10 @@ export function lockFile(
         // these very bytes (docs/lock.md, "Basis"), so they are written without building the entries.
         const count =
             changedDocuments(previous.basis, disk, sha256).size === 0 ? refCountIfAllResolve(text, disk) : undefined;
-        if (count !== undefined) {
-            if (write) writeFileAtomic(lockPath, previous.bytes);
+        // The bytes are read again for the rewrite, and used only if their entries still verify.
+        const same = count !== undefined && write ? previous.bytes() : undefined;
+        if (count !== undefined && (!write || same)) {
+            if (same) writeFileAtomic(lockPath, same);
             return { ...base, written: write, locked: count, notLocked: [], exitCode: 0 };
         }
         previous = previous.load();

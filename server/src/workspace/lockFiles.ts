@@ -18,10 +18,10 @@ import {
     parseLock,
 } from "../core/lock";
 import { fileStamp } from "./fileStamp";
-import { decodeText, readFileBytes, readTextFile } from "./safeFile";
+import { readFileBytes, readFileChunks, readTextFile } from "./safeFile";
 import { type FileSnapshot, writeFileSafely } from "./safeWrite";
 
-import { sha256, sha256OfBytes } from "./sha256";
+import { sha256, sha256OfBytes, sha256Stream } from "./sha256";
 
 export { sha256 };
 
@@ -55,77 +55,133 @@ export function readLockBeside(annotationPath: string, options: { snapshot?: boo
 export interface LockOnBasis {
     path: string;
     basis: LockBasis;
-    /** The lock as read. */
-    bytes: Buffer;
-    /** Where its entries begin in `bytes` (the `"entries"` line). */
+    /** Where its entries begin in the file (the `"entries"` line), and their SHA-256 as read. */
     entriesAt: number;
-    /** The whole lock, decoded from the bytes already read. */
+    /** The whole lock, read again. */
     load(): LockRead;
+    /** The lock's bytes, read again; undefined if its entries are no longer the ones the basis vouches for. */
+    bytes(): Buffer | undefined;
 }
+
+/** A header (the text before the entries) longer than this is not one `serializeLock` writes. */
+const MAX_HEADER_BYTES = 16 * 1024 * 1024;
+const ENTRIES_NEEDLE = Buffer.from(`\n${ENTRIES_LINE}`);
 
 /**
  * A read of the lock for `check` and `lock`: when the lock's header has a basis, its entries are exactly as that
  * basis was written, and `annotationSha256` gives the hash of the text it was taken over, the entries are not parsed
- * (the caller compares the documents, then loads them only if one changed). Anything else: as
- * `readLockBeside`.
+ * (the caller compares the documents, then loads them only if one changed). The lock is streamed
+ * through one reused buffer and only hashed (safeFile.ts, readFileChunks: a 128 MB lock read into
+ * a buffer of its own cost ten times more). Anything else: as `readLockBeside`.
  */
 export function readLockOnBasis(annotationPath: string, annotationSha256: () => string): LockRead | LockOnBasis {
     const path = lockPathFor(annotationPath);
-    const read = readFileBytes(path, { maxBytes: MAX_LOCK_BYTES });
-    if (!read.ok) return failedRead(path, read);
-    const bytes = read.bytes;
-    const load = () => {
-        const decoded = decodeText(bytes);
-        return decoded.ok
-            ? lockFromText(path, decoded.text, annotationPath)
-            : { path, error: { code: "lock-unreadable" as const, message: `the lock ${decoded.message}` } };
+    const load = () => readLockBeside(annotationPath);
+    const headerParts: Buffer[] = [];
+    let headerLength = 0;
+    let entriesAt = -1;
+    let basis: LockBasis | undefined;
+    let hash: ReturnType<typeof sha256Stream> | undefined;
+    const streamed = readFileChunks(path, { maxBytes: MAX_LOCK_BYTES }, (chunk) => {
+        if (hash) {
+            hash.update(chunk);
+            return true;
+        }
+        headerParts.push(Buffer.from(chunk));
+        headerLength += chunk.length;
+        const header = Buffer.concat(headerParts, headerLength);
+        const at = header.indexOf(ENTRIES_NEEDLE);
+        if (at < 0) return headerLength <= MAX_HEADER_BYTES;
+        basis = basisOfHeader(header.subarray(0, at + 1).toString("utf8"), nodePath.basename(annotationPath));
+        if (!basis || basis.annotationFileSha256 !== annotationSha256()) return false;
+        entriesAt = at + 1;
+        hash = sha256Stream();
+        hash.update(header.subarray(entriesAt));
+        return true;
+    });
+    if (!streamed.ok) return failedRead(path, streamed);
+    if (!basis || !hash || hash.digest() !== basis.entriesSha256) return load();
+    const vouched = basis;
+    return {
+        path,
+        basis: vouched,
+        entriesAt,
+        load,
+        bytes: () => {
+            const read = readFileBytes(path, { maxBytes: MAX_LOCK_BYTES });
+            if (!read.ok || read.bytes.indexOf(ENTRIES_NEEDLE) + 1 !== entriesAt) return undefined;
+            return sha256OfBytes(read.bytes.subarray(entriesAt)) === vouched.entriesSha256 ? read.bytes : undefined;
+        },
     };
-    const at = bytes.indexOf(`\n${ENTRIES_LINE}`);
-    if (at < 0) return load();
-    const basis = basisOfHeader(bytes.subarray(0, at + 1).toString("utf8"), nodePath.basename(annotationPath));
-    if (
-        !basis ||
-        basis.annotationFileSha256 !== annotationSha256() ||
-        basis.entriesSha256 !== sha256OfBytes(bytes.subarray(at + 1))
-    )
-        return load();
-    return { path, basis, bytes, entriesAt: at + 1, load };
 }
 
 /**
  * The lock with only the entries of refs into `paths` (the documents its basis no longer vouches for),
- * parsed line by line from the bytes: one line per entry, `ref.path` first (serializeLock), so a byte
- * search finds the candidates and only those are parsed. Undefined when a line is not what
- * `serializeLock` writes: the caller then reads the lock whole.
+ * parsed line by line as the lock is streamed again: one line per entry, `ref.path` first
+ * (serializeLock), so a byte search finds the candidates and only those are parsed. Undefined when a
+ * line is not what `serializeLock` writes, or when the entries are no longer the ones the basis
+ * vouches for (changed since): the caller then reads the lock whole.
  */
 export function entriesFor(
     read: LockOnBasis,
     paths: ReadonlySet<string>,
     annotationFile: string,
 ): LockFile | undefined {
-    const { bytes } = read;
+    const needles = [...paths].map((path) => Buffer.from(`: {"ref":{"path":${JSON.stringify(path)},`));
     const entries: Record<string, LockEntry> = {};
-    for (const path of paths) {
-        const needle = Buffer.from(`: {"ref":{"path":${JSON.stringify(path)},`);
-        for (let at = bytes.indexOf(needle, read.entriesAt); at >= 0; at = bytes.indexOf(needle, at + needle.length)) {
-            const start = bytes.lastIndexOf(10, at) + 1;
-            const newline = bytes.indexOf(10, at);
-            let end = newline < 0 ? bytes.length : newline;
-            if (bytes[end - 1] === 44) end--; // the comma between entries
-            let parsed: unknown;
-            try {
-                parsed = JSON.parse(`{${bytes.subarray(start, end).toString("utf8")}}`);
-            } catch {
-                return undefined;
-            }
-            const keys = Object.keys(parsed as object);
-            if (keys.length !== 1) return undefined;
-            const entry = (parsed as Record<string, unknown>)[keys[0]];
-            if (!conformsToLockEntry(entry) || (entry as LockEntry).ref.path !== path) return undefined;
-            entries[keys[0]] = entry as LockEntry;
+    const hash = sha256Stream();
+    let offset = 0;
+    let carry: Buffer = Buffer.alloc(0);
+    let malformed = false;
+    const take = (line: Buffer) => {
+        if (!needles.some((needle) => line.includes(needle))) return;
+        const entry = entryOfLine(line, paths);
+        if (!entry) malformed = true;
+        else entries[entry.key] = entry.entry;
+    };
+    const streamed = readFileChunks(read.path, { maxBytes: MAX_LOCK_BYTES }, (whole) => {
+        const skip = Math.max(0, Math.min(whole.length, read.entriesAt - offset));
+        offset += whole.length;
+        const chunk = whole.subarray(skip);
+        if (chunk.length === 0) return true;
+        hash.update(chunk);
+        const lastNewline = chunk.lastIndexOf(10);
+        if (lastNewline < 0) {
+            carry = Buffer.concat([carry, chunk]);
+            return true;
         }
-    }
+        const firstNewline = chunk.indexOf(10);
+        take(Buffer.concat([carry, chunk.subarray(0, firstNewline)]));
+        const region = chunk.subarray(firstNewline + 1, lastNewline + 1);
+        const found = new Set<number>();
+        for (const needle of needles) {
+            for (let at = region.indexOf(needle); at >= 0; at = region.indexOf(needle, at + needle.length))
+                found.add(region.lastIndexOf(10, at) + 1);
+        }
+        for (const start of [...found].sort((a, b) => a - b)) take(region.subarray(start, region.indexOf(10, start)));
+        carry = Buffer.from(chunk.subarray(lastNewline + 1));
+        return !malformed;
+    });
+    take(carry);
+    if (!streamed.ok || malformed || hash.digest() !== read.basis.entriesSha256) return undefined;
     return { lockVersion: LOCK_VERSION, annotationFile, entries };
+}
+
+/** One entry line as serializeLock writes it (`    "key": {...},`), if it is one for a path of `paths`. */
+function entryOfLine(line: Buffer, paths: ReadonlySet<string>): { key: string; entry: LockEntry } | undefined {
+    let end = line.length;
+    if (line[end - 1] === 44) end--; // the comma between entries
+    let parsed: unknown;
+    try {
+        parsed = JSON.parse(`{${line.subarray(0, end).toString("utf8")}}`);
+    } catch {
+        return undefined;
+    }
+    const keys = Object.keys(parsed as object);
+    if (keys.length !== 1) return undefined;
+    const entry = (parsed as Record<string, unknown>)[keys[0]];
+    if (!conformsToLockEntry(entry) || !paths.has((entry as LockEntry).ref.path)) return undefined;
+    return { key: keys[0], entry: entry as LockEntry };
 }
 
 /** Whether a lock file (or anything under its name) is beside an annotation file: one stat, no read. */

@@ -82,15 +82,71 @@ function hasBom(bytes: Uint8Array): boolean {
  * binary). `noFollow` refuses a symlink as the last component (a cache file is never one).
  */
 export function readFileBytes(path: string, options: SafeReadOptions & { noFollow?: boolean } = {}): SafeBytes {
+    const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    let bytes: Buffer | undefined;
+    const opened = withCheckedFile(path, options, (fs, fd, stats) => {
+        bytes = Number.isFinite(maxBytes) ? readAtMost(fs, fd, stats.size, maxBytes) : fs.readFileSync(fd);
+    });
+    if (!opened.ok) return opened;
+    const read = bytes as Buffer;
+    if (read.length > maxBytes) return grewOverCap(read.length, maxBytes);
+    return { ok: true, bytes: read, stats: opened.stats };
+}
+
+/**
+ * A regular file read through one reused buffer, with readFileBytes' checks, for a large file that
+ * is only hashed or searched (a lock's entries: lockFiles.ts). A fresh buffer the size of a 128 MB
+ * file cost ten times the reading and hashing themselves here (its pages are faulted in once each).
+ * `each` gets a view valid during the call only; returning false stops the read.
+ */
+export function readFileChunks(
+    path: string,
+    options: SafeReadOptions,
+    each: (chunk: Buffer) => boolean | undefined,
+): { ok: true; stats: nodeFs.Stats } | Extract<SafeRead, { ok: false }> {
+    const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    let total = 0;
+    const opened = withCheckedFile(path, options, (fs, fd) => {
+        if (!fs.readSync) throw Object.assign(new Error("no readSync"), { code: "ENOSYS" });
+        for (;;) {
+            const n = fs.readSync(fd, chunkBuffer, 0, chunkBuffer.length, null);
+            if (n === 0) return;
+            total += n;
+            if (total > maxBytes || each(chunkBuffer.subarray(0, n)) === false) return;
+        }
+    });
+    if (!opened.ok) return opened;
+    return total > maxBytes ? grewOverCap(total, maxBytes) : opened;
+}
+
+/** The one buffer readFileChunks reads through (never handed out beyond a call of `each`). */
+const chunkBuffer = Buffer.allocUnsafe(1 << 20);
+
+function grewOverCap(size: number, maxBytes: number): Extract<SafeRead, { ok: false }> {
+    return {
+        ok: false,
+        reason: "too-large",
+        size,
+        message: `grew over the ${formatBytes(maxBytes)} size cap while read`,
+    };
+}
+
+/**
+ * Open `path` without blocking, check what was opened (under `within`, a regular file, under the
+ * cap) and run `use` on the descriptor; the file is closed whatever happens.
+ */
+function withCheckedFile(
+    path: string,
+    options: SafeReadOptions & { noFollow?: boolean },
+    use: (fs: SafeFileSystem, fd: number, stats: nodeFs.Stats) => void,
+): { ok: true; stats: nodeFs.Stats } | Extract<SafeRead, { ok: false }> {
     const fs = options.fs ?? nodeFs;
     const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
     let fd: number | undefined;
-    let bytes: Buffer;
-    let stats: nodeFs.Stats;
     try {
         const noFollow = options.within !== undefined || options.noFollow ? (nodeFs.constants.O_NOFOLLOW ?? 0) : 0;
         fd = fs.openSync(path, nodeFs.constants.O_RDONLY | (nodeFs.constants.O_NONBLOCK ?? 0) | noFollow);
-        stats = fs.fstatSync(fd);
+        const stats = fs.fstatSync(fd);
         if (options.within !== undefined && !openedUnder(fd, stats, path, options.within)) {
             return { ok: false, reason: "outside", message: "leads outside the root (it changed while being opened)" };
         }
@@ -105,7 +161,8 @@ export function readFileBytes(path: string, options: SafeReadOptions & { noFollo
                 message: `is ${formatBytes(stats.size)}, over the ${formatBytes(maxBytes)} size cap`,
             };
         }
-        bytes = Number.isFinite(maxBytes) ? readAtMost(fs, fd, stats.size, maxBytes) : fs.readFileSync(fd);
+        use(fs, fd, stats);
+        return { ok: true, stats };
     } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "ENOENT" || code === "ENOTDIR") return { ok: false, reason: "missing", message: "does not exist" };
@@ -117,15 +174,6 @@ export function readFileBytes(path: string, options: SafeReadOptions & { noFollo
     } finally {
         if (fd !== undefined) fs.closeSync(fd);
     }
-    if (bytes.length > maxBytes) {
-        return {
-            ok: false,
-            reason: "too-large",
-            size: bytes.length,
-            message: `grew over the ${formatBytes(maxBytes)} size cap while read`,
-        };
-    }
-    return { ok: true, bytes, stats };
 }
 
 /** Read to the end, but never more than maxBytes + 1 bytes (a file growing while read stops there). */

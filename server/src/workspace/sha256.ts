@@ -23,3 +23,14 @@ export const sha256: Sha256 = (text) => {
 export function sha256OfBytes(bytes: Uint8Array): string {
     return nodeCrypto().createHash("sha256").update(bytes).digest("hex");
 }
+
+/** SHA-256 fed piece by piece (a lock streamed through one buffer: lockFiles.ts), in hex. */
+export function sha256Stream(): { update(bytes: Uint8Array): void; digest(): string } {
+    const hash = nodeCrypto().createHash("sha256");
+    return {
+        update: (bytes) => {
+            hash.update(bytes);
+        },
+        digest: () => hash.digest("hex"),
+    };
+}
