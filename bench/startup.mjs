@@ -1,13 +1,16 @@
 // CLI start-up (README "Benchmarks"): every command of `sourcecheck`, as a whole process through the
 // installed entry point (bin/sourcecheck.js), on a tiny input, against a bare `node -e 0`. Both sides
 // are spawned the same way and alternate (measure.mjs); the ratio is of medians. For `mcp`, the time
-// is from spawning to the server's reply to an `initialize` request over stdio (then stdin closes).
+// is from spawning to the server's reply to `tools/list` after `initialize` over stdio (what a client
+// does before it can call a tool; then stdin closes). A reported row without target gives the floor
+// under `mcp`: a process that only loads the MCP SDK's server, bundled as the CLI bundles it.
 // Nothing here reaches the network: the only URLs are loopback ones, refused by the CLI's guards
 // before any connection (docs/security.md).
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import { sideBySide } from "./measure.mjs";
 
 const repo = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -108,29 +111,63 @@ function runToExit(args, cwd) {
     });
 }
 
-/** `sourcecheck mcp`: resolves at its reply to `initialize`; the process is left to exit on its own. */
-function mcpUntilInitialized(cwd) {
+/** `sourcecheck mcp`: resolves at its reply to `tools/list`; the process is left to exit on its own. */
+function mcpUntilToolsListed(cwd) {
     return new Promise((resolve, reject) => {
         const child = spawn(process.execPath, [bin, "mcp"], { cwd, stdio: ["pipe", "pipe", "inherit"] });
         let out = "";
         child.on("error", reject);
         child.stdout.on("data", (chunk) => {
             out += chunk;
-            if (!out.includes("\n")) return;
-            const reply = JSON.parse(out.slice(0, out.indexOf("\n")));
-            if (reply.id !== 1 || !reply.result) reject(new Error(`mcp: ${out}`));
+            const replies = out
+                .split("\n")
+                .slice(0, -1)
+                .map((line) => JSON.parse(line));
+            if (!replies.some((reply) => reply.id === 2)) return;
+            const listed = replies.find((reply) => reply.id === 2).result?.tools;
+            if (!replies.some((reply) => reply.id === 1 && reply.result) || !listed?.length) {
+                reject(new Error(`mcp: ${out}`));
+            }
             resolve();
             child.stdin.end();
             child.stdout.resume();
         });
-        const initialize = {
-            jsonrpc: "2.0",
-            id: 1,
-            method: "initialize",
-            params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
-        };
-        child.stdin.write(`${JSON.stringify(initialize)}\n`);
+        const messages = [
+            {
+                jsonrpc: "2.0",
+                id: 1,
+                method: "initialize",
+                params: {
+                    protocolVersion: "2025-06-18",
+                    capabilities: {},
+                    clientInfo: { name: "bench", version: "1" },
+                },
+            },
+            { jsonrpc: "2.0", method: "notifications/initialized" },
+            { jsonrpc: "2.0", id: 2, method: "tools/list" },
+        ];
+        child.stdin.write(messages.map((message) => `${JSON.stringify(message)}\n`).join(""));
     });
+}
+
+/** A script that loads the MCP SDK's server and nothing else, bundled the way scripts/build.mjs bundles the CLI. */
+async function sdkServerOnly(dir) {
+    const outfile = join(dir, "sdk-server-only.js");
+    await build({
+        stdin: {
+            contents:
+                'import { Server } from "@modelcontextprotocol/sdk/server/index.js";\nglobalThis.loaded = Server;\n',
+            resolveDir: repo,
+        },
+        bundle: true,
+        platform: "node",
+        target: "node20",
+        format: "cjs",
+        mainFields: ["module", "main"],
+        outfile,
+        logLevel: "warning",
+    });
+    return outfile;
 }
 
 export async function startupCases({ scratch, smoke, record }) {
@@ -139,7 +176,7 @@ export async function startupCases({ scratch, smoke, record }) {
     const bare = () => runToExit(["-e", "0"], dir);
     const runs = smoke ? 3 : 21;
     for (const argv of STARTUP_COMMANDS) {
-        const ours = argv[0] === "mcp" ? () => mcpUntilInitialized(dir) : () => runToExit([bin, ...argv], dir);
+        const ours = argv[0] === "mcp" ? () => mcpUntilToolsListed(dir) : () => runToExit([bin, ...argv], dir);
         const measured = await sideBySide(ours, bare, { runs, warmup: 2 });
         const name = argv[0] === "trace" && argv[1] !== "trace.jsonl" ? `trace ${argv[1]}` : argv[0];
         record(
@@ -150,8 +187,22 @@ export async function startupCases({ scratch, smoke, record }) {
                 ours: measured.ours,
                 baseline: measured.baseline,
                 baselineName: "node -e 0 (whole process)",
-                command: argv[0] === "mcp" ? "mcp (until its reply to initialize)" : argv.join(" "),
+                command: argv[0] === "mcp" ? "mcp (until its reply to tools/list after initialize)" : argv.join(" "),
             },
         );
     }
+    // The floor under `mcp`: no MCP server on the SDK starts faster than a process that only loads it.
+    const sdkOnly = await sdkServerOnly(dir);
+    const floor = await sideBySide(() => runToExit([sdkOnly], dir), bare, { runs, warmup: 2 });
+    record(
+        "start-up floor: a process loading only the MCP SDK's Server (bundled) vs node -e 0",
+        { ratio: floor.ours.median / floor.baseline.median },
+        undefined,
+        {
+            ours: floor.ours,
+            baseline: floor.baseline,
+            baselineName: "node -e 0 (whole process)",
+            command: "node sdk-server-only.js",
+        },
+    );
 }

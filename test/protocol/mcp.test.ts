@@ -13,6 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { main } from "../../server/src/cli";
 import type { CliIo } from "../../server/src/cli/commands";
+import { toolList } from "../../server/src/mcp/toolList";
 import { copyDemo, repoRoot } from "./harness";
 
 const cliBundle = path.join(repoRoot, "dist", "cli.js");
@@ -141,6 +142,11 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
         assert.ok(failure.properties.error, "the error branch is listed");
         assert.ok(!JSON.stringify(tools.map((tool) => tool.outputSchema)).includes("additionalProperties"));
         assert.equal(client.getInstructions()?.includes("cite"), true);
+    });
+
+    it("lists exactly the tools made from the zod schemas, though the build wrote the list in (scripts/build.mjs)", async () => {
+        const { tools } = await client.listTools();
+        assert.deepEqual(JSON.parse(JSON.stringify(tools)), JSON.parse(JSON.stringify(toolList())));
     });
 
     it("cite answers what `sourcecheck cite --json` answers, success and failure", async () => {

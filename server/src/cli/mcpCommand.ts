@@ -4,8 +4,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { diskToolContext } from "../mcp/diskContext";
-import { serveStdio } from "../mcp/server";
+import { diskContextOnFirstCall, serveStdio } from "../mcp/server";
 import type { CliCommand } from "./command";
 import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
@@ -38,7 +37,8 @@ export const mcpCommand: CliCommand = {
         process.on("unhandledRejection", (reason) => io.stderr(`sourcecheck mcp: unhandled: ${String(reason)}\n`));
         // The client went away mid-answer: nothing left to serve.
         process.stdout.on("error", () => process.exit(0));
-        await serveStdio(diskToolContext(root), io.version, {
+        // The tools and the workspace code under them load on the first tool call, not at start-up.
+        await serveStdio(diskContextOnFirstCall(root), io.version, {
             input: process.stdin,
             output: process.stdout,
             log: (line) => io.stderr(`${line}\n`),

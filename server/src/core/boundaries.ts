@@ -30,7 +30,15 @@ export interface BoundaryOptions {
     maxLength?: number;
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "word" });
+/**
+ * Made on first use: the first Intl.Segmenter of a process loads ICU's break rules (about a quarter
+ * of a bare `node -e 0` start-up), which commands that never choose a boundary should not pay.
+ */
+let segmenter: Intl.Segmenter | undefined;
+function wordSegmenter(): Intl.Segmenter {
+    segmenter ??= new Intl.Segmenter(undefined, { granularity: "word" });
+    return segmenter;
+}
 /** Punctuation that closes a word before a space or the line's end (`37%`, `end.`): a readable end. */
 const CLOSING_PUNCTUATION = new RegExp(`(?<=[${WORD_CHAR_CLASS}])[^\\s${WORD_CHAR_CLASS}]+(?=\\s|$)`, "gu");
 /** Word-aligned candidates are searched in a window this much longer than maxLength at most. */
@@ -64,7 +72,7 @@ const recentEdges = new Map<string, number[]>();
 
 function computeWordEdges(text: string, side: "end" | "start"): number[] {
     const edges = new Set<number>();
-    for (const segment of segmenter.segment(text)) {
+    for (const segment of wordSegmenter().segment(text)) {
         const from = segment.index;
         const to = from + segment.segment.length;
         if (segment.isWordLike) edges.add(side === "end" ? to : from);
@@ -111,7 +119,7 @@ export function snapToWord(line: string, column: number, side: "start" | "end"):
     // The segment holding the cut: segment a bounded window around it rather than the whole line.
     const from = Math.max(0, column - 200);
     const window = line.slice(from, Math.min(line.length, column + 200));
-    for (const segment of segmenter.segment(window)) {
+    for (const segment of wordSegmenter().segment(window)) {
         const start = from + segment.index;
         const end = start + segment.segment.length;
         if (start >= column || end <= column) continue;

@@ -2,6 +2,10 @@
  * `sourcecheck mcp`: the agent tools over the Model Context Protocol (docs/agents.md), on the
  * official SDK's low-level server so that every failure, bad arguments included, is a tool error
  * carrying our stable code (the high-level server answers schema failures with its own text).
+ *
+ * Start-up loads the SDK and nothing of the tools: the listed schemas come written in by the build,
+ * and the tools (with the workspace, the checker, repair and evidence) load on the first call
+ * (docs/architecture.md, "CLI bundles").
  */
 import type { Readable, Writable } from "node:stream";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -11,8 +15,13 @@ import {
     ListToolsRequestSchema,
     type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { jsonSchemaOf, outputJsonSchema, TOOL_DEFINITIONS } from "../agentTools/schemas";
-import { runTool, type ToolContext, type ToolOutcome } from "../agentTools/tools";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
+import type {
+    JsonSchemaType,
+    JsonSchemaValidator,
+    jsonSchemaValidator,
+} from "@modelcontextprotocol/sdk/validation/types.js";
+import type { ToolContext, ToolOutcome } from "../agentTools/tools";
 import { LineTransport } from "./lineTransport";
 
 /** What a client may show a model about the server as a whole. */
@@ -22,22 +31,27 @@ export const SERVER_INSTRUCTIONS =
     "(the claim's and the sources' verbatim quotes become refs as cite makes them; write: true appends it to the file). " +
     "Finally call check on the file and fix until its exitCode is 0.";
 
-export function toolList(): Tool[] {
-    return TOOL_DEFINITIONS.map((tool) => ({
-        name: tool.name,
-        title: tool.title,
-        description: tool.description,
-        inputSchema: jsonSchemaOf(tool.listedInput ?? tool.input, "input") as Tool["inputSchema"],
-        outputSchema: outputJsonSchema(tool) as Tool["outputSchema"],
-        annotations: {
-            title: tool.title,
-            readOnlyHint: !tool.writes,
-            destructiveHint: false,
-            idempotentHint: true,
-            openWorldHint: false,
-        },
-    }));
+/** The list computed by the build (scripts/build.mjs); undefined when compiled without it. */
+declare const SOURCECHECK_MCP_TOOLS: Tool[] | undefined;
+
+/** What tools/list answers: the build's list, else the same list made from the zod schemas. */
+export function listedTools(): Tool[] {
+    if (typeof SOURCECHECK_MCP_TOOLS !== "undefined") return SOURCECHECK_MCP_TOOLS;
+    return lazyTools().toolList();
 }
+
+/** The tools' bundle, loaded on first use (./mcpTools.ts). */
+function lazyTools(): typeof import("./mcpTools") {
+    return require("./mcpTools") as typeof import("./mcpTools");
+}
+
+/** The tools' context on disk under `root`, made (and its code loaded) on the first tool call. */
+export function diskContextOnFirstCall(root: string): () => ToolContext {
+    return () => lazyTools().diskToolContext(root);
+}
+
+/** The tools' context, or a function making it on the first call (the CLI: nothing loads before). */
+export type ToolContextSource = ToolContext | (() => ToolContext);
 
 /** A tool outcome as MCP's CallToolResult: structured content plus the same for models as text. */
 export function callToolResult(outcome: ToolOutcome): CallToolResult {
@@ -51,16 +65,38 @@ export function callToolResult(outcome: ToolOutcome): CallToolResult {
     };
 }
 
-export function createMcpServer(context: ToolContext, version: string): Server {
+/**
+ * The SDK's own JSON Schema validator, made on first use: the server uses it only for answers to
+ * elicitations, which this server never asks for, and building it (Ajv and its formats) at start-up
+ * cost a twentieth of a bare `node -e 0`.
+ */
+class ValidatorOnFirstUse implements jsonSchemaValidator {
+    private validator: AjvJsonSchemaValidator | undefined;
+    getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+        this.validator ??= new AjvJsonSchemaValidator();
+        return this.validator.getValidator<T>(schema);
+    }
+}
+
+export function createMcpServer(source: ToolContextSource, version: string): Server {
     const server = new Server(
         { name: "sourcecheck", title: "SourceCheck", version },
-        { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS },
+        {
+            capabilities: { tools: {} },
+            instructions: SERVER_INSTRUCTIONS,
+            jsonSchemaValidator: new ValidatorOnFirstUse(),
+        },
     );
-    const tools = toolList();
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) =>
-        callToolResult(await runTool(request.params.name, request.params.arguments, context)),
-    );
+    let tools: Tool[] | undefined;
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
+        tools ??= listedTools();
+        return { tools };
+    });
+    let context: ToolContext | undefined;
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+        context ??= typeof source === "function" ? source() : source;
+        return callToolResult(await lazyTools().runTool(request.params.name, request.params.arguments, context));
+    });
     return server;
 }
 
@@ -69,7 +105,7 @@ export function createMcpServer(context: ToolContext, version: string): Server {
  * `log` (stderr), never written to the protocol stream and never fatal.
  */
 export async function serveStdio(
-    context: ToolContext,
+    context: ToolContextSource,
     version: string,
     streams: { input: Readable; output: Writable; log: (line: string) => void },
 ): Promise<void> {
