@@ -7,8 +7,7 @@ import { type CiteResult, citeQuote } from "../core/cite";
 import { normalizeRefPath } from "../core/refPath";
 import { SessionDocument } from "../core/session";
 import { decodeText, readDocumentUnderRoot } from "../workspace/diskDocuments";
-import type { CliCommand } from "./command";
-import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
+import { type CommandSpec, defineCommand, ROOT_AND_JSON, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError } from "./files";
 
@@ -22,17 +21,12 @@ const SPEC: CommandSpec = {
     hint: " (a QUOTE starting with - goes after --)",
 };
 
-export const citeCommand: CliCommand = {
-    name: "cite",
-    usage: USAGE,
+export const citeCommand = defineCommand({
+    spec: SPEC,
     exitCodes:
         "0 the ref is printed; 1 the quote occurs nowhere or more than once; 2 bad usage or an unreadable document",
-    run(argv: string[], io: CliIo): number {
-        const { values, positionals } = parseCommandLine(SPEC, argv, {
-            root: { type: "string" },
-            json: { type: "boolean" },
-        });
-        if (values.help) return printUsage(io, SPEC);
+    options: ROOT_AND_JSON,
+    run({ values, positionals }, io): number {
         if (positionals.length !== 2) throw usageError(SPEC, " takes PATH and QUOTE");
         const [givenPath, quoteArgument] = positionals;
         // `./a.md` and `docs\\a.md` are written into the ref as `a.md` and `docs/a.md` (docs/cite.md).
@@ -58,7 +52,7 @@ export const citeCommand: CliCommand = {
         }
         return result.ok ? 0 : 1;
     },
-};
+});
 
 /** The `--json` shape, also the structured content of the MCP tool `cite`. */
 export function citeJson(result: CiteResult): object {

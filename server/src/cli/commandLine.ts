@@ -5,6 +5,7 @@
  */
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { closestStrings } from "../core/editDistance";
+import type { CliCommand } from "./command";
 import type { CliIo } from "./commands";
 import { CliError } from "./files";
 
@@ -22,7 +23,7 @@ export interface CommandSpec {
     hint?: string;
 }
 
-type CommandLine<O extends Options> = ReturnType<
+export type CommandLine<O extends Options> = ReturnType<
     typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: O & typeof HELP }>
 >;
 
@@ -37,6 +38,33 @@ export function parseCommandLine<const O extends Options>(
     } catch (error) {
         throw usageError(spec, `: ${parseErrorMessage(error as Error & { code?: string }, all)}${spec.hint ?? ""}`);
     }
+}
+
+/** `--root DIR` (the document root) and `--json`, which most commands take. */
+export const ROOT_AND_JSON = { root: { type: "string" }, json: { type: "boolean" } } as const;
+
+/** A command defined by its spec, options and work: the arguments read one way, `--help` answered first. */
+export interface CommandDefinition<O extends Options> {
+    spec: CommandSpec;
+    /** What each exit status means (CliCommand.exitCodes). */
+    exitCodes: string;
+    options: O;
+    run(line: CommandLine<O>, io: CliIo): number | Promise<number>;
+}
+
+/** The CliCommand of a definition: parse (a usage error names the command), `--help`, then `run`. */
+export function defineCommand<const O extends Options>(definition: CommandDefinition<O>): CliCommand {
+    const { spec } = definition;
+    return {
+        name: spec.name,
+        usage: spec.usage,
+        exitCodes: definition.exitCodes,
+        run(argv, io) {
+            const line = parseCommandLine(spec, argv, definition.options);
+            if ((line.values as { help?: boolean }).help) return printUsage(io, spec);
+            return definition.run(line, io);
+        },
+    };
 }
 
 /**

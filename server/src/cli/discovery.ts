@@ -1,16 +1,8 @@
-/**
- * Which files `sourcecheck check PATH|GLOB...` checks (docs/ci.md): a file named explicitly always;
- * directories searched for annotation files (built-in names and the `annotationFiles` globs of the
- * governing sourcecheck.config.json); globs matched below their base folder. Searches honour
- * `.gitignore` files (from the repository's top down, nested ones included, and .git/info/exclude),
- * the configuration's `exclude` and `--exclude`; `.git` and `node_modules` are never entered.
- * The list is sorted, so shards and reports are the same on every machine.
- */
-import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import picomatch from "picomatch";
 import { isLockFileName } from "../core/lock/names";
 import { Discovery } from "../workspace/discovery";
+import { statOrUndefined } from "../workspace/fileStat";
 import { configGlobMatcher, formatConfigProblem, type ProjectConfigs } from "../workspace/projectConfig";
 import { CliError } from "./files";
 
@@ -101,14 +93,6 @@ function shownPath(cwd: string, path: string): string {
 
 function isInsideRelative(relative: string): boolean {
     return relative !== "" && !relative.startsWith("..") && !nodePath.isAbsolute(relative);
-}
-
-function statOrUndefined(path: string): fs.Stats | undefined {
-    try {
-        return fs.statSync(path);
-    } catch {
-        return undefined;
-    }
 }
 
 function toSlashes(path: string): string {

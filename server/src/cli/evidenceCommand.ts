@@ -5,7 +5,6 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { parseArgs } from "node:util";
 import { parseJsonText } from "../core/parse";
 import { EvalCasesError, type EvalReport, evaluate, METRIC_GATES, parseCases } from "../evidence/evaluation";
 import type { EvidenceIndex } from "../evidence/index";
@@ -22,7 +21,7 @@ import {
 import { unsafeReason } from "../evidence/unsafe";
 import { type EvidenceAnswer, searchCorpus } from "../workspace/evidenceSearch";
 import { defaultIndexDir, openIndex, readCurrent } from "../workspace/evidenceStore";
-import type { CliCommand } from "./command";
+import { type CommandLine, type CommandSpec, defineCommand, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError, readTextInput } from "./files";
 
@@ -35,29 +34,20 @@ const USAGE = `  sourcecheck evidence --corpus DIR --query TEXT [--top-k N] [--b
             evaluation, exit 0 when every gate passes.
             Also: --include GLOB, --exclude GLOB, --unsafe-pattern TEXT (each repeatable)`;
 
-function parse(argv: string[]) {
-    try {
-        return parseArgs({
-            args: argv,
-            allowPositionals: false,
-            strict: true,
-            options: {
-                corpus: { type: "string" },
-                query: { type: "string" },
-                eval: { type: "string" },
-                "top-k": { type: "string" },
-                budget: { type: "string" },
-                "index-dir": { type: "string" },
-                json: { type: "boolean" },
-                include: { type: "string", multiple: true },
-                exclude: { type: "string", multiple: true },
-                "unsafe-pattern": { type: "string", multiple: true },
-            },
-        }).values;
-    } catch (error) {
-        throw new CliError(`evidence: ${(error as Error).message}`, 2, USAGE);
-    }
-}
+const SPEC: CommandSpec = { name: "evidence", usage: USAGE };
+
+const OPTIONS = {
+    corpus: { type: "string" },
+    query: { type: "string" },
+    eval: { type: "string" },
+    "top-k": { type: "string" },
+    budget: { type: "string" },
+    "index-dir": { type: "string" },
+    json: { type: "boolean" },
+    include: { type: "string", multiple: true },
+    exclude: { type: "string", multiple: true },
+    "unsafe-pattern": { type: "string", multiple: true },
+} as const;
 
 function wholeNumber(value: string | undefined, name: string, min: number, max: number, fallback: number): number {
     if (value === undefined) return fallback;
@@ -67,8 +57,8 @@ function wholeNumber(value: string | undefined, name: string, min: number, max: 
     return n;
 }
 
-function run(argv: string[], io: CliIo): number {
-    const values = parse(argv);
+function run({ values, positionals }: CommandLine<typeof OPTIONS>, io: CliIo): number {
+    if (positionals.length > 0) throw usageError(SPEC, ` takes no operands, not ${positionals[0]}`);
     if (values.corpus === undefined)
         throw new CliError("evidence: give --corpus DIR (the folder of documents to search)");
     if ((values.query === undefined) === (values.eval === undefined))
@@ -212,9 +202,9 @@ function textReport(report: EvalReport): string {
     return `${lines.join("\n")}\n`;
 }
 
-export const evidenceCommand: CliCommand = {
-    name: "evidence",
-    usage: USAGE,
+export const evidenceCommand = defineCommand({
+    spec: SPEC,
     exitCodes: "0 hits listed (--eval: every gate passes); 1 an --eval gate fails; 2 bad usage or corpus",
+    options: OPTIONS,
     run,
-};
+});

@@ -17,8 +17,7 @@ import {
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { isLockOnBasis, lockPathFor, readLockOnBasis, sha256 } from "../workspace/lockFiles";
 import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
-import type { CliCommand } from "./command";
-import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
+import { type CommandSpec, defineCommand, ROOT_AND_JSON, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { discoverFiles } from "./discovery";
 import { CliError, readTextInputHashed, writeFileAtomic } from "./files";
@@ -40,17 +39,12 @@ export interface FileLockResult {
     error?: { code: string; message: string };
 }
 
-export const lockCommand: CliCommand = {
-    name: "lock",
-    usage: USAGE,
+export const lockCommand = defineCommand({
+    spec: SPEC,
     exitCodes:
         "0 every lock written with every ref locked; 1 some ref could not be locked (listed); 2 bad input or usage",
-    run(argv: string[], io: CliIo): number {
-        const { values, positionals } = parseCommandLine(SPEC, argv, {
-            root: { type: "string" },
-            json: { type: "boolean" },
-        });
-        if (values.help) return printUsage(io, SPEC);
+    options: ROOT_AND_JSON,
+    run({ values, positionals }, io): number {
         if (positionals.length === 0) throw usageError(SPEC, " takes at least one annotation FILE, folder or glob");
         if (positionals.includes("-")) throw usageError(SPEC, ": a lock is written beside a file, not for stdin");
         const configs = new ProjectConfigs();
@@ -69,7 +63,7 @@ export const lockCommand: CliCommand = {
         }
         return exitCode;
     },
-};
+});
 
 /** Lock one annotation file (exported for the MCP tool, which writes only on request). */
 export function lockFile(

@@ -5,9 +5,7 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { diskContextOnFirstCall, serveStdio } from "../mcp/server";
-import type { CliCommand } from "./command";
-import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
-import type { CliIo } from "./commands";
+import { type CommandSpec, defineCommand, usageError } from "./commandLine";
 import { CliError } from "./files";
 
 const USAGE = `  sourcecheck mcp [--root DIR]
@@ -16,13 +14,11 @@ const USAGE = `  sourcecheck mcp [--root DIR]
 
 const SPEC: CommandSpec = { name: "mcp", usage: USAGE };
 
-export const mcpCommand: CliCommand = {
-    name: "mcp",
-    usage: USAGE,
+export const mcpCommand = defineCommand({
+    spec: SPEC,
     exitCodes: "0 when the client closes the connection; 2 bad usage",
-    async run(argv: string[], io: CliIo): Promise<number> {
-        const { values, positionals } = parseCommandLine(SPEC, argv, { root: { type: "string" } });
-        if (values.help) return printUsage(io, SPEC);
+    options: { root: { type: "string" } },
+    async run({ values, positionals }, io): Promise<number> {
         if (positionals.length > 0) throw usageError(SPEC, ` takes no operands, not ${positionals[0]}`);
         const root = nodePath.resolve(io.cwd, values.root ?? ".");
         let isDirectory = false;
@@ -45,4 +41,4 @@ export const mcpCommand: CliCommand = {
         });
         return 0;
     },
-};
+});

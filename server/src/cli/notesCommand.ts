@@ -15,6 +15,7 @@ import {
     diagnosticLines,
     fetchPages,
     guardedFetcher,
+    liveItemText,
     type PageFetcher,
     printJson,
     readQuoteInput,
@@ -106,11 +107,7 @@ export async function runLiveQuotes(
     else {
         out.add(`${liveSummary({ ...counts, items: [] }, "quotes")}\n`);
         const shownFile = visible(file);
-        eachItem((item) => {
-            out.add(`  ${shownFile}:${item.line} ${item.ok ? "PASS" : "FAIL"} ${visible(item.url)}\n`);
-            for (const code of item.diagnostics)
-                out.add(`    [${visible(code)}]${item.message ? ` ${visible(item.message)}` : ""}\n`);
-        });
+        eachItem((item) => out.add(liveItemText(shownFile, item)));
     }
     out.flush();
     return counts.exitCode;

@@ -7,7 +7,7 @@ import * as nodePath from "node:path";
 import { visible } from "../core/visible";
 import { fetchSourceText } from "../fetch/fetchSource";
 import type { QuoteDiagnostic } from "../quotes/diagnostics";
-import type { PageText } from "../quotes/live";
+import type { LiveItem, PageText } from "../quotes/live";
 import type { CliIo } from "./commands";
 import { CliError, isCliError, readTextInput } from "./files";
 
@@ -27,6 +27,20 @@ export function readQuoteInput(io: CliIo, file: string): string {
 /** `FILE:LINE [CODE] message`, one per diagnostic. */
 export function diagnosticLines(file: string, diagnostics: readonly QuoteDiagnostic[]): string {
     return diagnostics.map((d) => `  ${visible(file)}:${d.line} [${d.code}] ${visible(d.message)}\n`).join("");
+}
+
+/**
+ * One item of a live check as the text report shows it (`notes`, `report-check`, `trace verify-urls`):
+ * `  FILE:LINE PASS|FAIL URL`, then each diagnostic code, with the page's message after a page's code
+ * (a claim's own code, `CODE:claim-N`, has none). `shownFile` is already made visible.
+ */
+export function liveItemText(shownFile: string, item: LiveItem): string {
+    let text = `  ${shownFile}:${item.line} ${item.ok ? "PASS" : "FAIL"} ${visible(item.url)}\n`;
+    for (const code of item.diagnostics) {
+        const message = item.message && !code.includes(":") ? ` ${visible(item.message)}` : "";
+        text += `    [${visible(code)}]${message}\n`;
+    }
+    return text;
 }
 
 export function printJson(io: CliIo, value: unknown): void {

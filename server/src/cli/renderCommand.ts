@@ -14,9 +14,7 @@ import { visible } from "../core/visible";
 import { renderHtml } from "../render/html";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
-import type { CliCommand } from "./command";
-import { type CommandSpec, parseCommandLine, printUsage, usageError } from "./commandLine";
-import type { CliIo } from "./commands";
+import { type CommandSpec, defineCommand, usageError } from "./commandLine";
 import { CliError, readTextInput, writeFileAtomic } from "./files";
 
 const USAGE = `  sourcecheck render [--root DIR] [-o OUT.html [--follow-symlinks]] FILE
@@ -25,18 +23,16 @@ const USAGE = `  sourcecheck render [--root DIR] [-o OUT.html [--follow-symlinks
 
 const SPEC: CommandSpec = { name: "render", usage: USAGE };
 
-export const renderCommand: CliCommand = {
-    name: "render",
-    usage: USAGE,
+export const renderCommand = defineCommand({
+    spec: SPEC,
     exitCodes:
         "0 the page is written and every ref resolves; 1 the page is written and some refs are broken; 2 schema errors, no page could be made, or bad usage",
-    run(argv: string[], io: CliIo): number {
-        const { values, positionals } = parseCommandLine(SPEC, argv, {
-            root: { type: "string" },
-            output: { type: "string", short: "o" },
-            "follow-symlinks": { type: "boolean" },
-        });
-        if (values.help) return printUsage(io, SPEC);
+    options: {
+        root: { type: "string" },
+        output: { type: "string", short: "o" },
+        "follow-symlinks": { type: "boolean" },
+    },
+    run({ values, positionals }, io): number {
         if (positionals.length !== 1) throw usageError(SPEC, " takes one FILE");
         const [file] = positionals;
         const text = readTextInput(file === "-" ? "-" : nodePath.resolve(io.cwd, file), io.readStdin, file);
@@ -90,4 +86,4 @@ export const renderCommand: CliCommand = {
         }
         return exitCode;
     },
-};
+});

@@ -5,7 +5,6 @@
  * certain repairs are applied, 1 otherwise, 2 on schema errors or bad usage.
  */
 import * as nodePath from "node:path";
-import { parseArgs } from "node:util";
 import { type ParseError, parseTree } from "jsonc-parser";
 import { MAX_NESTING, nestingBeyond } from "../../../shared/jsonNesting";
 import { checkInput } from "../core/check";
@@ -20,8 +19,7 @@ import { DiskDocuments } from "../workspace/diskDocuments";
 import { GitRevisionDocuments, GitRevisionError, lastCommitOf } from "../workspace/gitRevision";
 import { readLockBeside, sha256 } from "../workspace/lockFiles";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
-import type { CliCommand } from "./command";
-import type { CliIo } from "./commands";
+import { type CommandSpec, defineCommand, usageError } from "./commandLine";
 import { CliError, parseMaxSize, readTextInput, readTextInputForUpdate, writeFileAtomic } from "./files";
 
 const USAGE = `  sourcecheck repair [--root DIR] [--since REV] [--strict] [--write [--follow-symlinks]] [--max-size BYTES] [--json] FILE
@@ -31,23 +29,22 @@ const USAGE = `  sourcecheck repair [--root DIR] [--since REV] [--strict] [--wri
             only reading of the ref; --strict: no "only reading"; --write applies only the
             certain ones, in place`;
 
-export const repairCommand: CliCommand = {
-    name: "repair",
-    usage: USAGE,
+const SPEC: CommandSpec = { name: "repair", usage: USAGE };
+
+export const repairCommand = defineCommand({
+    spec: SPEC,
     exitCodes: "0 every ref is valid once the certain repairs are applied; 1 otherwise; 2 schema errors or bad usage",
-    run(argv: string[], io: CliIo): number {
-        let parsed: ReturnType<typeof parse>;
-        try {
-            parsed = parse(argv);
-        } catch (error) {
-            throw new CliError(`repair: ${(error as Error).message}`, 2, USAGE);
-        }
-        const { values, positionals } = parsed;
-        if (values.help) {
-            io.stdout(`Usage:\n${USAGE}\n`);
-            return 0;
-        }
-        if (positionals.length !== 1) throw new CliError("repair takes one FILE", 2, USAGE);
+    options: {
+        root: { type: "string" },
+        since: { type: "string" },
+        strict: { type: "boolean" },
+        write: { type: "boolean" },
+        "follow-symlinks": { type: "boolean" },
+        "max-size": { type: "string" },
+        json: { type: "boolean" },
+    },
+    run({ values, positionals }, io): number {
+        if (positionals.length !== 1) throw usageError(SPEC, " takes one FILE");
         const file = positionals[0];
         if (file === "-" && values.write) throw new CliError("repair: --write needs a FILE, not stdin");
         const absolute = file === "-" ? "-" : nodePath.resolve(io.cwd, file);
@@ -133,7 +130,7 @@ export const repairCommand: CliCommand = {
         if (schemaErrors.length > 0) return 2;
         return result.remaining.length === 0 ? 0 : 1;
     },
-};
+});
 
 function describeRef(ref: Ref): string {
     const q = JSON.stringify;
@@ -187,24 +184,6 @@ function parsesLeniently(text: string): boolean {
     const errors: ParseError[] = [];
     parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
     return errors.length === 0 && nestingBeyond(text, MAX_NESTING) === -1;
-}
-
-function parse(argv: string[]) {
-    return parseArgs({
-        args: argv,
-        allowPositionals: true,
-        strict: true,
-        options: {
-            root: { type: "string" },
-            since: { type: "string" },
-            strict: { type: "boolean" },
-            write: { type: "boolean" },
-            "follow-symlinks": { type: "boolean" },
-            "max-size": { type: "string" },
-            json: { type: "boolean" },
-            help: { type: "boolean", short: "h" },
-        },
-    });
 }
 
 /**

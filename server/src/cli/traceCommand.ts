@@ -29,6 +29,7 @@ import {
     diagnosticLines,
     fetchPages,
     guardedFetcher,
+    liveItemText,
     type PageFetcher,
     printJson,
     readQuoteInput,
@@ -194,13 +195,7 @@ async function verifyUrls(argv: string[], io: CliIo, fetcher: PageFetcher): Prom
     if (values.json) printJson(io, report);
     else {
         io.stdout(`${liveSummary(report, "citations")}\n`);
-        for (const item of report.items) {
-            io.stdout(`  ${visible(file)}:${item.line} ${item.ok ? "PASS" : "FAIL"} ${visible(item.url)}\n`);
-            for (const code of item.diagnostics)
-                io.stdout(
-                    `    [${visible(code)}]${item.message && !code.includes(":") ? ` ${visible(item.message)}` : ""}\n`,
-                );
-        }
+        for (const item of report.items) io.stdout(liveItemText(visible(file), item));
     }
     return report.exitCode;
 }

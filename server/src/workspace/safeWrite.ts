@@ -17,6 +17,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
+import { statOrUndefined } from "./fileStat";
 import { isInside } from "./pathSafety";
 
 /** node:crypto, required on first write: loading it is a large part of a bare start-up. */
@@ -315,14 +316,6 @@ function lstatOrUndefined(path: string): fs.Stats | undefined {
         if (code === "ENOENT") return undefined;
         if (code === "ENOTDIR") throw new SafeWriteError("not-regular", "is below something that is not a folder");
         throw ioError(error);
-    }
-}
-
-function statOrUndefined(path: string): fs.Stats | undefined {
-    try {
-        return fs.statSync(path);
-    } catch {
-        return undefined;
     }
 }
 
