@@ -8,14 +8,18 @@
  * The policy, resolver, ports and transport are parameters for tests only: callers in the CLI and
  * the language server pass none of them, so users always get the strict policy and the real DNS.
  */
-import * as dns from "node:dns";
-import * as http from "node:http";
-import * as https from "node:https";
-import * as net from "node:net";
+import type * as http from "node:http";
+import type * as https from "node:https";
+import type * as net from "node:net";
 import { type AddressPolicy, strictAddressPolicy } from "./addressPolicy";
 import { decodeBody, mediaType } from "./decodeBody";
 import { htmlVisibleText } from "./html";
 import { bareHost, checkSourceUrl } from "./sourceUrl";
+
+/** node:net's isIP, loaded when a URL is first checked (a trace checked offline checks none). */
+function isIP(host: string): number {
+    return (require("node:net") as typeof import("node:net")).isIP(host);
+}
 
 export const FETCH_TIMEOUT_MS = 20_000;
 export const FETCH_MAX_BYTES = 2 * 1024 * 1024;
@@ -29,6 +33,10 @@ export interface ResolvedAddress {
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolver: Resolver = async (hostname) => {
+    // node:dns, node:http and node:https load on the first request: most runs fetch nothing (a URL
+    // refused by its address, a trace checked offline), and https alone costs a tenth of a bare
+    // `node -e 0` start-up (docs/architecture.md, "CLI bundles").
+    const dns = require("node:dns") as typeof import("node:dns");
     const answers = await dns.promises.lookup(hostname, { all: true, verbatim: true });
     return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
@@ -119,7 +127,7 @@ export async function fetchSourceText(rawUrl: string, options: FetchOptions = {}
 async function checkedAddress(url: URL, options: FetchOptions, signal: AbortSignal): Promise<ResolvedAddress> {
     const policy = options.policy ?? strictAddressPolicy;
     const host = bareHost(url);
-    const literal = net.isIP(host);
+    const literal = isIP(host);
     let addresses: ResolvedAddress[];
     if (literal !== 0) addresses = [{ address: host, family: literal === 6 ? 6 : 4 }];
     else {
@@ -164,7 +172,10 @@ const ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,application/jso
 function requestOnce(url: URL, address: ResolvedAddress, options: FetchOptions, signal: AbortSignal): Promise<Hop> {
     const secure = url.protocol === "https:";
     const request =
-        (secure ? options.transport?.https : options.transport?.http) ?? (secure ? https.request : http.request);
+        (secure ? options.transport?.https : options.transport?.http) ??
+        (secure
+            ? (require("node:https") as typeof import("node:https")).request
+            : (require("node:http") as typeof import("node:http")).request);
     const port = (secure ? options.ports?.https : options.ports?.http) ?? (secure ? 443 : 80);
     const host = bareHost(url);
     const maxBytes = options.maxBytes ?? FETCH_MAX_BYTES;
@@ -188,7 +199,7 @@ function requestOnce(url: URL, address: ResolvedAddress, options: FetchOptions, 
             }) as unknown as net.LookupFunction,
         };
         if (secure) {
-            if (net.isIP(host) === 0) requestOptions.servername = host;
+            if (isIP(host) === 0) requestOptions.servername = host;
             if (options.ca) requestOptions.ca = options.ca;
         }
         const req = request(requestOptions, (res) => {

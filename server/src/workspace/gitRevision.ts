@@ -2,7 +2,7 @@
  * Documents as they were at a git revision (`sourcecheck repair --since REV`, docs/repair.md): git
  * runs as a child process, never a shell; paths obey the same root safety as documents on disk.
  */
-import { execFileSync } from "node:child_process";
+import type { execFileSync as ExecFileSync } from "node:child_process";
 import * as nodePath from "node:path";
 import { normalizeLineEndings } from "../core/lines";
 import { type DocumentLookup, SessionDocument } from "../core/session";
@@ -12,6 +12,11 @@ import { resolveUnderRoot } from "./pathSafety";
 export class GitRevisionError extends Error {}
 
 const MAX_BYTES = 64 * 1024 * 1024;
+
+/** node:child_process on first use: repair loads this module on every run, but runs git only with refs to repair. */
+function execFileSync(...args: Parameters<typeof ExecFileSync>): Buffer {
+    return (require("node:child_process") as typeof import("node:child_process")).execFileSync(...args) as Buffer;
+}
 
 function git(root: string, args: string[]): Buffer {
     return execFileSync("git", args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], maxBuffer: MAX_BYTES });
