@@ -6,7 +6,7 @@
  * each file's bytes are valid only during the call that hands them over (their buffer is reused).
  */
 import * as fs from "node:fs";
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import type { MessagePort, Worker } from "node:worker_threads";
 
 /** A file as read: gone or not a regular file, too big, or its bytes with the stat of its descriptor. */
 export type RawFile =
@@ -173,6 +173,9 @@ function readOnWorker(
     maxBytes: number,
     each: (index: number, file: RawFile) => void,
 ): number {
+    // Loaded here, for a corpus large enough to read on workers: `evidence` on a few files starts without it.
+    const { MessageChannel, receiveMessageOnPort, Worker } =
+        require("node:worker_threads") as typeof import("node:worker_threads");
     const readers: Reader[] = [];
     const count = Math.min(WORKERS, Math.ceil(paths.length / BATCH_FILES));
     try {
@@ -204,7 +207,7 @@ function readOnWorker(
             const reader = readers[batch % readers.length];
             let last = false;
             while (!last) {
-                const message = nextMessage(reader.port, reader.counters);
+                const message = nextMessage(reader.port, reader.counters, receiveMessageOnPort);
                 if (message === undefined) return done; // a worker failed: the rest is read here
                 const { stats, bytes } = message;
                 last = message.last;
@@ -237,6 +240,7 @@ const WORKER_SILENCE_MS = 10_000;
 function nextMessage(
     port: MessagePort,
     counters: Int32Array,
+    receiveMessageOnPort: typeof import("node:worker_threads").receiveMessageOnPort,
 ): { stats: Float64Array; bytes: ArrayBuffer; last: boolean } | undefined {
     let waited = 0;
     for (;;) {
