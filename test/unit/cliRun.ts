@@ -32,6 +32,15 @@ export function runCli(args: string[], options: { cwd: string; stdin?: string })
     return outcome(main(args, io) as number);
 }
 
+/** A command entry point other than main (a command run with a stub fetcher), on the same capturing CliIo. */
+export async function runWithIo(
+    run: (io: CliIo) => number | Promise<number>,
+    options: { cwd: string; stdin?: string },
+): Promise<CliRun> {
+    const { io, outcome } = capturingIo(options);
+    return outcome(await run(io));
+}
+
 /** Any command, awaiting those that answer with a promise (check over folders). */
 export async function runCliAsync(args: string[], options: { cwd: string; stdin?: string }): Promise<CliRun> {
     const { io, outcome } = capturingIo(options);

@@ -7,7 +7,6 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { main } from "../../server/src/cli";
 import type { CliIo } from "../../server/src/cli/commands";
 import { runConvert } from "../../server/src/cli/convertCommand";
 import { eachOf, runLiveQuotes } from "../../server/src/cli/notesCommand";
@@ -15,41 +14,17 @@ import type { PageFetcher } from "../../server/src/cli/quoteCli";
 import { runTrace } from "../../server/src/cli/traceCommand";
 import { eachNote } from "../../server/src/quotes/notes";
 import { parseReport } from "../../server/src/quotes/report";
+import { type CliRun, runCliAsync, runWithIo } from "./cliRun";
 
 const repo = path.resolve(__dirname, "../../..");
 const fixtureRoot = path.join(repo, "test/fixtures/tracecite");
 
-interface Run {
-    status: number;
-    stdout: string;
-    stderr: string;
+function cli(args: string[], cwd = fixtureRoot): Promise<CliRun> {
+    return runCliAsync(args, { cwd });
 }
 
-function io(cwd: string, sink: { stdout: string; stderr: string }): CliIo {
-    return {
-        cwd,
-        stdout: (t) => {
-            sink.stdout += t;
-        },
-        stderr: (t) => {
-            sink.stderr += t;
-        },
-        readStdin: () => Buffer.from(""),
-        stdinIsPiped: false,
-        version: "test",
-    };
-}
-
-async function cli(args: string[], cwd = fixtureRoot): Promise<Run> {
-    const sink = { stdout: "", stderr: "" };
-    const status = await main(args, io(cwd, sink));
-    return { status, ...sink };
-}
-
-async function withFetcher(run: (io: CliIo) => number | Promise<number>, cwd = fixtureRoot): Promise<Run> {
-    const sink = { stdout: "", stderr: "" };
-    const status = await run(io(cwd, sink));
-    return { status, ...sink };
+function withFetcher(run: (io: CliIo) => number | Promise<number>, cwd = fixtureRoot): Promise<CliRun> {
+    return runWithIo(run, { cwd });
 }
 
 function codes(json: { diagnostics: { code: string; line: number }[] }): string[] {
