@@ -1,4 +1,4 @@
-// Agent tools over MCP (docs/agents.md, README "Benchmarks"): the round trip of `cite` and `check`
+// Agent tools over MCP (docs/agents.md, docs/benchmarks.md): the round trip of `cite` and `check`
 // on the demo against a no-op tool call, through `sourcecheck mcp` and the MCP SDK's own client over
 // stdio, as an agent's host calls them. The no-op is a call of a tool that does not exist: the same
 // transport, parsing and dispatch, an immediate answer, no work. Both sides run alternately.

@@ -1,4 +1,4 @@
-// Evidence search against the Python retrieval it comes from (docs/evidence.md, README "Benchmarks"),
+// Evidence search against the Python retrieval it comes from (docs/evidence.md, docs/benchmarks.md),
 // on the peer's scaling corpus: the fixture corpus copied 4,947 times into one flat folder, files
 // renamed cNNNNN-<name>.md (about 10 MB, 19,788 files), generated here in a temp folder.
 //
@@ -466,7 +466,7 @@ export function gigabyteCase({ scratch, results, files = 8000, fileBytes = 128 *
  * `node bench/evidence.mjs --gigabyte` for the generated gigabyte corpus alone (about 1 GB in the temp folder)
  * (`--rounds` runs each side N times instead of 3: the peer takes minutes per run on a busy machine). Prints the
  * evidence rows; `--write` puts them into bench/results.json in place of the previous evidence rows
- * (then `node bench/run.mjs --readme-only` renders the README table). `--no-reference` skips the
+ * (then `node bench/run.mjs --readme-only` renders the table of docs/benchmarks.md). `--no-reference` skips the
  * MiniSearch and tokenizer comparisons.
  */
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,4 +1,4 @@
-// `npm run bench`: speed and memory as ratios measured side by side in one run (see README, Benchmarks).
+// `npm run bench`: speed and memory as ratios measured side by side in one run (docs/benchmarks.md).
 // Writes bench/results.json and prints a table. `--smoke` runs tiny workloads only (part of npm test).
 // `--only=NAME` runs one group (cli, schema, lsp, evidence, follow, workspaces, agents, repair,
 // repair-lock, editor, lock, startup); with `--record` its rows are merged into results.json.
@@ -213,9 +213,9 @@ async function schemaCase() {
     );
 }
 
-/** The results as a Markdown table between the README's bench markers (written whole, then renamed). */
-function writeReadmeTable(output) {
-    const readme = join(repo, "README.md");
+/** The results as a Markdown table between the bench markers of docs/benchmarks.md (written whole, then renamed). */
+function writeBenchmarksTable(output) {
+    const readme = join(repo, "docs", "benchmarks.md");
     const text = readFileSync(readme, "utf8");
     const start = "<!-- bench:start -->";
     const end = "<!-- bench:end -->";
@@ -245,8 +245,8 @@ function writeReadmeTable(output) {
 }
 
 if (process.argv.includes("--readme-only")) {
-    // Re-render the README table from the last results.json, without measuring.
-    writeReadmeTable(JSON.parse(readFileSync(join(here, "results.json"), "utf8")));
+    // Re-render the table of docs/benchmarks.md from the last results.json, without measuring.
+    writeBenchmarksTable(JSON.parse(readFileSync(join(here, "results.json"), "utf8")));
     process.exit(0);
 }
 
@@ -272,17 +272,17 @@ const output = {
 };
 if (!smoke && !only) {
     writeFileSync(join(here, "results.json"), `${JSON.stringify(output, null, 2)}\n`);
-    writeReadmeTable(output);
+    writeBenchmarksTable(output);
 } else if (!smoke && process.argv.includes("--record")) {
     // `--only=X --record`: this run's rows replace the rows of the same name in results.json (new ones
-    // are added at the end), the rest kept as last measured; the README table follows.
+    // are added at the end), the rest kept as last measured; the table of docs/benchmarks.md follows.
     const last = JSON.parse(readFileSync(join(here, "results.json"), "utf8"));
     const fresh = new Map(results.map((row) => [row.name, row]));
     const cases = last.cases.map((row) => fresh.get(row.name) ?? row);
     const known = new Set(last.cases.map((row) => row.name));
     const merged = { ...last, cases: [...cases, ...results.filter((row) => !known.has(row.name))] };
     writeFileSync(join(here, "results.json"), `${JSON.stringify(merged, null, 2)}\n`);
-    writeReadmeTable(merged);
+    writeBenchmarksTable(merged);
 }
 const failed = results.filter((r) => r.pass === false);
 console.log(

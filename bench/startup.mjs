@@ -1,4 +1,4 @@
-// CLI start-up (README "Benchmarks"): every command of `sourcecheck`, as a whole process through the
+// CLI start-up (docs/benchmarks.md): every command of `sourcecheck`, as a whole process through the
 // installed entry point (bin/sourcecheck.js), on a tiny input, against a bare `node -e 0`. Both sides
 // are spawned the same way and alternate (measure.mjs); the ratio is of medians. For `mcp`, the time
 // is from spawning to the server's reply to `tools/list` after `initialize` over stdio (what a client

@@ -1,6 +1,6 @@
 /**
- * The custom protocol between the language server and the VS Code client (docs/custom-protocol.md, README "Language server
- * protocol extensions"): method names and message shapes, types only, so both sides compile against
+ * The custom protocol between the language server and the VS Code client (docs/custom-protocol.md):
+ * method names and message shapes, types only, so both sides compile against
  * one definition and cannot drift. Ranges are LSP ranges: 0-based lines, UTF-16 columns, end exclusive.
  */
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";

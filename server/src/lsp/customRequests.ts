@@ -1,5 +1,5 @@
 /**
- * The custom protocol (README, "Language server protocol extensions"; shared/requestTypes.ts): the
+ * The custom protocol (docs/custom-protocol.md; shared/requestTypes.ts): the
  * requests and notifications the client sends, each answered by the language service.
  */
 import { type CancellationToken, ErrorCodes, ResponseError } from "vscode-languageserver/node";
