@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import {
+    basisAgreesWithEntries,
     basisOfHeader,
     conformsToLockEntry,
     ENTRIES_LINE,
@@ -82,10 +83,11 @@ export function readLockOnBasis(annotationPath: string, annotationSha256: () => 
     let entriesAt = -1;
     let basis: LockBasis | undefined;
     let hash: ReturnType<typeof sha256Stream> | undefined;
+    const scan = new EntryDocumentsScan();
     const streamed = readFileChunks(path, { maxBytes: MAX_LOCK_BYTES }, (chunk) => {
         if (hash) {
             hash.update(chunk);
-            return true;
+            return scan.push(chunk);
         }
         headerParts.push(Buffer.from(chunk));
         headerLength += chunk.length;
@@ -97,10 +99,12 @@ export function readLockOnBasis(annotationPath: string, annotationSha256: () => 
         entriesAt = at + 1;
         hash = sha256Stream();
         hash.update(header.subarray(entriesAt));
-        return true;
+        return scan.push(header.subarray(entriesAt));
     });
     if (!streamed.ok) return failedRead(path, streamed);
     if (!basis || !hash || hash.digest() !== basis.entriesSha256) return load();
+    // The basis is a cache of the entries, never an authority over them (docs/security.md).
+    if (!basisAgreesWithEntries(basis, scan.end())) return load();
     const vouched = basis;
     return {
         path,
@@ -113,6 +117,85 @@ export function readLockOnBasis(annotationPath: string, annotationSha256: () => 
             return sha256OfBytes(read.bytes.subarray(entriesAt)) === vouched.entriesSha256 ? read.bytes : undefined;
         },
     };
+}
+
+const REF_PATH_NEEDLE = Buffer.from(': {"ref":{"path":"');
+const DOCUMENT_HASH_NEEDLE = Buffer.from('"documentSha256":"');
+
+/**
+ * Each document the entries cite and the `documentSha256` values its entries hold, read from the
+ * entry lines as they stream past (one line per entry, `ref.path` first and `documentSha256` last:
+ * serializeLock), without parsing them. `end()` is undefined when a line is not one serializeLock
+ * writes: the lock is then not on its basis and is read whole.
+ */
+export class EntryDocumentsScan {
+    private readonly documents = new Map<string, Set<string>>();
+    private carry: Buffer = Buffer.alloc(0);
+    private lines = 0;
+    private malformed = false;
+
+    /** Bytes from the `"entries"` line on; false once a line is malformed (the stream may stop). */
+    push(chunk: Buffer): boolean {
+        if (this.malformed) return false;
+        let start = 0;
+        for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, start)) {
+            const piece = chunk.subarray(start, at);
+            this.line(this.carry.length > 0 ? Buffer.concat([this.carry, piece]) : piece);
+            this.carry = Buffer.alloc(0);
+            start = at + 1;
+            if (this.malformed) return false;
+        }
+        // Copied: the chunk is a reused buffer (readFileChunks).
+        if (start < chunk.length) this.carry = Buffer.concat([this.carry, chunk.subarray(start)]);
+        return true;
+    }
+
+    end(): ReadonlyMap<string, ReadonlySet<string>> | undefined {
+        if (this.carry.length > 0) this.line(this.carry);
+        return this.malformed ? undefined : this.documents;
+    }
+
+    private line(line: Buffer): void {
+        this.lines++;
+        const text = line.length <= 16 ? line.toString("latin1") : "";
+        if (
+            this.lines === 1
+                ? text === `${ENTRIES_LINE}{` || text === `${ENTRIES_LINE}{}`
+                : text === "  }" || text === "}"
+        )
+            return;
+        const entry = entryDocumentOf(line);
+        if (!entry) {
+            this.malformed = true;
+            return;
+        }
+        const hashes = this.documents.get(entry.path);
+        if (hashes) hashes.add(entry.documentSha256);
+        else this.documents.set(entry.path, new Set([entry.documentSha256]));
+    }
+}
+
+/** `ref.path` and `documentSha256` of one entry line (`    "key": {"ref":{"path":"…",…,"documentSha256":"…"},`). */
+function entryDocumentOf(line: Buffer): { path: string; documentSha256: string } | undefined {
+    if (line.length < 8 || line.toString("latin1", 0, 5) !== '    "') return undefined;
+    const pathAt = line.indexOf(REF_PATH_NEEDLE);
+    if (pathAt < 0) return undefined;
+    const open = pathAt + REF_PATH_NEEDLE.length - 1;
+    let close = open + 1;
+    while (close < line.length && line[close] !== 34) close += line[close] === 92 ? 2 : 1;
+    let end = line.length;
+    if (line[end - 1] === 44) end--; // the comma between entries
+    const hashAt = end - 2 - 64 - DOCUMENT_HASH_NEEDLE.length;
+    if (close >= line.length || hashAt <= close || line.toString("latin1", end - 2, end) !== '"}') return undefined;
+    if (line.indexOf(DOCUMENT_HASH_NEEDLE, hashAt) !== hashAt) return undefined;
+    const documentSha256 = line.toString("latin1", end - 2 - 64, end - 2);
+    if (!/^[0-9a-f]{64}$/.test(documentSha256)) return undefined;
+    try {
+        const path = JSON.parse(line.toString("utf8", open, close + 1)) as unknown;
+        return typeof path === "string" ? { path, documentSha256 } : undefined;
+    } catch {
+        return undefined;
+    }
 }
 
 /**

@@ -45,6 +45,36 @@ export function changedDocuments(basis: LockBasis, lookup: DocumentLookup, sha25
     return changed;
 }
 
+/**
+ * Whether a basis may be used at all (docs/security.md, "The lock's trust model"): the basis is a
+ * cache of the entries, never an authority over them. Its readable documents must be exactly the
+ * documents the entries cite, and every entry's own `documentSha256` must be the basis's hash of its
+ * document. A basis edited by hand (a hash set to the new text's, a document's line deleted, its key
+ * renamed to `./doc.md`) then disagrees with the entries it sits over and the whole lock is read.
+ * `entryDocuments`: each cited path -> the `documentSha256` values of its entries; undefined when the
+ * entries could not be read as `serializeLock` writes them.
+ */
+export function basisAgreesWithEntries(
+    basis: LockBasis,
+    entryDocuments: ReadonlyMap<string, ReadonlySet<string>> | undefined,
+): boolean {
+    if (!entryDocuments) return false;
+    let readable = 0;
+    for (const path in basis.documents) {
+        if (!Object.hasOwn(basis.documents, path)) continue;
+        const hash = basis.documents[path];
+        // A document that could not be read vouches for nothing; an entry into it is not on this basis.
+        if (hash === null) {
+            if (entryDocuments.has(path)) return false;
+            continue;
+        }
+        readable++;
+        const hashes = entryDocuments.get(path);
+        if (hashes?.size !== 1 || !hashes.has(hash)) return false;
+    }
+    return readable === entryDocuments.size;
+}
+
 function hashOf(document: SessionDocument | DocumentFailure | undefined, sha256: Sha256): string | null {
     return document === undefined || isDocumentFailure(document) ? null : contentSha256(document, sha256);
 }

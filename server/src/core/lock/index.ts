@@ -1,6 +1,6 @@
 /** Locks: what each ref meant when it was locked, and drift from it (docs/lock.md). Pure. */
 
-export { changedDocuments, RecordingLookup } from "./basis";
+export { basisAgreesWithEntries, changedDocuments, RecordingLookup } from "./basis";
 export { LockComparison, type LockComparisonOptions, type LockCounts, UnchangedLock } from "./compare";
 export { driftOf, quoteForPeople, type TextChangedWarning, unlockedMessage } from "./drift";
 export { baseKey, entryKey, isLockedText, lockEntry, lockedTextOf, refIdentity } from "./entry";

@@ -28,7 +28,23 @@ export interface NotLocked {
 
 export type LockedText =
     | { schemaErrors: SchemaError[]; content?: undefined }
-    | { schemaErrors?: undefined; content: string; lock: LockFile; locked: number; notLocked: NotLocked[] };
+    | {
+          schemaErrors?: undefined;
+          content: string;
+          lock: LockFile;
+          locked: number;
+          notLocked: NotLocked[];
+          /** Refs whose locked text differed from their text now and were locked to it (accepted). */
+          accepted: number;
+      };
+
+/**
+ * Said of a ref whose cited text changed and was not accepted: the lock keeps the old text, and only
+ * an explicit accept (`lock --accept`, the MCP tool's `accept: true`, the editor's Accept) replaces it
+ * (docs/security.md, "The lock's trust model").
+ */
+export const CHANGED_NOT_ACCEPTED =
+    "the cited text changed since it was locked; the lock keeps the locked text until the new text is accepted";
 
 export function lockAnnotationText(
     text: string,
@@ -36,8 +52,11 @@ export function lockAnnotationText(
     lookup: DocumentLookup,
     previous: LockFile | undefined,
     sha256: Sha256,
-    /** All, none, or the sites a predicate picks (the editor's accept: a ref and the refs identical to it). */
-    acceptChangedText: boolean | ((site: LockRefSite) => boolean) = true,
+    /**
+     * All, none, or the sites a predicate picks (the editor's accept: a ref and the refs identical to
+     * it). None by default: a changed text is accepted only when asked (docs/lock.md, "Merging").
+     */
+    acceptChangedText: boolean | ((site: LockRefSite) => boolean) = false,
     /** The SHA-256 of `text` when the caller has it (hashed from the bytes it read: cheaper). */
     textSha256?: string,
 ): LockedText {
@@ -68,7 +87,7 @@ export function lockAnnotationText(
             role: site.role,
             pointer: site.pointer,
             code: error?.code ?? "text-changed",
-            message: error?.message ?? "the cited text changed since it was locked",
+            message: error?.message ?? CHANGED_NOT_ACCEPTED,
             kept: status === "kept" || status === "changed",
             line: at.line,
             column: at.column + 1,
@@ -85,7 +104,7 @@ export function lockAnnotationText(
             documents: recording.documentHashes(sha256),
         };
     }
-    return { content: serializeLock(lock, entries), lock, locked, notLocked };
+    return { content: serializeLock(lock, entries), lock, locked, notLocked, accepted: result.accepted };
 }
 
 /**

@@ -32,6 +32,8 @@ export interface RelockResult {
     statuses: RefLockStatus[];
     /** The key each site's entry has in the new lock (undefined when it has none). */
     keys: (string | undefined)[];
+    /** Sites whose entry held other text and were locked to their text now (accepted). */
+    accepted: number;
 }
 
 export function relock(
@@ -48,6 +50,7 @@ export function relock(
     const keys: (string | undefined)[] = new Array(sites.length);
     const documentHashes = new Map<string, string>();
     const fresh: { site: number; entry: LockEntry }[] = [];
+    let accepted = 0;
 
     sites.forEach((site, i) => {
         const match = matches[i];
@@ -59,12 +62,14 @@ export function relock(
             return;
         }
         const accepting = typeof acceptChangedText === "function" ? acceptChangedText(i) : acceptChangedText;
-        if (match && !accepting && !isLockedText(match.entry, resolution.text, sha256)) {
+        const changed = match !== undefined && !isLockedText(match.entry, resolution.text, sha256);
+        if (changed && !accepting) {
             statuses.push("changed");
             if (!entries.has(match.key)) entries.set(match.key, { ...match.entry, ref: copyRef(site.ref) });
             keys[i] = match.key;
             return;
         }
+        if (changed) accepted++;
         const document = lookup.get(resolution.path);
         if (document === undefined || isDocumentFailure(document)) {
             // Cannot happen for a ref that resolved; recorded rather than thrown.
@@ -110,7 +115,12 @@ export function relock(
             occurrence++;
         }
     }
-    return { lock: { lockVersion: LOCK_VERSION, annotationFile, entries: sortEntries(entries) }, statuses, keys };
+    return {
+        lock: { lockVersion: LOCK_VERSION, annotationFile, entries: sortEntries(entries) },
+        statuses,
+        keys,
+        accepted,
+    };
 }
 
 /** Entries by document path, then where their text was, then key: a stable order for small diffs. */
