@@ -167,6 +167,12 @@ export const lockInput = z
     .object({
         file: relativePath("The annotation file whose refs to lock"),
         write: z.boolean().describe("Write the lock (default false)").optional(),
+        accept: z
+            .boolean()
+            .describe(
+                "Accept changed texts: a ref whose cited text changed since it was locked is locked to its text now (default false: its locked text is kept and it is listed in notLocked)",
+            )
+            .optional(),
     })
     .strict();
 
@@ -254,6 +260,8 @@ export const lockOutput = z.object({
     lock: z.string(),
     /** Refs locked to the text they resolve to now. */
     locked: z.number().int(),
+    /** Refs whose changed text was accepted (only with `accept: true`). */
+    accepted: z.number().int(),
     /** Refs that do not resolve: listed (annotation and role 0-based); their last locked entry is kept when there is one. */
     notLocked: z.array(
         z.object({
@@ -441,8 +449,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         title: "Lock what refs cite",
         description:
             "Record what each ref of an annotation file cites now in the lock beside it (X.sourcecheck.lock.json), so " +
-            "check later reports text-changed where a cited text changed. Returns { lock, locked, notLocked, written }; " +
-            "notLocked lists refs that do not resolve. Writes only with write: true, after check passes.",
+            "check later reports text-changed where a cited text changed. Returns { lock, locked, accepted, notLocked, written }; " +
+            "notLocked lists refs that do not resolve, and refs whose cited text changed (text-changed: kept unless " +
+            "accept: true, after reading the new text). Writes only with write: true, after check passes.",
         input: lockInput,
         output: lockOutput,
         writes: true,

@@ -342,6 +342,7 @@ async function lock(args: z.infer<typeof lockInput>, context: ToolContext): Prom
         context.refScope(args.file).documents(),
         access.lock,
         sha256,
+        args.accept === true,
     );
     if (result.schemaErrors) {
         const first = result.schemaErrors[0];
@@ -359,7 +360,13 @@ async function lock(args: z.infer<typeof lockInput>, context: ToolContext): Prom
         }
         written = true;
     }
-    return json({ lock: access.path, locked: result.locked, notLocked: result.notLocked, written });
+    return json({
+        lock: access.path,
+        locked: result.locked,
+        accepted: result.accepted,
+        notLocked: result.notLocked,
+        written,
+    });
 }
 
 function baseName(path: string): string {

@@ -14,6 +14,7 @@ import {
     refCountIfAllResolve,
     siteLabel,
 } from "../core/lock";
+import { visible } from "../core/visible";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { isLockOnBasis, lockPathFor, readLockOnBasis, sha256 } from "../workspace/lockFiles";
 import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
@@ -22,10 +23,11 @@ import type { CliIo } from "./commands";
 import { discoverFiles } from "./discovery";
 import { CliError, readTextInputHashed, writeFileAtomic } from "./files";
 
-const USAGE = `  sourcecheck lock [--root DIR] [--json] PATH|GLOB...
+const USAGE = `  sourcecheck lock [--root DIR] [--json] [--accept] PATH|GLOB...
             write beside each annotation file X.sourcecheck.json its lock X.sourcecheck.lock.json:
             what each ref resolves to now, so check reports text-changed when a cited text changes;
-            exit 1 when a ref does not resolve (its last locked entry is kept)`;
+            a ref whose cited text changed keeps its locked text unless --accept is given;
+            exit 1 when a ref does not resolve or its changed text is not accepted (its entry is kept)`;
 
 const SPEC: CommandSpec = { name: "lock", usage: USAGE };
 
@@ -35,6 +37,8 @@ export interface FileLockResult {
     written: boolean;
     exitCode: 0 | 1 | 2;
     locked: number;
+    /** Refs whose changed text was accepted (`--accept`): their entries now hold the new text. */
+    accepted: number;
     notLocked: NotLocked[];
     error?: { code: string; message: string };
 }
@@ -43,7 +47,7 @@ export const lockCommand = defineCommand({
     spec: SPEC,
     exitCodes:
         "0 every lock written with every ref locked; 1 some ref could not be locked (listed); 2 bad input or usage",
-    options: ROOT_AND_JSON,
+    options: { ...ROOT_AND_JSON, accept: { type: "boolean" } },
     run({ values, positionals }, io): number {
         if (positionals.length === 0) throw usageError(SPEC, " takes at least one annotation FILE, folder or glob");
         if (positionals.includes("-")) throw usageError(SPEC, ": a lock is written beside a file, not for stdin");
@@ -52,7 +56,9 @@ export const lockCommand = defineCommand({
         if (found.length === 0) throw new CliError(`lock: no annotation files found in ${positionals.join(" ")}`);
         const root = values.root !== undefined ? nodePath.resolve(io.cwd, values.root) : undefined;
         const results = found.map((file) => {
-            const { text: _text, ...result } = lockFile(file.path, file.shown, root, io, configs);
+            const { text: _text, ...result } = lockFile(file.path, file.shown, root, io, configs, true, {
+                accept: values.accept === true,
+            });
             return result;
         });
         const exitCode = Math.max(0, ...results.map((r) => r.exitCode));
@@ -73,10 +79,12 @@ export function lockFile(
     io: Pick<CliIo, "cwd">,
     configs = new ProjectConfigs(),
     write = true,
+    /** Accept changed texts (`--accept`, the MCP tool's `accept`): never by default (docs/security.md). */
+    { accept = false }: { accept?: boolean } = {},
 ): FileLockResult & { text?: string } {
     const lockPath = lockPathFor(path);
     const lockShown = nodePath.join(nodePath.dirname(shown), nodePath.basename(lockPath)).replace(/\\/g, "/");
-    const base = { file: shown, lock: lockShown, written: false, locked: 0, notLocked: [] as NotLocked[] };
+    const base = { file: shown, lock: lockShown, written: false, locked: 0, accepted: 0, notLocked: [] as NotLocked[] };
     const fail = (code: string, message: string): FileLockResult => ({
         ...base,
         exitCode: 2,
@@ -114,7 +122,7 @@ export function lockFile(
     }
     if (previous.error) return fail(previous.error.code, lockErrorMessage(previous.error));
 
-    const result = lockAnnotationText(text, nodePath.basename(path), disk, previous.lock, sha256, true, textSha256);
+    const result = lockAnnotationText(text, nodePath.basename(path), disk, previous.lock, sha256, accept, textSha256);
     if (result.schemaErrors) {
         const first = result.schemaErrors[0];
         const count = result.schemaErrors.length;
@@ -123,29 +131,37 @@ export function lockFile(
             `${count} schema error${count === 1 ? "" : "s"}, the first at ${pointerWithReading(first.pointer)}: ${first.message}; the lock is left as it was`,
         );
     }
-    const { content, locked, notLocked } = result;
+    const { content, locked, notLocked, accepted } = result;
     let written = false;
     if (write) {
         writeFileAtomic(lockPath, content);
         written = true;
     }
-    return { ...base, written, locked, notLocked, exitCode: notLocked.length > 0 ? 1 : 0, text: content };
+    return { ...base, written, locked, accepted, notLocked, exitCode: notLocked.length > 0 ? 1 : 0, text: content };
 }
 
 function lockErrorMessage(error: LockError): string {
     return `${error.message}; fix or delete the lock file to lock again (nothing was written)`;
 }
 
+/** Names and messages escaped: a file name or a cited text is shown, never acted on (docs/security.md, "Outputs"). */
 function formatResult(result: FileLockResult): string {
-    if (result.error) return `${result.lock}: ${result.error.code}: ${result.error.message}\n`;
+    if (result.error) return `${visible(result.lock)}: ${result.error.code}: ${visible(result.error.message)}\n`;
     const lines = result.notLocked.map(
         (n) =>
-            `${result.file}:${n.line}:${n.column}: ${siteLabel(n.annotation, n.role)}: ${n.code}: ${n.message}` +
-            (n.kept ? " (its last locked entry is kept)" : " (not locked)"),
+            `${visible(result.file)}:${n.line}:${n.column}: ${siteLabel(n.annotation, n.role)}: ${n.code}: ${visible(n.message)}` +
+            (n.code === "text-changed"
+                ? " (its locked text is kept: lock --accept accepts the new text)"
+                : n.kept
+                  ? " (its last locked entry is kept)"
+                  : " (not locked)"),
     );
     const total = result.locked + result.notLocked.length;
     lines.push(
-        `${result.lock}: ${result.locked} of ${total} ref${total === 1 ? "" : "s"} locked` +
+        `${visible(result.lock)}: ${result.locked} of ${total} ref${total === 1 ? "" : "s"} locked` +
+            (result.accepted > 0
+                ? `, ${result.accepted} changed text${result.accepted === 1 ? "" : "s"} accepted`
+                : "") +
             (result.notLocked.length > 0 ? `, ${result.notLocked.length} could not be` : "") +
             ` (exit ${result.exitCode})`,
     );
