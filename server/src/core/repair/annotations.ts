@@ -3,9 +3,9 @@
  * has the shape of `sourcecheck repair --json`, plus the candidates themselves for callers that edit.
  */
 import type { CheckResult } from "../check";
-import type { RefResolution } from "../resolve";
+import type { RefResolution, ResolvedSpan } from "../resolve";
 import { Session } from "../session";
-import type { ErrorCode, Ref } from "../types";
+import type { ErrorCode, Range, Ref } from "../types";
 import { isLocked } from "./certainty";
 import { Corroboration, type RepairSite, repairSite } from "./corroborate";
 import type { EvidenceKind, LockedSpan, RepairCandidate, RepairDocuments, RepairOptions, RepairReason } from "./types";
@@ -85,6 +85,8 @@ export function* repairCheckedSteps(
         resolution: RefResolution;
         code?: ErrorCode | "text-changed";
         message?: string;
+        /** What the annotation's sources of the other polarity cite (never a certain place for this one). */
+        opposite?: readonly ResolvedSpan[];
     }[] = [];
     for (const annotation of result.annotations) {
         const refs: { role: RepairRole; pointer: string; ref?: Ref; resolution?: RefResolution }[] = [
@@ -101,8 +103,13 @@ export function* repairCheckedSteps(
                 resolution: source.resolution,
             })),
         ];
+        const cited = (polarity: unknown) =>
+            annotation.sources.flatMap((source) =>
+                source.resolution?.valid && source.ref?.polarity !== polarity ? [source.resolution] : [],
+            );
         for (const item of refs) {
             if (!item.ref || item.resolution === undefined) continue;
+            const polarity = item.role === "claim" ? undefined : annotation.sources[item.role].ref?.polarity;
             const failed = item.resolution.valid ? undefined : item.resolution.errors[0];
             items.push({
                 annotation: annotation.index,
@@ -112,6 +119,7 @@ export function* repairCheckedSteps(
                 resolution: item.resolution,
                 code: failed?.code,
                 message: failed?.message,
+                opposite: polarity === "supports" || polarity === "refutes" ? cited(polarity) : undefined,
             });
         }
     }
@@ -136,7 +144,7 @@ export function* repairCheckedSteps(
     for (const [index, item] of items.entries()) {
         if (sites[index].valid || item.code === undefined) continue;
         // The refs around it may say how its lines moved (corroborate.ts).
-        const candidates = corroboration.candidates(index);
+        const candidates = withoutCertainOnto(corroboration.candidates(index), item.opposite);
         yield;
         const certain = candidates.find((c) => c.certain);
         for (const candidate of certain ? [certain] : candidates) {
@@ -154,6 +162,33 @@ export function* repairCheckedSteps(
         }
     }
     return { repairs, remaining };
+}
+
+/**
+ * A source is never certainly moved onto text a source of the other polarity in its annotation cites:
+ * whatever the evidence (a lock entry crafted with the refuting sentence's text, docs/security.md), a
+ * `supports` ref landing on the refuting sentence needs a person.
+ */
+function withoutCertainOnto(
+    candidates: RepairCandidate[],
+    opposite: readonly ResolvedSpan[] | undefined,
+): RepairCandidate[] {
+    if (!opposite || opposite.length === 0) return candidates;
+    return candidates.map((c) =>
+        c.certain && opposite.some((span) => span.path === c.ref.path && overlaps(span.range, c.range))
+            ? {
+                  ...c,
+                  certain: false,
+                  evidence: `${c.evidence ?? "a candidate"}; not certain: a source of the other polarity in this annotation cites this text`,
+              }
+            : c,
+    );
+}
+
+function overlaps(a: Range, b: Range): boolean {
+    const before = (x: Range["start"], y: Range["start"]) =>
+        x.line < y.line || (x.line === y.line && x.column < y.column);
+    return before(a.start, b.end) && before(b.start, a.end);
 }
 
 function plainRef(ref: Ref): Ref {
@@ -184,13 +219,13 @@ function entryOf(
 /** What to do about a ref left without a certain repair. */
 function nextStep(code: string, note: string | undefined, candidates: number, line: number): string {
     if (note?.startsWith("the cited text changed where it is"))
-        return "read the new text: if it still supports the claim, accept it with `sourcecheck lock`; otherwise cite other text";
+        return "read the new text: if it still supports the claim, accept it with `sourcecheck lock --accept`; otherwise cite other text";
     if (note?.includes("no longer in"))
         return "cite the text that supports the claim now (`sourcecheck cite`), or remove this source";
     if (candidates > 0)
         return `choose one of the ${candidates} candidates above (in the editor: Quick Fix), or edit the ref by hand`;
     if (code === "text-changed")
-        return "read the new text: if it still supports the claim, accept it with `sourcecheck lock`; otherwise cite other text";
+        return "read the new text: if it still supports the claim, accept it with `sourcecheck lock --accept`; otherwise cite other text";
     return `no candidate: quote the text meant near line ${line} again with \`sourcecheck cite\`, or fix the ref by hand`;
 }
 

@@ -188,11 +188,14 @@ export function lockCandidates<R extends Ref>(
         // A changed text is certain only with its ends as they were, its context mostly as locked (a
         // changed sentence elsewhere is another sentence), and its written strings or its lines kept:
         // the lock must still know the ref, to report text-changed.
+        // Found only approximately, it is certain only as the one place within the limits: a second
+        // one may be another sentence that says nearly the same (docs/security.md, "The lock's trust model").
         const certain =
             place === best &&
             clear &&
             (place.textErrors === 0 ||
-                (endsAgree(document.content, place, locked) &&
+                (next === undefined &&
+                    endsAgree(document.content, place, locked) &&
                     place.contextErrors <= (locked.prefix.length + locked.suffix.length) / 4 &&
                     ((candidate.ref.start.str === ref.start.str && candidate.ref.end.str === ref.end.str) ||
                         (candidate.ref.start.line === ref.start.line && candidate.ref.end.line === ref.end.line))));
@@ -202,12 +205,17 @@ export function lockCandidates<R extends Ref>(
         else if (place.textErrors === 0 && certain)
             evidence = `the locked text occurs ${places.filter((p) => p.textErrors === 0).length} times; only on ${where} is its context as locked`;
         else if (certain)
-            evidence = `the locked text was found changed (${plural(place.textErrors, "character")} differ) on ${where}; it stays text-changed until it is locked again`;
+            evidence = `${APPROXIMATE}: the locked text was found changed (${plural(place.textErrors, "character")} differ) on ${where}; it stays text-changed until it is locked again`;
+        else if (place.textErrors > 0)
+            evidence = `${APPROXIMATE}: a place like the locked text (${plural(place.textErrors, "character")} differ) on ${where}, not certain`;
         else evidence = `a place of the locked text on ${where}, not clearly ahead of the others`;
         candidates.push({ ...candidate, certain, cost: place.cost, evidenceKind: "lock", evidence });
     }
     return { candidates, gone: false };
 }
+
+/** How a repair from a lock entry whose text was not found exactly is named: it is no proof of the text. */
+export const APPROXIMATE = "lock-anchored (approximate)";
 
 /** The place begins and ends as the locked text did (ENDS characters each, or the whole text). */
 function endsAgree(content: string, place: LockedPlace, locked: LockedSpan): boolean {
