@@ -1,18 +1,19 @@
-// `npm start`: build, check the demo with the CLI, then open examples/demo in VS Code with the
-// extension loaded: the desktop `code` when it is on PATH, else the offline VS Code server of
-// scripts/e2e-install.mjs (a browser workbench; the URL is printed).
+// `npm start`: copy examples/demo afresh into the git-ignored .vscode-test/start/demo
+// (scripts/start-demo.mjs: the tracked demo is never written), build, check the copy with the CLI,
+// then open it in VS Code with the extension loaded: the desktop `code` when it is on PATH, else the
+// offline VS Code server of scripts/e2e-install.mjs (a browser workbench; the URL is printed).
 //
-//   npm start [-- --port N] [-- --no-editor]
-//   --port N      port of the offline VS Code server (default: a free one; also SOURCECHECK_PORT)
-//   --no-editor   stop after the build and the CLI run
+//   npm start [-- --port N] [-- --no-editor] [-- --prepare-only]
+//   --port N        port of the offline VS Code server (default: a free one; also SOURCECHECK_PORT)
+//   --no-editor     stop after the build and the CLI run
+//   --prepare-only  stop after making the demo copy (test/unit/startDemo.test.ts)
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureDependencies } from "./ensure-deps.mjs";
+import { prepareDemo } from "./start-demo.mjs";
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), "..", "..");
-const demo = join(repoRoot, "examples", "demo");
 const args = process.argv.slice(2);
 const log = (message) => console.log(`[start] ${message}`);
 
@@ -32,15 +33,19 @@ function onPath(command) {
 }
 
 async function main() {
+    const { demo, data: dataDir } = prepareDemo(repoRoot);
+    const shown = relative(repoRoot, demo);
+    log(`a fresh copy of examples/demo in ${shown} (git ignores it; made again on every run)`);
+    if (args.includes("--prepare-only")) return;
     ensureDependencies(repoRoot);
     log("building (node scripts/build.mjs)");
     if (run(process.execPath, ["scripts/build.mjs"], "build") !== 0) throw new Error("the build failed");
 
     // The demo's annotations 4-7 are broken on purpose, so exit status 1 is the expected answer here.
-    log("node dist/cli.js check examples/demo/answer.sourcecheck.json --root examples/demo");
+    log(`node dist/cli.js check ${shown}/answer.sourcecheck.json --root ${shown}`);
     const status = run(
         process.execPath,
-        ["dist/cli.js", "check", "examples/demo/answer.sourcecheck.json", "--root", "examples/demo"],
+        ["dist/cli.js", "check", `${shown}/answer.sourcecheck.json`, "--root", shown],
         "CLI",
     );
     log(`CLI exit status ${status} (1 = resolution failures, as the demo intends)`);
@@ -55,8 +60,6 @@ async function main() {
     log("no `code` on PATH: using the offline VS Code server (first run installs it, about 90 s)");
     const { ensureOfflineVSCode, startVSCodeServer } = await import("./e2e-install.mjs");
     await ensureOfflineVSCode({ log: (message) => log(message) });
-    const dataDir = join(repoRoot, ".vscode-test", "start");
-    mkdirSync(dataDir, { recursive: true });
     const portOption = option("--port") ?? process.env.SOURCECHECK_PORT;
     const server = await startVSCodeServer({
         port: portOption ? Number(portOption) : undefined,
