@@ -123,4 +123,17 @@ describe("localization", () => {
             assert.ok(ignore.includes(pattern), pattern);
         assert.equal(readJson("package.json").l10n, "./l10n");
     });
+
+    // Issue 34.11: "Configure Display Language" lists only the languages whose packs VS Code has.
+    it("docs/localization.md tells a person how to get each shipped language: the pack, then the display language", () => {
+        const doc = fs.readFileSync(path.join(repo, "docs/localization.md"), "utf8");
+        const packs: Record<string, string> = { "zh-cn": "MS-CEINTL.vscode-language-pack-zh-hans" };
+        const section = doc.split(/^## /m).find((s) => s.startsWith("Getting the Chinese UI")) ?? "";
+        for (const locale of LOCALES) {
+            assert.ok(section.includes(packs[locale]), `names the marketplace id of the ${locale} language pack`);
+            assert.ok(section.includes(locale), `names the locale ${locale}`);
+        }
+        assert.match(section, /Configure Display Language/);
+        assert.match(doc, /What stays English/);
+    });
 });
