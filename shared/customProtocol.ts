@@ -49,6 +49,23 @@ export interface Citation {
     verdict: Verdict;
     /** Where the citing ref sits in the annotation file. */
     refRange: LspRange;
+    /**
+     * Why the citing annotation is broken, or which of its refs drifted from their locked text: one
+     * entry per ref (its first error), so a hover on the span can say which ref and why (docs/verdicts.md).
+     */
+    problems?: RefProblem[];
+}
+
+/** A ref of an annotation that fails, or whose cited text changed since it was locked. */
+export interface RefProblem {
+    role: "claim" | number;
+    /** The ref's `path`, as written. */
+    path: string;
+    /** For example `boundary-not-found`, or `text-changed` for drift. */
+    code: string;
+    message: string;
+    /** Where the ref sits in the annotation file: its quick fixes are asked for there. */
+    refRange: LspRange;
 }
 
 export interface CitedSpan {

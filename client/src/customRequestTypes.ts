@@ -19,6 +19,7 @@ export type {
     LspRange,
     Ref,
     RefForSelectionResult,
+    RefProblem,
     RefsCanFollowParams,
     RefUpdate,
     SpanKind,

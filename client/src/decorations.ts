@@ -131,37 +131,39 @@ function gutterRanges(ranges: vscode.Range[]): vscode.Range[] {
  * not on line 16`. The server's message says it at length; this keeps what fits after a line.
  */
 export function brokenRefLabel(ref: Pick<BrokenRef, "code" | "message">): string {
+    return vscode.l10n.t("broken ref: {0}", brokenRefReason(ref));
+}
+
+/** Why a ref is broken, short: `the end "2.6." is not on line 16` (hovers and line labels). */
+export function brokenRefReason(ref: Pick<BrokenRef, "code" | "message">): string {
     const m = ref.message;
     const notFound = /^(start|end) boundary ("(?:[^"\\]|\\.)*") does not occur on line (\d+)/.exec(m);
     if (notFound)
         return notFound[1] === "start"
-            ? vscode.l10n.t("broken ref: the start {0} is not on line {1}", notFound[2], notFound[3])
-            : vscode.l10n.t("broken ref: the end {0} is not on line {1}", notFound[2], notFound[3]);
+            ? vscode.l10n.t("the start {0} is not on line {1}", notFound[2], notFound[3])
+            : vscode.l10n.t("the end {0} is not on line {1}", notFound[2], notFound[3]);
     const ambiguous = /^(start|end) boundary ("(?:[^"\\]|\\.)*") occurs (\d+) times on line (\d+)/.exec(m);
     if (ambiguous)
         return ambiguous[1] === "start"
-            ? vscode.l10n.t(
-                  "broken ref: the start {0} occurs {1} times on line {2}",
-                  ambiguous[2],
-                  ambiguous[3],
-                  ambiguous[4],
-              )
-            : vscode.l10n.t(
-                  "broken ref: the end {0} occurs {1} times on line {2}",
-                  ambiguous[2],
-                  ambiguous[3],
-                  ambiguous[4],
-              );
+            ? vscode.l10n.t("the start {0} occurs {1} times on line {2}", ambiguous[2], ambiguous[3], ambiguous[4])
+            : vscode.l10n.t("the end {0} occurs {1} times on line {2}", ambiguous[2], ambiguous[3], ambiguous[4]);
     const range = /^(start|end) line (\d+) is out of range: .* has (\d+) lines?$/.exec(m);
     if (range)
         return Number(range[3]) === 1
-            ? vscode.l10n.t("broken ref: line {0} is past the end (1 line)", range[2])
-            : vscode.l10n.t("broken ref: line {0} is past the end ({1} lines)", range[2], range[3]);
+            ? vscode.l10n.t("line {0} is past the end (1 line)", range[2])
+            : vscode.l10n.t("line {0} is past the end ({1} lines)", range[2], range[3]);
     const order = /^start line (\d+) comes after end line (\d+)/.exec(m);
-    if (order)
-        return vscode.l10n.t("broken ref: its start (line {0}) comes after its end (line {1})", order[1], order[2]);
-    if (/do not enclose a span/.test(m)) return vscode.l10n.t("broken ref: its start and end do not enclose a span");
-    return vscode.l10n.t("broken ref: {0}", m.length > 80 ? `${m.slice(0, 79)}…` : m);
+    if (order) return vscode.l10n.t("its start (line {0}) comes after its end (line {1})", order[1], order[2]);
+    if (/do not enclose a span/.test(m)) return vscode.l10n.t("its start and end do not enclose a span");
+    return cutAtWord(m, 80);
+}
+
+/** `text` cut to at most `max` characters at a word's edge, "…" marking the cut (item 8 of issue 34). */
+export function cutAtWord(text: string, max: number): string {
+    if (text.length <= max) return text;
+    const room = text.slice(0, max - 1);
+    const space = room.search(/\s\S*$/);
+    return `${(space > max / 2 ? room.slice(0, space) : room).trimEnd()}…`;
 }
 
 /** The whole line a broken ref names: a background and, after the text, what is wrong. */

@@ -17,6 +17,7 @@ import { CitedSpanDecorations, toRange } from "./decorations";
 import { DocumentScopes } from "./documentScopes";
 import { FileMoves } from "./fileMoves";
 import { FindSources, type FindSourcesArgs } from "./findSources";
+import { FIX_REF_COMMAND, fixRef } from "./fixRef";
 import { FollowEdits, RefUpdates, UNDO_REF_UPDATE_COMMAND } from "./followEdits";
 import { CitedSpanHoverProvider, OPEN_REF_COMMAND } from "./hover";
 import { associateAnnotationFiles } from "./languageAssociation";
@@ -125,6 +126,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     );
     command("sourcecheck.showOutput", () => output.show(true));
     command(OPEN_REF_COMMAND, (arg) => reporting(() => openRef(arg)));
+    command(FIX_REF_COMMAND, (arg) => reporting(() => fixRef(arg)));
 
     // Undo of the last automatic ref update (the status bar item of follow edits offers it).
     command(UNDO_REF_UPDATE_COMMAND, () => reporting(() => refUpdates.undoLast()));

@@ -1,14 +1,18 @@
 /**
- * Hovers on cited spans: who cites this text (claim text, polarity, confidence, annotation file and
- * index), each with a link that opens the citing ref in its annotation file.
+ * Hovers on cited spans: who cites this text, the verdict of each citing annotation first (glyph and
+ * word, docs/verdicts.md), and when that annotation is broken or a ref of it drifted, which ref and
+ * why, with a link to its fix (`sourcecheck.fixRef`); then claim text, polarity, confidence, and a
+ * link that opens the citing ref in its annotation file.
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { CitedSpansStore } from "./citedSpans";
 import { decorationsEnabled } from "./config";
-import type { Citation, CitedSpan } from "./customRequestTypes";
-import { toRange } from "./decorations";
-import { annotationName, sourceName } from "./l10n";
+import type { Citation, CitedSpan, RefProblem } from "./customRequestTypes";
+import { brokenRefReason, toRange } from "./decorations";
+import { FIX_REF_COMMAND } from "./fixRef";
+import { annotationName, sourceName, verdictWord } from "./l10n";
+import { VERDICT_GLYPHS } from "../../shared/legend";
 
 export const OPEN_REF_COMMAND = "sourcecheck.openRef";
 
@@ -27,7 +31,7 @@ export class CitedSpanHoverProvider implements vscode.HoverProvider {
         const spans = (await this.store.spansOf(document)).filter((span) => toRange(span.range).contains(position));
         if (spans.length === 0) return undefined;
         const markdown = new vscode.MarkdownString(undefined, true);
-        markdown.isTrusted = { enabledCommands: [OPEN_REF_COMMAND] };
+        markdown.isTrusted = { enabledCommands: [OPEN_REF_COMMAND, FIX_REF_COMMAND] };
         markdown.supportHtml = false;
         spans.forEach((span, index) => {
             if (index > 0) markdown.appendMarkdown("\n\n---\n\n");
@@ -43,7 +47,33 @@ function appendSpan(markdown: vscode.MarkdownString, span: CitedSpan): void {
     markdown.appendMarkdown(`**SourceCheck · ${kindLabel(span.kind)}**`);
     markdown.appendMarkdown(count === 1 ? vscode.l10n.t(" — cited once") : vscode.l10n.t(" — cited {0} times", count));
     markdown.appendMarkdown("\n\n");
-    for (const citation of span.citations) markdown.appendMarkdown(`- ${describeCitation(citation)}\n`);
+    for (const citation of span.citations) {
+        markdown.appendMarkdown(`- ${describeCitation(citation)}\n`);
+        for (const problem of citation.problems ?? [])
+            markdown.appendMarkdown(`    - ${describeProblem(citation, problem)}\n`);
+    }
+}
+
+/** The verdict first, as the legend draws it: "⚠ **broken**". */
+function verdictLead(citation: Citation): string {
+    return `${VERDICT_GLYPHS[citation.verdict] ?? ""} **${verdictWord(citation.verdict)}**`;
+}
+
+/** Which ref and why, then the fix: "source 1 (`sources/notes.md`): the end "2.6." is not on line 16 · Fix…". */
+function describeProblem(citation: Citation, problem: RefProblem): string {
+    const ref = problem.role === "claim" ? vscode.l10n.t("the claim") : sourceName(problem.role);
+    const path = `\`${problem.path.replace(/`/g, "")}\``;
+    const why =
+        problem.code === "text-changed"
+            ? vscode.l10n.t("the cited text changed since it was locked")
+            : brokenRefReason(problem);
+    const fix = `[${vscode.l10n.t("Fix…")}](${fixRefLink(citation, problem)} "${vscode.l10n.t("Open the ref and choose its fix")}")`;
+    return `${ref} (${path}): ${escapeMarkdown(why)} · ${fix}`;
+}
+
+function fixRefLink(citation: Citation, problem: RefProblem): string {
+    const args = [{ uri: citation.annotationUri, range: problem.refRange }];
+    return `command:${FIX_REF_COMMAND}?${encodeURIComponent(JSON.stringify(args))}`;
 }
 
 function describeCitation(citation: Citation): string {
@@ -54,7 +84,7 @@ function describeCitation(citation: Citation): string {
         citation.role === "claim"
             ? vscode.l10n.t("{0} in {1}", annotation, `\`${file}\``)
             : vscode.l10n.t("{0} of {1} in {2}", sourceName(citation.role), annotation, `\`${file}\``);
-    const parts: string[] = [];
+    const parts: string[] = [`${verdictLead(citation)} —`];
     if (citation.role === "claim") {
         parts.push(vscode.l10n.t("claim of"));
     } else {

@@ -17,6 +17,13 @@ interface CitedSpans {
             claimText?: string;
             verdict: string;
             refRange: ReturnType<typeof rangeOf>;
+            problems?: {
+                role: "claim" | number;
+                path: string;
+                code: string;
+                message: string;
+                refRange: ReturnType<typeof rangeOf>;
+            }[];
         }[];
     }[];
     brokenRefs: {
@@ -240,6 +247,35 @@ describe("custom protocol", () => {
         assert.ok(
             answer.brokenRefs.some((b) => b.annotationIndex === 4 && b.line === 7 && b.code === "boundary-ambiguous"),
         );
+    });
+
+    // Issue 34.2: the hover of a claim says which ref of its annotation is broken and why.
+    it("sourcecheck/citedSpans: a claim of a broken annotation carries which ref fails, why, and where to fix it", async () => {
+        const claimOf = async (index: number) =>
+            (await client.request<CitedSpans>("sourcecheck/citedSpans", { uri: client.uri("answer.md") })).spans
+                .flatMap((s) => s.citations)
+                .find((c) => c.annotationIndex === index);
+        const broken = await claimOf(5);
+        assert.equal(broken?.verdict, "broken");
+        assert.equal(broken?.problems?.length, 1, JSON.stringify(broken?.problems));
+        const [problem] = broken?.problems ?? [];
+        assert.deepEqual(
+            { role: problem.role, path: problem.path, code: problem.code },
+            { role: 0, path: "sources/release-notes.md", code: "boundary-not-found" },
+        );
+        assert.match(problem.message, /^end boundary "planned for 2\.6\." does not occur on line 16/);
+        assert.deepEqual(
+            problem.refRange,
+            rangeOf(
+                text,
+                '{ "path": "sources/release-notes.md", "start": { "line": 16, "str": "Orbit 2.4 ships" }, "end": { "line": 16, "str": "planned for 2.6." }, "polarity": "refutes", "confidence": 0.95 }',
+            ),
+        );
+        assert.equal((await claimOf(0))?.problems, undefined, "a supported annotation has no problems");
+        await client.change(uri, text.replace('"planned for 2.6."', '"planned for 2.5."'));
+        const fixed = await claimOf(5);
+        assert.equal(fixed?.verdict, "refuted");
+        assert.equal(fixed?.problems, undefined);
     });
 
     it("sourcecheck/fileSummary counts valid and invalid annotations and schema errors", async () => {

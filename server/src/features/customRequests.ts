@@ -10,6 +10,7 @@ import type {
     CoverageResult,
     LspRange,
     RefForSelectionResult,
+    RefProblem,
     SpanKind,
 } from "../../../shared/customProtocol";
 import { type RefAttempt, refForSpan } from "../core/author";
@@ -60,12 +61,31 @@ export function citedSpans(workspace: FeatureWorkspace, uri: string): CitedSpans
             citation.confidence = site.confidence;
         }
         if (claim?.resolution.valid) citation.claimText = claim.resolution.text.slice(0, MAX_CLAIM_TEXT);
+        const problems = refProblemsOf(file, site.annotation);
+        if (problems.length > 0) citation.problems = problems;
         span.citations.push(citation);
     }
     const spans = [...byKey.values()].sort(
         (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
     );
     return { uri, spans, brokenRefs };
+}
+
+/** Each ref of an annotation that fails (its first error) or drifted from its locked text. */
+function refProblemsOf(file: AnnotationFile, annotation: number): RefProblem[] {
+    const problems: RefProblem[] = [];
+    for (const site of file.sitesOf(annotation)) {
+        const failure = site.resolution.valid ? file.driftOf(site) : site.resolution.errors[0];
+        if (!failure) continue;
+        problems.push({
+            role: site.role,
+            path: site.ref.path,
+            code: failure.code,
+            message: failure.message,
+            refRange: rangeOfPointer(file, site.pointer),
+        });
+    }
+    return problems;
 }
 
 function brokenRefsIn(workspace: FeatureWorkspace, uri: string, citations: IndexedCitation[]): BrokenRef[] {
