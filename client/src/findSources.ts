@@ -27,6 +27,17 @@ export interface FindSourcesArgs {
     hit?: number | string;
     polarity?: "supports" | "refutes";
     confidence?: number;
+    /**
+     * When several annotation files cite the claim under the cursor: the one to search for (its URI or
+     * file name) instead of asking.
+     */
+    citingFile?: string;
+}
+
+/** What the pick asked when several annotation files cite the claim under the cursor. */
+export interface AskedWhichFile {
+    title: string;
+    choices: string[];
 }
 
 export type FindSourcesResult =
@@ -39,7 +50,8 @@ export type FindSourcesResult =
           /** What the status bar said. */
           status: string;
       }>
-    | { ok: false; message: string; cancelled?: boolean; alreadyCited: number };
+    | { ok: false; message: string; cancelled?: boolean; alreadyCited: number }
+    | { ok: false; message: string; cancelled: true; asked: AskedWhichFile };
 
 export class FindSources {
     constructor(
@@ -159,7 +171,9 @@ export class FindSources {
      * else ask: a pick of the workspace's claims (file names shown when two share text), or citing the
      * selection as a new claim first. Never a remembered claim: a search must act on what the user sees.
      */
-    private async target(args: FindSourcesArgs): Promise<Outcome<AnnotationTarget>> {
+    private async target(
+        args: FindSourcesArgs,
+    ): Promise<Outcome<AnnotationTarget> | { ok: false; message: string; cancelled: true; asked: AskedWhichFile }> {
         if (args.annotationFile !== undefined) {
             let uri: vscode.Uri;
             try {
@@ -176,7 +190,7 @@ export class FindSources {
             return { ok: true, annotationFile: uriKey(uri), annotationIndex: index as number };
         }
         const editor = vscode.window.activeTextEditor;
-        if (editor && isAnnotationDocument(editor.document)) {
+        if (editor && (await this.isAnnotationFile(editor.document))) {
             const index = annotationIndexAt(
                 editor.document.getText(),
                 editor.document.offsetAt(editor.selection.active),
@@ -199,17 +213,22 @@ export class FindSources {
                     annotationIndex: unique[0].annotationIndex,
                 };
             if (unique.length > 1)
-                return this.pickClaim(
-                    unique.map((c) => ({
-                        annotationFile: c.annotationUri,
-                        annotationIndex: c.annotationIndex,
-                        text: c.claimText,
-                    })),
-                    undefined,
+                return pickCitingFile(
+                    unique.map((c) => ({ annotationFile: c.annotationUri, annotationIndex: c.annotationIndex })),
+                    args.citingFile,
                 );
             return this.askForClaim(editor.selection.isEmpty ? undefined : editor);
         }
         return this.askForClaim(undefined);
+    }
+
+    /** An annotation file by its language or settings, or one the server's scan or configuration found. */
+    private async isAnnotationFile(document: vscode.TextDocument): Promise<boolean> {
+        if (isAnnotationDocument(document)) return true;
+        if (document.uri.scheme !== "file") return false;
+        const files = await ask(this.sc, annotationFilesRequest, undefined);
+        const key = uriKey(document.uri);
+        return (files?.uris ?? []).some((uri) => uriKey(vscode.Uri.parse(uri)) === key);
     }
 
     /** No claim under the cursor: every claim of the workspace, and citing the selection first when there is one. */
@@ -287,6 +306,44 @@ export class FindSources {
                 cancelled: cited?.cancelled,
             };
         return { ok: true, annotationFile: cited.annotationFile, annotationIndex: cited.annotationIndex };
+    }
+}
+
+/**
+ * The claim under the cursor is cited by several annotations (in one file or several): ask which, by
+ * file name and annotation, or take `citingFile` when given.
+ */
+async function pickCitingFile(
+    citing: AnnotationTarget[],
+    citingFile: string | undefined,
+): Promise<Outcome<AnnotationTarget> | { ok: false; message: string; cancelled: true; asked: AskedWhichFile }> {
+    const items = citing.map((target) => ({
+        label: fileName(target.annotationFile),
+        description: annotationName(target.annotationIndex),
+        detail: vscode.workspace.asRelativePath(vscode.Uri.parse(target.annotationFile), true),
+        target,
+    }));
+    if (citingFile !== undefined) {
+        const named = items.find((i) => i.target.annotationFile === citingFile || i.label === citingFile);
+        if (named) return { ok: true, ...named.target };
+        return { ok: false, message: vscode.l10n.t("{0} does not cite the claim under the cursor.", citingFile) };
+    }
+    const title = vscode.l10n.t(
+        "SourceCheck: {0} cite the claim under the cursor. Find sources for which?",
+        listed(items.map((i) => `${i.label} (${i.description})`)),
+    );
+    const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true });
+    if (picked) return { ok: true, ...picked.target };
+    const asked = { title, choices: items.map((i) => `${i.label} (${i.description})`) };
+    return { ok: false, message: vscode.l10n.t("No annotation file chosen."), cancelled: true, asked };
+}
+
+/** "a, b and c" in the display language. */
+function listed(names: string[]): string {
+    try {
+        return new Intl.ListFormat(vscode.env.language, { type: "conjunction" }).format(names);
+    } catch {
+        return names.join(", ");
     }
 }
 
