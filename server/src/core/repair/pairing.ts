@@ -92,7 +92,9 @@ function candidatesInWindow<R extends Ref>(
             pairs.push({ start, end, cost });
         }
     }
-    pairs.sort((a, b) => a.cost - b.cost);
+    // Equal costs: the pair a reader would pick first, the one ending where its sentence ends (issue 34.9).
+    const endsSentence = (p: Placement) => (sentenceEndAfter(document.lines.line(p.line), p.edge) === undefined ? 1 : 0);
+    pairs.sort((a, b) => a.cost - b.cost || endsSentence(a.end) - endsSentence(b.end));
 
     const window: PairWindow = { starts, ends, writtenStart, writtenEnd, from, to };
     const max = (options.maxCandidates ?? 5) + 1;
@@ -154,6 +156,7 @@ export function candidateFor<R extends Ref>(
     cost: number,
     stringFor: (placement: Placement, limit: number | undefined, written: string) => string | undefined,
 ): Scored<R> | undefined {
+    end = withSentenceEnd(document, end);
     const sameLine = start.line === end.line;
     const startStr = stringFor(start, sameLine ? end.edge : undefined, ref.start.str);
     const endStr = stringFor(end, sameLine ? start.edge : undefined, ref.end.str);
@@ -211,6 +214,29 @@ function boundaryString(
             ? startBoundary(line, placement.edge, { style: options.style, limit })
             : endBoundary(line, placement.edge, { style: options.style, limit: limit ?? 0 });
     return choice?.str;
+}
+
+/** Sentence-final punctuation, and the closing quotes or brackets that may follow it. */
+const SENTENCE_END = /^[.!?。！？…]+[”’"')\]」』]*(?=\s|$)/u;
+
+/**
+ * Where the sentence ends when only its final punctuation follows `edge` on `line` (and then a space
+ * or the line's end): the column after it; undefined otherwise.
+ */
+function sentenceEndAfter(line: string, edge: number): number | undefined {
+    const match = SENTENCE_END.exec(line.slice(edge));
+    return match ? edge + match[0].length : undefined;
+}
+
+/**
+ * A near match of a misquoted end never drops the final punctuation of the sentence it ends
+ * (docs/repair.md, "Candidates"): the edge moves past it. A string found as written keeps its edge,
+ * ambiguous or not: its span is what the author cited.
+ */
+function withSentenceEnd(document: SessionDocument, end: Placement): Placement {
+    if (end.quoteCost === 0) return end;
+    const after = sentenceEndAfter(document.lines.line(end.line), end.edge);
+    return after === undefined ? end : { ...end, edge: after };
 }
 
 function reasonFor(start: Placement, end: Placement): RepairReason {
