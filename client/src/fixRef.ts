@@ -63,6 +63,7 @@ export async function fixRef(arg: unknown): Promise<FixRefResult> {
     if (!chosen) return fix !== undefined ? { ok: false, message: `no fix "${fix}"`, offered } : { ok: true, offered };
     if (chosen.edit && !(await vscode.workspace.applyEdit(chosen.edit)))
         return { ok: false, message: vscode.l10n.t("The fix could not be applied: the file changed."), offered };
-    if (chosen.command) await vscode.commands.executeCommand(chosen.command.command, ...(chosen.command.arguments ?? []));
+    if (chosen.command)
+        await vscode.commands.executeCommand(chosen.command.command, ...(chosen.command.arguments ?? []));
     return { ok: true, applied: chosen.title, offered };
 }

@@ -6,13 +6,13 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { VERDICT_GLYPHS } from "../../shared/legend";
 import type { CitedSpansStore } from "./citedSpans";
 import { decorationsEnabled } from "./config";
 import type { Citation, CitedSpan, RefProblem } from "./customRequestTypes";
 import { brokenRefReason, toRange } from "./decorations";
 import { FIX_REF_COMMAND } from "./fixRef";
 import { annotationName, sourceName, verdictWord } from "./l10n";
-import { VERDICT_GLYPHS } from "../../shared/legend";
 
 export const OPEN_REF_COMMAND = "sourcecheck.openRef";
 

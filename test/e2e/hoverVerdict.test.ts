@@ -9,11 +9,8 @@ const FIX_LINK = /\(command:sourcecheck\.fixRef\?([^ )]+)/;
 
 /** The Markdown of every hover at `position` of `uri`, joined. */
 async function hoverText(uri: vscode.Uri, position: vscode.Position): Promise<string> {
-    const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>(
-        "vscode.executeHoverProvider",
-        uri,
-        position,
-    )) ?? [];
+    const hovers =
+        (await vscode.commands.executeCommand<vscode.Hover[]>("vscode.executeHoverProvider", uri, position)) ?? [];
     return hovers
         .flatMap((h) => h.contents)
         .map((c) => (typeof c === "string" ? c : c.value))
@@ -45,7 +42,10 @@ describe("hover of a claim in the answer: its verdict, and for a broken one whic
             );
             // The verdict leads, in the legend's glyph and word, then which ref and why.
             assert.match(text, /⚠ \*\*broken\*\* — claim of annotation 6/);
-            assert.match(text, /source 1 \(`sources\/release-notes\.md`\): the end "planned for 2\\\.6\\\." is not on line 16/);
+            assert.match(
+                text,
+                /source 1 \(`sources\/release-notes\.md`\): the end "planned for 2\\\.6\\\." is not on line 16/,
+            );
             const supported = await hoverText(answer, await positionOf("37%", 3));
             assert.match(supported, /✓ \*\*supported\*\* — claim of annotation 1/);
             assert.doesNotMatch(supported, /sourcecheck\.fixRef/, "a supported claim has nothing to fix");
@@ -73,7 +73,10 @@ describe("hover of a claim in the answer: its verdict, and for a broken one whic
             assert.equal(result.applied, offered.offered[0]);
             // Re-anchored to the text the source has, its sentence's period kept (issue 34.9).
             const end = valueAt<string>(doc, ["annotations", 5, "sources", 0, "end", "str"]);
-            assert.ok(end.endsWith("2.5.") && "planned for 2.5.".endsWith(end), `the new end is ${JSON.stringify(end)}`);
+            assert.ok(
+                end.endsWith("2.5.") && "planned for 2.5.".endsWith(end),
+                `the new end is ${JSON.stringify(end)}`,
+            );
             const after = await waitFor(
                 "the hover once the fix is in",
                 () => hoverText(answer, claim),

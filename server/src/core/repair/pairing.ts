@@ -93,7 +93,8 @@ function candidatesInWindow<R extends Ref>(
         }
     }
     // Equal costs: the pair a reader would pick first, the one ending where its sentence ends (issue 34.9).
-    const endsSentence = (p: Placement) => (sentenceEndAfter(document.lines.line(p.line), p.edge) === undefined ? 1 : 0);
+    const endsSentence = (p: Placement) =>
+        sentenceEndAfter(document.lines.line(p.line), p.edge) === undefined ? 1 : 0;
     pairs.sort((a, b) => a.cost - b.cost || endsSentence(a.end) - endsSentence(b.end));
 
     const window: PairWindow = { starts, ends, writtenStart, writtenEnd, from, to };
