@@ -89,6 +89,35 @@ describe("cite: a quote becomes the ref that cites exactly it", () => {
         }
     });
 
+    it("snaps a Chinese near match to the quoted characters, as an English one to the quoted words (issue 29)", () => {
+        // Every Han character is a word (core/words.ts): a one-character slip must not widen the
+        // candidate to the whole run of Han characters before it, a clause the quote never held.
+        const document = new SessionDocument(
+            "zh.md",
+            "第一段。系统启动时我们使用缓存策略来减少重复的网络请求，并且记录每一次失败的日志。\nWhen the system starts we use a cache policy to reduce repeated network requests, and log every failure.",
+        );
+        const pairs: [string, string][] = [
+            ["我们使用缓存策咯来减少重复的网络请求", "我们使用缓存策略来减少重复的网络请求"],
+            ["使用缓存策略来减少重复的网络请求并", "使用缓存策略来减少重复的网络请求"],
+            [
+                "we use a cache polcy to reduce repeated network requests",
+                "we use a cache policy to reduce repeated network requests",
+            ],
+        ];
+        for (const [quote, meant] of pairs) {
+            const result = citeQuote(document, quote);
+            assert.equal(result.ok, false, quote);
+            if (!result.ok) assert.equal(result.candidates?.[0]?.text, meant, quote);
+        }
+    });
+
+    it("compares compatibility forms as the same text: full-width letters, digits and punctuation (NFKC)", () => {
+        const document = new SessionDocument("w.md", "Intro.\nThe API returns 200 OK, then closes.\n");
+        const result = citeQuote(document, "The ＡＰＩ returns ２００ ＯＫ，");
+        assert.equal(result.ok, false);
+        if (!result.ok) assert.equal(result.candidates?.[0]?.text, "The API returns 200 OK,");
+    });
+
     it("offers nothing when no single region is clearly meant, or the quote is too short to tell", () => {
         const document = new SessionDocument("d", "The quick brown fox jumps.\nThe quick brown fox jumps!\n");
         for (const quote of ["the quick brown fox jumps", "zzzzzzzzzzzzzzzzzzzzzz", "Tha"]) {

@@ -9,13 +9,13 @@ import { diffArrays } from "diff";
 import { refForSpan } from "./author";
 import { type BoundaryStyle, spanEdges } from "./boundaries";
 import { normalizeLineEndings } from "./lines";
+import { fold, maxNearEdits, originalRange } from "./nearMatch";
 import { splitsSurrogatePair } from "./occurrences";
 import { midWordWarning, type SpanWarning } from "./refWarnings";
-import { fold, originalRange } from "./repair/normalize";
 import { resolveInDocument } from "./resolve";
 import type { SessionDocument } from "./session";
 import type { Ref } from "./types";
-import { isWordChar } from "./words";
+import { isUnspaced, isWordChar } from "./words";
 
 export type CiteErrorCode = "quote-not-found" | "quote-ambiguous";
 
@@ -227,10 +227,12 @@ function failure(code: CiteErrorCode, message: string, lines: number[]): CiteRes
 /** Near matches are looked for in documents up to this size, for quotes up to this length. */
 const MAX_NEAR_DOCUMENT = 2 * 1024 * 1024;
 const MAX_NEAR_QUOTE = 2000;
-/** Shorter folded quotes match too much by chance to suggest anything. */
+/**
+ * Shorter folded quotes match too much by chance to suggest anything: 12 characters (about two
+ * words), or 6 in a script written without spaces, where each character is a word.
+ */
 const MIN_NEAR_QUOTE = 12;
-/** Edits allowed per character of the quote for an approximate match (a dropped or added word). */
-const MAX_ERROR_RATE = 0.12;
+const MIN_NEAR_UNSPACED_QUOTE = 6;
 
 /**
  * The one place the quote was probably meant to cite: the quote compared as a person misquotes
@@ -240,7 +242,7 @@ const MAX_ERROR_RATE = 0.12;
 function nearMatch(document: SessionDocument, quote: string, options: CiteOptions): CiteCandidate | undefined {
     if (document.content.length > MAX_NEAR_DOCUMENT || quote.length > MAX_NEAR_QUOTE) return undefined;
     const needle = fold(quote).text.trim();
-    if (needle.length < MIN_NEAR_QUOTE) return undefined;
+    if (needle.length < (isUnspaced(needle) ? MIN_NEAR_UNSPACED_QUOTE : MIN_NEAR_QUOTE)) return undefined;
     const folded = fold(document.content);
     const exact: number[] = [];
     for (let at = folded.text.indexOf(needle); at !== -1 && exact.length < 2; at = folded.text.indexOf(needle, at + 1))
@@ -264,7 +266,8 @@ function nearMatch(document: SessionDocument, quote: string, options: CiteOption
 
 /** The region with the fewest edits, when no other region comes as close. */
 function soleApproximateRegion(text: string, needle: string): { start: number; end: number } | undefined {
-    const maxErrors = Math.max(1, Math.floor(needle.length * MAX_ERROR_RATE));
+    // The one notion of near (core/nearMatch.ts): characters in unspaced scripts, about a word in eight elsewhere.
+    const maxErrors = Math.max(1, maxNearEdits(needle));
     const matches = search(text, needle, maxErrors);
     if (matches.length === 0) return undefined;
     // Variants of one region (an edge character more or less) overlap: keep the best of each.
@@ -282,7 +285,8 @@ function soleApproximateRegion(text: string, needle: string): { start: number; e
 
 /** The span widened to whole words and stripped of surrounding whitespace; undefined when empty. */
 function snapToWords(content: string, start: number, end: number): { start: number; end: number } | undefined {
-    const word = (char: string | undefined) => char !== undefined && isWordChar(char);
+    // In a script written without spaces every character is a word (words.ts): nothing to widen to.
+    const word = (char: string | undefined) => char !== undefined && isWordChar(char) && !isUnspaced(char);
     while (start > 0 && word(content[start - 1]) && word(content[start])) start--;
     while (end < content.length && word(content[end - 1]) && word(content[end])) end++;
     while (start < end && /\s/.test(content[start])) start++;

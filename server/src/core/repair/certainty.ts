@@ -3,11 +3,12 @@
  * by a clear margin, and made of evidence that rarely occurs by chance. A wrong certain repair
  * silently re-points a citation, so every doubt leaves the candidates uncertain.
  */
+
+import { fold } from "../nearMatch";
 import type { SessionDocument } from "../session";
 import type { Ref } from "../types";
 import { isUnspaced, wordCharCount, wordRuns } from "../words";
 import { marginAbove } from "./cost";
-import { fold } from "./normalize";
 import { type Placement, splitsWord } from "./placements";
 import type { LockedSpan, RepairCandidate } from "./types";
 

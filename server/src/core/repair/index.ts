@@ -1,5 +1,6 @@
 /** The repair engine (docs/repair.md). */
 
+export { fold } from "../nearMatch";
 export {
     type AnnotationRepairs,
     type RemainingEntry,
@@ -15,7 +16,6 @@ export { marginAbove, shiftCost } from "./cost";
 export { explainRepair, type RepairExplanation, repairRef } from "./engine";
 export { computeLineMap, followRef, type LineMap, lineMap } from "./follow";
 export { findLockedText, LOCK_MARGIN, type LockedPlace } from "./locked";
-export { fold } from "./normalize";
 export { onlyReading, READING_UNIQUE, READING_WINDOW, type Reading } from "./reading";
 export type {
     EvidenceKind,

@@ -7,6 +7,7 @@
  */
 import search from "approx-string-match";
 import { levenshtein } from "../editDistance";
+import { DRIFTED_TEXT_RATE } from "../nearMatch";
 import { placesOf } from "../placesIndex";
 import type { SessionDocument } from "../session";
 import type { Ref } from "../types";
@@ -38,8 +39,8 @@ const CONTEXT_WEIGHT = 4;
  * where it was not, it never led at all (copies with the same context tie).
  */
 export const LOCK_MARGIN = 4;
-/** An approximate place differs from the locked text by at most this share of its characters. */
-const MAX_ERROR_RATE = 0.25;
+/** An approximate place differs from the locked text by at most this share of its characters (core/nearMatch.ts). */
+const MAX_ERROR_RATE = DRIFTED_TEXT_RATE;
 /** Texts shorter than this are found exactly or not at all: a near match of "37%" proves nothing. */
 const MIN_APPROXIMATE = 16;
 /** Places looked at, at most. */

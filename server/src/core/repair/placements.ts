@@ -7,10 +7,10 @@
 import search from "approx-string-match";
 import { spanEdges } from "../boundaries";
 import { levenshtein } from "../editDistance";
+import { type FoldedText, fold, originalRange, SEARCH_ERROR_RATE } from "../nearMatch";
 import type { SessionDocument } from "../session";
 import type { BoundaryName } from "../types";
 import { isUnspaced, isWordChar, WORD_RUNS as WORD, wordCharCount } from "../words";
-import { type FoldedText, fold, originalRange } from "./normalize";
 
 export interface Placement {
     boundary: BoundaryName;
@@ -82,8 +82,8 @@ function setCounts(found: Placement[], first: number): void {
     for (let i = first; i < found.length; i++) found[i].count = found.length - first;
 }
 
-/** A near match is accepted only this close to the written string (edits per folded character). */
-const MAX_ERROR_RATE = 0.34;
+/** A near match is looked for this close to the written string (edits per folded character; core/nearMatch.ts). */
+const MAX_ERROR_RATE = SEARCH_ERROR_RATE;
 /** Longer strings and lines are not searched approximately (the cost grows with both). */
 const MAX_NEAR_STR = 300;
 const MAX_NEAR_LINE = 20_000;

@@ -11,12 +11,10 @@
  * and no other reading of either kind exists. Two readings are never certain.
  */
 
-import { levenshtein } from "../editDistance";
 import { memoize } from "../memo";
+import { nearSpans } from "../nearMatch";
 import type { SessionDocument } from "../session";
 import type { Ref } from "../types";
-import { isUnspaced, wordCharCount } from "../words";
-import { fold } from "./normalize";
 import { exactPlacements, type Placement, splitsWord } from "./placements";
 
 /**
@@ -77,18 +75,18 @@ export function onlyReading(ref: Ref, document: SessionDocument): Reading | unde
         }
     }
 
-    // One boundary pinned on its written line, the other nearly there: the nearest tier of near
-    // matches in order must hold exactly one.
+    // One boundary pinned on its written line, the other nearly there: exactly one near match in
+    // order within the limits.
     const pinnedStart = starts.filter((p) => p.line === ref.start.line);
     const pinnedEnd = ends.filter((p) => p.line === ref.end.line);
     if (pinnedStart.length === 1 && pinnedEnd.length === 0 && lines.hasLine(ref.end.line)) {
-        const near = nearestTier(wordNearMatches(document, "end", ref.end.str, ref.end.line), (p) =>
+        const near = withinLimits(lineNearMatches(document, "end", ref.end.str, ref.end.line), (p) =>
             inOrder(pinnedStart[0], p),
         );
         for (const end of near) add(pinnedStart[0], end, nearEvidence(document, ref, "end", end));
     }
     if (pinnedEnd.length === 1 && pinnedStart.length === 0 && lines.hasLine(ref.start.line)) {
-        const near = nearestTier(wordNearMatches(document, "start", ref.start.str, ref.start.line), (p) =>
+        const near = withinLimits(lineNearMatches(document, "start", ref.start.str, ref.start.line), (p) =>
             inOrder(p, pinnedEnd[0]),
         );
         for (const start of near) add(start, pinnedEnd[0], nearEvidence(document, ref, "start", start));
@@ -118,77 +116,40 @@ function nearEvidence(document: SessionDocument, ref: Ref, near: "start" | "end"
 }
 
 /**
- * Near matches of a misquoted boundary on one line, word by word: runs of as many whitespace-
- * separated words as the string has, compared folded (case, whitespace runs, dash and quote forms;
- * normalize.ts), a leading or trailing mark of the run left out when that compares closer. Tier 0:
- * equal once folded; tier 1: a small edit distance (one edit in a string under MAX_ONE_EDIT
- * characters, two otherwise). Unspaced scripts have no words to align: none.
+ * Near matches of a misquoted boundary on its written line (core/nearMatch.ts): one per place, the
+ * span fewest edits from the written string, in tier 0 (equal once folded: case, whitespace runs,
+ * compatibility forms, dash and quote forms) or tier 1 (within the limits).
  */
-function wordNearMatches(
+function lineNearMatches(
     document: SessionDocument,
     boundary: "start" | "end",
     str: string,
     line: number,
 ): { placement: Placement; tier: number }[] {
-    const needle = fold(str.trim()).text;
-    if (needle.length === 0 || isUnspaced(needle) || wordCharCount(needle) < 2) return [];
     const text = document.lines.line(line);
-    if (text.length > MAX_LINE) return [];
-    const count = needle.split(" ").length;
-    const tokens = [...text.matchAll(/\S+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
-    const budget = needle.length < MAX_ONE_EDIT ? 1 : 2;
-    const found: { placement: Placement; tier: number }[] = [];
-    for (let i = 0; i + count <= tokens.length; i++) {
-        const first = tokens[i];
-        const last = tokens[i + count - 1];
-        const lead = text.slice(first.start, first.end).match(/^[`"'([\u201c\u2018\u00ab*_]+/)?.[0].length ?? 0;
-        const trail = text.slice(last.start, last.end).match(/[.,;:!?)\]"'`\u201d\u2019\u00bb*_]+$/)?.[0].length ?? 0;
-        let best: { from: number; to: number; distance: number } | undefined;
-        for (const from of lead > 0 && lead < first.end - first.start
-            ? [first.start, first.start + lead]
-            : [first.start]) {
-            for (const to of trail > 0 && trail < last.end - last.start ? [last.end, last.end - trail] : [last.end]) {
-                if (to <= from) continue;
-                const distance = levenshtein(needle, fold(text.slice(from, to)).text);
-                if (!best || distance < best.distance) best = { from, to, distance };
-            }
-        }
-        if (!best || best.distance > budget) continue;
-        // A figure is the claim itself: "2.6" is never a misquote of "2.5".
-        if (best.distance > 0 && digitsOf(needle) !== digitsOf(text.slice(best.from, best.to))) continue;
-        found.push({
-            tier: best.distance === 0 ? 0 : 1,
-            placement: {
-                boundary,
-                line,
-                edge: boundary === "start" ? best.from : best.to,
-                column: best.from,
-                length: best.to - best.from,
-                count: 0,
-                quoteCost: best.distance === 0 ? 0.5 : 1 + best.distance,
-                sure: true,
-            },
-        });
-    }
-    return found;
+    return nearSpans(text, str, boundary).map((span) => ({
+        tier: span.tier,
+        placement: {
+            boundary,
+            line,
+            edge: boundary === "start" ? span.from : span.to,
+            column: span.from,
+            length: span.to - span.from,
+            count: 0,
+            quoteCost: span.tier === 0 ? 0.5 : 1 + span.edits,
+            sure: true,
+        },
+    }));
 }
 
-function digitsOf(text: string): string {
-    return (text.match(/\p{N}/gu) ?? []).join("");
-}
-
-/** Strings under this many characters may differ by one edit; longer ones by two. */
-const MAX_ONE_EDIT = 8;
-/** Lines longer than this are not searched word by word. */
-const MAX_LINE = 20_000;
-
-/** The near matches of the nearest tier that has any (in order with the pinned boundary). */
-function nearestTier(
+/**
+ * Every near match within the limits, in order with the pinned boundary: a misquote is read only
+ * when exactly one place fits (docs/repair.md, "The minimal edit"), whatever its tier. A case-folded
+ * "rag." in "rag.svg" beside "RAG" for "RAG." is two readings, not one.
+ */
+function withinLimits(
     matches: { placement: Placement; tier: number }[],
     ordered: (placement: Placement) => boolean,
 ): Placement[] {
-    const usable = matches.filter((m) => ordered(m.placement));
-    if (usable.length === 0) return [];
-    const tier = Math.min(...usable.map((m) => m.tier));
-    return usable.filter((m) => m.tier === tier).map((m) => m.placement);
+    return matches.filter((m) => ordered(m.placement)).map((m) => m.placement);
 }
