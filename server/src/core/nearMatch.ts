@@ -148,7 +148,7 @@ export function nearUnit(text: string): "characters" | "words" {
 /** The edits (in characters) a folded string may be off by in tier 1; 0 when only tier 0 applies. */
 export function maxNearEdits(folded: string): number {
     if (isUnspaced(folded)) {
-        const chars = Array.from(folded).filter((c) => isWordChar(c)).length;
+        const chars = Array.from(folded).filter((c) => c !== " ").length;
         return chars < MIN_NEAR_UNSPACED ? 0 : Math.max(1, Math.floor(chars / UNSPACED_CHARS_PER_EDIT));
     }
     const letters = (folded.match(WORD_RUNS) ?? []).join("").length;
@@ -279,7 +279,7 @@ export function nearSpans(line: string, written: string, boundary: "start" | "en
         const found = fold(line.slice(span.from, span.to)).text;
         return (boundary === "start" ? found[0] : found.at(-1)) === edgeChar;
     };
-    return placesOf(spans, boundary, keepsEdge);
+    return placesOf(spans, boundary, keepsEdge, isWordChar(edgeChar ?? " "), written.trim().length);
 }
 
 /** Whether the span [start, end) of `line` keeps the written string's edges (see nearSpans). */
@@ -297,24 +297,34 @@ function edgesKept(line: string, start: number, end: number, written: string): b
 }
 
 /**
- * Overlapping spans are one place: keep its nearest span (fewest edits; then the one whose edge
- * character is the written one's: "重试机制", not "机制", for "重机制"; then the narrower edge).
+ * Overlapping spans are one place: the nearest span is taken first (fewest edits; then the one whose
+ * edge character is the written one's: "重试机制", not "机制", for "重机制"; then the length nearest the
+ * written one's at a word edge; then the narrower edge),
+ * and every span overlapping a taken one is dropped. A span bridging two places ("A session A" in
+ * "A session A session") never merges them into one.
  */
-function placesOf(spans: NearSpan[], boundary: "start" | "end", keepsEdge: (span: NearSpan) => boolean): NearSpan[] {
-    const better = (a: NearSpan, b: NearSpan) => {
-        if (a.tier !== b.tier) return a.tier < b.tier;
-        if (a.edits !== b.edits) return a.edits < b.edits;
-        const keptA = keepsEdge(a);
-        if (keptA !== keepsEdge(b)) return keptA;
-        return boundary === "start" ? a.from > b.from : a.to < b.to;
-    };
-    const places: { end: number; best: NearSpan }[] = [];
-    for (const span of [...spans].sort((a, b) => a.from - b.from || a.to - b.to)) {
-        const last = places.at(-1);
-        if (last && span.from < last.end) {
-            last.end = Math.max(last.end, span.to);
-            if (better(span, last.best)) last.best = span;
-        } else places.push({ end: span.to, best: span });
-    }
-    return places.map((p) => p.best);
+function placesOf(
+    spans: NearSpan[],
+    boundary: "start" | "end",
+    keepsEdge: (span: NearSpan) => boolean,
+    wordEdge: boolean,
+    writtenLength: number,
+): NearSpan[] {
+    const kept = new Map(spans.map((span) => [span, keepsEdge(span)]));
+    // Between a substitution and a deletion of the same character, the substitution: the author's
+    // edge stays where they put it. Only where the written edge is a word character: a mark the
+    // author wrote is rather left out than swapped for the document's ("here." reads "here", not "here,").
+    const lengthGap = (span: NearSpan) => (wordEdge ? Math.abs(span.to - span.from - writtenLength) : 0);
+    const order = [...spans].sort(
+        (a, b) =>
+            a.tier - b.tier ||
+            a.edits - b.edits ||
+            Number(kept.get(b)) - Number(kept.get(a)) ||
+            lengthGap(a) - lengthGap(b) ||
+            (boundary === "start" ? b.from - a.from : a.to - b.to) ||
+            a.from - b.from,
+    );
+    const taken: NearSpan[] = [];
+    for (const span of order) if (!taken.some((t) => span.from < t.to && t.from < span.to)) taken.push(span);
+    return taken.sort((a, b) => a.from - b.from);
 }

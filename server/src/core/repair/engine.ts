@@ -17,7 +17,7 @@ import { followRef } from "./follow";
 import { lockCandidates } from "./locked";
 import { boundaryStrings, candidateFor, searchWindows } from "./pairing";
 import { pathCandidates } from "./paths";
-import { onlyReading } from "./reading";
+import { readingsNear } from "./reading";
 import type { RepairCandidate, RepairDocuments, RepairOptions } from "./types";
 
 /**
@@ -173,7 +173,13 @@ function historyEvidence(ref: Ref, candidate: RepairCandidate, label: string): s
 function searchDocument<R extends Ref>(ref: R, document: SessionDocument, options: RepairOptions): Scored<R>[] {
     const found = searchWindows(ref, document, options);
     if (!options.unchanged) return found;
-    const reading = onlyReading(ref, document);
+    const readings = readingsNear(ref, document);
+    if (readings.several) {
+        // Two readings of the ref as written: the search's margin cannot decide what the text does not.
+        for (const c of found) c.certain = false;
+        return found.map((c) => ({ ...c, doubtful: true }));
+    }
+    const reading = readings.only;
     if (!reading) return found;
     const candidate = candidateFor(ref, document, reading.start, reading.end, 0, boundaryStrings(document, options));
     if (!candidate) return found;

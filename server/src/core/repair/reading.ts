@@ -40,13 +40,22 @@ export interface Reading {
 
 /** The only reading of the ref near its lines, or undefined when there is none or more than one. */
 export function onlyReading(ref: Ref, document: SessionDocument): Reading | undefined {
+    return readingsNear(ref, document).only;
+}
+
+/**
+ * The readings of the ref near its lines: `only` when there is exactly one within READING_WINDOW,
+ * and `several` when two or more exist, which no other evidence of the same document may then
+ * overrule (two copies of the meant text: nothing decides between them; docs/repair.md).
+ */
+export function readingsNear(ref: Ref, document: SessionDocument): { only?: Reading; several: boolean } {
     const lines = document.lines;
     const shape = ref.end.line - ref.start.line;
-    if (!Number.isInteger(ref.start.line) || !Number.isInteger(ref.end.line) || shape < 0) return undefined;
-    if (ref.start.str.length === 0 || ref.end.str.length === 0) return undefined;
+    if (!Number.isInteger(ref.start.line) || !Number.isInteger(ref.end.line) || shape < 0) return { several: false };
+    if (ref.start.str.length === 0 || ref.end.str.length === 0) return { several: false };
     const from = Math.max(1, ref.start.line - READING_UNIQUE);
     const to = Math.min(lines.lineCount, ref.end.line + READING_UNIQUE);
-    if (from > to) return undefined;
+    if (from > to) return { several: false };
     const readings = new Map<string, Reading>();
     const add = (start: Placement, end: Placement, evidence: string) => {
         if (!inOrder(start, end)) return;
@@ -71,7 +80,7 @@ export function onlyReading(ref: Ref, document: SessionDocument): Reading | unde
     for (const start of starts) {
         for (const end of endsByLine.get(start.line + shape) ?? []) {
             add(start, end, pairEvidence(ref, start.line, end.line));
-            if (readings.size > 1) return undefined;
+            if (readings.size > 1) return { several: true };
         }
     }
 
@@ -91,10 +100,10 @@ export function onlyReading(ref: Ref, document: SessionDocument): Reading | unde
         );
         for (const start of near) add(start, pinnedEnd[0], nearEvidence(document, ref, "start", start));
     }
-    if (readings.size !== 1) return undefined;
+    if (readings.size !== 1) return { several: readings.size > 1 };
     const [only] = readings.values();
     const near = only.start.line >= ref.start.line - READING_WINDOW && only.end.line <= ref.end.line + READING_WINDOW;
-    return near ? only : undefined;
+    return near ? { only, several: false } : { several: false };
 }
 
 /** The span from `start` to `end` holds both strings, as the resolver requires. */
