@@ -35,9 +35,9 @@ module.exports = {
         {
             name: "connection-in-lsp-only",
             comment:
-                "Only the registrations (server/src/lsp/, languageServer.ts, server.ts) hold the connection: the language service and everything below answer in LSP types from vscode-languageserver-protocol.",
+                "Only the registrations (server/src/lsp/, languageServer.ts, server.ts, browserServer.ts) hold the connection: the language service and everything below answer in LSP types from vscode-languageserver-protocol.",
             severity: "error",
-            from: { path: "^server/src/", pathNot: "^server/src/(lsp/|languageServer\\.ts$|server\\.ts$)" },
+            from: { path: "^server/src/", pathNot: "^server/src/(lsp/|languageServer\\.ts$|server\\.ts$|browserServer\\.ts$)" },
             to: { path: "(^|/)node_modules/vscode-languageserver/" },
         },
         {

@@ -3,22 +3,19 @@
  * one registration per LSP area (server/src/lsp/, docs/architecture.md). All state lives in one call of
  * `startLanguageServer`, so a test (or a second connection) gets a server of its own.
  */
-import {
-    type Connection,
-    type InitializeResult,
-    TextDocumentSyncKind,
-    TextDocuments,
-} from "vscode-languageserver/node";
+import { type Connection, type InitializeResult, TextDocumentSyncKind, TextDocuments } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { citedSpansChangedNotification, refsCanFollowNotification } from "../../shared/requestTypes";
 import { CODE_ACTION_KINDS } from "./features/codeActions";
+import type { EvidenceFeature } from "./features/evidence";
+import type { FetchPage } from "./features/quoteFiles";
 import { QUOTE_CODE_ACTION_KINDS } from "./features/quoteFiles";
 import { createLanguageService, type LanguageService } from "./languageService";
 import { registerCodeActions } from "./lsp/codeActions";
 import { registerCompletion } from "./lsp/completion";
 import { askForConfigurationChanges, loadConfiguration, registerConfiguration } from "./lsp/configuration";
 import { ClientState, guardWith, type ServerContext } from "./lsp/context";
-import { registerCustomRequests } from "./lsp/customRequests";
+import { type AgentToolHandler, registerCustomRequests } from "./lsp/customRequests";
 import { DiagnosticsChannel, registerDiagnostics } from "./lsp/diagnostics";
 import { OpenBuffers, registerDocuments } from "./lsp/documents";
 import { registerHover } from "./lsp/hover";
@@ -27,7 +24,23 @@ import { registerWatchedFiles, watchFiles } from "./lsp/watchedFiles";
 import type { AnnotationFile } from "./workspace/annotationFile";
 import { readSettings } from "./workspace/settings";
 import { uriToPath } from "./workspace/uris";
+import type { PendingReads } from "./workspace/workspaceFiles";
 import { WorkspaceIndex } from "./workspace/workspaceIndex";
+
+/**
+ * What differs between the Node server (server.ts) and the web worker (browserServer.ts): how files
+ * are read, and the capabilities only Node has (docs/web.md). Absent ones answer with a sentence
+ * saying they are not available in VS Code for the Web.
+ */
+export interface ServerHost {
+    /** Reads still on their way (the browser's files come from the client); none on Node. */
+    reads?: PendingReads;
+    /** The workspace folders' URIs, once known (the browser maps that scheme's URIs to paths). */
+    folders?(uris: string[]): void;
+    fetchPage?: FetchPage;
+    evidence?: EvidenceFeature;
+    agentTool?: AgentToolHandler;
+}
 
 /** What the server offers, given what the client can do. */
 function serverCapabilities(client: ClientState): InitializeResult["capabilities"] {
@@ -51,7 +64,7 @@ function serverCapabilities(client: ClientState): InitializeResult["capabilities
 }
 
 /** Wire every handler to a connection and start listening. */
-export function startLanguageServer(connection: Connection): void {
+export function startLanguageServer(connection: Connection, host: ServerHost = {}): void {
     // Edits of cited documents are recorded as they are applied, so refs into them can follow (features/followEdits.ts).
     const documents: TextDocuments<TextDocument> = new TextDocuments<TextDocument>({
         create: TextDocument.create,
@@ -60,7 +73,9 @@ export function startLanguageServer(connection: Connection): void {
     const buffers = new OpenBuffers(documents);
     const client = new ClientState(connection);
     const service: LanguageService = createLanguageService({
-        workspace: new WorkspaceIndex(buffers),
+        workspace: new WorkspaceIndex(buffers, host.reads),
+        fetchPage: host.fetchPage,
+        evidence: host.evidence,
         documents,
         logger: { error: (message) => connection.console.error(message) },
         events: {
@@ -82,6 +97,8 @@ export function startLanguageServer(connection: Connection): void {
 
     connection.onInitialize((params): InitializeResult => {
         client.capabilities = params.capabilities;
+        const uris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+        host.folders?.(uris);
         const folders = params.workspaceFolders?.map((f) => uriToPath(f.uri)) ?? [
             params.rootUri ? uriToPath(params.rootUri) : (params.rootPath ?? undefined),
         ];
@@ -105,7 +122,7 @@ export function startLanguageServer(connection: Connection): void {
     registerHover(context);
     registerCodeActions(context);
     registerCompletion(context);
-    registerCustomRequests(context, { indexer, buffers, diagnostics });
+    registerCustomRequests(context, { indexer, buffers, diagnostics, agentTool: host.agentTool });
     documents.listen(connection);
     connection.listen();
 }

@@ -27,7 +27,7 @@ import { Analysis, type AnalysisEvents } from "./features/analysis";
 import { codeActions } from "./features/codeActions";
 import { completion } from "./features/completion";
 import { pullReport } from "./features/diagnostics";
-import { EvidenceFeature } from "./features/evidence";
+import type { EvidenceFeature } from "./features/evidence";
 import { EditFollower } from "./features/followEdits";
 import { hover } from "./features/hover";
 import { inlayHints } from "./features/inlayHints";
@@ -35,7 +35,6 @@ import { definition, documentLinks, references } from "./features/navigation";
 import { offsetAt, positionAt } from "./features/positions";
 import { type FetchPage, QuoteFiles } from "./features/quoteFiles";
 import { schemaCompletion } from "./features/schemaCompletion";
-import { fetchSourceText } from "./fetch/fetchSource";
 import type { AnnotationFile } from "./workspace/annotationFile";
 import { CONFIG_FILE_NAME } from "./workspace/projectConfig";
 import { uriToPath } from "./workspace/uris";
@@ -61,9 +60,17 @@ export interface LanguageServiceOptions {
     documents: OpenDocuments;
     logger: Logger;
     events: ServiceEvents;
-    /** How cited pages are re-fetched; the strict policy and the system resolver unless a test says otherwise. */
+    /**
+     * How cited pages are re-fetched (the Node server: the strict policy and the system resolver). Absent
+     * where pages cannot be fetched (a browser's CORS: docs/web.md): a re-fetch says so.
+     */
     fetchPage?: FetchPage;
+    /** Evidence search over the workspace (Find Sources); absent in the browser (docs/web.md). */
+    evidence?: EvidenceFeature;
 }
+
+/** Said where a capability of the desktop is not there (VS Code for the Web: docs/web.md). */
+export const NOT_IN_BROWSER = "is not available in VS Code for the Web (see docs/web.md)";
 
 /** Which service a document belongs to. */
 export type Target = { kind: "annotation"; file: AnnotationFile } | { kind: "quote" } | { kind: "none" };
@@ -80,12 +87,13 @@ export class LanguageService {
     readonly analysis: Analysis;
     readonly follower: EditFollower;
     readonly quotes: QuoteFiles;
-    readonly evidence = new EvidenceFeature();
+    readonly evidence: EvidenceFeature | undefined;
     private readonly documents: OpenDocuments;
     private readonly logger: Logger;
 
-    constructor({ workspace, documents, logger, events, fetchPage }: LanguageServiceOptions) {
+    constructor({ workspace, documents, logger, events, fetchPage, evidence }: LanguageServiceOptions) {
         this.workspace = workspace;
+        this.evidence = evidence;
         this.documents = documents;
         this.logger = logger;
         this.analysis = new Analysis(workspace, documents, {
@@ -99,12 +107,13 @@ export class LanguageService {
             openVersion: (uri) => documents.get(uri)?.version,
             notify: (params) => events.refsCanFollow(params),
         });
-        // The strict policy and the system resolver: no option loosens them here.
-        this.quotes = new QuoteFiles(
-            documents,
-            fetchPage ?? ((url, { signal }) => fetchSourceText(url, { signal })),
-            () => workspace.folders,
-        );
+        const noFetch: FetchPage = async (url) => ({
+            ok: false,
+            url,
+            code: "SOURCE_UNAVAILABLE",
+            message: `re-fetching a page ${NOT_IN_BROWSER}`,
+        });
+        this.quotes = new QuoteFiles(documents, fetchPage ?? noFetch, () => workspace.folders);
     }
 
     /** The one dispatch by document kind: an annotation file first, else an open quote file, else neither. */

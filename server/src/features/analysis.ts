@@ -25,6 +25,9 @@ export interface AnalysisEvents {
 export class Analysis {
     private readonly pendingFiles = new Set<string>();
     private readonly pendingCited = new Set<string>();
+    /** Cited documents of a check put off until its reads arrived (docs/web.md). */
+    private readonly carriedCited = new Set<string>();
+    private waitingForReads = false;
     /** Each change restarts the wait, so a burst of keystrokes costs one check. */
     private readonly debounce: Debounce;
 
@@ -85,6 +88,10 @@ export class Analysis {
             const previous = this.workspace.get(uri);
             const open = this.documents.get(uri);
             const file = open ? this.analyzeOpen(open) : this.workspace.analyzeFromDisk(uri);
+            if (!file && this.workspace.reads.hasPending()) {
+                this.pendingFiles.add(uri);
+                continue;
+            }
             if (!file) {
                 if (previous) {
                     this.workspace.remove(uri);
@@ -99,7 +106,29 @@ export class Analysis {
                 for (const target of this.citedUris(each)) cited.add(target);
             }
         }
+        if (this.workspace.reads.hasPending()) {
+            this.checkAgainOnceRead(changed.keys(), cited);
+            return;
+        }
+        for (const uri of this.carriedCited) cited.add(uri);
+        this.carriedCited.clear();
         if (changed.size > 0 || cited.size > 0) this.events.changed([...changed.values()], [...cited]);
+    }
+
+    /**
+     * Some reads of this check are still on their way (the browser's files come from the client:
+     * docs/web.md): nothing half-read is shown; the same files are checked again once they arrived.
+     */
+    private checkAgainOnceRead(uris: Iterable<string>, cited: Set<string>): void {
+        for (const uri of uris) this.pendingFiles.add(uri);
+        for (const uri of cited) this.carriedCited.add(uri);
+        if (this.waitingForReads) return;
+        this.waitingForReads = true;
+        void this.workspace.reads.settle().then((paths) => {
+            this.waitingForReads = false;
+            this.workspace.arrived(paths);
+            this.debounce.schedule();
+        });
     }
 
     /** URIs of the workspace documents a file cites. */

@@ -4,7 +4,7 @@
  * workspace is scanned and checked again only when what changed needs it (what is an annotation file,
  * what is excluded, where documents are read from), never for other settings.
  */
-import { DidChangeConfigurationNotification } from "vscode-languageserver/node";
+import { DidChangeConfigurationNotification } from "vscode-languageserver";
 import { readSettings } from "../workspace/settings";
 import { pathToUri } from "../workspace/uris";
 import { enabledGlobs } from "../workspace/workspaceScan";

@@ -3,7 +3,7 @@
  * service, what the client can do, and the handler guard. The registrations are the only code that
  * talks LSP over the connection; the features behind the service never see it.
  */
-import type { ClientCapabilities, Connection, TextDocuments } from "vscode-languageserver/node";
+import type { ClientCapabilities, Connection, TextDocuments } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { LanguageService } from "../languageService";
 

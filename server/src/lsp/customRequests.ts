@@ -2,7 +2,8 @@
  * The custom protocol (docs/custom-protocol.md; shared/requestTypes.ts): the
  * requests and notifications the client sends, each answered by the language service.
  */
-import { type CancellationToken, ErrorCodes, ResponseError } from "vscode-languageserver/node";
+import { type CancellationToken, ErrorCodes, ResponseError } from "vscode-languageserver";
+import type { AgentToolResult } from "../../../shared/agentToolProtocol";
 import {
     agentToolRequest,
     annotationEditRequest,
@@ -22,12 +23,13 @@ import {
     refetchQuotesRequest,
     refForSelectionRequest,
 } from "../../../shared/requestTypes";
-import { agentTool } from "../features/agentTools";
+import type { agentTool } from "../features/agentTools";
 import { annotationEdit } from "../features/annotationEdit";
 import { citedSpans, coverage, lineIndex, refForSelection } from "../features/customRequests";
 import { fileAnnotations } from "../features/fileAnnotations";
 import { pathsForRename } from "../features/followEdits";
 import { lockRefs } from "../features/lockRefs";
+import { NOT_IN_BROWSER } from "../languageService";
 import { pathToUri } from "../workspace/uris";
 import type { ServerContext } from "./context";
 import type { DiagnosticsChannel } from "./diagnostics";
@@ -140,20 +142,36 @@ function registerLockRequests({ connection, service, safe }: ServerContext): voi
     );
 }
 
-/** Evidence search and the agent tools (docs/evidence.md, docs/agents.md). */
-function registerAgentRequests({ connection, service, safe }: ServerContext, buffers: OpenBuffers): void {
+/** The agent tools' handler (features/agentTools.ts), given by the Node server only (docs/web.md). */
+export type AgentToolHandler = typeof agentTool;
+
+/** Evidence search and the agent tools (docs/evidence.md, docs/agents.md); absent in the browser, they say so. */
+function registerAgentRequests(
+    { connection, service, safe }: ServerContext,
+    buffers: OpenBuffers,
+    agentTool: AgentToolHandler | undefined,
+): void {
     connection.onRequest(
         findEvidenceRequest,
         safe("findEvidence", { ok: false as const, message: "the server could not search for evidence" }, (params) =>
-            service.evidence.find(service.current(params.annotationUri), params, (m) => connection.console.error(m)),
+            service.evidence
+                ? service.evidence.find(service.current(params.annotationUri), params, (m) =>
+                      connection.console.error(m),
+                  )
+                : { ok: false as const, message: `Searching for evidence ${NOT_IN_BROWSER}` },
         ),
     );
-    connection.onRequest(agentToolRequest, (params) =>
-        agentTool(service.workspace, params, {
+    connection.onRequest(agentToolRequest, (params): Promise<AgentToolResult> | AgentToolResult => {
+        if (!agentTool)
+            return {
+                ok: false,
+                error: { code: "unavailable", message: `The SourceCheck agent tools ${NOT_IN_BROWSER}` },
+            };
+        return agentTool(service.workspace, params, {
             buffer: (path) => buffers.buffer(path),
             applyEdit: async (edit, label) => (await connection.workspace.applyEdit({ label, edit })).applied,
-        }),
-    );
+        });
+    });
 }
 
 /** Quote files (docs/quotes.md): re-fetch the cited pages on request, convert to an annotation file. */
@@ -179,12 +197,12 @@ function registerQuoteRequests(
 
 export function registerCustomRequests(
     context: ServerContext,
-    parts: { indexer: Indexer; buffers: OpenBuffers; diagnostics: DiagnosticsChannel },
+    parts: { indexer: Indexer; buffers: OpenBuffers; diagnostics: DiagnosticsChannel; agentTool?: AgentToolHandler },
 ): void {
     registerCitationRequests(context, parts.indexer);
     registerRefUpdateRequests(context);
     registerAuthoringRequests(context);
     registerLockRequests(context);
-    registerAgentRequests(context, parts.buffers);
+    registerAgentRequests(context, parts.buffers, parts.agentTool);
     registerQuoteRequests(context, parts.diagnostics);
 }

@@ -3,7 +3,7 @@
  * document re-resolves the refs into it, a quote file gets its own diagnostics; open buffers win over
  * the disk (their unsaved text is what refs resolve against).
  */
-import type { TextDocuments } from "vscode-languageserver/node";
+import type { TextDocuments } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { BufferStore } from "../workspace/documentSource";
 import { uriToPath } from "../workspace/uris";

@@ -11,6 +11,8 @@ import type { DiagnosticsChannel } from "./diagnostics";
 
 /** How long indexing works before it lets requests and edits in. */
 const SLICE_MS = 30;
+/** Rounds of reads a check may wait for: annotation file, configuration and lock, cited documents. */
+const MAX_READ_ROUNDS = 8;
 
 export class Indexer {
     /** The latest scan-and-check of the workspace (start-up, or after roots or exclusions changed). */
@@ -61,9 +63,16 @@ export class Indexer {
         try {
             progress?.begin("SourceCheck: checking annotation files", 0, "finding annotation files", false);
             const found = await (scanned ?? this.context.service.workspace.scan());
-            const { files, cited } = await this.checkAll(found, (index, path) =>
-                progress?.report(Math.round((index / Math.max(1, found.length)) * 100), path),
-            );
+            const report = (index: number, path: string) =>
+                progress?.report(Math.round((index / Math.max(1, found.length)) * 100), path);
+            let { files, cited } = await this.checkAll(found, report);
+            // Reads still on their way (the browser's files come from the client: docs/web.md): each
+            // round finds the next ones (configurations, locks, cited documents); nothing half-read is shown.
+            const { workspace } = this.context.service;
+            for (let round = 0; round < MAX_READ_ROUNDS && workspace.reads.hasPending(); round++) {
+                workspace.arrived(await workspace.reads.settle());
+                ({ files, cited } = await this.checkAll(found, report));
+            }
             this.afterChange(files, cited);
             publishConfigProblems(
                 (params) => void connection.sendDiagnostics(params),
@@ -90,7 +99,8 @@ export class Indexer {
         for (const [index, path] of found.entries()) {
             // Let requests and edits in between files, so a large workspace never freezes the editor.
             if (Date.now() - slice > SLICE_MS) {
-                await new Promise((resolve) => setImmediate(resolve));
+                // setTimeout, not setImmediate: a web worker has no setImmediate (docs/web.md).
+                await new Promise((resolve) => setTimeout(resolve, 0));
                 slice = Date.now();
             }
             const uri = pathToUri(path);

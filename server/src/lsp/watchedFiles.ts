@@ -3,7 +3,7 @@
  * what an annotation file cites); a changed annotation file on disk is checked again unless its buffer
  * is open; a changed sourcecheck.config.json may move document roots, so everything is indexed again.
  */
-import { DidChangeWatchedFilesNotification, FileChangeType, type FileEvent } from "vscode-languageserver/node";
+import { DidChangeWatchedFilesNotification, FileChangeType, type FileEvent } from "vscode-languageserver";
 import { annotationPathOfLock } from "../workspace/lockFiles";
 import { CONFIG_FILE_NAME } from "../workspace/projectConfig";
 import { pathToUri, uriToPath } from "../workspace/uris";

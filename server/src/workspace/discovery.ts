@@ -14,124 +14,34 @@
  * The walk is written once, as a generator of file-system requests, and driven by a synchronous
  * (CLI) or an asynchronous (language server) adapter.
  */
-import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import type { Ignore } from "ignore";
 import { isLockFileName } from "../core/lock/names";
+import {
+    type AsyncDiscoveryFileSystem,
+    type DirectoryEntry,
+    type DiscoveryFileSystem,
+    nodeAsyncDiscoveryFs,
+    nodeDiscoveryFs,
+} from "./discoveryFs";
 import { compileGlob, GlobError } from "./globs";
 import type { ConfigProblem, ProjectConfigs } from "./projectConfig";
+
+export {
+    type AsyncDiscoveryFileSystem,
+    type DirectoryEntry,
+    type DiscoveryFileSystem,
+    type EntryKind,
+    nodeAsyncDiscoveryFs,
+    nodeDiscoveryFs,
+} from "./discoveryFs";
 
 /** Annotation files by name (docs/contract.md section 4). */
 const BUILT_IN_NAMES = [/\.sourcecheck\.json$/i, /\.annotations\.json$/i];
 const NEVER_ENTERED = new Set([".git", "node_modules"]);
 /** git compares ignore patterns case-sensitively where its file systems are (core.ignorecase). */
-const IGNORE_CASE = process.platform === "win32" || process.platform === "darwin";
-
-export type EntryKind = "file" | "directory" | "symlink" | "other";
-
-export interface DirectoryEntry {
-    name: string;
-    kind: EntryKind;
-}
-
-/** The file-system calls discovery makes, synchronously. */
-export interface DiscoveryFileSystem {
-    /** The entries of a folder, or undefined when it cannot be read. */
-    list(directory: string): DirectoryEntry[] | undefined;
-    /** A file's text, or undefined when there is none. */
-    readText(file: string): string | undefined;
-    exists(path: string): boolean;
-    /** True when the path (symlinks followed) is a regular file. */
-    isFile(path: string): boolean;
-    /** The path with every symlink resolved, or undefined when it does not resolve. */
-    realPath(path: string): string | undefined;
-}
-
-/** The same calls, asynchronously. */
-export type AsyncDiscoveryFileSystem = {
-    [K in keyof DiscoveryFileSystem]: (
-        ...args: Parameters<DiscoveryFileSystem[K]>
-    ) => Promise<ReturnType<DiscoveryFileSystem[K]>>;
-};
-
-function kindOf(entry: fs.Dirent): EntryKind {
-    if (entry.isFile()) return "file";
-    if (entry.isDirectory()) return "directory";
-    if (entry.isSymbolicLink()) return "symlink";
-    return "other";
-}
-
-export const nodeDiscoveryFs: DiscoveryFileSystem = {
-    list(directory) {
-        try {
-            return fs.readdirSync(directory, { withFileTypes: true }).map((e) => ({ name: e.name, kind: kindOf(e) }));
-        } catch {
-            return undefined;
-        }
-    },
-    readText(file) {
-        try {
-            return fs.readFileSync(file, "utf8");
-        } catch {
-            return undefined;
-        }
-    },
-    exists: (path) => fs.existsSync(path),
-    isFile(path) {
-        try {
-            return fs.statSync(path).isFile();
-        } catch {
-            return false;
-        }
-    },
-    realPath(path) {
-        try {
-            return fs.realpathSync(path);
-        } catch {
-            return undefined;
-        }
-    },
-};
-
-export const nodeAsyncDiscoveryFs: AsyncDiscoveryFileSystem = {
-    async list(directory) {
-        try {
-            const entries = await fs.promises.readdir(directory, { withFileTypes: true });
-            return entries.map((e) => ({ name: e.name, kind: kindOf(e) }));
-        } catch {
-            return undefined;
-        }
-    },
-    async readText(file) {
-        try {
-            return await fs.promises.readFile(file, "utf8");
-        } catch {
-            return undefined;
-        }
-    },
-    async exists(path) {
-        try {
-            await fs.promises.lstat(path);
-            return true;
-        } catch {
-            return false;
-        }
-    },
-    async isFile(path) {
-        try {
-            return (await fs.promises.stat(path)).isFile();
-        } catch {
-            return false;
-        }
-    },
-    async realPath(path) {
-        try {
-            return await fs.promises.realpath(path);
-        } catch {
-            return undefined;
-        }
-    },
-};
+// No `process` in a web worker (docs/web.md): a virtual file system compares names exactly.
+const IGNORE_CASE = typeof process !== "undefined" && (process.platform === "win32" || process.platform === "darwin");
 
 /** One file-system request of the walk; the adapter answers it. */
 type Request = { op: keyof DiscoveryFileSystem; path: string } | { op: "pause" };

@@ -4,10 +4,10 @@
  * same path safety (nothing outside the document root, symlinks included) and the same size cap.
  * Contents are LF-normalised; each version is split into lines once and cached.
  */
-import * as nodeFs from "node:fs";
 import { normalizeLineEndings } from "../core/lines";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
 import { formatBytes, readDocumentUnderRoot } from "./diskDocuments";
+import { realPathOrUndefined } from "./fileStat";
 import { isInside, type PathVerdict, resolveUnderRoot } from "./pathSafety";
 
 /** An open editor buffer, as the server sees it. */
@@ -134,12 +134,7 @@ export class DocumentSource {
         // A buffer of a symlink that leads out is refused like the file would be; an unsaved new
         // file (nothing on disk yet) is fine.
         const realRoot = this.realRoot(root);
-        let real: string | undefined;
-        try {
-            real = nodeFs.realpathSync(absolute);
-        } catch {
-            real = undefined;
-        }
+        const real = realPathOrUndefined(absolute);
         if (real !== undefined && realRoot !== undefined && !isInside(realRoot, real)) {
             return {
                 code: "path-outside-root",
@@ -147,7 +142,7 @@ export class DocumentSource {
             };
         }
         const text = buffer.getText();
-        const bytes = Buffer.byteLength(text, "utf8");
+        const bytes = utf8Length(text);
         const cap = this.maxBytesFor(root) ?? this.maxBytes;
         if (bytes > cap) {
             return {
@@ -160,11 +155,7 @@ export class DocumentSource {
 
     private realRoot(root: string): string | undefined {
         if (!this.realRoots.has(root)) {
-            try {
-                this.realRoots.set(root, nodeFs.realpathSync(root));
-            } catch {
-                this.realRoots.set(root, undefined);
-            }
+            this.realRoots.set(root, realPathOrUndefined(root));
         }
         return this.realRoots.get(root);
     }
@@ -180,4 +171,17 @@ export class RootLookup implements DocumentLookup {
     get(path: string): Entry {
         return this.source.get(this.root, path);
     }
+}
+
+/** UTF-8 bytes of a string, without Node's Buffer (the web worker has none: docs/web.md). */
+function utf8Length(text: string): number {
+    let bytes = text.length;
+    for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (code >= 0xd800 && code <= 0xdbff) i++;
+        else if (code > 0x7ff) bytes += 2;
+        else if (code > 0x7f) bytes += 1;
+        if (code >= 0xd800 && code <= 0xdbff) bytes += 2;
+    }
+    return bytes;
 }

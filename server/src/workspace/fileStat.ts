@@ -8,3 +8,12 @@ export function statOrUndefined(path: string): fs.Stats | undefined {
         return undefined;
     }
 }
+
+/** A path with every symlink resolved, or undefined when it does not resolve. */
+export function realPathOrUndefined(path: string): string | undefined {
+    try {
+        return fs.realpathSync(path);
+    } catch {
+        return undefined;
+    }
+}

@@ -18,6 +18,7 @@ import { ProjectConfigs, resolveDocumentRoot } from "./projectConfig";
 import { readTextFile } from "./safeFile";
 import { DEFAULT_SETTINGS, type Settings } from "./settings";
 import { pathToUri, uriToPath } from "./uris";
+import { type PendingReads, SYNCHRONOUS_READS } from "./workspaceFiles";
 import { folderExcludeMatcher } from "./workspaceScan";
 
 export type { Citation } from "../features/featureWorkspace";
@@ -54,7 +55,14 @@ export class WorkspaceIndex {
     /** The discovery of each folder (workspace/discovery.ts), with the `.gitignore` files it read. */
     private discoveries = new Map<string, Discovery>();
 
-    constructor(buffers: BufferStore) {
+    /**
+     * @param reads reads that may still be on their way: the browser's files come from the client
+     *   (docs/web.md); whoever checks waits for them and checks again (features/analysis.ts).
+     */
+    constructor(
+        buffers: BufferStore,
+        readonly reads: PendingReads = SYNCHRONOUS_READS,
+    ) {
         this.source = new DocumentSource(buffers, DEFAULT_SETTINGS.maxDocumentSize);
         // A configuration's maxDocumentSize governs the documents under its root.
         this.source.maxBytesFor = (root) => this.configs.forFolder(root)?.config.maxDocumentSize;
@@ -173,6 +181,13 @@ export class WorkspaceIndex {
         this.citations.delete(uri);
     }
 
+    /** Reads that were pending arrived: forget what was decided without them (documents, configurations). */
+    arrived(paths: readonly string[]): void {
+        if (paths.length === 0) return;
+        for (const path of paths) this.source.invalidate(path);
+        this.configs.clear();
+    }
+
     /** The annotation files whose refs cite this absolute path. */
     dependentsOf(absolutePath: string): AnnotationFile[] {
         return this.citations
@@ -186,6 +201,7 @@ export class WorkspaceIndex {
      * annotation files whose results changed.
      */
     documentChanged(absolutePath: string): AnnotationFile[] {
+        this.reads.changed(absolutePath);
         this.source.invalidate(absolutePath);
         const changed: AnnotationFile[] = [];
         for (const file of this.dependentsOf(absolutePath)) {
@@ -269,6 +285,7 @@ export class WorkspaceIndex {
     }
 
     noteFileCreated(absolutePath: string): void {
+        this.reads.changed(absolutePath);
         if (this.knownFiles.has(absolutePath) || this.knownFiles.size >= SCAN_LIMIT || this.isSkipped(absolutePath))
             return;
         this.knownFiles.add(absolutePath);
@@ -276,6 +293,7 @@ export class WorkspaceIndex {
 
     /** A file or a folder was deleted: costs time in proportion to what was below it. */
     noteFileDeleted(absolutePath: string): void {
+        this.reads.changed(absolutePath);
         this.knownFiles.deleteUnder(absolutePath);
     }
 

@@ -1,0 +1,141 @@
+/**
+ * WorkspaceFiles answered by the client (docs/web.md): the language server in a web worker has no file
+ * system, so it asks the client, which reads through `vscode.workspace.fs` (any scheme: a GitHub
+ * repository in github.dev, a test's in-memory provider). Answers are kept until the client says the
+ * file changed; a read asked for and not yet answered is "pending" (workspaceFiles.ts).
+ */
+import type { FileInfo, FileKind, TextRead, WorkspaceFiles } from "./workspaceFiles";
+
+/** What the client answers to a read (shared/webProtocol.ts carries it). */
+export type ClientRead =
+    | { kind: "text"; text: string }
+    | { kind: "missing" | "directory" | "binary" | "not-utf8" | "error"; message?: string }
+    | { kind: "too-large"; size: number };
+
+/** The three questions the server asks the client (lsp/clientFiles.ts sends them). */
+export interface FileAsker {
+    read(path: string, maxBytes: number): Promise<ClientRead>;
+    stat(path: string): Promise<FileInfo | undefined>;
+    list(directory: string): Promise<{ name: string; kind: FileKind | "symlink" }[] | undefined>;
+}
+
+function textReadOf(read: ClientRead): TextRead {
+    switch (read.kind) {
+        case "text":
+            return { ok: true, text: read.text.charCodeAt(0) === 0xfeff ? read.text.slice(1) : read.text };
+        case "missing":
+            return { ok: false, reason: "missing", message: "does not exist" };
+        case "directory":
+            return { ok: false, reason: "directory", message: "is a directory" };
+        case "binary":
+            return { ok: false, reason: "not-text", message: "is binary (it contains NUL bytes), not text" };
+        case "not-utf8":
+            return { ok: false, reason: "not-text", message: "is not valid UTF-8 text" };
+        case "too-large":
+            return { ok: false, reason: "too-large", message: "is over the size cap", size: read.size };
+        default:
+            return { ok: false, reason: "error", message: `cannot be read: ${read.message ?? "error"}` };
+    }
+}
+
+interface Kept<T> {
+    value?: T;
+    /** Set while the question is on its way. */
+    asking?: Promise<void>;
+}
+
+export class ClientFiles implements WorkspaceFiles {
+    /** Reads by path and size cap: a larger cap may find a file the smaller one refused. */
+    private readonly reads = new Map<string, Kept<TextRead> & { maxBytes: number }>();
+    private readonly stats = new Map<string, Kept<FileInfo | undefined>>();
+    private readonly inFlight = new Set<Promise<void>>();
+    private arrived: string[] = [];
+
+    constructor(private readonly asker: FileAsker) {}
+
+    readText(path: string, maxBytes: number): TextRead {
+        const kept = this.reads.get(path);
+        if (kept && kept.maxBytes === maxBytes) {
+            if (kept.value) return kept.value;
+            return { ok: false, reason: "pending", message: "is being read" };
+        }
+        const entry: Kept<TextRead> & { maxBytes: number } = { maxBytes };
+        this.reads.set(path, entry);
+        entry.asking = this.track(
+            this.asker.read(path, maxBytes).then(
+                (read) => {
+                    if (this.reads.get(path) === entry) entry.value = textReadOf(read);
+                },
+                (error: unknown) => {
+                    if (this.reads.get(path) === entry)
+                        entry.value = { ok: false, reason: "error", message: `cannot be read: ${String(error)}` };
+                },
+            ),
+            path,
+        );
+        return { ok: false, reason: "pending", message: "is being read" };
+    }
+
+    stat(path: string): FileInfo | undefined | "pending" {
+        const kept = this.stats.get(path);
+        if (kept && !kept.asking) return kept.value;
+        if (kept) return "pending";
+        const entry: Kept<FileInfo | undefined> = {};
+        this.stats.set(path, entry);
+        entry.asking = this.track(
+            this.asker.stat(path).then(
+                (info) => {
+                    entry.value = info;
+                },
+                () => {
+                    entry.value = undefined;
+                },
+            ),
+            path,
+        ).then(() => {
+            entry.asking = undefined;
+        });
+        return "pending";
+    }
+
+    list(directory: string): Promise<{ name: string; kind: FileKind | "symlink" }[] | undefined> {
+        return this.asker.list(directory).catch(() => undefined);
+    }
+
+    changed(path: string): void {
+        this.reads.delete(path);
+        this.stats.delete(path);
+    }
+
+    hasPending(): boolean {
+        return this.inFlight.size > 0;
+    }
+
+    async settle(): Promise<string[]> {
+        while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+        const arrived = this.arrived;
+        this.arrived = [];
+        return arrived;
+    }
+
+    private track(asking: Promise<void>, path: string): Promise<void> {
+        const done = asking.finally(() => {
+            this.inFlight.delete(done);
+            this.arrived.push(path);
+        });
+        this.inFlight.add(done);
+        return done;
+    }
+}
+
+/** The client's files of this worker, installed by the browser entry (browserServer.ts) for workspace/web/. */
+let installed: WorkspaceFiles | undefined;
+
+export function installClientFiles(files: WorkspaceFiles): void {
+    installed = files;
+}
+
+export function clientFiles(): WorkspaceFiles {
+    if (!installed) throw new Error("sourcecheck: no workspace files installed (browserServer.ts installs them)");
+    return installed;
+}

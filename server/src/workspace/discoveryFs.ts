@@ -1,0 +1,112 @@
+/**
+ * The file-system adapters of the discovery walk (discovery.ts) over Node's fs: synchronous for the CLI,
+ * asynchronous for the language server. The web build swaps this module for web/discoveryFs.ts
+ * (docs/web.md), which lists through the client.
+ */
+import * as fs from "node:fs";
+
+export type EntryKind = "file" | "directory" | "symlink" | "other";
+
+export interface DirectoryEntry {
+    name: string;
+    kind: EntryKind;
+}
+
+/** The file-system calls discovery makes, synchronously. */
+export interface DiscoveryFileSystem {
+    /** The entries of a folder, or undefined when it cannot be read. */
+    list(directory: string): DirectoryEntry[] | undefined;
+    /** A file's text, or undefined when there is none. */
+    readText(file: string): string | undefined;
+    exists(path: string): boolean;
+    /** True when the path (symlinks followed) is a regular file. */
+    isFile(path: string): boolean;
+    /** The path with every symlink resolved, or undefined when it does not resolve. */
+    realPath(path: string): string | undefined;
+}
+
+/** The same calls, asynchronously. */
+export type AsyncDiscoveryFileSystem = {
+    [K in keyof DiscoveryFileSystem]: (
+        ...args: Parameters<DiscoveryFileSystem[K]>
+    ) => Promise<ReturnType<DiscoveryFileSystem[K]>>;
+};
+
+function kindOf(entry: fs.Dirent): EntryKind {
+    if (entry.isFile()) return "file";
+    if (entry.isDirectory()) return "directory";
+    if (entry.isSymbolicLink()) return "symlink";
+    return "other";
+}
+
+export const nodeDiscoveryFs: DiscoveryFileSystem = {
+    list(directory) {
+        try {
+            return fs.readdirSync(directory, { withFileTypes: true }).map((e) => ({ name: e.name, kind: kindOf(e) }));
+        } catch {
+            return undefined;
+        }
+    },
+    readText(file) {
+        try {
+            return fs.readFileSync(file, "utf8");
+        } catch {
+            return undefined;
+        }
+    },
+    exists: (path) => fs.existsSync(path),
+    isFile(path) {
+        try {
+            return fs.statSync(path).isFile();
+        } catch {
+            return false;
+        }
+    },
+    realPath(path) {
+        try {
+            return fs.realpathSync(path);
+        } catch {
+            return undefined;
+        }
+    },
+};
+
+export const nodeAsyncDiscoveryFs: AsyncDiscoveryFileSystem = {
+    async list(directory) {
+        try {
+            const entries = await fs.promises.readdir(directory, { withFileTypes: true });
+            return entries.map((e) => ({ name: e.name, kind: kindOf(e) }));
+        } catch {
+            return undefined;
+        }
+    },
+    async readText(file) {
+        try {
+            return await fs.promises.readFile(file, "utf8");
+        } catch {
+            return undefined;
+        }
+    },
+    async exists(path) {
+        try {
+            await fs.promises.lstat(path);
+            return true;
+        } catch {
+            return false;
+        }
+    },
+    async isFile(path) {
+        try {
+            return (await fs.promises.stat(path)).isFile();
+        } catch {
+            return false;
+        }
+    },
+    async realPath(path) {
+        try {
+            return await fs.promises.realpath(path);
+        } catch {
+            return undefined;
+        }
+    },
+};
