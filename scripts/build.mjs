@@ -3,6 +3,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename } from "node:path";
 import { build } from "esbuild";
+import { buildWeb } from "./web-build.mjs";
 
 const production = process.argv.includes("--production");
 const common = {
@@ -78,4 +79,6 @@ await Promise.all([
     ...LAZY_MODULES.map((path) => build({ ...cliBundle, entryPoints: [path], outfile: `dist/${lazyName(path)}.js` })),
     build({ ...cliBundle, entryPoints: ["server/src/cli/checkWorker.ts"], outfile: "dist/checkWorker.js" }),
     build({ ...common, define, entryPoints: ["server/src/index.ts"], outfile: "dist/index.js" }),
+    // VS Code for the Web: the browser entry and the server's web worker (scripts/web-build.mjs, docs/web.md).
+    buildWeb({ production, define }),
 ]);

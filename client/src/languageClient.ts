@@ -5,20 +5,19 @@
  */
 import * as vscode from "vscode";
 import {
+    type BaseLanguageClient,
     CloseAction,
     type CloseHandlerResult,
     ErrorAction,
     type ErrorHandler,
     type ErrorHandlerResult,
-    LanguageClient,
     type LanguageClientOptions,
     type Middleware,
-    type ServerOptions,
     State,
-    TransportKind,
-} from "vscode-languageclient/node";
+} from "vscode-languageclient";
 import { annotationFileGlobs, CONFIG_LANGUAGE, quoteDocumentSelector } from "./config";
 import { askWithButtons } from "./l10n";
+import { createLanguageClient, serverProcessId } from "./serverConnection";
 
 const CRASH_WINDOW_MS = 3 * 60 * 1000;
 const MAX_CRASHES_IN_WINDOW = 5;
@@ -116,19 +115,21 @@ class FeatureRequestLog {
 const windowScopedOnly = (sections: string[] | undefined, next: (sections: string[] | undefined) => Promise<void>) =>
     next(sections?.filter((section) => section === "sourcecheck"));
 
+/** The scheme of the workspace's files: its first folder's (file: when there is none). */
+export function workspaceScheme(): string {
+    return vscode.workspace.workspaceFolders?.[0]?.uri.scheme ?? "file";
+}
+
 export class SourceCheckClient implements vscode.Disposable {
-    readonly client: LanguageClient;
+    readonly client: BaseLanguageClient;
     readonly requests = new FeatureRequestLog();
     private readonly errorHandler: RestartingErrorHandler;
 
     constructor(context: vscode.ExtensionContext, output: vscode.OutputChannel) {
-        const module = context.asAbsolutePath("dist/server.js");
-        const serverOptions: ServerOptions = {
-            run: { module, transport: TransportKind.ipc },
-            debug: { module, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6011"] } },
-        };
         this.errorHandler = new RestartingErrorHandler(output);
-        const annotationPatterns = annotationFileGlobs().map((pattern) => ({ scheme: "file", pattern }));
+        // By scheme: the workspace's own (file: on the desktop, any in VS Code for the Web: docs/web.md).
+        const scheme = workspaceScheme();
+        const annotationPatterns = annotationFileGlobs().map((pattern) => ({ scheme, pattern }));
         const clientOptions: LanguageClientOptions = {
             // The server's language features serve annotation files only; cited documents get theirs,
             // and every file document its text sync, from DocumentScopes (docs/editor-features.md).
@@ -149,14 +150,13 @@ export class SourceCheckClient implements vscode.Disposable {
             outputChannel: output,
             errorHandler: this.errorHandler,
         };
-        // The id "sourcecheck" makes the client honour the `sourcecheck.trace.server` setting.
-        this.client = new LanguageClient("sourcecheck", "SourceCheck Language Server", serverOptions, clientOptions);
+        // A Node process over IPC on the desktop, a web worker in the browser (serverConnection.ts).
+        this.client = createLanguageClient(context, clientOptions);
     }
 
     /** The process id of the running server (the client library keeps its child process private). */
     serverPid(): number | undefined {
-        const child = (this.client as unknown as { _serverProcess?: { pid?: number } })._serverProcess;
-        return this.isRunning ? child?.pid : undefined;
+        return this.isRunning ? serverProcessId(this.client) : undefined;
     }
 
     get isRunning(): boolean {
@@ -170,7 +170,15 @@ export class SourceCheckClient implements vscode.Disposable {
     async restart(): Promise<void> {
         this.errorHandler.reset();
         if (this.client.state === State.Stopped) await this.client.start();
-        else await this.client.restart();
+        else {
+            // The Node client has restart(); the browser's stops and starts its worker.
+            const client = this.client as BaseLanguageClient & { restart?: () => Promise<void> };
+            if (client.restart) await client.restart();
+            else {
+                await client.stop();
+                await client.start();
+            }
+        }
     }
 
     onRunning(listener: () => void): vscode.Disposable {

@@ -1,0 +1,84 @@
+/**
+ * The language server in VS Code for the Web (docs/web.md): dist/web/server.js in a web worker, which
+ * has no file system and reads the workspace through this client's `vscode.workspace.fs`
+ * (shared/webProtocol.ts), on any scheme.
+ */
+import * as vscode from "vscode";
+import type { BaseLanguageClient, LanguageClientOptions } from "vscode-languageclient";
+import { LanguageClient } from "vscode-languageclient/browser";
+import {
+    type WebFileKind,
+    type WebReadResult,
+    webListRequest,
+    webReadRequest,
+    webStatRequest,
+} from "../../../shared/webProtocol";
+
+/** The web worker extension host's Worker (the project compiles without the DOM library). */
+declare const Worker: new (url: string) => ConstructorParameters<typeof LanguageClient>[3];
+
+function kindOf(type: vscode.FileType): WebFileKind {
+    if (type & vscode.FileType.SymbolicLink) return "symlink";
+    if (type & vscode.FileType.Directory) return "directory";
+    if (type & vscode.FileType.File) return "file";
+    return "other";
+}
+
+function isMissing(error: unknown): boolean {
+    return error instanceof vscode.FileSystemError && error.code === "FileNotFound";
+}
+
+/** A file as text: strict UTF-8, no NUL bytes, nothing over the cap (as the desktop's safe reader). */
+export async function readForServer(uri: vscode.Uri, maxBytes: number): Promise<WebReadResult> {
+    try {
+        const stat = await vscode.workspace.fs.stat(uri);
+        if (stat.type & vscode.FileType.Directory) return { kind: "directory" };
+        if (stat.size > maxBytes) return { kind: "too-large", size: stat.size };
+        const bytes = await vscode.workspace.fs.readFile(uri);
+        if (bytes.length > maxBytes) return { kind: "too-large", size: bytes.length };
+        if (bytes.indexOf(0) !== -1) return { kind: "binary" };
+        try {
+            return { kind: "text", text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+        } catch {
+            return { kind: "not-utf8" };
+        }
+    } catch (error) {
+        return isMissing(error) ? { kind: "missing" } : { kind: "error", message: String(error) };
+    }
+}
+
+function answerFileRequests(client: BaseLanguageClient): void {
+    client.onRequest(webReadRequest, (params) => readForServer(vscode.Uri.parse(params.uri, true), params.maxBytes));
+    client.onRequest(webStatRequest, async (params) => {
+        try {
+            const stat = await vscode.workspace.fs.stat(vscode.Uri.parse(params.uri, true));
+            return { stat: { kind: kindOf(stat.type), size: stat.size, mtime: stat.mtime } };
+        } catch {
+            return {};
+        }
+    });
+    client.onRequest(webListRequest, async (params) => {
+        try {
+            const entries = await vscode.workspace.fs.readDirectory(vscode.Uri.parse(params.uri, true));
+            return { entries: entries.map(([name, type]) => ({ name, kind: kindOf(type) })) };
+        } catch {
+            return {};
+        }
+    });
+}
+
+export function createLanguageClient(
+    context: vscode.ExtensionContext,
+    clientOptions: LanguageClientOptions,
+): BaseLanguageClient {
+    const worker = new Worker(vscode.Uri.joinPath(context.extensionUri, "dist/web/server.js").toString(true));
+    const client = new LanguageClient("sourcecheck", "SourceCheck Language Server", clientOptions, worker);
+    // Handlers registered before start are installed when the connection opens (and again on a restart).
+    answerFileRequests(client);
+    return client;
+}
+
+/** A web worker has no process id. */
+export function serverProcessId(_client: BaseLanguageClient): number | undefined {
+    return undefined;
+}

@@ -1,0 +1,56 @@
+/**
+ * The browser's twin of workspace/lockFiles.ts (docs/web.md): a lock beside an annotation file read from
+ * the client's files, so `check` flags drift in the browser as on the desktop. Writing a lock is the
+ * desktop's (web/safeWrite.ts says so).
+ */
+import * as nodePath from "node:path";
+import { type LockError, type LockFile, lockFileNameFor, parseLock } from "../../core/lock";
+import { readTextFile } from "./safeFile";
+import { type FileSnapshot, writeFileSafely } from "./safeWrite";
+import { sha256 } from "./sha256";
+
+export { sha256 };
+
+export const MAX_LOCK_BYTES = 256 * 1024 * 1024;
+
+export interface LockRead {
+    path: string;
+    snapshot?: FileSnapshot;
+    lock?: LockFile;
+    error?: LockError;
+}
+
+export function lockPathFor(annotationPath: string): string {
+    return nodePath.join(nodePath.dirname(annotationPath), lockFileNameFor(nodePath.basename(annotationPath)));
+}
+
+export function readLockBeside(annotationPath: string, _options: { snapshot?: boolean } = {}): LockRead {
+    const path = lockPathFor(annotationPath);
+    const read = readTextFile(path, { maxBytes: MAX_LOCK_BYTES });
+    if (read.ok) {
+        const parsed = parseLock(read.text, nodePath.basename(annotationPath));
+        return parsed.lock ? { path, lock: parsed.lock } : { path, error: parsed.error };
+    }
+    if (read.reason === "missing") return { path };
+    return { path, error: { code: "lock-unreadable", message: `the lock ${read.message}` } };
+}
+
+/** As lockFiles.ts's reader; the client's files are the cache (read again only when they change). */
+export class LockReader {
+    readBeside(annotationPath: string): LockRead {
+        return readLockBeside(annotationPath);
+    }
+}
+
+export function annotationPathOfLock(lockPath: string): string | undefined {
+    return lockPath.endsWith(".lock.json") ? `${lockPath.slice(0, -".lock.json".length)}.json` : undefined;
+}
+
+export function writeLockFile(
+    lockPath: string,
+    content: string,
+    _expected: FileSnapshot | undefined,
+    _folder: string,
+): void {
+    writeFileSafely(lockPath, content);
+}
