@@ -16,6 +16,20 @@ module.exports = {
             },
         },
         {
+            name: "operations-over-capabilities",
+            comment:
+                "server/src/operations import only core/, shared/, operations/ and pure packages: every file, lock, git or write comes in as a capability its front end injects (docs/contract.md, section 7).",
+            severity: "error",
+            from: { path: "^server/src/operations/" },
+            to: {
+                pathNot: [
+                    "^server/src/(core|operations)/",
+                    "^shared/",
+                    "(^|/)node_modules/(approx-string-match|diff|jsonc-parser|zod)/",
+                ],
+            },
+        },
+        {
             name: "features-are-thin",
             comment:
                 "server/src/features take no connection and do no disk I/O: no cli/, no mcp/, no fs, no vscode-languageserver connection module (types come from vscode-languageserver-protocol).",

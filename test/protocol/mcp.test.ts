@@ -498,12 +498,11 @@ describe("mcp: repair proposes, and writes only certain repairs when asked", fun
         fs.writeFileSync(notes, `Two lines inserted\nabove everything.\n${fs.readFileSync(notes, "utf8")}`);
         const original = fs.readFileSync(file, "utf8");
 
-        const proposed = await call(client, "repair", { file: "answer.sourcecheck.json" });
+        const proposed = await call(client, "repair", { file: "answer.sourcecheck.json", detail: "full" });
         const json = proposed.structuredContent as unknown as RepairJson;
         assert.equal(json.written, 0);
         const cli = await cliJson(["repair", "--json", "--root", root, "answer.sourcecheck.json"], root);
-        const { written: _written, ...asCli } = json;
-        assert.deepEqual(asCli, cli.json, "repair answers what `sourcecheck repair --json` answers");
+        assert.deepEqual(json, cli.json, "repair answers what `sourcecheck repair --json` answers");
         assert.equal(fs.readFileSync(file, "utf8"), original, "proposing must not write");
         const shifted = json.repairs.filter((r) => r.certain && citedBefore.get(r.pointer) !== undefined);
         assert.ok(shifted.length >= 2, JSON.stringify(json.repairs.map((r) => [r.pointer, r.reason, r.certain])));
@@ -514,7 +513,7 @@ describe("mcp: repair proposes, and writes only certain repairs when asked", fun
             assert.equal(repair.text, citedBefore.get(repair.pointer));
         }
 
-        const written = await call(client, "repair", { file: "answer.sourcecheck.json", write: true });
+        const written = await call(client, "repair", { file: "answer.sourcecheck.json", write: true, detail: "full" });
         const after = written.structuredContent as unknown as RepairJson;
         const certain = after.repairs.filter((r) => r.certain);
         assert.equal(after.written, certain.length);

@@ -2,11 +2,11 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { languageModelTools } from "../../server/src/agentTools/manifest";
-import { writeCertainRepairs } from "../../server/src/agentTools/repairEdits";
 import { TOOL_DEFINITIONS } from "../../server/src/agentTools/schemas";
 import { runTool, type ToolContext } from "../../server/src/agentTools/tools";
 import { type Ref, SessionDocument } from "../../server/src/core";
 import type { RepairEntry } from "../../server/src/core/repair";
+import { applyCertainRepairs as writeCertainRepairs } from "../../server/src/core/repair";
 
 const repo = path.resolve(__dirname, "../../..");
 
@@ -97,6 +97,7 @@ describe("agent tools", () => {
                 documents: () => ({ get: () => undefined }),
                 files: () => [],
                 revision: () => ({ get: () => undefined }),
+                lastCommit: () => undefined,
             }),
         };
         assert.deepEqual(await runTool("cite", { path: "a.md", quote: "x" }, failing), {

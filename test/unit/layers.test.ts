@@ -50,6 +50,7 @@ const CLEAN: Record<string, string> = {
     "server/src/features/hover.ts":
         "import type { Hover } from 'vscode-languageserver-protocol';\nimport { A } from '../core/a';\nexport const h: Hover | string = A;\n",
     "server/src/cli/run.ts": "import { read } from '../workspace/files';\nexport const run = read;\n",
+    "server/src/operations/op.ts": "import { A } from '../core/a';\nexport const op = A;\n",
     "server/src/mcp/tools.ts": "import { read } from '../workspace/files';\nexport const tools = read;\n",
     "client/src/view.ts": "import { NAME } from '../../shared/protocol';\nexport const v = NAME;\n",
     "server/src/lsp/hover.ts":
@@ -80,6 +81,10 @@ describe("layers the build enforces (dependency-cruiser in npm run lint)", () =>
                 "server/src/languageService.ts",
                 "import type { Connection } from 'vscode-languageserver/node';\nexport const b = (c: Connection) => c;\n",
             ],
+            "operations-over-capabilities": [
+                "server/src/operations/bad.ts",
+                "import { read } from '../workspace/files';\nexport const b = read;\n",
+            ],
             "mcp-not-into-cli": ["server/src/mcp/bad.ts", "import { run } from '../cli/run';\nexport const b = run;\n"],
             "client-asks-the-server": [
                 "client/src/bad.ts",
@@ -103,7 +108,11 @@ describe("layers the build enforces (dependency-cruiser in npm run lint)", () =>
                 output,
                 /features-are-thin: server\/src\/features\/bad\.ts → \S*node_modules\/vscode-languageserver\//,
             );
-            assert.doesNotMatch(output, /(hover|run|tools|view|a|files|protocol)\.ts →/, "a clean module was flagged");
+            assert.doesNotMatch(
+                output,
+                /(hover|run|tools|view|a|files|protocol|op)\.ts →/,
+                "a clean module was flagged",
+            );
         } finally {
             fs.rmSync(dir, { recursive: true, force: true });
         }

@@ -89,7 +89,7 @@ describe("sourcecheck repair", () => {
         assert.deepEqual(json.remaining, []);
         assert.deepEqual(json.repairs, [
             {
-                annotation: 0,
+                annotation: 1,
                 role: "claim",
                 pointer: "/annotations/0/claim",
                 reason: "line-shift",
@@ -105,8 +105,9 @@ describe("sourcecheck repair", () => {
                 evidenceKind: "reading",
             },
             {
-                annotation: 0,
-                role: 0,
+                annotation: 1,
+                role: "source",
+                source: 1,
                 pointer: "/annotations/0/sources/0",
                 reason: "path",
                 certain: true,
@@ -203,13 +204,16 @@ describe("sourcecheck repair", () => {
         fs.writeFileSync(path.join(outside, "a.sourcecheck.json"), '{ "annotations": [] }');
         const notGit = cli(["repair", "--since", "HEAD", "a.sourcecheck.json"], outside);
         assert.equal(notGit.status, 2);
-        assert.match(notGit.stderr, /^sourcecheck: repair: --since needs a git work tree, and .* is not inside one\n$/);
+        assert.match(
+            notGit.stderr,
+            /^sourcecheck: repair: invalid-arguments: since: --since needs a git work tree, and .* is not inside one\n$/,
+        );
         const repoDir = fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-repair-git-"));
         execFileSync("git", ["init", "-q"], { cwd: repoDir });
         fs.writeFileSync(path.join(repoDir, "a.sourcecheck.json"), '{ "annotations": [] }');
         const unknown = cli(["repair", "--since", "no-such-rev", "a.sourcecheck.json"], repoDir);
         assert.equal(unknown.status, 2);
-        assert.match(unknown.stderr, /^sourcecheck: repair: unknown revision "no-such-rev"/);
+        assert.match(unknown.stderr, /^sourcecheck: repair: invalid-arguments: since: unknown revision "no-such-rev"/);
         const option = cli(["repair", "--since=--output=x", "a.sourcecheck.json"], repoDir);
         assert.equal(option.status, 2);
         assert.match(option.stderr, /not a revision/);

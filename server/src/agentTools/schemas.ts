@@ -4,6 +4,7 @@
  * two cannot drift apart. Outputs are the CLI's `--json` shapes.
  */
 import { z } from "zod";
+import { NEXT_ACTIONS, type NextAction } from "../core/nextStep";
 
 /** Longest path argument: far above any real path, far below a denial of service. */
 export const MAX_PATH_CHARS = 4096;
@@ -160,6 +161,12 @@ export const repairInput = z
             .max(256)
             .describe('A git revision (e.g. "HEAD~1") whose documents tell where each cited span moved')
             .optional(),
+        detail: z
+            .enum(["brief", "full"])
+            .describe(
+                "brief (default): the certain repairs, and one line per ref left with its next step; full: every uncertain candidate too",
+            )
+            .optional(),
     })
     .strict();
 
@@ -306,14 +313,26 @@ export const annotateOutput = z.object({
     warnings: z.array(refWarning).optional(),
 });
 
-const role = z.union([z.literal("claim"), z.number().int()]);
+/** Where a ref sits (docs/contract.md, "Numbers"): annotation and source count from 1. */
+const refPlace = {
+    annotation: z.number().int().min(1),
+    role: z.enum(["claim", "source"]),
+    /** With role "source": which source of the annotation, from 1. */
+    source: z.number().int().min(1).optional(),
+};
+/** What to do about a problem, as data (docs/contract.md, "Next steps"). */
+export const nextStep = z.object({
+    action: z.enum(NEXT_ACTIONS as [NextAction, ...NextAction[]]),
+    path: z.string().optional(),
+    line: z.number().int().min(1).optional(),
+    candidates: z.number().int().min(1).optional(),
+});
 export const repairOutput = z.object({
     repairs: z.array(
         z.object({
-            annotation: z.number().int(),
-            role,
+            ...refPlace,
             pointer: z.string(),
-            reason: z.string(),
+            reason: z.enum(["line-shift", "misquote", "ambiguous", "moved-text", "path"]),
             certain: z.boolean(),
             before: refSchema,
             after: refSchema,
@@ -324,9 +343,9 @@ export const repairOutput = z.object({
         }),
     ),
     remaining: z.array(
-        z.object({ annotation: z.number().int(), role, code: z.string(), message: z.string(), next: z.string() }),
+        z.object({ ...refPlace, pointer: z.string(), code: z.string(), message: z.string(), next: nextStep }),
     ),
-    /** Present when the file fails the schema: then nothing is written. */
+    /** Present when the file fails the schema. */
     schemaErrors: z.array(schemaError).optional(),
     /** How many certain repairs were written into the file (0 unless `write: true`). */
     written: z.number().int(),
@@ -435,11 +454,13 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         name: "repair",
         title: "Repair broken refs",
         description:
-            "Propose repairs for the broken refs of an annotation file (lines shifted by edits, slightly misquoted or " +
-            "ambiguous boundary strings, moved text, a wrong path). Returns the shape of `sourcecheck repair --json`: " +
-            "repairs [{ annotation, role, pointer, reason, certain, before, after, text, evidence, evidenceKind }] and " +
-            "remaining [{ annotation, role, code, message, next }] (refs with no certain repair). Check each proposal's text against what the annotation means; a repair marked certain is the " +
-            "single clear best. With write: true the certain repairs (only those) are written into the file; then call check.",
+            "Repair the broken refs of an annotation file (lines shifted by edits, misquoted or ambiguous boundary " +
+            "strings, moved text, a wrong path), from the lock beside it, the documents' git history and the only reading, " +
+            "as `sourcecheck repair --json`. Returns repairs [{ annotation, role, source?, pointer, reason, certain, before, " +
+            "after, text, evidence, evidenceKind }] and remaining [{ annotation, role, source?, pointer, code, message, next }] " +
+            '(annotation and source count from 1; next is { action, path?, line?, candidates? }). detail "brief" (default) ' +
+            'lists the certain repairs and one line per remaining ref with the call to make next; "full" adds the uncertain ' +
+            "candidates. With write: true the certain repairs (only those) are written into the file; then call check.",
         input: repairInput,
         output: repairOutput,
         writes: true,

@@ -13,13 +13,14 @@ import { nearestPaths } from "../core/nearestPaths";
 import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
 import { normalizeRefPath } from "../core/refPath";
-import { type RepairDocuments, repairCheckedSteps } from "../core/repair";
 import { reportJson, reportObject } from "../core/reportJson";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
+import { isOperationError, type OperationErrorCode } from "../operations/errors";
+import { repairSteps } from "../operations/repair";
 import { sha256 } from "../workspace/sha256";
 import { briefCheckText } from "./briefCheck";
 import { runCooperatively } from "./cooperative";
-import { writeCertainRepairs } from "./repairEdits";
+import { repairBrief } from "./repairBrief";
 import type {
     annotateInput,
     checkInput,
@@ -44,7 +45,8 @@ export type ToolErrorCode =
     | "unknown-path"
     | "write-failed"
     | "invalid-lock"
-    | "internal-error";
+    | "internal-error"
+    | OperationErrorCode;
 
 export interface ToolErrorShape {
     code: ToolErrorCode;
@@ -107,6 +109,8 @@ export interface RefScope {
      * the root is not in a git work tree or the revision is unknown.
      */
     revision(rev: string): DocumentLookup;
+    /** The documents at the annotation file's last commit and how to name it; undefined without git or a commit. */
+    lastCommit(): { documents: DocumentLookup; label: string } | undefined;
 }
 
 /**
@@ -136,6 +140,8 @@ export interface ToolContext {
     refScope(file: string): RefScope;
     /** The lock beside an annotation file (a path relative to the root); absent where locks are not read. */
     lockFor?(file: string): LockAccess;
+    /** How tools are named to the model reading the results (`sourcecheck_annotate` in VS Code); default the name. */
+    toolName?: (name: string) => string;
 }
 
 export type ToolOutcome =
@@ -166,6 +172,7 @@ export async function runTool(name: string, rawArguments: unknown, context: Tool
         }
         return await IMPLEMENTATIONS[definition.name](parsed.data as never, context);
     } catch (error) {
+        if (isOperationError(error)) return { ok: false, error: { code: error.code, message: error.message } };
         if (error instanceof ToolError) {
             return error.candidates
                 ? { ok: false, error: error.shape, candidates: error.candidates }
@@ -376,43 +383,38 @@ function baseName(path: string): string {
 async function repair(args: z.infer<typeof repairInput>, context: ToolContext): Promise<ToolOutcome> {
     const file = context.annotationFile(args.file);
     if ("code" in file) throw new ToolError(file.code, file.message);
-    const parsed = parseJsonText(file.text);
     const scope = context.refScope(args.file);
     const lookup = scope.documents();
-    const result = checkAnnotations(parsed.value, lookup, parsed.syntaxErrors, {
-        keepAnnotations: true,
-        keepEntries: false,
-    });
-    const documents: RepairDocuments = { get: (path) => lookup.get(path), candidatePaths: () => scope.files() };
-    const previous = args.since !== undefined ? scope.revision(args.since) : undefined;
-    // As `sourcecheck repair` without a lock: history when `since` is given, else a ref's only
-    // reading in the document as it is is certain (docs/repair.md, "Evidence").
+    const access = context.lockFor?.(args.file);
+    const detail = args.detail ?? "brief";
+    // The very operation `sourcecheck repair` runs: the lock, history, the only reading (docs/repair.md).
     // A long repair yields to other calls between refs (one slow call never holds up the rest).
-    const { repairs, remaining } = await runCooperatively(
-        repairCheckedSteps(result, {
-            documents,
-            previous,
-            previousLabel: args.since,
-            unchanged: true,
-        }),
+    const plan = await runCooperatively(
+        repairSteps(
+            { text: file.text, since: args.since, detail },
+            {
+                documents: { get: (path) => lookup.get(path), candidatePaths: () => scope.files() },
+                lock: access && (() => access),
+                history: { at: (rev) => scope.revision(rev), lastCommit: () => scope.lastCommit() },
+                sha256,
+            },
+        ),
     );
-    const schemaErrors = result.report.schemaErrors;
     let written = 0;
-    // As `sourcecheck repair --write`: nothing is written into a file with schema errors.
-    if (args.write === true && schemaErrors.length === 0) {
-        const change = writeCertainRepairs(file.text, repairs);
-        if (change.applied > 0) {
-            try {
-                await file.write(change.text);
-            } catch (error) {
-                throw new ToolError("write-failed", `cannot write ${args.file}: ${(error as Error).message}`);
-            }
+    if (args.write === true && plan.repaired && plan.repaired.applied > 0) {
+        try {
+            await file.write(plan.repaired.text);
+        } catch (error) {
+            throw new ToolError("write-failed", `cannot write ${args.file}: ${(error as Error).message}`);
         }
-        written = change.applied;
+        written = plan.repaired.applied;
     }
-    return json(
-        schemaErrors.length > 0 ? { repairs, remaining, schemaErrors, written } : { repairs, remaining, written },
-    );
+    const structured = { ...plan.result, written };
+    const text =
+        detail === "full"
+            ? JSON.stringify(structured)
+            : repairBrief(args.file, plan, written, args.write === true, context.toolName);
+    return { ok: true, structured, text };
 }
 
 /** Writes of one annotation file wait for the one before: each appends to the text the last one wrote. */

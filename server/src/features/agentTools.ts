@@ -13,7 +13,7 @@ import type { AgentToolParams, AgentToolResult } from "../../../shared/agentTool
 import { lockUnderRoot } from "../agentTools/lockAccess";
 import { type AnnotationFileAccess, type RefScope, runTool, type ToolContext, ToolError } from "../agentTools/tools";
 import { type DocumentFailure, isDocumentFailure } from "../core/session";
-import { revisionDocuments } from "../workspace/agentRevision";
+import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { searchEvidenceUnderRoot } from "../workspace/evidenceSearch";
@@ -140,6 +140,7 @@ export function workspaceToolContext(workspace: WorkspaceIndex, root: string, ed
                 documents: () => workspace.source.lookupFor(scoped),
                 files: () => workspace.filesUnder(scoped),
                 revision: (rev) => revisionDocuments(scoped, rev),
+                lastCommit: () => lastCommitDocuments(scoped, verdict.absolute),
             };
         },
     };

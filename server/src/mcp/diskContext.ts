@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { lockUnderRoot } from "../agentTools/lockAccess";
 import { type RefScope, type ToolContext, ToolError } from "../agentTools/tools";
-import { revisionDocuments } from "../workspace/agentRevision";
+import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { listCandidateDocuments } from "../workspace/discovery";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
@@ -115,6 +115,7 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
                 documents: () => reader.lookup(),
                 files: () => listCandidateDocuments(resolved.root),
                 revision: (rev) => revisionDocuments(resolved.root, rev),
+                lastCommit: () => lastCommitDocuments(resolved.root, verdict.absolute),
             };
         },
     };

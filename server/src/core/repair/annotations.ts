@@ -3,6 +3,7 @@
  * has the shape of `sourcecheck repair --json`, plus the candidates themselves for callers that edit.
  */
 import type { CheckResult } from "../check";
+import type { NextStep } from "../nextStep";
 import type { RefResolution, ResolvedSpan } from "../resolve";
 import { Session } from "../session";
 import type { ErrorCode, Range, Ref } from "../types";
@@ -30,12 +31,14 @@ export interface RepairEntry {
 export interface RemainingEntry {
     annotation: number;
     role: RepairRole;
+    /** JSON pointer of the ref in the checked input. */
+    pointer: string;
     /** The ref's error as checked (before any repair); `text-changed` for a ref on other text than its locked text. */
     code: ErrorCode | "text-changed";
     /** What is wrong, for people. */
     message: string;
-    /** What to do about it. */
-    next: string;
+    /** What to do about it, as data: each front end words it (docs/contract.md, "Next steps"). */
+    next: NextStep;
 }
 
 export interface AnnotationRepairs {
@@ -155,9 +158,10 @@ export function* repairCheckedSteps(
             remaining.push({
                 annotation: item.annotation,
                 role: item.role,
+                pointer: item.pointer,
                 code: item.code,
                 message: note ?? item.message ?? "the ref does not resolve",
-                next: nextStep(item.code, note, candidates.length, sites[index].ref.start.line),
+                next: nextStep(item.code, note, candidates.length, sites[index].ref),
             });
         }
     }
@@ -216,17 +220,16 @@ function entryOf(
     };
 }
 
-/** What to do about a ref left without a certain repair. */
-function nextStep(code: string, note: string | undefined, candidates: number, line: number): string {
-    if (note?.startsWith("the cited text changed where it is"))
-        return "read the new text: if it still supports the claim, accept it with `sourcecheck lock --accept`; otherwise cite other text";
-    if (note?.includes("no longer in"))
-        return "cite the text that supports the claim now (`sourcecheck cite`), or remove this source";
-    if (candidates > 0)
-        return `choose one of the ${candidates} candidates above (in the editor: Quick Fix), or edit the ref by hand`;
-    if (code === "text-changed")
-        return "read the new text: if it still supports the claim, accept it with `sourcecheck lock --accept`; otherwise cite other text";
-    return `no candidate: quote the text meant near line ${line} again with \`sourcecheck cite\`, or fix the ref by hand`;
+/** What to do about a ref left without a certain repair (worded by each front end). */
+function nextStep(code: string, note: string | undefined, candidates: number, ref: Ref): NextStep {
+    const at = { path: ref.path, line: ref.start.line };
+    if (note?.startsWith("the cited text changed where it is")) return { action: "accept-text", ...at };
+    if (note?.includes("no longer in")) return { action: "cite-again", ...at };
+    if (candidates > 0) return { action: "choose-candidate", ...at, candidates };
+    if (code === "text-changed") return { action: "accept-text", ...at };
+    if (code === "unknown-path" || code === "unreadable-document" || code === "path-outside-root")
+        return { action: "fix-path", path: ref.path };
+    return { action: "cite-again", ...at };
 }
 
 /** A session's own paths are the candidates for a path that names none of its documents. */

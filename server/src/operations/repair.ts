@@ -1,0 +1,161 @@
+/**
+ * The repair operation (docs/repair.md, docs/contract.md "Operations"): every broken ref of one
+ * annotation file with the refs its author meant, from the strongest evidence there is — the lock
+ * beside the file, the documents' history, the only reading. `sourcecheck repair`, the MCP and
+ * VS Code `repair` tools all run this one function; they differ only in how they read, write and word.
+ */
+import type { ParseError } from "jsonc-parser";
+import { parseTree } from "jsonc-parser";
+import { MAX_NESTING, nestingBeyond } from "../../../shared/jsonNesting";
+import { checkInput } from "../core/check";
+import { type LockError, type LockFile, matchLock } from "../core/lock";
+import type { NextStep } from "../core/nextStep";
+import { parseJsonText } from "../core/parse";
+import { applyCertainRepairs, type RepairDocuments, repairCheckedSteps } from "../core/repair";
+import type { EvidenceKind, RepairReason } from "../core/repair/types";
+import type { DocumentLookup } from "../core/session";
+import type { Ref, SchemaError } from "../core/types";
+import { OperationError } from "./errors";
+import { type RefPlace, refPlace } from "./numbers";
+
+export interface RepairRequest {
+    /** The annotation file's text, as stored or as open in the editor. */
+    text: string;
+    /** A git revision whose documents tell where spans moved (else the file's last commit). */
+    since?: string;
+    /** No "only reading": a document may have changed since the refs were written. */
+    strict?: boolean;
+    /** brief: certain repairs only, each remaining ref with its next step; full: every candidate too. */
+    detail?: "brief" | "full";
+}
+
+/** The lock beside the file as read: none, one, or why it cannot be used. */
+export interface LockRead {
+    /** The lock file as its reader knows it. */
+    path: string;
+    lock?: LockFile;
+    error?: LockError;
+}
+
+/** What repair reads, injected by each front end. */
+export interface RepairCapabilities {
+    /** The documents under the file's document root, with every path a missing one could mean. */
+    documents: RepairDocuments;
+    /** The lock beside the file; absent where the file has no place on disk (stdin). */
+    lock?: () => LockRead;
+    history: {
+        /** The documents at a revision; throws an OperationError for an unknown one. */
+        at(rev: string): DocumentLookup;
+        /** The documents at the file's last commit, and how to name it; undefined without one. */
+        lastCommit?(): { documents: DocumentLookup; label: string } | undefined;
+    };
+    sha256: (text: string) => string;
+}
+
+export type RepairItem = RefPlace & {
+    pointer: string;
+    reason: RepairReason;
+    certain: boolean;
+    before: Ref;
+    after: Ref;
+    text: string;
+    /** What the repair rests on, for people: "the locked text was found on line 9". */
+    evidence: string;
+    evidenceKind: EvidenceKind;
+};
+
+export type RemainingItem = RefPlace & {
+    pointer: string;
+    code: string;
+    message: string;
+    next: NextStep;
+};
+
+export interface RepairResult {
+    /** Certain repairs, and with detail "full" the uncertain candidates too. */
+    repairs: RepairItem[];
+    /** Refs left without a certain repair. */
+    remaining: RemainingItem[];
+    schemaErrors?: SchemaError[];
+}
+
+export interface RepairPlan {
+    result: RepairResult;
+    /** The file with its certain repairs applied; undefined when the text does not parse whole. */
+    repaired?: { text: string; applied: number };
+    /** How many refs were broken (or on changed text), to summarise. */
+    certainCount: number;
+    /** Refs offered uncertain candidates, whether listed or not. */
+    offeredCount: number;
+}
+
+/** The operation as steps (it yields between refs, so a server can answer others meanwhile). */
+export function* repairSteps(request: RepairRequest, capabilities: RepairCapabilities): Generator<void, RepairPlan> {
+    const lockRead = capabilities.lock?.();
+    if (lockRead?.error) {
+        throw new OperationError(
+            "invalid-lock",
+            `${lockRead.path}: ${lockRead.error.code}: ${lockRead.error.message}; fix or delete it to repair from it`,
+        );
+    }
+    const lock = lockRead?.lock;
+    const input = parseJsonText(request.text);
+    const checked = checkInput(input.value, capabilities.documents, input.syntaxErrors, {
+        keepAnnotations: true,
+        keepEntries: false,
+    });
+    const history = historyFor(request, capabilities, checked.report.invalidCount > 0 || lock !== undefined);
+    const { sha256 } = capabilities;
+    const found = yield* repairCheckedSteps(checked, {
+        documents: capabilities.documents,
+        previous: history?.documents,
+        previousLabel: history?.label,
+        unchanged: request.strict !== true,
+        sha256,
+        lockedSpans: lock ? (sites) => matchLock(lock, sites, sha256).map((m) => m?.entry) : undefined,
+    });
+    const repairs: RepairItem[] = found.repairs.map(({ annotation, role, ...rest }) => ({
+        ...refPlace(annotation, role),
+        ...rest,
+    }));
+    const remaining: RemainingItem[] = found.remaining.map(({ annotation, role, ...rest }) => ({
+        ...refPlace(annotation, role),
+        ...rest,
+    }));
+    const certain = repairs.filter((r) => r.certain);
+    const shown = request.detail === "full" ? repairs : certain;
+    const schemaErrors = checked.report.schemaErrors;
+    const result: RepairResult = { repairs: shown, remaining };
+    if (schemaErrors.length > 0) result.schemaErrors = schemaErrors;
+    // Certain repairs may go in beside schema errors elsewhere, but only into text that parses whole.
+    const repaired = parsesLeniently(request.text) ? applyCertainRepairs(request.text, found.repairs) : undefined;
+    return {
+        result,
+        repaired: repaired && { text: repaired.text, applied: repaired.applied },
+        certainCount: certain.length,
+        offeredCount: new Set(repairs.filter((r) => !r.certain).map((r) => r.pointer)).size,
+    };
+}
+
+/** History by default: the file's last commit, asked only when some ref may need it (git runs then). */
+function historyFor(
+    request: RepairRequest,
+    capabilities: RepairCapabilities,
+    toRepair: boolean,
+): { documents: DocumentLookup; label: string } | undefined {
+    if (request.since !== undefined) return { documents: capabilities.history.at(request.since), label: request.since };
+    return toRepair ? capabilities.history.lastCommit?.() : undefined;
+}
+
+function parsesLeniently(text: string): boolean {
+    const errors: ParseError[] = [];
+    parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+    return errors.length === 0 && nestingBeyond(text, MAX_NESTING) === -1;
+}
+
+/** Run steps to the end on this thread (the CLI: nothing else waits). */
+export function runSteps<T>(steps: Generator<void, T>): T {
+    let next = steps.next();
+    while (!next.done) next = steps.next();
+    return next.value;
+}
