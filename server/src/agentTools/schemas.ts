@@ -163,9 +163,7 @@ export const repairInput = z
             .optional(),
         detail: z
             .enum(["brief", "full"])
-            .describe(
-                "brief (default): the certain repairs, and one line per ref left with its next step; full: every uncertain candidate too",
-            )
+            .describe("brief (default): certain repairs, one line per ref left; full: every candidate too")
             .optional(),
     })
     .strict();
@@ -454,13 +452,11 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         name: "repair",
         title: "Repair broken refs",
         description:
-            "Repair the broken refs of an annotation file (lines shifted by edits, misquoted or ambiguous boundary " +
-            "strings, moved text, a wrong path), from the lock beside it, the documents' git history and the only reading, " +
-            "as `sourcecheck repair --json`. Returns repairs [{ annotation, role, source?, pointer, reason, certain, before, " +
-            "after, text, evidence, evidenceKind }] and remaining [{ annotation, role, source?, pointer, code, message, next }] " +
-            '(annotation and source count from 1; next is { action, path?, line?, candidates? }). detail "brief" (default) ' +
-            'lists the certain repairs and one line per remaining ref with the call to make next; "full" adds the uncertain ' +
-            "candidates. With write: true the certain repairs (only those) are written into the file; then call check.",
+            "Repair the broken refs of an annotation file (shifted lines, misquoted or ambiguous boundaries, moved text, a " +
+            "wrong path) from the lock beside it, the documents' git history and the only reading, as `sourcecheck repair " +
+            '--json`: repairs (certain ones; with detail "full" every candidate) and remaining (refs left, each with code, ' +
+            "message and next: { action, path?, line?, candidates? }); annotation and source count from 1. write: true writes " +
+            "the certain repairs only; then call check.",
         input: repairInput,
         output: repairOutput,
         writes: true,
