@@ -164,6 +164,24 @@ describe("repair: the only reading of a misquote, rule by rule", () => {
             });
             assert.equal(certain[0]?.text, "重试机制以防失败。");
         });
+        it("never adds the sentence's final punctuation to an end the author wrote without it", () => {
+            const lines = ["Keep the Receipt number for your records."];
+            assertCertain(
+                lines,
+                { start: at(1, "Keep"), end: at(1, "your recrds") },
+                1,
+                1,
+                "Keep the Receipt number for your records",
+            );
+            const zh = ["日志分为四个级别，生产环境默认只记录警告以上。"];
+            assertCertain(
+                zh,
+                { start: at(1, "生产环境"), end: at(1, "警告以千上") },
+                1,
+                10,
+                "生产环境默认只记录警告以上",
+            );
+        });
         it("leaves out a mark the author added, never a mark of the document", () => {
             const lines = ["It ends here, and the rest is noise."];
             assertCertain(lines, { start: at(1, "It"), end: at(1, "here.") }, 1, 1, "It ends here");

@@ -157,7 +157,7 @@ export function candidateFor<R extends Ref>(
     cost: number,
     stringFor: (placement: Placement, limit: number | undefined, written: string) => string | undefined,
 ): Scored<R> | undefined {
-    end = withSentenceEnd(document, end);
+    end = withSentenceEnd(document, end, ref.end.str);
     const sameLine = start.line === end.line;
     const startStr = stringFor(start, sameLine ? end.edge : undefined, ref.start.str);
     const endStr = stringFor(end, sameLine ? start.edge : undefined, ref.end.str);
@@ -219,6 +219,8 @@ function boundaryString(
 
 /** Sentence-final punctuation, and the closing quotes or brackets that may follow it. */
 const SENTENCE_END = /^[.!?。！？…]+[”’"')\]」』]*(?=\s|$)/u;
+/** A written end string that itself ends a sentence. */
+const WRITTEN_SENTENCE_END = /[.!?。！？…]+[”’"')\]」』]*$/u;
 
 /**
  * Where the sentence ends when only its final punctuation follows `edge` on `line` (and then a space
@@ -230,12 +232,13 @@ function sentenceEndAfter(line: string, edge: number): number | undefined {
 }
 
 /**
- * A near match of a misquoted end never drops the final punctuation of the sentence it ends
- * (docs/repair.md, "Candidates"): the edge moves past it. A string found as written keeps its edge,
- * ambiguous or not: its span is what the author cited.
+ * A near match of a misquoted end never drops the final punctuation of the sentence it ends, when
+ * the author's string ended with such punctuation (docs/repair.md, "Candidates"): the edge moves
+ * past it. Punctuation the author did not write is never added (issue 32: the minimal edit of the
+ * author's string), and a string found as written keeps its edge: its span is what the author cited.
  */
-function withSentenceEnd(document: SessionDocument, end: Placement): Placement {
-    if (end.quoteCost === 0) return end;
+function withSentenceEnd(document: SessionDocument, end: Placement, written: string): Placement {
+    if (end.quoteCost === 0 || !WRITTEN_SENTENCE_END.test(written.trimEnd())) return end;
     const after = sentenceEndAfter(document.lines.line(end.line), end.edge);
     return after === undefined ? end : { ...end, edge: after };
 }
