@@ -51,9 +51,11 @@ async function mcpToolList() {
  * zod is parsed only when a lock is wrong, parse5 only for an HTML page and the agent tools only on `mcp`'s first tool call (docs/architecture.md,
  * "CLI bundles"). A lazy module is never imported statically: that import would load it eagerly.
  */
-const COMMAND_MODULES = [...readFileSync("server/src/cli/registry.ts", "utf8").matchAll(/require\("\.\/(\w+)"\)/g)].map(
-    (match) => `server/src/cli/${match[1]}.ts`,
-);
+const COMMAND_MODULES = [
+    ...new Set(
+        [...readFileSync("server/src/cli/registry.ts", "utf8").matchAll(/require\("\.\/(\w+)"\)/g)].map((m) => m[1]),
+    ),
+].map((name) => `server/src/cli/${name}.ts`);
 if (COMMAND_MODULES.length === 0) throw new Error("build: no command modules found in server/src/cli/registry.ts");
 const LAZY_MODULES = [
     ...COMMAND_MODULES,

@@ -1,51 +1,38 @@
 /**
- * The `sourcecheck` command (docs/contract.md section 5): which command a command line names, and
- * error handling. The first commands (cli/checkCommand.ts) and each further one (cli/registry.ts) load
- * when named, each a bundle of its own (docs/architecture.md, "CLI bundles"); the work is in
- * cli/commands.ts over the same core and workspace code as the language server.
+ * The `sourcecheck` command (docs/cli.md): which command a command line names, the overall `--help`
+ * and `--version`, and error handling. Every command is declared in its own module and listed in
+ * cli/registry.ts; a command line that names none is `check`'s (`sourcecheck answer.json`).
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { type CliCommand, FIRST_COMMANDS } from "./cli/command";
+import { type CliCommand, exitSummary } from "./cli/command";
+import { commandHelp } from "./cli/commandLine";
 import type { CliIo } from "./cli/commands";
 import { CliError } from "./cli/files";
 import { processIo, reportError } from "./cli/processIo";
-import { allCommands, COMMAND_NAMES, loadCommand, loadFirstCommands } from "./cli/registry";
-import { levenshtein } from "./core/editDistance";
+import { allCommands, COMMAND_NAMES, loadCommand } from "./cli/registry";
+import { closestStrings, levenshtein } from "./core/editDistance";
 
-/** The further commands' usage, for `--help` after the first commands' (cli/checkCommand.ts). */
-function moreUsage(): string {
-    return allCommands()
-        .map((command) => `${command.usage.trimEnd()}\n            exit status: ${command.exitCodes}`)
+/** `sourcecheck --help`: every command's usage and exit statuses. */
+function overallHelp(): string {
+    const commands = allCommands()
+        .map((command) => `${command.usage.trimEnd()}\n            exit status: ${exitSummary(command.exits)}`)
         .join("\n");
-}
-
-/** `sourcecheck NAME --help`: that command's usage and what its exit statuses mean. */
-function commandHelp(command: CliCommand): string {
-    return `Usage:\n${command.usage.trimEnd()}\n\nExit status: ${command.exitCodes}\n`;
+    return `Usage:\n${commands}\n  sourcecheck help COMMAND | COMMAND --help    one command's usage\n  sourcecheck --version\n`;
 }
 
 /**
- * A lowercase word that names no command, no file or folder and no glob: `unknown command "lock"`
+ * A lowercase word that names no command, no file or folder and no glob: `unknown command "lokc"`
  * with the nearest command names (exit 2), rather than a missing file to check.
  */
 function unknownCommand(word: string, io: CliIo): CliError | undefined {
-    if (picomatchFree(word) && !exists(nodePath.resolve(io.cwd, word))) {
-        const names = [...FIRST_COMMANDS].filter((name) => name !== "help").concat(COMMAND_NAMES);
-        const nearest = names
-            .map((name) => ({ name, distance: levenshtein(word, name) }))
-            .sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1))
-            .slice(0, 3)
-            .map((candidate) => candidate.name);
-        return new CliError(
-            `unknown command "${word}"; the nearest: ${nearest.join(", ")} (sourcecheck --help lists them all)`,
-        );
-    }
-    return undefined;
-}
-
-function picomatchFree(word: string): boolean {
-    return !/[*?[\]{}!]/.test(word);
+    if (/[*?[\]{}!]/.test(word) || exists(nodePath.resolve(io.cwd, word))) return undefined;
+    const nearest = [...COMMAND_NAMES]
+        .sort((a, b) => levenshtein(word, a) - levenshtein(word, b) || (a < b ? -1 : 1))
+        .slice(0, 3);
+    return new CliError(
+        `unknown command "${word}"; the nearest: ${nearest.join(", ")} (sourcecheck --help lists them all)`,
+    );
 }
 
 function exists(path: string): boolean {
@@ -57,31 +44,53 @@ function exists(path: string): boolean {
     }
 }
 
-/** Commands (and option-first command lines) that never need the other command modules. */
-const FIRST_WAVE = new Set([...FIRST_COMMANDS, "--json", "--format", "--root", "--max-size", "--locked", "-"]);
-
-/** Only a lowercase word can name a command: `sourcecheck answer.json` never needs the registry. */
+/** Only a lowercase word can name a command: `sourcecheck answer.json` is checked. */
 const COMMAND_NAME = /^[a-z][a-z-]*$/;
+
+/** The command a command line names, and its arguments; `check` when it names none. */
+function commandOf(argv: string[], io: CliIo): { command: CliCommand; args: string[] } {
+    const first = argv[0] ?? "";
+    const named = COMMAND_NAME.test(first) ? loadCommand(first) : undefined;
+    if (named) return { command: named, args: argv.slice(1) };
+    if (COMMAND_NAME.test(first)) {
+        const unknown = unknownCommand(first, io);
+        if (unknown) throw unknown;
+    }
+    return { command: loadCommand("check") as CliCommand, args: argv };
+}
 
 /** Exit status; a promise for the commands that do I/O asynchronously (fetching, workers, servers). */
 export function main(argv: string[], io: CliIo): number | Promise<number> {
     try {
-        const command = FIRST_WAVE.has(argv[0]) || !COMMAND_NAME.test(argv[0] ?? "") ? undefined : loadCommand(argv[0]);
-        if (command && argv.length === 2 && (argv[1] === "--help" || argv[1] === "-h")) {
-            io.stdout(commandHelp(command));
+        const first = argv[0];
+        if (first === "--version" || first === "-v") {
+            io.stdout(`${io.version}\n`);
             return 0;
         }
-        if (!command && !FIRST_WAVE.has(argv[0]) && COMMAND_NAME.test(argv[0] ?? "")) {
-            const unknown = unknownCommand(argv[0], io);
-            if (unknown) throw unknown;
+        if (first === "--help" || first === "-h" || (first === "help" && argv.length === 1)) {
+            io.stdout(overallHelp());
+            return 0;
         }
-        const status = command
-            ? command.run(argv.slice(1), io)
-            : loadFirstCommands().runFirstCommands(argv, io, moreUsage);
+        if (first === "help") return help(argv.slice(1), io);
+        const { command, args } = commandOf(argv, io);
+        const status = command.run(args, io);
         return typeof status === "number" ? status : status.catch((error: unknown) => reportError(error, io));
     } catch (error) {
         return reportError(error, io);
     }
+}
+
+/** `sourcecheck help COMMAND`. */
+function help(args: string[], io: CliIo): number {
+    const command = args.length === 1 ? loadCommand(args[0]) : undefined;
+    if (!command) {
+        const meant = args.length === 1 ? closestStrings(args[0], COMMAND_NAMES, 2)[0] : undefined;
+        throw new CliError(
+            `help takes one command name${meant ? ` (did you mean ${meant}?)` : ""}; sourcecheck --help lists them all`,
+        );
+    }
+    io.stdout(commandHelp(command));
+    return 0;
 }
 
 export { processIo };

@@ -214,13 +214,16 @@ describe("cli: check", () => {
         fs.writeFileSync(path.join(dir, "latin1.json"), Buffer.from([0x22, 0xe9, 0x22]));
         assert.match(cli(["check", path.join(dir, "latin1.json")]).stderr, /not valid UTF-8/);
         assert.equal(cli(["check"]).status, 2, "no file and no piped stdin");
-        assert.match(cli(["check", "--bogus"]).stderr, /^sourcecheck: unknown option --bogus\n/);
+        assert.match(cli(["check", "--bogus"]).stderr, /^sourcecheck: check: unknown option --bogus\n/);
         // Our own words, with the option probably meant (Node's message ends in an unbalanced quote).
         assert.match(
             cli(["check", "--jsno", "x.json"]).stderr,
-            /^sourcecheck: unknown option --jsno \(did you mean --json\?\)\n/,
+            /^sourcecheck: check: unknown option --jsno \(did you mean --json\?\)\n/,
         );
-        assert.match(cli(["render", "--jsno", "x.json"]).stderr, /^sourcecheck: render: unknown option --jsno\n/);
+        assert.match(
+            cli(["render", "--jsno", "x.json"]).stderr,
+            /^sourcecheck: render: unknown option --jsno( \(did you mean --[a-z]+\?\))?\n/,
+        );
         assert.match(cli(["check", "--format", "xml", "x"]).stderr, /unknown --format "xml"/);
         assert.doesNotMatch(missing.stderr + directory.stderr, /\n\s+at /, "no stack trace");
     });

@@ -8,13 +8,12 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { runLiveQuotes } from "../../server/src/cli/notesCommand";
 import type { PageFetcher } from "../../server/src/cli/quoteCli";
 import { checkQuotesLive, liveSummary, type PageText } from "../../server/src/quotes/live";
-import { eachNote, parseNotes } from "../../server/src/quotes/notes";
+import { parseNotes } from "../../server/src/quotes/notes";
 import { compileGlob, GlobError, matchSegments, segmentMatches } from "../../server/src/workspace/globs";
 import { ProjectConfigs, parseProjectConfig } from "../../server/src/workspace/projectConfig";
-import { runCli, runWithIo } from "./cliRun";
+import { runCli, runCliAsync } from "./cliRun";
 
 function tempDir(): string {
     return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-bounds-")));
@@ -203,8 +202,7 @@ describe("hardening: notes records are streamed, not held", () => {
                 ? { ok: false, code: "HTTP_STATUS_404", message: "HTTP 404" }
                 : { ok: true, text: page };
         };
-        const run = (args: string[]) =>
-            runWithIo((io) => runLiveQuotes("notes", "", eachNote, args, io, fetcher), { cwd: dir });
+        const run = (args: string[]) => runCliAsync(["notes", ...args], { cwd: dir, fetchPage: fetcher });
         // The oracle: every citation parsed at once, checked at once, printed at once.
         const all = new Map<string, PageText>(
             Object.entries(pages).map(([url, page]) => [url, { ok: true, text: page }]),

@@ -97,7 +97,7 @@ describe("hardening: text outputs escape what they print", () => {
         assertInert(top.stderr, "an unknown option of check");
         assert.match(
             top.stderr,
-            /^sourcecheck: unknown option --bogus\\x1b\[2J\\n::error::z\nUsage:\n {2}sourcecheck \[check\]/,
+            /^sourcecheck: check: unknown option --bogus\\x1b\[2J\\n::error::z\nUsage:\n {2}sourcecheck \[check\]/,
         );
         const usage = await run(["render", "a", "b\u001b[31m"], dir);
         assert.equal(usage.status, 2);

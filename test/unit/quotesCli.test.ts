@@ -7,14 +7,8 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { CliIo } from "../../server/src/cli/commands";
-import { runConvert } from "../../server/src/cli/convertCommand";
-import { eachOf, runLiveQuotes } from "../../server/src/cli/notesCommand";
 import type { PageFetcher } from "../../server/src/cli/quoteCli";
-import { runTrace } from "../../server/src/cli/traceCommand";
-import { eachNote } from "../../server/src/quotes/notes";
-import { parseReport } from "../../server/src/quotes/report";
-import { type CliRun, runCliAsync, runWithIo } from "./cliRun";
+import { type CliRun, runCliAsync } from "./cliRun";
 
 const repo = path.resolve(__dirname, "../../..");
 const fixtureRoot = path.join(repo, "test/fixtures/tracecite");
@@ -23,8 +17,9 @@ function cli(args: string[], cwd = fixtureRoot): Promise<CliRun> {
     return runCliAsync(args, { cwd });
 }
 
-function withFetcher(run: (io: CliIo) => number | Promise<number>, cwd = fixtureRoot): Promise<CliRun> {
-    return runWithIo(run, { cwd });
+/** The CLI with its pages from `fetchPage` (a stub), not the network. */
+function withFetcher(args: string[], fetchPage: PageFetcher, cwd = fixtureRoot): Promise<CliRun> {
+    return runCliAsync(args, { cwd, fetchPage });
 }
 
 function codes(json: { diagnostics: { code: string; line: number }[] }): string[] {
@@ -161,9 +156,7 @@ describe("quotes cli: TraceCite's single-file checks (EXPECTED.md)", () => {
 
     it("report-check report-wrong-quote.md: exit 2, `fixtures/report-wrong-quote.md:5 FAIL` (page from a stub)", async () => {
         const fetcher = stubFetcher({ [IANA_URL]: IANA_TEXT });
-        const run = await withFetcher((io) =>
-            runLiveQuotes("report-check", "", eachOf(parseReport), ["fixtures/report-wrong-quote.md"], io, fetcher),
-        );
+        const run = await withFetcher(["report-check", "fixtures/report-wrong-quote.md"], fetcher);
         assert.equal(run.status, 2);
         assert.ok(run.stdout.includes("fixtures/report-wrong-quote.md:5 FAIL"), run.stdout);
         assert.ok(run.stdout.includes("[QUOTE_NOT_IN_LIVE_SOURCE]"));
@@ -173,16 +166,7 @@ describe("quotes cli: TraceCite's single-file checks (EXPECTED.md)", () => {
 
     it("report-check inline-report-wrong-quote.md: exit 2, `fixtures/inline-report-wrong-quote.md:3 FAIL`", async () => {
         const fetcher = stubFetcher({ [IANA_URL]: IANA_TEXT });
-        const run = await withFetcher((io) =>
-            runLiveQuotes(
-                "report-check",
-                "",
-                eachOf(parseReport),
-                ["fixtures/inline-report-wrong-quote.md"],
-                io,
-                fetcher,
-            ),
-        );
+        const run = await withFetcher(["report-check", "fixtures/inline-report-wrong-quote.md"], fetcher);
         assert.equal(run.status, 2);
         assert.ok(run.stdout.includes("fixtures/inline-report-wrong-quote.md:3 FAIL"), run.stdout);
         assert.ok(!run.stdout.includes("production workloads"));
@@ -190,9 +174,7 @@ describe("quotes cli: TraceCite's single-file checks (EXPECTED.md)", () => {
 
     it("notes simple-citation.md --json: exit 0, source_count=1, citation_count=1, matched_count=1", async () => {
         const fetcher = stubFetcher({ [IANA_URL]: IANA_TEXT });
-        const run = await withFetcher((io) =>
-            runLiveQuotes("notes", "", eachNote, ["fixtures/simple-citation.md", "--json"], io, fetcher),
-        );
+        const run = await withFetcher(["notes", "fixtures/simple-citation.md", "--json"], fetcher);
         assert.equal(run.status, 0);
         const json = JSON.parse(run.stdout);
         assert.equal(json.source_count, 1);
@@ -203,23 +185,17 @@ describe("quotes cli: TraceCite's single-file checks (EXPECTED.md)", () => {
 
     it("verify-urls web-source-trace.jsonl --json: exit 0, 1/1 matched", async () => {
         const fetcher = stubFetcher({ [IANA_URL]: `<p>${IANA_TEXT}</p>` });
-        const json = await withFetcher((io) =>
-            runTrace(["verify-urls", "fixtures/web-source-trace.jsonl", "--json"], io, fetcher),
-        );
+        const json = await withFetcher(["trace", "verify-urls", "fixtures/web-source-trace.jsonl", "--json"], fetcher);
         assert.equal(json.status, 0);
         const report = JSON.parse(json.stdout);
         assert.equal(report.citation_count, 1);
         assert.equal(report.matched_count, 1);
-        const text = await withFetcher((io) =>
-            runTrace(["verify-urls", "fixtures/web-source-trace.jsonl"], io, fetcher),
-        );
+        const text = await withFetcher(["trace", "verify-urls", "fixtures/web-source-trace.jsonl"], fetcher);
         assert.match(text.stdout, /^PASS: 1\/1 citations appear in 1 live web source/);
     });
 
     it("verify-urls reports an unavailable page as exit 2 with the fetcher's code", async () => {
-        const run = await withFetcher((io) =>
-            runTrace(["verify-urls", "fixtures/web-source-trace.jsonl"], io, stubFetcher({})),
-        );
+        const run = await withFetcher(["trace", "verify-urls", "fixtures/web-source-trace.jsonl"], stubFetcher({}));
         assert.equal(run.status, 2);
         assert.ok(run.stdout.includes("[HTTP_STATUS_404]"));
     });
@@ -295,7 +271,7 @@ describe("quotes cli: exit 1 for bad usage and malformed input", () => {
         const file = path.join(dir, "notes.txt");
         fs.writeFileSync(file, "claim: a\nquote: b\n\nclaim: c\nquote:\nurl: https://example.org/\nbogus line\n");
         const fetcher = stubFetcher({});
-        const run = await withFetcher((io) => runLiveQuotes("notes", "", eachNote, ["--json", file], io, fetcher), dir);
+        const run = await withFetcher(["notes", "--json", file], fetcher, dir);
         assert.equal(run.status, 1);
         assert.deepEqual(codes(JSON.parse(run.stdout)), [
             "MISSING_NOTE_FIELD@1",
@@ -396,7 +372,7 @@ describe("quotes cli: convert", () => {
         );
         const fetcher = stubFetcher({ [IANA_URL]: IANA_TEXT.replace(/ /g, "  ") });
         const out = path.join(dir, "notes.sourcecheck.json");
-        const run = await withFetcher((io) => runConvert(["-o", out, notes], io, fetcher), dir);
+        const run = await withFetcher(["convert", "-o", out, notes], fetcher, dir);
         assert.equal(run.status, 0, run.stdout);
         const check = await cli(["check", "--json", out], dir);
         assert.equal(check.status, 0);
@@ -408,7 +384,7 @@ describe("quotes cli: convert", () => {
     it("a notes page that cannot be fetched is listed as unconverted with the fetch code", async () => {
         const notes = path.join(dir, "gone.txt");
         fs.writeFileSync(notes, "claim: c\nquote: some quoted words here\nurl: https://gone.example/\n");
-        const run = await withFetcher((io) => runConvert(["--json", notes], io, stubFetcher({})), dir);
+        const run = await withFetcher(["convert", "--json", notes], stubFetcher({}), dir);
         assert.equal(run.status, 1);
         assert.equal(JSON.parse(run.stdout).unconverted[0].code, "HTTP_STATUS_404");
     });

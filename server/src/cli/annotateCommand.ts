@@ -9,8 +9,8 @@ import { annotationLabel } from "../../../shared/numbering";
 import { type AnnotateRequest, annotateQuotes, editAnnotationFile, type FileEdit, roleName } from "../core/annotate";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
-import type { CliCommand } from "./command";
-import { type CommandSpec, printUsage, usageError } from "./commandLine";
+import { sourceCheckExits } from "./command";
+import { type CommandLine, type CommandSpec, defineCommand, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError, readTextInput, readTextInputForUpdate, writeFileAtomic } from "./files";
 
@@ -25,14 +25,30 @@ const USAGE = `  sourcecheck annotate [--root DIR] [--write] [--json] FILE --cla
   sourcecheck annotate [--root DIR] [--write] [--json] FILE --remove N
             remove annotation N (counted from 1); with --write the file is rewritten without it`;
 
-const SPEC: CommandSpec = { name: "annotate", usage: USAGE };
+const SPEC: CommandSpec = {
+    name: "annotate",
+    usage: USAGE,
+    exits: sourceCheckExits({
+        clean: "built (and written)",
+        findings: "a quote could not be cited or a source cites its own claim",
+    }),
+};
+
+const OPTIONS = {
+    root: { type: "string" },
+    write: { type: "boolean" },
+    json: { type: "boolean" },
+    replace: { type: "string" },
+    remove: { type: "string" },
+} as const;
+/** `--claim PATH QUOTE` and `--source POLARITY CONFIDENCE PATH QUOTE`: operands taken verbatim (commandLine.ts). */
+const GROUPS = { claim: 2, source: 4 } as const;
 
 interface Parsed {
-    file?: string;
+    file: string;
     root?: string;
     write: boolean;
     json: boolean;
-    help: boolean;
     stdin: boolean;
     claim?: { path: string; quote: string };
     sources: AnnotateRequest["sources"][number][];
@@ -42,7 +58,8 @@ interface Parsed {
 }
 
 /** A 1-based annotation number operand. */
-function annotationNumber(option: string, value: string): number {
+function annotationNumber(option: string, value: string | undefined): number | undefined {
+    if (value === undefined) return undefined;
     const number = Number(value);
     if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(number) || number < 1) {
         throw usageError(SPEC, `: ${option} takes an annotation number from 1, not ${JSON.stringify(value)}`);
@@ -50,55 +67,38 @@ function annotationNumber(option: string, value: string): number {
     return number;
 }
 
-/** Options taking several operands (`--claim PATH QUOTE`) are beyond parseArgs: read by hand. */
-function parse(argv: string[]): Parsed {
-    const parsed: Parsed = { write: false, json: false, help: false, stdin: false, sources: [] };
-    const take = (at: number, count: number, option: string): string[] => {
-        const operands = argv.slice(at + 1, at + 1 + count);
-        if (operands.length < count) throw usageError(SPEC, `: ${option} takes ${count} operands`);
-        return operands;
-    };
-    for (let i = 0; i < argv.length; i++) {
-        const arg = argv[i];
-        if (arg === "--help" || arg === "-h") parsed.help = true;
-        else if (arg === "--write") parsed.write = true;
-        else if (arg === "--json") parsed.json = true;
-        else if (arg === "--replace" || arg === "--remove") {
-            if (parsed.replace !== undefined || parsed.remove !== undefined)
-                throw usageError(SPEC, ": give one --replace or --remove");
-            const number = annotationNumber(arg, take(i++, 1, arg)[0]);
-            if (arg === "--replace") parsed.replace = number;
-            else parsed.remove = number;
-        } else if (arg === "--root" || arg.startsWith("--root=")) {
-            parsed.root = arg === "--root" ? take(i++, 1, "--root")[0] : arg.slice("--root=".length);
-        } else if (arg === "--claim") {
-            if (parsed.claim) throw usageError(SPEC, ": --claim is given twice (one claim per annotation)");
-            const [path, quote] = take(i, 2, "--claim");
-            parsed.claim = { path, quote };
-            i += 2;
-        } else if (arg === "--source") {
-            const [polarity, confidence, path, quote] = take(i, 4, "--source");
-            if (polarity !== "supports" && polarity !== "refutes") {
-                throw usageError(
-                    SPEC,
-                    `: --source polarity must be supports or refutes, not ${JSON.stringify(polarity)}`,
-                );
-            }
-            const value = Number(confidence);
-            if (confidence.trim() === "" || !Number.isFinite(value) || value < 0 || value > 1) {
-                throw usageError(
-                    SPEC,
-                    `: --source confidence must be a number from 0 to 1, not ${JSON.stringify(confidence)}`,
-                );
-            }
-            parsed.sources.push({ polarity, confidence: value, path, quote });
-            i += 4;
-        } else if (arg === "-" && parsed.file !== undefined) parsed.stdin = true;
-        else if (arg.startsWith("-") && arg !== "-") throw usageError(SPEC, `: unknown option ${arg}`);
-        else if (parsed.file === undefined) parsed.file = arg;
-        else throw usageError(SPEC, `: unexpected operand ${JSON.stringify(arg)}`);
+function source([polarity, confidence, path, quote]: string[]): AnnotateRequest["sources"][number] {
+    if (polarity !== "supports" && polarity !== "refutes") {
+        throw usageError(SPEC, `: --source polarity must be supports or refutes, not ${JSON.stringify(polarity)}`);
     }
-    return parsed;
+    const value = Number(confidence);
+    if (confidence.trim() === "" || !Number.isFinite(value) || value < 0 || value > 1) {
+        throw usageError(SPEC, `: --source confidence must be a number from 0 to 1, not ${JSON.stringify(confidence)}`);
+    }
+    return { polarity, confidence: value, path, quote };
+}
+
+/** The parsed command line in the command's terms: FILE, `-` for stdin, the quotes, the edit. */
+function parse({ values, positionals, groups }: CommandLine<typeof OPTIONS, typeof GROUPS>): Parsed {
+    if (values.replace !== undefined && values.remove !== undefined)
+        throw usageError(SPEC, ": give one --replace or --remove");
+    if (groups.claim.length > 1) throw usageError(SPEC, ": --claim is given twice (one claim per annotation)");
+    const [file, stdin, ...rest] = positionals;
+    if (file === undefined) throw usageError(SPEC, " takes the annotation FILE");
+    if ((stdin !== undefined && stdin !== "-") || rest.length > 0)
+        throw usageError(SPEC, `: unexpected operand ${JSON.stringify(stdin !== "-" ? stdin : rest[0])}`);
+    const claim = groups.claim[0];
+    return {
+        file,
+        root: values.root,
+        write: values.write === true,
+        json: values.json === true,
+        stdin: stdin === "-",
+        claim: claim ? { path: claim[0], quote: claim[1] } : undefined,
+        sources: groups.source.map(source),
+        replace: annotationNumber("--replace", values.replace),
+        remove: annotationNumber("--remove", values.remove),
+    };
 }
 
 /** The request read from stdin: `{ claim, sources }` (extra keys of the MCP arguments, `file` and `write`, ignored). */
@@ -136,15 +136,12 @@ function requestFromJson(text: string): AnnotateRequest {
     return { claim, sources };
 }
 
-export const annotateCommand: CliCommand = {
-    name: "annotate",
-    usage: USAGE,
-    exitCodes:
-        "0 built (and written); 1 a quote could not be cited or a source cites its own claim; 2 bad input or usage",
-    run(argv: string[], io: CliIo): number {
-        const args = parse(argv);
-        if (args.help) return printUsage(io, SPEC);
-        if (args.file === undefined) throw usageError(SPEC, " takes the annotation FILE");
+export const annotateCommand = defineCommand({
+    spec: SPEC,
+    options: OPTIONS,
+    groups: GROUPS,
+    run(line, io: CliIo): number {
+        const args = parse(line);
         if (args.remove !== undefined) {
             if (args.stdin || args.claim || args.sources.length > 0)
                 throw usageError(SPEC, ": --remove N takes no quotes");
@@ -219,7 +216,7 @@ export const annotateCommand: CliCommand = {
         }
         return 0;
     },
-};
+});
 
 /** A missing annotation said as people count (from 1); other refusals as they are. */
 function fromOne(refused: { message: string; count?: number }, file: string, number: number | undefined): string {

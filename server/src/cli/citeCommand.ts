@@ -7,6 +7,7 @@ import { type CiteResult, citeQuote } from "../core/cite";
 import { normalizeRefPath } from "../core/refPath";
 import { SessionDocument } from "../core/session";
 import { decodeText, readDocumentUnderRoot } from "../workspace/diskDocuments";
+import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, ROOT_AND_JSON, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError } from "./files";
@@ -19,12 +20,15 @@ const SPEC: CommandSpec = {
     name: "cite",
     usage: USAGE,
     hint: " (a QUOTE starting with - goes after --)",
+    exits: sourceCheckExits({
+        clean: "the ref is printed",
+        findings: "the quote occurs nowhere or more than once",
+        usage: "bad usage or an unreadable document",
+    }),
 };
 
 export const citeCommand = defineCommand({
     spec: SPEC,
-    exitCodes:
-        "0 the ref is printed; 1 the quote occurs nowhere or more than once; 2 bad usage or an unreadable document",
     options: ROOT_AND_JSON,
     run({ values, positionals }, io): number {
         if (positionals.length !== 2) throw usageError(SPEC, " takes PATH and QUOTE");

@@ -8,6 +8,7 @@ import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
 import { reportJson } from "../core/reportJson";
 import type { SchemaError } from "../core/types";
+import type { PageText } from "../quotes/live";
 import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
 import { checkFileInto, DocumentCache, type FileJob, type OutputFormat, readAnnotationInput } from "./checkFile";
 import { checkFiles, startWorkers } from "./checkMany";
@@ -28,6 +29,8 @@ export interface CliIo {
     /** True when stdin is a pipe or file, not a terminal. */
     stdinIsPiped: boolean;
     version: string;
+    /** A page's visible text, for the commands that fetch (notes, report-check, convert, trace verify-urls); default the guarded fetcher of fetch/. */
+    fetchPage?: (url: string) => Promise<PageText>;
 }
 
 export type { OutputFormat } from "./checkFile";

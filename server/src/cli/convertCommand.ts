@@ -8,22 +8,28 @@ import * as nodePath from "node:path";
 import { type ConvertedFile, convertQuotes, convertTrace } from "../quotes/convert";
 import { parseNotes } from "../quotes/notes";
 import { analyzeTrace } from "../quotes/trace";
-import type { CliCommand } from "./command";
-import { parseCommandLine } from "./commandLine";
+import { sourceCheckExits } from "./command";
+import { type CommandLine, type CommandSpec, defineCommand, inputError, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
-import { CliError, readTextInput, writeFileAtomic } from "./files";
-import { diagnosticLines, fetchPages, guardedFetcher, type PageFetcher, printJson, USAGE_EXIT } from "./quoteCli";
+import { readTextInput, writeFileAtomic } from "./files";
+import { diagnosticLines, fetchPages, pageFetcher, printJson } from "./quoteCli";
 
-const USAGE = `  sourcecheck convert [--json] [-o OUT [--follow-symlinks]] TRACE.jsonl|NOTES
-            turn quote-based citations into a SourceCheck file (session of captured sources, one
-            claim per line, refs citing the quotes); stdout without -o`;
-
-export const convertCommand: CliCommand = {
+const SPEC: CommandSpec = {
     name: "convert",
-    usage: USAGE,
-    exitCodes: "0 all converted; 1 some citations could not be (listed); 2 bad usage or input",
-    run: (argv, io) => runConvert(argv, io, guardedFetcher),
+    usage: `  sourcecheck convert [--json] [-o OUT [--follow-symlinks]] TRACE.jsonl|NOTES
+            turn quote-based citations into a SourceCheck file (session of captured sources, one
+            claim per line, refs citing the quotes); stdout without -o`,
+    // SourceCheck's own codes (a SourceCheck command), unlike the TraceCite commands it reads the files of.
+    exits: sourceCheckExits({ clean: "all converted", findings: "some citations could not be (listed)" }),
 };
+
+const OPTIONS = {
+    json: { type: "boolean" },
+    output: { type: "string", short: "o" },
+    "follow-symlinks": { type: "boolean" },
+} as const;
+
+export const convertCommand = defineCommand({ spec: SPEC, options: OPTIONS, run: runConvert });
 
 /** A trace is JSONL: named .jsonl, or its first meaningful line is a JSON object. */
 export function looksLikeTrace(file: string, text: string): boolean {
@@ -32,19 +38,9 @@ export function looksLikeTrace(file: string, text: string): boolean {
     return first?.trim().startsWith("{") ?? false;
 }
 
-export async function runConvert(argv: string[], io: CliIo, fetcher: PageFetcher): Promise<number> {
-    const { values, positionals } = parseCommandLine({ name: "convert", usage: USAGE, exitCode: USAGE_EXIT }, argv, {
-        json: { type: "boolean" },
-        output: { type: "string", short: "o" },
-        "follow-symlinks": { type: "boolean" },
-    });
-    if (values.help) {
-        io.stdout(`Usage:\n${USAGE}\n`);
-        return 0;
-    }
-    // SourceCheck's own exit code for bad input is 2 (unlike TraceCite's commands).
-    const bad = (message: string, usage?: string) => new CliError(`convert: ${message}`, 2, usage);
-    if (positionals.length !== 1) throw bad("takes one TRACE.jsonl or NOTES file", USAGE);
+async function runConvert({ values, positionals }: CommandLine<typeof OPTIONS>, io: CliIo): Promise<number> {
+    const bad = (message: string) => inputError(SPEC, message);
+    if (positionals.length !== 1) throw usageError(SPEC, " takes one TRACE.jsonl or NOTES file");
     const file = positionals[0];
     const text = readTextInput(file === "-" ? "-" : nodePath.resolve(io.cwd, file), io.readStdin, file);
     let converted: ConvertedFile;
@@ -58,7 +54,7 @@ export async function runConvert(argv: string[], io: CliIo, fetcher: PageFetcher
             throw bad(`${file} has malformed notes:\n${diagnosticLines(file, notes.diagnostics)}`);
         const pages = await fetchPages(
             notes.citations.map((c) => c.url),
-            fetcher,
+            pageFetcher(io),
         );
         converted = convertQuotes(notes.citations, pages);
     }

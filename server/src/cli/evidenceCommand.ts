@@ -21,6 +21,7 @@ import {
 import { unsafeReason } from "../evidence/unsafe";
 import { type EvidenceAnswer, searchCorpus } from "../workspace/evidenceSearch";
 import { defaultIndexDir, openIndex, readCurrent } from "../workspace/evidenceStore";
+import { sourceCheckExits } from "./command";
 import { type CommandLine, type CommandSpec, defineCommand, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError, readTextInput } from "./files";
@@ -34,7 +35,15 @@ const USAGE = `  sourcecheck evidence --corpus DIR --query TEXT [--top-k N] [--b
             evaluation, exit 0 when every gate passes.
             Also: --include GLOB, --exclude GLOB, --unsafe-pattern TEXT (each repeatable)`;
 
-const SPEC: CommandSpec = { name: "evidence", usage: USAGE };
+const SPEC: CommandSpec = {
+    name: "evidence",
+    usage: USAGE,
+    exits: sourceCheckExits({
+        clean: "hits listed (--eval: every gate passes)",
+        findings: "an --eval gate fails",
+        usage: "bad usage or corpus",
+    }),
+};
 
 const OPTIONS = {
     corpus: { type: "string" },
@@ -204,7 +213,6 @@ function textReport(report: EvalReport): string {
 
 export const evidenceCommand = defineCommand({
     spec: SPEC,
-    exitCodes: "0 hits listed (--eval: every gate passes); 1 an --eval gate fails; 2 bad usage or corpus",
     options: OPTIONS,
     run,
 });

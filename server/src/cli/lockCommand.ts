@@ -18,6 +18,7 @@ import { visible } from "../core/visible";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { isLockOnBasis, lockPathFor, readLockOnBasis, sha256 } from "../workspace/lockFiles";
 import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
+import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, ROOT_AND_JSON, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { discoverFiles } from "./discovery";
@@ -29,7 +30,14 @@ const USAGE = `  sourcecheck lock [--root DIR] [--json] [--accept] PATH|GLOB...
             a ref whose cited text changed keeps its locked text unless --accept is given;
             exit 1 when a ref does not resolve or its changed text is not accepted (its entry is kept)`;
 
-const SPEC: CommandSpec = { name: "lock", usage: USAGE };
+const SPEC: CommandSpec = {
+    name: "lock",
+    usage: USAGE,
+    exits: sourceCheckExits({
+        clean: "every lock written with every ref locked",
+        findings: "some ref could not be locked, or its changed text was not accepted (listed)",
+    }),
+};
 
 export interface FileLockResult {
     file: string;
@@ -45,8 +53,6 @@ export interface FileLockResult {
 
 export const lockCommand = defineCommand({
     spec: SPEC,
-    exitCodes:
-        "0 every lock written with every ref locked; 1 some ref could not be locked (listed); 2 bad input or usage",
     options: { ...ROOT_AND_JSON, accept: { type: "boolean" } },
     run({ values, positionals }, io): number {
         if (positionals.length === 0) throw usageError(SPEC, " takes at least one annotation FILE, folder or glob");

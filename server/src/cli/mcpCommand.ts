@@ -5,6 +5,7 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { diskContextOnFirstCall, serveStdio } from "../mcp/server";
+import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, usageError } from "./commandLine";
 import { CliError } from "./files";
 
@@ -12,11 +13,14 @@ const USAGE = `  sourcecheck mcp [--root DIR]
             serve the tools check, index, cite, repair and evidence to MCP clients over stdio;
             paths are relative to --root (default: the current directory), nothing outside it is read`;
 
-const SPEC: CommandSpec = { name: "mcp", usage: USAGE };
+const SPEC: CommandSpec = {
+    name: "mcp",
+    usage: USAGE,
+    exits: sourceCheckExits({ clean: "the client closed the connection", usage: "bad usage" }),
+};
 
 export const mcpCommand = defineCommand({
     spec: SPEC,
-    exitCodes: "0 when the client closes the connection; 2 bad usage",
     options: { root: { type: "string" } },
     async run({ values, positionals }, io): Promise<number> {
         if (positionals.length > 0) throw usageError(SPEC, ` takes no operands, not ${positionals[0]}`);

@@ -8,31 +8,35 @@ import { visible } from "../core/visible";
 import type { QuoteDiagnostic } from "../quotes/diagnostics";
 import { type LiveItem, LiveQuoteFinder, liveCounts, liveItem, liveSummary } from "../quotes/live";
 import { eachNote, type ParsedQuotes, type QuoteCitation } from "../quotes/notes";
-import type { CliCommand } from "./command";
-import { parseCommandLine, printUsage, usageError } from "./commandLine";
+import { type CommandLine, type CommandSpec, defineCommand, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import {
     diagnosticLines,
     fetchPages,
-    guardedFetcher,
     liveItemText,
-    type PageFetcher,
+    pageFetcher,
     printJson,
     readQuoteInput,
+    TRACECITE_EXITS,
     USAGE_EXIT,
 } from "./quoteCli";
 import { ChunkedWriter } from "./stdout";
 
-const USAGE = `  sourcecheck notes [--json] NOTES
-            check claim:/quote:/url: notes: each quote must appear in its page as fetched now`;
-
-export const notesCommand: CliCommand = {
+const SPEC: CommandSpec = {
     name: "notes",
-    usage: USAGE,
-    exitCodes:
-        "0 every quote found; 2 a quote missing or a page unavailable; 1 bad usage or malformed notes (TraceCite's codes)",
-    run: (argv, io) => runLiveQuotes("notes", USAGE, eachNote, argv, io, guardedFetcher),
+    usage: `  sourcecheck notes [--json] NOTES
+            check claim:/quote:/url: notes: each quote must appear in its page as fetched now`,
+    exits: TRACECITE_EXITS.notes,
 };
+
+/** `--json`, the one option of `notes` and `report-check`. */
+export const LIVE_OPTIONS = { json: { type: "boolean" } } as const;
+
+export const notesCommand = defineCommand({
+    spec: SPEC,
+    options: LIVE_OPTIONS,
+    run: (line, io) => runLiveQuotes(SPEC, eachNote, line, io),
+});
 
 /** Hands each citation of a text to `visit`, in order, and returns the diagnostics (notes.ts eachNote). */
 export type EachQuote = (text: string, visit: (citation: QuoteCitation) => void) => QuoteDiagnostic[];
@@ -53,18 +57,12 @@ export function eachOf(parse: (text: string) => ParsedQuotes): EachQuote {
  * million notes records were 0.9 GB held at once (docs/security.md, "Resource bounds").
  */
 export async function runLiveQuotes(
-    command: string,
-    usage: string,
+    spec: CommandSpec,
     each: EachQuote,
-    argv: string[],
+    { values, positionals }: CommandLine<typeof LIVE_OPTIONS>,
     io: CliIo,
-    fetcher: PageFetcher,
 ): Promise<number> {
-    const { values, positionals } = parseCommandLine({ name: command, usage: usage, exitCode: USAGE_EXIT }, argv, {
-        json: { type: "boolean" },
-    });
-    const spec = { name: command, usage, exitCode: USAGE_EXIT };
-    if (values.help) return printUsage(io, spec);
+    const command = spec.name;
     if (positionals.length !== 1) throw usageError(spec, " takes one FILE");
     const file = positionals[0];
     const text = readQuoteInput(io, file);
@@ -84,7 +82,7 @@ export async function runLiveQuotes(
         }
         return USAGE_EXIT;
     }
-    const pages = await fetchPages(urls, fetcher);
+    const pages = await fetchPages(urls, pageFetcher(io));
     const finder = new LiveQuoteFinder(pages);
     const found = new Uint8Array(citationCount);
     let index = 0;

@@ -1,18 +1,38 @@
 /**
  * What the quote commands (`trace`, `notes`, `report-check`, `convert`) share: TraceCite's exit
- * codes for bad usage and unreadable input (1), argument parsing, diagnostic lines, and fetching
- * pages with the strict guards (docs/quotes.md).
+ * codes (for all but `convert`), diagnostic lines, and fetching pages with the strict guards
+ * (docs/quotes.md).
  */
 import * as nodePath from "node:path";
 import { visible } from "../core/visible";
 import { fetchSourceText } from "../fetch/fetchSource";
 import type { QuoteDiagnostic } from "../quotes/diagnostics";
 import type { LiveItem, PageText } from "../quotes/live";
+import { traceCiteExits } from "./command";
 import type { CliIo } from "./commands";
 import { CliError, isCliError, readTextInput } from "./files";
 
+/** TraceCite's exit statuses, kept by `trace`, `notes` and `report-check` (docs/cli.md, "Exit status"). */
+export const TRACECITE_EXITS = {
+    notes: traceCiteExits({
+        pass: "every quote found",
+        mismatch: "a quote missing or a page unavailable",
+        usage: "bad usage or malformed notes",
+    }),
+    report: traceCiteExits({
+        pass: "every quote found",
+        mismatch: "a quote missing or a page unavailable",
+        usage: "bad usage or report",
+    }),
+    trace: traceCiteExits({
+        pass: "pass",
+        mismatch: "a finding, a source unavailable or changed",
+        usage: "bad usage or input",
+    }),
+};
+
 /** Usage errors and unreadable input of the TraceCite commands exit 1, as TraceCite's do. */
-export const USAGE_EXIT = 1;
+export const USAGE_EXIT = TRACECITE_EXITS.trace.usage.code;
 
 /** An input file as text; a missing, binary or non-UTF-8 file is bad input (exit 1). */
 export function readQuoteInput(io: CliIo, file: string): string {
@@ -22,6 +42,11 @@ export function readQuoteInput(io: CliIo, file: string): string {
         if (isCliError(error)) throw new CliError(error.message, USAGE_EXIT);
         throw error;
     }
+}
+
+/** The io's page fetcher, else the guarded one. */
+export function pageFetcher(io: CliIo): PageFetcher {
+    return io.fetchPage ?? guardedFetcher;
 }
 
 /** `FILE:LINE [CODE] message`, one per diagnostic. */
@@ -47,8 +72,8 @@ export function printJson(io: CliIo, value: unknown): void {
     io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** How a command gets a page's visible text: the guarded fetcher, never anything looser. */
-export type PageFetcher = (url: string) => Promise<PageText>;
+/** How a command gets a page's visible text: the guarded fetcher, never anything looser (tests inject pages). */
+export type PageFetcher = NonNullable<CliIo["fetchPage"]>;
 
 export const guardedFetcher: PageFetcher = async (url) => {
     const result = await fetchSourceText(url);

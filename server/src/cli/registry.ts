@@ -1,14 +1,15 @@
 /**
- * Commands beyond the four of the first wave, one module each (README, "The `sourcecheck` CLI"). Each parses its own
- * arguments, so adding a command touches only its module and one line here.
- *
- * Each module is required only when a command line names it, and the build makes each its own bundle
- * beside the CLI's (dist/citeCommand.js...: scripts/build.mjs, docs/architecture.md "CLI bundles"), so a
- * command loads only its own libraries: `check` no MCP SDK, `cite` no HTML parser.
+ * Every `sourcecheck` command, by name, in the order `--help` lists them (docs/cli.md). Each module
+ * is loaded only when a command line names it, so a command loads only its own libraries: `check`
+ * no MCP SDK, `cite` no HTML parser (docs/architecture.md, "CLI bundles").
  */
 import type { CliCommand } from "./command";
 
 const LOADERS: Record<string, () => CliCommand> = {
+    check: () => require("./checkCommand").checkCommand,
+    session: () => require("./checkCommand").sessionCommand,
+    validate: () => require("./checkCommand").validateCommand,
+    index: () => require("./checkCommand").indexCommand,
     cite: () => require("./citeCommand").citeCommand,
     annotate: () => require("./annotateCommand").annotateCommand,
     mcp: () => require("./mcpCommand").mcpCommand,
@@ -21,11 +22,6 @@ const LOADERS: Record<string, () => CliCommand> = {
     lock: () => require("./lockCommand").lockCommand,
     render: () => require("./renderCommand").renderCommand,
 };
-
-/** The first commands' module, loaded when a command line names no further command. */
-export function loadFirstCommands(): typeof import("./checkCommand") {
-    return require("./checkCommand") as typeof import("./checkCommand");
-}
 
 /** The names, in the order `--help` lists them; loads nothing. */
 export const COMMAND_NAMES: readonly string[] = Object.keys(LOADERS);

@@ -14,6 +14,7 @@ import { visible } from "../core/visible";
 import { renderHtml } from "../render/html";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
+import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, usageError } from "./commandLine";
 import { CliError, readTextInput, writeFileAtomic } from "./files";
 
@@ -21,12 +22,18 @@ const USAGE = `  sourcecheck render [--root DIR] [-o OUT.html [--follow-symlinks
             one self-contained HTML page of FILE's check: each answer document with its claims
             highlighted and numbered, each claim's sources, polarity, confidence and errors`;
 
-const SPEC: CommandSpec = { name: "render", usage: USAGE };
+const SPEC: CommandSpec = {
+    name: "render",
+    usage: USAGE,
+    exits: sourceCheckExits({
+        clean: "the page is written and every ref resolves",
+        findings: "the page is written and some refs are broken",
+        usage: "schema errors, no page could be made, or bad usage",
+    }),
+};
 
 export const renderCommand = defineCommand({
     spec: SPEC,
-    exitCodes:
-        "0 the page is written and every ref resolves; 1 the page is written and some refs are broken; 2 schema errors, no page could be made, or bad usage",
     options: {
         root: { type: "string" },
         output: { type: "string", short: "o" },

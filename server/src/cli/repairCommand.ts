@@ -18,6 +18,7 @@ import { listCandidateDocuments } from "../workspace/discovery";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { readLockBeside, sha256 } from "../workspace/lockFiles";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
+import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, usageError } from "./commandLine";
 import { CliError, parseMaxSize, readTextInput, readTextInputForUpdate, writeFileAtomic } from "./files";
 import { asCliError } from "./operationErrors";
@@ -29,11 +30,18 @@ const USAGE = `  sourcecheck repair [--root DIR] [--since REV] [--strict] [--wri
             only reading of the ref; --strict: no "only reading"; --write applies only the
             certain ones, in place`;
 
-const SPEC: CommandSpec = { name: "repair", usage: USAGE };
+const SPEC: CommandSpec = {
+    name: "repair",
+    usage: USAGE,
+    exits: sourceCheckExits({
+        clean: "every ref is valid once the certain repairs are applied",
+        findings: "otherwise",
+        usage: "schema errors or bad usage",
+    }),
+};
 
 export const repairCommand = defineCommand({
     spec: SPEC,
-    exitCodes: "0 every ref is valid once the certain repairs are applied; 1 otherwise; 2 schema errors or bad usage",
     options: {
         root: { type: "string" },
         since: { type: "string" },

@@ -4,17 +4,19 @@
  * looked up in the linked page as fetched now (guarded); output names the report line of each quote.
  */
 import { parseReport } from "../quotes/report";
-import type { CliCommand } from "./command";
-import { eachOf, runLiveQuotes } from "./notesCommand";
-import { guardedFetcher } from "./quoteCli";
+import { type CommandSpec, defineCommand } from "./commandLine";
+import { eachOf, LIVE_OPTIONS, runLiveQuotes } from "./notesCommand";
+import { TRACECITE_EXITS } from "./quoteCli";
 
-const USAGE = `  sourcecheck report-check [--json] REPORT.md
-            check the quotes of a Markdown report against the pages they link, fetched now`;
-
-export const reportCheckCommand: CliCommand = {
+const SPEC: CommandSpec = {
     name: "report-check",
-    usage: USAGE,
-    exitCodes:
-        "0 every quote found; 2 a quote missing or a page unavailable; 1 bad usage or report (TraceCite's codes)",
-    run: (argv, io) => runLiveQuotes("report-check", USAGE, eachOf(parseReport), argv, io, guardedFetcher),
+    usage: `  sourcecheck report-check [--json] REPORT.md
+            check the quotes of a Markdown report against the pages they link, fetched now`,
+    exits: TRACECITE_EXITS.report,
 };
+
+export const reportCheckCommand = defineCommand({
+    spec: SPEC,
+    options: LIVE_OPTIONS,
+    run: (line, io) => runLiveQuotes(SPEC, eachOf(parseReport), line, io),
+});

@@ -22,17 +22,16 @@ import {
     traceSummary,
 } from "../quotes/trace";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
-import type { CliCommand } from "./command";
-import { parseCommandLine, printUsage, usageError } from "./commandLine";
+import { type CommandLine, type CommandSpec, defineCommand, subcommand, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import {
     diagnosticLines,
     fetchPages,
-    guardedFetcher,
     liveItemText,
-    type PageFetcher,
+    pageFetcher,
     printJson,
     readQuoteInput,
+    TRACECITE_EXITS,
     USAGE_EXIT,
 } from "./quoteCli";
 
@@ -46,27 +45,25 @@ const USAGE = `  sourcecheck trace [--evidence] [--json] TRACE.jsonl
   sourcecheck trace compare [--json] OLD.jsonl NEW.jsonl
             captured content compared by URI: [added] / [removed] / [changed]`;
 
-export const traceCommand: CliCommand = {
-    name: "trace",
-    usage: USAGE,
-    exitCodes: "0 pass; 2 a finding, a source unavailable or changed; 1 bad usage or input (TraceCite's codes)",
-    run(argv: string[], io: CliIo): number | Promise<number> {
-        return runTrace(argv, io, guardedFetcher);
-    },
-};
+const SPEC: CommandSpec = { name: "trace", usage: USAGE, exits: TRACECITE_EXITS.trace };
 
-/** The command with its page fetcher as a parameter (tests pass pages without a network). */
-export function runTrace(argv: string[], io: CliIo, fetcher: PageFetcher): number | Promise<number> {
-    const sub = argv[0];
-    if (sub === "verify-files") return verifyFiles(argv.slice(1), io);
-    if (sub === "verify-urls") return verifyUrls(argv.slice(1), io, fetcher);
-    if (sub === "compare") return compare(argv.slice(1), io);
-    return check(argv, io);
-}
+const JSON_ONLY = { json: { type: "boolean" } } as const;
+const VERIFY_FILES = { json: { type: "boolean" }, root: { type: "string" } } as const;
+const CHECK = { evidence: { type: "boolean" }, json: { type: "boolean" } } as const;
+
+export const traceCommand = defineCommand({
+    spec: SPEC,
+    options: CHECK,
+    subcommands: {
+        "verify-files": subcommand({ options: VERIFY_FILES, run: verifyFiles }),
+        "verify-urls": subcommand({ options: JSON_ONLY, run: verifyUrls }),
+        compare: subcommand({ options: JSON_ONLY, run: compare }),
+    },
+    run: check,
+});
 
 function oneFile(positionals: string[], what: string): string {
-    if (positionals.length !== 1)
-        throw usageError({ name: what, usage: USAGE, exitCode: USAGE_EXIT }, " takes one TRACE.jsonl");
+    if (positionals.length !== 1) throw usageError({ ...SPEC, name: what }, " takes one TRACE.jsonl");
     return positionals[0];
 }
 
@@ -75,12 +72,7 @@ function exitOf(analysis: TraceAnalysis): number {
     return analysis.diagnostics.length > 0 ? 2 : 0;
 }
 
-function check(argv: string[], io: CliIo): number {
-    const { values, positionals } = parseCommandLine({ name: "trace", usage: USAGE, exitCode: USAGE_EXIT }, argv, {
-        evidence: { type: "boolean" },
-        json: { type: "boolean" },
-    });
-    if (values.help) return help(io);
+function check({ values, positionals }: CommandLine<typeof CHECK>, io: CliIo): number {
     const file = oneFile(positionals, "trace");
     const analysis = analyzeTrace(readQuoteInput(io, file), { evidence: values.evidence === true });
     const exitCode = exitOf(analysis);
@@ -100,16 +92,7 @@ interface FileCheck {
     status: "match" | "mismatch" | "unavailable" | "unsupported";
 }
 
-function verifyFiles(argv: string[], io: CliIo): number {
-    const { values, positionals } = parseCommandLine(
-        { name: "trace verify-files", usage: USAGE, exitCode: USAGE_EXIT },
-        argv,
-        {
-            json: { type: "boolean" },
-            root: { type: "string" },
-        },
-    );
-    if (values.help) return help(io);
+function verifyFiles({ values, positionals }: CommandLine<typeof VERIFY_FILES>, io: CliIo): number {
     const file = oneFile(positionals, "trace verify-files");
     const analysis = analyzeTrace(readQuoteInput(io, file), { evidence: true });
     if (analysis.diagnostics.length > 0) return evidenceFailed(analysis, file, values.json === true, io);
@@ -175,21 +158,13 @@ function verifyFiles(argv: string[], io: CliIo): number {
     return exitCode;
 }
 
-async function verifyUrls(argv: string[], io: CliIo, fetcher: PageFetcher): Promise<number> {
-    const { values, positionals } = parseCommandLine(
-        { name: "trace verify-urls", usage: USAGE, exitCode: USAGE_EXIT },
-        argv,
-        {
-            json: { type: "boolean" },
-        },
-    );
-    if (values.help) return help(io);
+async function verifyUrls({ values, positionals }: CommandLine<typeof JSON_ONLY>, io: CliIo): Promise<number> {
     const file = oneFile(positionals, "trace verify-urls");
     const analysis = analyzeTrace(readQuoteInput(io, file), { evidence: true });
     if (analysis.diagnostics.length > 0) return evidenceFailed(analysis, file, values.json === true, io);
     const pages = await fetchPages(
         analysis.sources.map((s) => s.uri),
-        fetcher,
+        pageFetcher(io),
     );
     const report = checkTraceLive(analysis, pages);
     if (values.json) printJson(io, report);
@@ -210,20 +185,9 @@ function evidenceFailed(analysis: TraceAnalysis, file: string, json: boolean, io
     return exitCode;
 }
 
-function compare(argv: string[], io: CliIo): number {
-    const { values, positionals } = parseCommandLine(
-        { name: "trace compare", usage: USAGE, exitCode: USAGE_EXIT },
-        argv,
-        {
-            json: { type: "boolean" },
-        },
-    );
-    if (values.help) return help(io);
+function compare({ values, positionals }: CommandLine<typeof JSON_ONLY>, io: CliIo): number {
     if (positionals.length !== 2)
-        throw usageError(
-            { name: "trace compare", usage: USAGE, exitCode: USAGE_EXIT },
-            " takes OLD.jsonl and NEW.jsonl",
-        );
+        throw usageError({ ...SPEC, name: "trace compare" }, " takes OLD.jsonl and NEW.jsonl");
     const [oldFile, newFile] = positionals;
     const comparison = compareTraces(readQuoteInput(io, oldFile), readQuoteInput(io, newFile));
     const ok = comparison.old_valid && comparison.new_valid && comparison.changes.length === 0;
@@ -238,8 +202,4 @@ function compare(argv: string[], io: CliIo): number {
         io.stdout(diagnosticLines(newFile, comparison.new_diagnostics));
     }
     return exitCode;
-}
-
-function help(io: CliIo): number {
-    return printUsage(io, { name: "trace", usage: USAGE });
 }
