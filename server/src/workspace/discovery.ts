@@ -36,8 +36,11 @@ export {
     nodeDiscoveryFs,
 } from "./discoveryFs";
 
-/** Annotation files by name (docs/contract.md section 4). */
+/** Annotation files by name (docs/contract.md section 4), in any case. */
 const BUILT_IN_NAMES = [/\.sourcecheck\.json$/i, /\.annotations\.json$/i];
+/** TraceCite's notes and traces by name (docs/quotes.md): an agent's working files, never evidence. */
+const NOTES_NAMES = [/\.notes\.md$/i, /\.notes\.txt$/i];
+const TRACE_NAMES = [/\.trace\.jsonl$/i];
 const NEVER_ENTERED = new Set([".git", "node_modules"]);
 /** git compares ignore patterns case-sensitively where its file systems are (core.ignorecase). */
 // No `process` in a web worker (docs/web.md): a virtual file system compares names exactly.
@@ -327,7 +330,19 @@ export function rebase(text: string | undefined, directory: string): string[] {
     return patterns;
 }
 
-/** Annotation files by name, by the `sourcecheck.annotationFiles` globs, or by a configuration's `annotationFiles`. */
+/**
+ * What a file is to SourceCheck (docs/config.md, "Which files are annotation files"). A `document`
+ * may be cited and searched as evidence; the others never are: an annotation file or its lock holds
+ * citations, not sources; notes and traces are an agent's working files.
+ */
+export type FileKind = "annotation" | "lock" | "notes" | "trace" | "document";
+
+/**
+ * The one rule for which files are annotation files, used by `check DIR`, the language server's scan,
+ * the evidence corpus and the MCP server: the built-in names in any case, the `sourcecheck.annotationFiles`
+ * globs, or the `annotationFiles` of the file's `sourcecheck.config.json`; a lock never, whatever a
+ * glob says. (Which folders are searched at all, `exclude` included, is the walk's business.)
+ */
 export class AnnotationRecognizer {
     private readonly extra: ((path: string) => boolean)[];
 
@@ -340,14 +355,22 @@ export class AnnotationRecognizer {
 
     /** `fromBase` is relative to the workspace folder when known (the globs are), else only the absolute path is matched. */
     matches(absolutePath: string, fromBase?: string): boolean {
+        return this.kind(absolutePath, fromBase) === "annotation";
+    }
+
+    kind(absolutePath: string, fromBase?: string): FileKind {
+        const name = nodePath.basename(absolutePath);
         // A lock (docs/lock.md) is never an annotation file, whatever a configured glob says.
-        if (isLockFileName(nodePath.basename(absolutePath))) return false;
-        if (isAnnotationFileName(nodePath.basename(absolutePath))) return true;
+        if (isLockFileName(name)) return "lock";
+        if (isAnnotationFileName(name)) return "annotation";
         if (this.extra.length > 0) {
             const candidates = [absolutePath, fromBase].filter((p): p is string => p !== undefined).map(toSlashes);
-            if (this.extra.some((matches) => candidates.some((p) => matches(p)))) return true;
+            if (this.extra.some((matches) => candidates.some((p) => matches(p)))) return "annotation";
         }
-        return this.configs?.matchesAnnotationGlobs(absolutePath) === true;
+        if (this.configs?.matchesAnnotationGlobs(absolutePath) === true) return "annotation";
+        if (NOTES_NAMES.some((re) => re.test(name))) return "notes";
+        if (TRACE_NAMES.some((re) => re.test(name))) return "trace";
+        return "document";
     }
 }
 

@@ -15,7 +15,8 @@ import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
 import { EvidenceIndex, type IndexFile, IndexFormatError, type IndexSettings } from "../evidence/index";
 import type { CurrentText } from "../evidence/select";
 import { type RawFile, readFiles } from "./corpusReader";
-import { Discovery } from "./discovery";
+import { boundedConfigs } from "./boundedConfigs";
+import { AnnotationRecognizer, Discovery } from "./discovery";
 import { DEFAULT_MAX_DOCUMENT_BYTES, readDocumentUnderRoot } from "./diskDocuments";
 import { compileGlobs } from "./globs";
 import { decodeText } from "./safeFile";
@@ -34,9 +35,12 @@ export const READ_WHOLE_UP_TO = 16 * 1024 * 1024;
 export const DEFAULT_INCLUDE = ["**/*"];
 /** Left out unless the caller gives its own `exclude` (the caller's list replaces this one). */
 export const DEFAULT_EXCLUDE = ["**/node_modules/**"];
+
 /**
- * Never documents, whatever the caller asks (docs/evidence.md, "Which files"): annotation files and
- * their locks (the citations, not the sources), TraceCite notes and traces (an agent's working files).
+ * Never documents, whatever the caller asks (docs/evidence.md, "Which files"), as a result reports
+ * them: annotation files and their locks (the citations, not the sources), TraceCite notes and traces
+ * (an agent's working files). The files are told by the one rule of workspace/discovery.ts
+ * (`AnnotationRecognizer.kind`), which also honours the `annotationFiles` of a sourcecheck.config.json.
  */
 export const ANNOTATION_FILE_GLOBS = ["**/*.sourcecheck.json", "**/*.annotations.json"];
 export const ALWAYS_EXCLUDED = [
@@ -153,8 +157,9 @@ function walkCorpus(root: string, options: CorpusOptions, annotationFiles?: Foun
     const include = compileGlobs(patterns.include, { dot: false });
     const callerExcludes = patterns.exclude.slice(ALWAYS_EXCLUDED.length);
     const exclude = callerExcludes.length > 0 ? compileGlobs(callerExcludes, { dot: true }) : () => false;
-    const alwaysExcluded = compileGlobs(ALWAYS_EXCLUDED, { dot: true });
-    const isAnnotationFile = compileGlobs(ANNOTATION_FILE_GLOBS, { dot: true });
+    // Never documents, whatever the caller asks: anything but a `document` by the one rule of
+    // workspace/discovery.ts (docs/evidence.md, "Which files"), with the configurations under the corpus.
+    const kinds = new AnnotationRecognizer([], boundedConfigs(root));
     const discovery = new Discovery({
         base: root,
         exclude: (relative, isDirectory) => (isDirectory && exclude(`${relative}/`)) || exclude(relative),
@@ -165,10 +170,9 @@ function walkCorpus(root: string, options: CorpusOptions, annotationFiles?: Foun
     const found: Found[] = [];
     for (const file of discovery.walkSync(root).files) {
         const relative = file.fromBase;
-        if (alwaysExcluded(relative)) {
-            if (annotationFiles && isAnnotationFile(relative))
-                annotationFiles.push({ path: relative, absolute: file.path });
-        } else if (include(relative)) found.push({ path: relative, absolute: file.path });
+        const kind = kinds.kind(file.path, relative);
+        if (kind === "annotation") annotationFiles?.push({ path: relative, absolute: file.path });
+        else if (kind === "document" && include(relative)) found.push({ path: relative, absolute: file.path });
     }
     return found;
 }
