@@ -11,7 +11,7 @@
  *
  * Pure: no fs. `test/unit/reportJson.test.ts` holds every path to this function's bytes.
  */
-import type { Report, ReportEntry, SpanEntry } from "./check";
+import type { Report, ReportEntry } from "./check";
 import type { SchemaError } from "./types";
 
 export type ReportLayout = "lines" | "indented" | "compact";
@@ -80,7 +80,16 @@ export function reportEntry(entry: ReportEntry, index: number, indent: ReportInd
     return `${index === 0 ? "\n" : ",\n"}${indent.entry}${entryJson(entry)}`;
 }
 
-/** A `lines` report's end: the `entries` list closed, then the fields after it, closing its object. */
+/** The fields after `entries`, in the order `check --json` has always written them; any other field follows. */
+const SUMMARY_ORDER = ["exitCode", "validCount", "invalidCount", "schemaErrors"] as const;
+/** What the output adds, in order, after the summary. */
+const EXTRAS_ORDER = ["warnings", "lock", "lockError"] as const;
+
+/**
+ * A `lines` report's end: the `entries` list closed, then the fields after it, closing its object.
+ * Every field of `summary` and `extras` is written (none can be dropped: a field added to the
+ * report comes out here too); an empty `warnings` is left out, as `file` (written by reportHead).
+ */
 export function reportClose(
     hadEntries: boolean,
     summary: ReportSummary,
@@ -89,53 +98,41 @@ export function reportClose(
 ): string {
     const { key, entry, open } = indent;
     const list = (items: readonly unknown[]) =>
-        `[\n${items.map((e) => `${entry}${JSON.stringify(e)}`).join(",\n")}\n${key}]`;
-    const errors: readonly SchemaError[] = summary.schemaErrors;
-    const warnings = extras.warnings;
-    return (
-        `${hadEntries ? `\n${key}` : ""}]` +
-        `,\n${key}"ok": ${summary.exitCode === 0},\n${key}"exitCode": ${summary.exitCode},` +
-        `\n${key}"validCount": ${summary.validCount},\n${key}"invalidCount": ${summary.invalidCount},` +
-        `\n${key}"schemaErrors": ${errors.length === 0 ? "[]" : list(errors)}` +
-        (warnings && warnings.length > 0
-            ? `,\n${key}"warnings": [${warnings.map((w) => JSON.stringify(w)).join(",")}]`
-            : "") +
-        (extras.lock ? `,\n${key}"lock": ${JSON.stringify(extras.lock)}` : "") +
-        (extras.lockError ? `,\n${key}"lockError": ${JSON.stringify(extras.lockError)}` : "") +
-        `\n${open}}`
-    );
+        items.length === 0 ? "[]" : `[\n${items.map((e) => `${entry}${JSON.stringify(e)}`).join(",\n")}\n${key}]`;
+    const fields: [string, string][] = [["ok", String(summary.exitCode === 0)]];
+    const rest = summary as unknown as Record<string, unknown>;
+    const summaryKeys = [...SUMMARY_ORDER, ...Object.keys(rest).filter((k) => !isOrdered(k, SUMMARY_ORDER))];
+    for (const name of summaryKeys) {
+        if (name === "ok" || name === "entries" || rest[name] === undefined) continue;
+        fields.push([name, name === "schemaErrors" ? list(rest[name] as readonly SchemaError[]) : quote(rest[name])]);
+    }
+    const more = extras as Record<string, unknown>;
+    const extraKeys = [...EXTRAS_ORDER, ...Object.keys(more).filter((k) => !isOrdered(k, EXTRAS_ORDER))];
+    for (const name of extraKeys) {
+        const value = more[name];
+        if (name === "file" || value === undefined || (name === "warnings" && (value as unknown[]).length === 0))
+            continue;
+        if (name === "lock" || name === "lockError") {
+            if (value) fields.push([name, quote(value)]);
+        } else if (name === "warnings") {
+            fields.push([name, `[${(value as unknown[]).map((w) => quote(w)).join(",")}]`]);
+        } else fields.push([name, quote(value)]);
+    }
+    return `${hadEntries ? `\n${key}` : ""}]${fields.map(([name, value]) => `,\n${key}${quote(name)}: ${value}`).join("")}\n${open}}`;
+}
+
+function isOrdered(name: string, order: readonly string[]): boolean {
+    return order.includes(name);
 }
 
 const quote = JSON.stringify;
 
 /**
- * `JSON.stringify(entry)`, several times faster for the common shapes (a 100k-annotation report
- * spends most of its output time here): resolved spans are written field by field, anything else
- * falls back to JSON.stringify. Same text, byte for byte (a property test holds it to that).
+ * One entry of a `lines` report: `JSON.stringify(entry)`, so every field of every entry type is
+ * written (a hand-written serializer silently dropped fields added later). V8's JSON.stringify is
+ * as fast as the field-by-field writer it replaced on these shapes (docs/benchmarks.md, the
+ * `check --json` row).
  */
 export function entryJson(entry: ReportEntry): string {
-    let out = `{"index":${entry.index},"valid":${entry.valid},"claim":${spanJson(entry.claim)},"sources":[`;
-    for (let i = 0; i < entry.sources.length; i++) {
-        const source = entry.sources[i];
-        if (i > 0) out += ",";
-        if (!source.valid) {
-            out += quote(source);
-            continue;
-        }
-        out += spanJson(source).slice(0, -1);
-        if (source.polarity !== undefined) out += `,"polarity":${quote(source.polarity)}`;
-        if (source.confidence !== undefined) out += `,"confidence":${quote(source.confidence)}`;
-        out += "}";
-    }
-    return `${out}]}`;
-}
-
-function spanJson(span: SpanEntry): string {
-    if (!span.valid) return quote(span);
-    const { start, end } = span.range;
-    return (
-        `{"valid":true,"path":${quote(span.path)},"text":${quote(span.text)},"range":{"start":{"line":${start.line},` +
-        `"column":${start.column}},"end":{"line":${end.line},"column":${end.column}}}` +
-        `${span.warnings ? `,"warnings":${quote(span.warnings)}` : ""}}`
-    );
+    return JSON.stringify(entry);
 }
