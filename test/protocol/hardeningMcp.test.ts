@@ -197,7 +197,7 @@ describe("hardening: MCP results always match the declared output schemas", func
         await client.listTools();
         const answered: string[] = [];
         const repair = client
-            .callTool({ name: "repair", arguments: { file: "slow.sourcecheck.json" } })
+            .callTool({ name: "repair", arguments: { file: "slow.sourcecheck.json", detail: "full" } })
             .then((result) => {
                 answered.push("repair");
                 return result;
