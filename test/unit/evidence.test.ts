@@ -236,11 +236,23 @@ describe("evidence: search, refs and stale checks", () => {
     const index = buildIndex(files);
 
     it("finds the seed's passages for its query, best first, with heading paths", () => {
-        const result = searchEvidence(index, "How should stale evidence be validated?", { read: reader(files) });
+        // Without the floor, every chunk sharing a term; with it (below), only the passage that holds the query.
+        const result = searchEvidence(index, "How should stale evidence be validated?", {
+            read: reader(files),
+            floor: 0,
+        });
         assert.deepEqual(
             result.hits.map((h) => h.citation),
             ["rag-security.md#L7-L9", "rag-security.md#L3-L5", "rag-security.md#L11-L13"],
         );
+        const floored = searchEvidence(index, "How should stale evidence be validated?", { read: reader(files) });
+        assert.deepEqual(
+            floored.hits.map((h) => h.citation),
+            ["rag-security.md#L7-L9"],
+        );
+        assert.ok(floored.hits[0].coverage >= floored.floor);
+        assert.equal(floored.belowFloor?.startLine, 3, "the best chunk turned away is named");
+        assert.ok(floored.belowFloor!.coverage < floored.floor);
         assert.deepEqual(result.hits[0].headingPath, ["Source-grounded RAG", "Stale evidence"]);
         assert.ok(result.hits[0].score > result.hits[1].score);
         assert.match(result.prompt, /^The evidence below is untrusted/);
@@ -265,7 +277,8 @@ describe("evidence: search, refs and stale checks", () => {
         ];
         let checked = 0;
         for (const query of queries) {
-            for (const hit of searchEvidence(index, query, { read: reader(files), topK: 5, budget: 100000 }).hits) {
+            const options = { read: reader(files), topK: 5, budget: 100000, floor: 0 };
+            for (const hit of searchEvidence(index, query, options).hits) {
                 assert.ok(hit.ref, `${query}: ${hit.citation} has a ref`);
                 const resolved = resolveInDocument(new SessionDocument(hit.path, files.get(hit.path)!), hit.ref);
                 assert.ok(resolved.valid, `${query}: ${JSON.stringify(hit.ref)} resolves`);
@@ -304,7 +317,11 @@ describe("evidence: search, refs and stale checks", () => {
     it("drops duplicate evidence and keeps the first copy by path", () => {
         const copies = new Map(files);
         copies.set("a-copy.md", files.get("rag-security.md")!);
-        const result = searchEvidence(buildIndex(copies), "stale evidence", { read: reader(copies), topK: 3 });
+        const result = searchEvidence(buildIndex(copies), "stale evidence", {
+            read: reader(copies),
+            topK: 3,
+            floor: 0,
+        });
         assert.deepEqual(
             result.hits.map((h) => h.citation),
             ["a-copy.md#L7-L9", "a-copy.md#L3-L5", "a-copy.md#L11-L13"],

@@ -23,6 +23,8 @@ interface JsonHit {
     endLine: number;
     ref: { path: string; start: { line: number; str: string }; end: { line: number; str: string } } | null;
     text: string;
+    sentence?: { index: number; length: number };
+    chunkRef: { path: string; start: { line: number; str: string }; end: { line: number; str: string } } | null;
     textChars: number;
     truncated: boolean;
 }
@@ -61,8 +63,14 @@ describe("sourcecheck evidence for agents", () => {
                 assert.ok(hit.ref !== null);
                 const resolved = resolveRef(disk, hit.ref);
                 assert.ok(resolved.valid, JSON.stringify(hit));
-                assert.equal(hit.text, resolved.text);
-                assert.equal(hit.textChars, resolved.text.length);
+                // The text is the chunk (it fits), the sentence inside it is what ref cites.
+                const sentence = hit.sentence ?? { index: 0, length: hit.text.length };
+                assert.equal(hit.text.substr(sentence.index, sentence.length), resolved.text);
+                assert.ok(hit.chunkRef !== null);
+                const chunk = resolveRef(disk, hit.chunkRef);
+                assert.ok(chunk.valid);
+                assert.equal(chunk.text, hit.text);
+                assert.equal(hit.textChars, hit.text.length);
                 assert.equal(hit.truncated, false);
             }
             assert.deepEqual(answer.searched.answers, ["answer.md"]);
@@ -193,6 +201,7 @@ describe("hitsWithText (the cut)", () => {
         startLine: 1,
         endLine: 1,
         score: 1,
+        coverage: 1,
         headingPath: [],
         ref: { path: "a.md", start: { line: 1, str: "x" }, end: { line: 1, str: "y" } },
         chunkId: "c",

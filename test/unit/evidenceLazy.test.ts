@@ -110,7 +110,7 @@ describe("evidence: an index read in part", () => {
         assert.match(openIndex(corpus, indexDir, { readWholeUpTo: 0, wholeIndex: true }).warnings.join(), /checksum/);
         fs.writeFileSync(indexFile, bytes);
         const words = ["stale", "evidence", "validated", "memory", "written", "back", "again"];
-        const again = searchCorpus(corpus, corpus, { ...request, query: words.join(" ") });
+        const again = searchCorpus(corpus, corpus, { ...request, query: words.join(" "), floor: 0 });
         assert.match(again.opened.warnings.join(), /postings do not match their checksum.*rebuilding/);
         assert.deepEqual(again.answer.hits.map((h) => h.path).sort(), ["a.md", "b.md"], "the rebuilt index answers");
         assert.deepEqual(openIndex(corpus, indexDir, { wholeIndex: true }).warnings, [], "and is sound");

@@ -190,8 +190,11 @@ describe("sourcecheck evidence (CLI)", () => {
             run.stdout,
             /\[S1\] source: rag-security\.md#L7-L9\nheading: Source-grounded RAG > Stale evidence\nref: /,
         );
+        // The floor keeps the one passage that holds the query; --floor 0 lists every chunk sharing a word.
+        assert.match(run.stdout, /Citations: rag-security\.md#L7-L9\n$/);
+        const unfloored = cli([...args, "--query", "How should stale evidence be validated?", "--floor", "0"]);
         assert.match(
-            run.stdout,
+            unfloored.stdout,
             /Citations: rag-security\.md#L7-L9, rag-security\.md#L3-L5, rag-security\.md#L11-L13\n$/,
         );
         const small = cli([...args, "--query", "stale evidence", "--budget", "700"]);
@@ -213,10 +216,21 @@ describe("sourcecheck evidence (CLI)", () => {
             "2",
             "--query",
             "Which permission hook runs before tool execution?",
+            "--floor",
+            "0",
         ]);
         assert.equal(run.status, 0, run.stderr);
         const result = JSON.parse(run.stdout);
-        assert.deepEqual(Object.keys(result), ["hits", "rejected", "topK", "maxChars", "truncatedHits", "searched"]);
+        assert.deepEqual(Object.keys(result), [
+            "hits",
+            "rejected",
+            "topK",
+            "maxChars",
+            "truncatedHits",
+            "searched",
+            "floor",
+        ]);
+        assert.equal(result.floor, 0);
         assert.equal(result.hits.length, 2);
         assert.deepEqual(result.searched.documents, 4);
         const disk = new DiskDocuments(corpus);
@@ -226,15 +240,22 @@ describe("sourcecheck evidence (CLI)", () => {
                 "startLine",
                 "endLine",
                 "score",
+                "coverage",
                 "headingPath",
                 "ref",
                 "text",
+                "sentence",
+                "chunkRef",
                 "textChars",
                 "truncated",
             ]);
             const resolved = resolveRef(disk, hit.ref);
             assert.ok(resolved.valid);
-            assert.equal(hit.text, resolved.text, "the text is what the ref cites");
+            const { index, length } = hit.sentence;
+            assert.equal(hit.text.substr(index, length), resolved.text, "the sentence is what the ref cites");
+            const chunk = resolveRef(disk, hit.chunkRef);
+            assert.ok(chunk.valid);
+            assert.equal(hit.text, chunk.text, "the text is what chunkRef cites");
             assert.equal(hit.truncated, false);
             assert.ok(resolved.range.start.line >= hit.startLine && resolved.range.end.line <= hit.endLine);
         }

@@ -200,6 +200,12 @@ export const evidenceInput = z
             .max(MAX_EXCLUDE_GLOBS)
             .describe('Globs of files not to search, relative to corpus, e.g. ["drafts/**", "**/*.log"]')
             .optional(),
+        answer: relativePath(
+            "The answer being written: never a hit, even before an annotation file names it",
+            "answer.md",
+        )
+            .or(z.array(z.string().min(1).max(MAX_PATH_CHARS)).max(MAX_EXCLUDE_GLOBS))
+            .optional(),
     })
     .strict();
 
@@ -356,9 +362,12 @@ export const evidenceOutput = z.object({
             startLine: z.number().int(),
             endLine: z.number().int(),
             score: z.number(),
+            coverage: z.number(),
             headingPath: z.array(z.string()),
             ref: z.union([refSchema, z.null()]),
             text: z.string(),
+            sentence: z.object({ index: z.number().int(), length: z.number().int() }).optional(),
+            chunkRef: z.union([refSchema, z.null()]),
             textChars: z.number().int(),
             truncated: z.boolean(),
         }),
@@ -375,7 +384,19 @@ export const evidenceOutput = z.object({
         exclude: z.array(z.string()),
         answers: z.array(z.string()),
     }),
+    floor: z.number(),
+    belowFloor: z
+        .object({
+            path: z.string(),
+            startLine: z.number().int(),
+            endLine: z.number().int(),
+            score: z.number(),
+            coverage: z.number(),
+        })
+        .optional(),
     message: z.string().optional(),
+    scripts: z.object({ query: z.array(z.string()), corpus: z.array(z.string()) }).optional(),
+    note: z.string().optional(),
 });
 
 export type ToolName = "check" | "index" | "cite" | "annotate" | "repair" | "evidence" | "lock";
@@ -479,10 +500,13 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         description:
             "Search the text documents under the workspace (or the folder corpus: .md, .txt, .rst, any UTF-8 text) for the " +
             "passages that support or refute a claim (BM25 over heading-aware chunks; unsafe and stale sources are refused). " +
-            "Each hit has a path, its lines, a score, its heading path, a ref to its best sentence ready to use as a source " +
-            "(paths relative to the workspace) and text, what that ref cites (cut to fit maxChars when truncated is true). " +
-            "Annotation files, lock files, notes and traces, and every document used as a claim path (the answer being " +
-            "written) are never searched. With no hit, message says how many documents were searched and with which patterns.",
+            "Matching is lexical: shared words, not meaning, so an English query does not find a passage in Chinese. " +
+            "Each hit has a path, its lines, a score, coverage (the share of the query's weight it holds), text (the chunk, " +
+            "or the whole sentences around the best one, at most 600 characters), sentence (where the best sentence sits in " +
+            "text), ref (a ref to that sentence) and chunkRef (a ref to all of text), both ready to use as a source. " +
+            "Below the floor (a hit must hold 45% of the query's weight) there are no hits: message says so and names the " +
+            "best match turned away; do not cite something else to look thorough. Pass answer (the file being written) so it " +
+            "is never a hit; annotation, lock, notes and trace files and every claim path of an annotation file never are.",
         input: evidenceInput,
         output: evidenceOutput,
         writes: false,

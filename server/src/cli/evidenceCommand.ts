@@ -32,7 +32,8 @@ const USAGE = `  sourcecheck evidence --corpus DIR --query TEXT [--top-k N] [--b
             and stale sources refused; annotation, lock, notes and trace files and the answers being
             written left out); --budget: characters of the output (text: the prompt, blocks that do not
             fit are named; --json: the hits' texts, cut to fit); --eval runs the seven-metric
-            evaluation, exit 0 when every gate passes.
+            evaluation, exit 0 when every gate passes; no hit under the floor (--floor SHARE, default
+            0.45 of the query's weight; 0: none): matching is lexical, words not meaning.
             Also: --include GLOB, --exclude GLOB, --unsafe-pattern TEXT (each repeatable)`;
 
 const SPEC: CommandSpec = {
@@ -56,6 +57,7 @@ const OPTIONS = {
     include: { type: "string", multiple: true },
     exclude: { type: "string", multiple: true },
     "unsafe-pattern": { type: "string", multiple: true },
+    floor: { type: "string" },
 } as const;
 
 function wholeNumber(value: string | undefined, name: string, min: number, max: number, fallback: number): number {
@@ -63,6 +65,15 @@ function wholeNumber(value: string | undefined, name: string, min: number, max: 
     const n = Number(value);
     if (!Number.isInteger(n) || n < min || n > max)
         throw new CliError(`evidence: ${name} must be a whole number from ${min} to ${max}, not ${value}`);
+    return n;
+}
+
+/** `--floor`: the abstention floor, a share of the query's weight from 0 to 1 (docs/evidence.md, "Abstention"). */
+function shareOf(value: string | undefined): number | undefined {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (value.trim() === "" || !(n >= 0 && n <= 1))
+        throw new CliError(`evidence: --floor must be a number from 0 to 1, not ${value}`);
     return n;
 }
 
@@ -74,6 +85,7 @@ function run({ values, positionals }: CommandLine<typeof OPTIONS>, io: CliIo): n
         throw new CliError("evidence: give either --query TEXT or --eval CASES.json");
     if (values.query !== undefined && values.query.trim() === "") throw new CliError("evidence: --query is empty");
     const topK = wholeNumber(values["top-k"], "--top-k", 1, MAX_TOP_K, DEFAULT_TOP_K);
+    const floor = shareOf(values.floor);
     const budget = wholeNumber(values.budget, "--budget", MIN_BUDGET, Number.MAX_SAFE_INTEGER, DEFAULT_BUDGET);
     const corpus = nodePath.resolve(io.cwd, values.corpus);
     if (!fs.statSync(corpus, { throwIfNoEntry: false })?.isDirectory())
@@ -98,6 +110,7 @@ function run({ values, positionals }: CommandLine<typeof OPTIONS>, io: CliIo): n
                 maxTextChars: budget,
                 explain: json,
                 promptBudget: json ? undefined : budget,
+                floor,
             }),
         );
         for (const warning of opened.warnings) io.stderr(`sourcecheck: warning: ${warning}\n`);
@@ -110,7 +123,7 @@ function run({ values, positionals }: CommandLine<typeof OPTIONS>, io: CliIo): n
     const { index } = opened;
     const read = (path: string) => readCurrent(index.root, path);
     const report = evaluate(cases, {
-        search: (c) => searchEvidence(index, c.query, { topK: c.topK, budget: c.budget, read }),
+        search: (c) => searchEvidence(index, c.query, { topK: c.topK, budget: c.budget, read, floor }),
         isStale: (hit) => {
             const chunk = findChunk(index, hit.chunkId, hit.path);
             return chunk === undefined || !validateChunk(chunk, read(hit.path)).ok;
@@ -147,6 +160,7 @@ function textOutput(result: EvidenceResult, answer: EvidenceAnswer, budget: numb
         );
     }
     if (answer.hits.length === 0 && answer.message !== undefined) lines.push(answer.message);
+    if (answer.note !== undefined) lines.push(answer.note);
     return `${lines.join("\n")}\n`;
 }
 

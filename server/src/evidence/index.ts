@@ -5,15 +5,16 @@
  * unchanged postings are copied as bytes; dead slots are squeezed out once they pass a quarter.
  */
 
-import { type Candidate, scoreBm25 } from "./bm25";
+import { type Candidate, type Scored, scoreBm25 } from "./bm25";
 import { type Chunk, chunkMarkdown, DEFAULT_MAX_CHARS } from "./chunker";
 import { DOC, END, FIELDS, FLAG_UNSAFE, FLAGS, FP_HI, FP_LO, HEADING, LENGTH, START } from "./chunkTable";
 import { type IndexFile, type ReadImage, readIndex, readIndexFile, type StoredPostings, writeIndex } from "./codec";
 import { type DocumentRecord, IndexFormatError, type StoredDocuments } from "./documents";
 import { chunkId, chunkIdPrefix, contentHash, fingerprint } from "./fingerprint";
 import { PostingList } from "./postings";
+import { scriptsOfTerms } from "./scripts";
 import type { IndexSettings } from "./settings";
-import { type TermVisitor, termVisitor, tokenize } from "./tokenizer";
+import { type TermVisitor, termVariants, termVisitor, tokenize } from "./tokenizer";
 import { unsafePatterns, unsafeReason } from "./unsafe";
 
 /** Bumped whenever chunking, tokenizing or the file layout change: an older index is rebuilt. */
@@ -419,8 +420,9 @@ export class EvidenceIndex {
     }
 
     /** BM25 over the live, safe chunks (bm25.ts): candidates with a positive score, best first. */
-    search(queryTerms: readonly string[]): { candidates: Candidate[]; idf: Map<string, number> } {
+    search(queryTerms: readonly string[]): Scored {
         this.readPostings(queryTerms);
+        queryTerms = this.withVariants(queryTerms);
         return scoreBm25(
             {
                 table: this.table,
@@ -430,6 +432,27 @@ export class EvidenceIndex {
             },
             queryTerms,
         );
+    }
+
+    /** The writing systems of the indexed terms (scripts.ts), for saying what a query cannot find. */
+    scripts(): string[] {
+        const names = function* (this: EvidenceIndex) {
+            yield* this.terms.keys();
+            if (this.postings) yield* this.postings.terms();
+        }.call(this);
+        return scriptsOfTerms(names);
+    }
+
+    /** The query's terms, each that no chunk holds replaced by a form of it that one does (tokenizer.ts termVariants). */
+    private withVariants(queryTerms: readonly string[]): readonly string[] {
+        const absent = queryTerms.filter((term) => !this.terms.has(term));
+        if (absent.length === 0) return queryTerms;
+        const variants = absent.flatMap(termVariants);
+        this.readPostings(variants);
+        return queryTerms.map((term) => {
+            if (this.terms.has(term)) return term;
+            return termVariants(term).find((variant) => this.terms.has(variant)) ?? term;
+        });
     }
 
     /** Squeeze dead slots out once they are a quarter of the table (renumbers slots; ids do not change). */

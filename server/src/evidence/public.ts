@@ -10,9 +10,18 @@ export {
 } from "./evaluation";
 export { EvidenceIndex, type IndexSettings } from "./index";
 export {
+    type LabelledScore,
+    type LabelledSet,
+    labelledSummary,
+    parseLabelled,
+    scoreLabelled,
+} from "./labelled";
+export {
+    ABSTAIN_FLOOR,
     type CurrentText,
     type EvidenceHit,
     type EvidenceResult,
+    hitsWithText,
     publicHit,
     type ShownHit,
     searchEvidence,

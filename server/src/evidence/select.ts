@@ -9,7 +9,7 @@ import type { Ref } from "../core/types";
 import { contentHash } from "./fingerprint";
 import type { ChunkRecord, EvidenceIndex } from "./index";
 import { citationOf, evidenceBlock, evidencePrompt } from "./prompt";
-import { refForHit } from "./refs";
+import { excerptOf, type Passage, passageOf, refForOffsets, sentenceRef } from "./refs";
 
 export const DEFAULT_TOP_K = 3;
 export const MAX_TOP_K = 20;
@@ -30,6 +30,8 @@ export interface EvidenceHit {
     startLine: number;
     endLine: number;
     score: number;
+    /** The share of the query's weight the chunk holds (bm25.ts queryWeight), 0 to 1, 3 decimals. */
+    coverage: number;
     headingPath: string[];
     /** To the best-matching sentence or the chunk; null only if no unique boundary exists in the chunk. */
     ref: Ref | null;
@@ -42,13 +44,35 @@ export interface ShownHit extends EvidenceHit {
     text: string;
     /** The text `ref` cites ("" without a ref). */
     refText: string;
+    /** The chunk read for showing (its sentences and the best one); absent only in hand-made hits. */
+    passage?: Passage;
+}
+
+/** The best candidate the floor turned away (docs/evidence.md, "Abstention"). */
+export interface BelowFloor {
+    path: string;
+    startLine: number;
+    endLine: number;
+    score: number;
+    coverage: number;
 }
 
 export interface EvidenceResult {
     hits: ShownHit[];
     rejected: Record<string, string>;
     prompt: string;
+    /** The floor in force (a share of the query's weight; 0: none). */
+    floor: number;
+    /** The best candidate below the floor, when the floor turned any away. */
+    belowFloor?: BelowFloor;
 }
+
+/**
+ * The least share of a query's weight a chunk must hold to be evidence (docs/evidence.md,
+ * "Abstention"): below it for every chunk, the search abstains. Chosen on the labelled claims of
+ * test/fixtures/evidence-labelled and the seed's cases (evidenceAbstention.test.ts prints the rates).
+ */
+export const ABSTAIN_FLOOR = 0.45;
 
 export interface SelectOptions {
     topK?: number;
@@ -60,6 +84,8 @@ export interface SelectOptions {
     skipPath?: (path: string) => boolean;
     /** Why a chunk of a skipped path is refused, in `rejected` (default: not named). */
     skipReason?: string;
+    /** The abstention floor (default ABSTAIN_FLOOR; 0 shows any chunk sharing a term with the query). */
+    floor?: number;
 }
 
 /** Why a stored chunk cannot be shown from the file as it is now, or its text when it can. */
@@ -90,7 +116,9 @@ export function searchEvidence(index: EvidenceIndex, query: string, options: Sel
     const explain = options.explain ?? true;
     const refused = new Map<string, string>();
     if (explain) for (const chunk of index.unsafeChunks()) refused.set(chunk.id, chunk.reason);
-    const { candidates, idf } = index.search(index.termsOf(query));
+    const { candidates, idf, queryWeight } = index.search(index.termsOf(query));
+    const floor = options.floor ?? ABSTAIN_FLOOR;
+    let belowFloor: BelowFloor | undefined;
     const reads = new Map<string, CurrentText>();
     const read = (path: string) => {
         let current = reads.get(path);
@@ -104,6 +132,19 @@ export function searchEvidence(index: EvidenceIndex, query: string, options: Sel
     const chosen: ShownHit[] = [];
     for (const candidate of candidates) {
         if (chosen.length >= topK) break;
+        const coverage = queryWeight > 0 ? Math.min(1, candidate.matched / queryWeight) : 0;
+        if (coverage < floor) {
+            if (belowFloor === undefined) {
+                const chunk = index.chunk(candidate.slot);
+                if (chunk)
+                    belowFloor = {
+                        ...placeOf(chunk),
+                        score: rounded(candidate.score, 6),
+                        coverage: rounded(coverage, 3),
+                    };
+            }
+            continue;
+        }
         const printKey = index.fingerprintKey(candidate.slot);
         if (seen.has(printKey)) {
             if (explain) refused.set(index.chunkIdAt(candidate.slot)!, "duplicate evidence");
@@ -121,19 +162,22 @@ export function searchEvidence(index: EvidenceIndex, query: string, options: Sel
             continue;
         }
         seen.add(printKey);
-        const ref = refForHit(valid.document, chunk.startLine, chunk.endLine, idf, (text) => index.termsOf(text));
+        const passage = passageOf(valid.document, chunk.startLine, chunk.endLine, idf, (text) => index.termsOf(text));
+        const ref = passage ? sentenceRef(passage) : undefined;
         const cited = ref ? resolveInDocument(valid.document, ref) : undefined;
         chosen.push({
             path: chunk.document.path,
             startLine: chunk.startLine,
             endLine: chunk.endLine,
-            score: Math.round(candidate.score * 1e6) / 1e6,
+            score: rounded(candidate.score, 6),
+            coverage: rounded(coverage, 3),
             headingPath: chunk.headingPath,
             ref: ref ?? null,
             chunkId: chunk.id,
             citation: citationOf(chunk.document.path, chunk.startLine, chunk.endLine),
             text: valid.text,
             refText: cited?.valid ? cited.text : "",
+            passage,
         });
     }
     const hits: ShownHit[] = [];
@@ -153,54 +197,116 @@ export function searchEvidence(index: EvidenceIndex, query: string, options: Sel
         blocks.push(block);
         hits.push(hit);
     }
-    return { hits, rejected: Object.fromEntries(refused), prompt: evidencePrompt(blocks) };
+    const result: EvidenceResult = {
+        hits,
+        rejected: Object.fromEntries(refused),
+        prompt: evidencePrompt(blocks),
+        floor,
+    };
+    if (belowFloor) result.belowFloor = belowFloor;
+    return result;
 }
 
-/** A hit as agents and `--json` get it: the public shape plus the text its ref cites, cut to fit. */
+function placeOf(chunk: ChunkRecord): { path: string; startLine: number; endLine: number } {
+    return { path: chunk.document.path, startLine: chunk.startLine, endLine: chunk.endLine };
+}
+
+function rounded(value: number, decimals: number): number {
+    const scale = 10 ** decimals;
+    return Math.round(value * scale) / scale;
+}
+
+/** A hit as agents and `--json` get it: the public shape plus the passage that holds the fact. */
 export interface TextHit extends EvidenceHit {
-    /** What `ref` resolves to (the chunk's text below its heading without a ref), cut if `truncated`. */
+    /**
+     * The chunk's text below its heading: whole when it fits, else the whole sentences around the
+     * best one that fit (docs/evidence.md, "Hit text"); exact document text, except that a sentence
+     * longer than the limit is cut and ends with CUT_MARK.
+     */
     text: string;
-    /** The length of the whole text (UTF-16 code units), cut or not. */
+    /** Where the best sentence (what `ref` cites) sits in `text`: `text.substr(index, length)`. */
+    sentence?: { index: number; length: number };
+    /** A ref citing `text` exactly (null when no unique boundary exists, or the text was cut inside a sentence). */
+    chunkRef: Ref | null;
+    /** The length of the chunk's whole text below its heading (UTF-16 code units). */
     textChars: number;
-    /** True when `text` was cut to fit `maxChars`: it then ends with CUT_MARK after `cutAt` characters. */
+    /** True when `text` is less than the chunk's text. */
     truncated: boolean;
 }
 
-/** Appended to a cut text (never part of the document's text). */
+/** Appended to a text cut inside a sentence (never part of the document's text). */
 export const CUT_MARK = "…";
 
+/** Most characters of one hit's text: enough for the sentences around the best one, not a page. */
+export const MAX_HIT_TEXT = 600;
+
 /**
- * The hits with their texts, cut so that together they hold at most `maxChars` characters (marks not
- * counted) and no hit is dropped: texts shorter than an equal share of what is left are kept whole,
- * the longer ones are cut at that share (docs/evidence.md, "JSON output"). Returns the share the cut
- * texts were cut at (undefined when nothing was cut).
+ * The hits with their passages, each at most MAX_HIT_TEXT characters and together at most
+ * `maxChars` (marks not counted), no hit dropped: texts shorter than an equal share of what is left
+ * are kept whole, the longer ones are cut to that share at sentence edges (docs/evidence.md, "JSON
+ * output"). Returns the shortest share a text was cut to by the budget (undefined when none was).
  */
 export function hitsWithText(hits: readonly ShownHit[], maxChars: number): { hits: TextHit[]; cutAt?: number } {
-    const texts = hits.map((hit) => (hit.ref !== null && hit.refText !== "" ? hit.refText : bodyText(hit.text)));
-    const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length);
-    const limit = new Array<number>(texts.length).fill(Number.POSITIVE_INFINITY);
+    const wholes = hits.map(wholeTextOf);
+    const wanted = wholes.map((length) => Math.min(length, MAX_HIT_TEXT));
+    const order = wanted.map((_, i) => i).sort((a, b) => wanted[a] - wanted[b]);
+    const limit = wanted.map(() => MAX_HIT_TEXT);
     let left = maxChars;
     let cutAt: number | undefined;
     for (const [rank, i] of order.entries()) {
         const share = Math.floor(left / (order.length - rank));
-        if (texts[i].length <= share) left -= texts[i].length;
+        if (wanted[i] <= share) left -= wanted[i];
         else {
             limit[i] = Math.max(share, 1);
             cutAt ??= limit[i];
             left -= limit[i];
         }
     }
-    const shown = hits.map((hit, i) => {
-        const whole = texts[i];
-        const truncated = whole.length > limit[i];
-        return {
-            ...publicHit(hit),
-            text: truncated ? cutText(whole, limit[i]) + CUT_MARK : whole,
-            textChars: whole.length,
-            truncated,
-        };
-    });
+    const shown = hits.map((hit, i) =>
+        hit.passage ? passageHit(hit, hit.passage, limit[i]) : plainHit(hit, limit[i]),
+    );
     return cutAt === undefined ? { hits: shown } : { hits: shown, cutAt };
+}
+
+function wholeTextOf(hit: ShownHit): number {
+    if (!hit.passage) return plainText(hit).length;
+    const [from, to] = hit.passage.body;
+    return to - from;
+}
+
+function passageHit(hit: ShownHit, passage: Passage, limit: number): TextHit {
+    const excerpt = excerptOf(passage, limit);
+    const [from, to] = excerpt.span;
+    const text = passage.document.content.slice(from, to);
+    const sentence = excerpt.sentence && {
+        index: excerpt.sentence[0] - from,
+        length: Math.min(excerpt.sentence[1], to) - excerpt.sentence[0],
+    };
+    return {
+        ...publicHit(hit),
+        text: excerpt.cutInside ? text + CUT_MARK : text,
+        ...(sentence ? { sentence } : {}),
+        chunkRef: excerpt.cutInside ? null : (refForOffsets(passage.document, excerpt.span) ?? null),
+        textChars: passage.body[1] - passage.body[0],
+        truncated: excerpt.partial,
+    };
+}
+
+/** A hit without a passage (made by hand): its ref's text, cut at the limit. */
+function plainHit(hit: ShownHit, limit: number): TextHit {
+    const whole = plainText(hit);
+    const truncated = whole.length > limit;
+    return {
+        ...publicHit(hit),
+        text: truncated ? cutText(whole, limit) + CUT_MARK : whole,
+        chunkRef: null,
+        textChars: whole.length,
+        truncated,
+    };
+}
+
+function plainText(hit: ShownHit): string {
+    return hit.ref !== null && hit.refText !== "" ? hit.refText : bodyText(hit.text);
 }
 
 /** A chunk's text without its heading line, trimmed (what a ref to the chunk cites). */
@@ -221,6 +327,7 @@ export function publicHit(hit: ShownHit): EvidenceHit {
         startLine: hit.startLine,
         endLine: hit.endLine,
         score: hit.score,
+        coverage: hit.coverage,
         headingPath: hit.headingPath,
         ref: hit.ref,
     };

@@ -39,6 +39,31 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Words that say how a claim is put rather than what it is about (questions, modals, pronouns). They
+ * are indexed and scored like any term, but left out of a query's coverage, so that "how should"
+ * absent from every document does not make a query look unanswerable (docs/evidence.md, "Abstention").
+ */
+export const WEAK_WORDS: ReadonlySet<string> = new Set(
+    (
+        "about all also any been being but could did does each every had has have he her his how if into its may " +
+        "might more most must no not only our she should so some such than that their them then there these they " +
+        "those us very was we were when where who why will would you your"
+    ).split(" "),
+);
+
+/**
+ * Other forms of an English word a document may use instead (`citations` for `citation`, `policy`
+ * for `policies`): tried, in order, for a query term no chunk holds. Not a stemmer: only the plural.
+ */
+export function termVariants(term: string): string[] {
+    if (!/^[a-z]{3,}$/.test(term)) return [];
+    if (term.endsWith("ies")) return [`${term.slice(0, -3)}y`];
+    if (term.endsWith("es")) return [term.slice(0, -1), term.slice(0, -2)];
+    if (term.endsWith("s") && !term.endsWith("ss")) return [term.slice(0, -1)];
+    return [`${term}s`];
+}
+
+/**
  * A run of an unspaced script (bigrammed), or a word of any other letters, marks and digits (a set
  * difference: `memory证据` is a word and a run). Built from a string: the `v` flag is newer than our
  * TypeScript target, not than Node 20.

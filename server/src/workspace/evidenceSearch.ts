@@ -12,7 +12,9 @@ import type { DocumentFailure } from "../core/session";
 import type { Ref } from "../core/types";
 import { claimPathsOf } from "../evidence/answers";
 import { IndexFormatError } from "../evidence/index";
+import { scriptNote } from "../evidence/scripts";
 import {
+    type BelowFloor,
     DEFAULT_BUDGET,
     DEFAULT_TOP_K,
     type EvidenceResult,
@@ -52,6 +54,13 @@ export interface EvidenceQuery extends CorpusOptions {
     explain?: boolean;
     /** Corpus-relative paths to leave out besides the answers found (the editor's own claim document). */
     alsoSkip?: readonly string[];
+    /**
+     * The answer being written, relative to the search's root (agents: the workspace): never a hit,
+     * whether or not an annotation file names it yet (docs/evidence.md, "Which files").
+     */
+    answer?: string | readonly string[];
+    /** The abstention floor (default ABSTAIN_FLOOR of evidence/select.ts; 0: none). */
+    floor?: number;
     /** Cut the evidence prompt at this budget (text output: blocks that do not fit are left out, named). */
     promptBudget?: number;
 }
@@ -77,8 +86,16 @@ export interface EvidenceAnswer {
     truncatedHits: number;
     cutAt?: number;
     searched: EvidenceSearched;
+    /** The abstention floor: the least share of the query's weight a hit holds (docs/evidence.md, "Abstention"). */
+    floor: number;
+    /** The best chunk the floor turned away, when it turned any away. */
+    belowFloor?: BelowFloor;
     /** With no hit: why, what was searched and with which patterns. */
     message?: string;
+    /** When no hit is written in the query's scripts: the query's and the corpus's (evidence/scripts.ts). */
+    scripts?: { query: string[]; corpus: string[] };
+    /** Then also, in a sentence: matching is lexical, and which scripts the corpus holds. */
+    note?: string;
 }
 
 export interface CorpusSearch {
@@ -125,6 +142,7 @@ function searchOnce(corpus: string, boundary: string, request: EvidenceQuery, ke
         read: (path) => readCurrent(index.root, path),
         skipPath: (path) => answers.has(path),
         skipReason: ANSWER_REASON,
+        floor: request.floor,
     });
     const fitted = hitsWithText(result.hits, maxChars);
     const scope = opened.scope;
@@ -141,20 +159,41 @@ function searchOnce(corpus: string, boundary: string, request: EvidenceQuery, ke
             exclude: scope.exclude,
             answers: [...answers].filter((path) => index.document(path) !== undefined).sort(),
         },
+        floor: result.floor,
     };
     if (fitted.cutAt !== undefined) answer.cutAt = fitted.cutAt;
-    if (answer.hits.length === 0) answer.message = noHitMessage(answer.searched);
+    if (result.belowFloor) answer.belowFloor = result.belowFloor;
+    if (answer.hits.length === 0) answer.message = noHitMessage(answer.searched, result.belowFloor, result.floor);
+    const scripts = scriptNote(
+        request.query,
+        answer.hits.map((hit) => hit.text),
+        () => index.scripts(),
+    );
+    if (scripts) {
+        answer.scripts = { query: scripts.query, corpus: scripts.corpus };
+        answer.note = scripts.note;
+    }
     return { answer, result, opened };
 }
 
 /** What an empty result says: the files searched and the patterns (an empty folder is not "no match"). */
-export function noHitMessage(searched: EvidenceSearched): string {
+export function noHitMessage(searched: EvidenceSearched, below?: BelowFloor, floor = 0): string {
     const files = `${searched.documents} document${searched.documents === 1 ? "" : "s"}`;
-    const parts = [`No evidence matched the query in ${files} (include ${searched.include.join(", ")}`];
+    const parts = below
+        ? [
+              `No evidence above the floor in ${files}: the best match, ${below.path}#L${below.startLine}-L${below.endLine} ` +
+                  `(score ${below.score}), holds ${percent(below.coverage)} of the query's weight, under the floor of ${percent(floor)} ` +
+                  `(include ${searched.include.join(", ")}`,
+          ]
+        : [`No evidence matched the query in ${files} (include ${searched.include.join(", ")}`];
     parts.push(`; exclude ${searched.exclude.join(", ")})`);
     if (searched.refused > 0) parts.push(`; ${searched.refused} matching file(s) refused as not UTF-8 text or too big`);
     if (searched.answers.length > 0) parts.push(`; left out as answers: ${searched.answers.join(", ")}`);
     return `${parts.join("")}.`;
+}
+
+function percent(share: number): string {
+    return `${Math.round(share * 100)}%`;
 }
 
 /** Annotation files (absolute) under the boundary: those the corpus walk met, or a walk of the boundary. */
@@ -230,6 +269,19 @@ function corpusFolder(
     return { absolute: verdict.absolute, prefix };
 }
 
+/** The answers an agent named (root-relative), as paths in the corpus folder `prefix` ("" the root). */
+function answersInCorpus(answer: string | readonly string[] | undefined, prefix: string): string[] {
+    if (answer === undefined) return [];
+    const paths = typeof answer === "string" ? [answer] : answer;
+    const found: string[] = [];
+    for (const path of paths) {
+        const normal = nodePath.posix.normalize(path.replace(/\\/g, "/")).replace(/^(?:\.\/)+/, "");
+        if (prefix === "") found.push(normal);
+        else if (normal.startsWith(`${prefix}/`)) found.push(normal.slice(prefix.length + 1));
+    }
+    return found;
+}
+
 /**
  * The agent tools' search (MCP, VS Code): a folder under `root` (default the root), paths of hits,
  * refs and answers relative to the root, so a hit's ref goes into an annotation as it is.
@@ -243,7 +295,8 @@ export function searchEvidenceUnderRoot(
     if ("code" in folder) return folder;
     // An agent's exclude globs add to the default ones (node_modules) rather than replace them.
     const exclude = request.exclude === undefined ? undefined : [...DEFAULT_EXCLUDE, ...request.exclude];
-    const { answer } = searchCorpus(folder.absolute, root, { ...request, exclude });
+    const alsoSkip = [...(request.alsoSkip ?? []), ...answersInCorpus(request.answer, folder.prefix)];
+    const { answer } = searchCorpus(folder.absolute, root, { ...request, exclude, alsoSkip });
     if (folder.prefix === "") return answer;
     const under = (path: string) => `${folder.prefix}/${path}`;
     return {
@@ -252,7 +305,9 @@ export function searchEvidenceUnderRoot(
             ...hit,
             path: under(hit.path),
             ref: hit.ref === null ? null : ({ ...hit.ref, path: under(hit.ref.path) } as Ref),
+            chunkRef: hit.chunkRef === null ? null : ({ ...hit.chunkRef, path: under(hit.chunkRef.path) } as Ref),
         })),
         searched: { ...answer.searched, answers: answer.searched.answers.map(under) },
+        ...(answer.belowFloor ? { belowFloor: { ...answer.belowFloor, path: under(answer.belowFloor.path) } } : {}),
     };
 }
