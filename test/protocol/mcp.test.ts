@@ -129,10 +129,13 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
         };
         const [success, failure] = evidence.anyOf;
         assert.deepEqual(Object.keys(success.properties).sort(), [
+            "belowFloor",
             "cutAt",
+            "floor",
             "hits",
             "maxChars",
             "message",
+            "note",
             "rejected",
             "searched",
             "topK",
@@ -367,11 +370,12 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
             ["evidence", "--json", "--corpus", path.join(root, "sources"), "--query", query, "--index-dir", cacheDir],
             root,
         );
-        type Hit = { path: string; ref: { path: string } | null };
+        type Hit = { path: string; ref: { path: string } | null; chunkRef: { path: string } | null };
         const prefixed = (inFolder.json as { hits: Hit[] }).hits.map((hit) => ({
             ...hit,
             path: `sources/${hit.path}`,
             ref: hit.ref && { ...hit.ref, path: `sources/${hit.ref.path}` },
+            chunkRef: hit.chunkRef && { ...hit.chunkRef, path: `sources/${hit.chunkRef.path}` },
         }));
         assert.deepEqual((folder.structuredContent as { hits: Hit[] }).hits, prefixed);
         // A hit's ref can be used as it is: check resolves it under the root.

@@ -21,6 +21,7 @@ interface Hit {
     path: string;
     ref: { path: string; start: { line: number; str: string }; end: { line: number; str: string } } | null;
     text: string;
+    sentence?: { index: number; length: number };
     textChars: number;
     truncated: boolean;
 }
@@ -87,9 +88,10 @@ describe("mcp: evidence for agents", function () {
                 entries: { sources: { text: string }[] }[];
             };
             assert.equal(report.exitCode, 0, JSON.stringify(report));
+            // Each ref cites the best sentence, which sits in the hit's text where `sentence` says.
             assert.deepEqual(
                 report.entries[0].sources.map((s) => s.text),
-                answer.hits.map((h) => h.text),
+                answer.hits.map((h) => (h.sentence ? h.text.substr(h.sentence.index, h.sentence.length) : h.text)),
             );
             if (!answer.hits.slice(0, 3).some((hit) => hitIsPassage(hit, claim))) missed++;
         }
@@ -110,14 +112,20 @@ describe("mcp: evidence for agents", function () {
     });
 
     it("maxChars cuts texts instead of dropping hits", async () => {
-        const many = await evidence({ query: "the cooling water power heat site 2023", topK: 20 });
+        // Twelve reports that each hold the whole query, so the floor keeps them all.
+        fs.mkdirSync(path.join(root, "gauges"));
+        for (let i = 1; i <= 12; i++) {
+            const text = `Reservoir level report ${i}. ${"The reservoir level was measured again at the dam. ".repeat(6)}`;
+            fs.writeFileSync(path.join(root, "gauges", `r${i}.md`), `# Report ${i}\n\n${text}\n`);
+        }
+        const query = "reservoir level measured";
+        const many = await evidence({ query, corpus: "gauges", topK: 20 });
         const count = many.hits.length;
         assert.ok(count >= 10, `${count} hits`);
-        const tight = await evidence({ query: "the cooling water power heat site 2023", topK: 20, maxChars: 200 });
+        const tight = await evidence({ query, corpus: "gauges", topK: 20, maxChars: 200 });
         assert.equal(tight.hits.length, count, "no hit dropped");
         assert.ok(tight.truncatedHits > 0);
-        for (const hit of tight.hits)
-            if (hit.truncated) assert.ok(hit.text.endsWith("…") && hit.textChars >= hit.text.length);
+        for (const hit of tight.hits) if (hit.truncated) assert.ok(hit.textChars > hit.text.length);
         const bad = await call("evidence", { query: "x", maxChars: 5 });
         assert.equal(bad.isError, true);
     });

@@ -133,9 +133,8 @@ describe("evidence: what lexical search cannot find", () => {
         const { root, indexDir } = workspace();
         fs.writeFileSync(path.join(root, "sources", "survey.md"), "# 调研\n\n多数团队表示，完成安装配置不到十分钟。\n");
         const english = await evidence(root, indexDir, { query: "setup takes under ten minutes", answer: "answer.md" });
-        const result = english as unknown as { scripts?: { query: string[]; corpus: string[] }; note?: string };
-        assert.deepEqual(result.scripts, { query: ["Latin"], corpus: ["Latin", "Han"] });
-        assert.match(result.note ?? "", /lexical/);
+        const result = english as unknown as { note?: string };
+        assert.match(result.note ?? "", /written in Latin and no hit is; the corpus also holds Han text.*lexical/);
         const chinese = await evidence(root, indexDir, { query: "安装配置不到十分钟", answer: "answer.md" });
         assert.ok(chinese.hits.some((h) => h.path === "sources/survey.md"));
         assert.equal(

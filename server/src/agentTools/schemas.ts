@@ -395,7 +395,6 @@ export const evidenceOutput = z.object({
         })
         .optional(),
     message: z.string().optional(),
-    scripts: z.object({ query: z.array(z.string()), corpus: z.array(z.string()) }).optional(),
     note: z.string().optional(),
 });
 
@@ -498,15 +497,10 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         name: "evidence",
         title: "Find evidence for a claim",
         description:
-            "Search the text documents under the workspace (or the folder corpus: .md, .txt, .rst, any UTF-8 text) for the " +
-            "passages that support or refute a claim (BM25 over heading-aware chunks; unsafe and stale sources are refused). " +
-            "Matching is lexical: shared words, not meaning, so an English query does not find a passage in Chinese. " +
-            "Each hit has a path, its lines, a score, coverage (the share of the query's weight it holds), text (the chunk, " +
-            "or the whole sentences around the best one, at most 600 characters), sentence (where the best sentence sits in " +
-            "text), ref (a ref to that sentence) and chunkRef (a ref to all of text), both ready to use as a source. " +
-            "Below the floor (a hit must hold 45% of the query's weight) there are no hits: message says so and names the " +
-            "best match turned away; do not cite something else to look thorough. Pass answer (the file being written) so it " +
-            "is never a hit; annotation, lock, notes and trace files and every claim path of an annotation file never are.",
+            "Find passages that support or refute a claim in the workspace's text files (BM25; lexical: an English query " +
+            "does not find a Chinese passage). Hit: path, lines, score, text (the passage, <= 600 chars), sentence (its " +
+            "best sentence's place in text), ref (that sentence), chunkRef (all of text). No hits when none holds 45% of " +
+            "the query's weight: then no source says it. Pass answer (the file being written) so it is never a hit.",
         input: evidenceInput,
         output: evidenceOutput,
         writes: false,

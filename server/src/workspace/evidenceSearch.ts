@@ -92,9 +92,10 @@ export interface EvidenceAnswer {
     belowFloor?: BelowFloor;
     /** With no hit: why, what was searched and with which patterns. */
     message?: string;
-    /** When no hit is written in the query's scripts: the query's and the corpus's (evidence/scripts.ts). */
-    scripts?: { query: string[]; corpus: string[] };
-    /** Then also, in a sentence: matching is lexical, and which scripts the corpus holds. */
+    /**
+     * When no hit is written in the query's scripts and the corpus holds another: that matching is
+     * lexical, and which scripts the corpus holds (evidence/scripts.ts).
+     */
     note?: string;
 }
 
@@ -169,10 +170,7 @@ function searchOnce(corpus: string, boundary: string, request: EvidenceQuery, ke
         answer.hits.map((hit) => hit.text),
         () => index.scripts(),
     );
-    if (scripts) {
-        answer.scripts = { query: scripts.query, corpus: scripts.corpus };
-        answer.note = scripts.note;
-    }
+    if (scripts) answer.note = scripts.note;
     return { answer, result, opened };
 }
 
