@@ -185,27 +185,20 @@ export const evidenceInput = z
     .object({
         query: z.string().min(1).max(MAX_QUOTE_CHARS).describe("What the claim says, in words"),
         corpus: relativePath("A folder to search (default: the whole document root)", "sources").optional(),
-        topK: z.number().int().min(1).max(MAX_EVIDENCE_HITS).describe("How many hits to return (default 3)").optional(),
+        topK: z.number().int().min(1).max(MAX_EVIDENCE_HITS).describe("Hits wanted (default 3)").optional(),
         maxChars: z
             .number()
             .int()
             .min(MIN_EVIDENCE_CHARS)
             .max(MAX_EVIDENCE_CHARS)
-            .describe(
-                "Most characters of hit text in all (default 32000): longer texts are cut (truncated: true), no hit is dropped",
-            )
+            .describe("Most characters of hit text in all (default 32000): texts are cut, no hit dropped")
             .optional(),
         exclude: z
             .array(z.string().min(1).max(MAX_PATH_CHARS))
             .max(MAX_EXCLUDE_GLOBS)
             .describe('Globs of files not to search, relative to corpus, e.g. ["drafts/**", "**/*.log"]')
             .optional(),
-        answer: relativePath(
-            "The answer being written: never a hit, even before an annotation file names it",
-            "answer.md",
-        )
-            .or(z.array(z.string().min(1).max(MAX_PATH_CHARS)).max(MAX_EXCLUDE_GLOBS))
-            .optional(),
+        answer: z.string().min(1).max(MAX_PATH_CHARS).describe("The answer's path, e.g. answer.md").optional(),
     })
     .strict();
 
@@ -497,10 +490,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         name: "evidence",
         title: "Find evidence for a claim",
         description:
-            "Find passages that support or refute a claim in the workspace's text files (BM25; lexical: an English query " +
-            "does not find a Chinese passage). Hit: path, lines, score, text (the passage, <= 600 chars), sentence (its " +
-            "best sentence's place in text), ref (that sentence), chunkRef (all of text). No hits when none holds 45% of " +
-            "the query's weight: then no source says it. Pass answer (the file being written) so it is never a hit.",
+            "Find passages that support or refute a claim (BM25, lexical: an English query misses a Chinese passage). " +
+            "Hit: text (the passage), ref (its best sentence, at sentence in text), chunkRef (all of text). No hits: no " +
+            "source holds the claim's words. answer: the file being written.",
         input: evidenceInput,
         output: evidenceOutput,
         writes: false,
