@@ -214,6 +214,11 @@ export interface NearSpan {
     to: number;
     tier: 0 | 1;
     edits: number;
+    /**
+     * The span cuts a word at an edge ("en" of "end"): never a reading, yet a near match all the same,
+     * so it leaves the line without a single reading (docs/repair.md, "Near matches").
+     */
+    cutsWord?: boolean;
 }
 
 /** Lines longer than this are not searched for near matches (the cost grows with the line). */
@@ -236,9 +241,9 @@ function spacedWord(char: string | undefined): boolean {
 /**
  * The near matches of a boundary string on one line, one per place (docs/repair.md, "The minimal
  * edit"): every span within the limits is looked at, and of the spans of one place (they overlap)
- * the one fewest edits from the written string is kept; on a tie, the narrower (a mark the author
- * did not write is never added). A span never cuts a word the string begins (ends) with, never
- * begins (ends) with a mark where the string does not, and never begins or ends with a space.
+ * the one fewest edits from the written string is kept (placesOf). A span never begins (ends) with
+ * a mark where the string does not, nor with a space; one that cuts a word is kept, flagged
+ * `cutsWord`, only to show that the line holds another near match.
  * Exact occurrences are the caller's business: a string that occurs as written is not misquoted.
  */
 export function nearSpans(line: string, written: string, boundary: "start" | "end"): NearSpan[] {
@@ -256,7 +261,10 @@ export function nearSpans(line: string, written: string, boundary: "start" | "en
         tried.add(key);
         const near = nearnessFolded(needle, folded.text.slice(from, to));
         if (near === undefined || !edgesKept(line, start, end, written)) return;
-        spans.push({ from: start, to: end, ...near });
+        const cutsWord =
+            (spacedWord(line[start - 1]) && spacedWord(line[start])) ||
+            (spacedWord(line[end - 1]) && spacedWord(line[end]));
+        spans.push({ from: start, to: end, ...near, ...(cutsWord ? { cutsWord } : {}) });
     };
     for (const variant of new Set([needle, ...withoutEdgeMarks(needle)]))
         for (let at = folded.text.indexOf(variant); at !== -1; at = folded.text.indexOf(variant, at + 1))
@@ -289,8 +297,6 @@ function edgesKept(line: string, start: number, end: number, written: string): b
     if (classOf(first) === "space" || classOf(last) === "space") return false;
     const writtenFirst = written.trimStart()[0];
     const writtenLast = written.trimEnd().at(-1);
-    if (spacedWord(writtenFirst) && spacedWord(line[start - 1]) && spacedWord(first)) return false;
-    if (spacedWord(writtenLast) && spacedWord(last) && spacedWord(line[end])) return false;
     if (classOf(first) === "mark" && classOf(writtenFirst) !== "mark") return false;
     if (classOf(last) === "mark" && classOf(writtenLast) !== "mark") return false;
     return true;
@@ -317,6 +323,7 @@ function placesOf(
     const lengthGap = (span: NearSpan) => (wordEdge ? Math.abs(span.to - span.from - writtenLength) : 0);
     const order = [...spans].sort(
         (a, b) =>
+            Number(a.cutsWord ?? false) - Number(b.cutsWord ?? false) ||
             a.tier - b.tier ||
             a.edits - b.edits ||
             Number(kept.get(b)) - Number(kept.get(a)) ||

@@ -134,10 +134,11 @@ function lineNearMatches(
     boundary: "start" | "end",
     str: string,
     line: number,
-): { placement: Placement; tier: number }[] {
+): { placement: Placement; tier: number; cutsWord: boolean }[] {
     const text = document.lines.line(line);
     return nearSpans(text, str, boundary).map((span) => ({
         tier: span.tier,
+        cutsWord: span.cutsWord === true,
         placement: {
             boundary,
             line,
@@ -157,8 +158,10 @@ function lineNearMatches(
  * "rag." in "rag.svg" beside "RAG" for "RAG." is two readings, not one.
  */
 function withinLimits(
-    matches: { placement: Placement; tier: number }[],
+    matches: { placement: Placement; tier: number; cutsWord: boolean }[],
     ordered: (placement: Placement) => boolean,
 ): Placement[] {
-    return matches.filter((m) => ordered(m.placement)).map((m) => m.placement);
+    const usable = matches.filter((m) => ordered(m.placement));
+    // A near match inside a word is never the reading, and its presence leaves none.
+    return usable.some((m) => m.cutsWord) ? [] : usable.map((m) => m.placement);
 }
