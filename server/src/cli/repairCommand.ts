@@ -16,7 +16,9 @@ import { type RepairPlan, repairSteps, runSteps } from "../operations/repair";
 import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevision";
 import { listCandidateDocuments } from "../workspace/discovery";
 import { DiskDocuments } from "../workspace/diskDocuments";
-import { readLockBeside, sha256 } from "../workspace/lockFiles";
+import { diskDocumentMoves } from "../workspace/documentMoves";
+import { lastCommitOf } from "../workspace/gitRevision";
+import { lockPathFor, readLockBeside, sha256 } from "../workspace/lockFiles";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, usageError } from "./commandLine";
@@ -70,6 +72,12 @@ export const repairCommand = defineCommand({
         const documents: RepairDocuments = {
             get: (path) => disk.get(path),
             candidatePaths: () => listCandidateDocuments(root),
+            // A document renamed since the lock (its hash, git's rename record): docs/repair.md, "Renamed documents".
+            moves: diskDocumentMoves(root, disk, sha256, () =>
+                file === "-"
+                    ? values.since
+                    : (values.since ?? lastCommitOf(lockPathFor(absolute)) ?? lastCommitOf(absolute)),
+            ),
         };
         const plan = asCliError("repair", () =>
             runSteps(

@@ -66,6 +66,7 @@ export {
     type AnnotationRepairs,
     Corroboration,
     computeLineMap,
+    type DocumentMoves,
     type EvidenceKind,
     explainRepair,
     findLockedText,

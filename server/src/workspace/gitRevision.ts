@@ -90,3 +90,31 @@ export function lastCommitOf(file: string): string | undefined {
         return undefined;
     }
 }
+
+/**
+ * The renames git records under `root` since `rev` (committed, staged or in the work tree): old
+ * path -> new paths, both relative to `root`. Empty without git or outside a work tree. Renamed
+ * documents are found by it (docs/repair.md, "Renamed documents").
+ */
+export function renamesSince(root: string, rev: string): Map<string, string[]> {
+    const renames = new Map<string, string[]>();
+    if (rev.length === 0 || rev.startsWith("-")) return renames;
+    let out: string;
+    try {
+        out = git(root, ["diff", "--name-status", "-M", "--relative", "-z", rev, "--"]).toString("utf8");
+    } catch {
+        return renames;
+    }
+    const fields = out.split("\0");
+    for (let i = 0; i < fields.length; i++) {
+        const status = fields[i];
+        if (status.startsWith("R") && i + 2 < fields.length) {
+            const list = renames.get(fields[i + 1]) ?? [];
+            list.push(fields[i + 2]);
+            renames.set(fields[i + 1], list);
+            i += 2;
+        } else if (/^[CR]/.test(status)) i += 2;
+        else if (status.length > 0) i += 1;
+    }
+    return renames;
+}

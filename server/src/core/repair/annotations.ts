@@ -127,6 +127,15 @@ export function* repairCheckedSteps(
         }
     }
     const lockedSpans = options.lockedSpans?.(items) ?? [];
+    // Every locked text of each document: a document renamed since finds itself by them (moved.ts).
+    const lockedByPath = new Map<string, LockedSpan[]>();
+    for (const [index, item] of items.entries()) {
+        const locked = lockedSpans[index];
+        if (!locked) continue;
+        const list = lockedByPath.get(item.ref.path);
+        if (list) list.push(locked);
+        else lockedByPath.set(item.ref.path, [locked]);
+    }
     const { lockedSpans: _, documents: __, ...engine } = options;
     const sites: RepairSite[] = [];
     for (const [index, item] of items.entries()) {
@@ -138,7 +147,13 @@ export function* repairCheckedSteps(
             item.code = "text-changed";
             item.message = "the cited text changed since it was locked";
         }
-        sites.push(repairSite(item.ref, valid, documents, { ...engine, locked }));
+        sites.push(
+            repairSite(item.ref, valid, documents, {
+                ...engine,
+                locked,
+                lockedOfDocument: lockedByPath.get(item.ref.path),
+            }),
+        );
         yield;
     }
     const corroboration = new Corroboration(sites);

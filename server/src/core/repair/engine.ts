@@ -15,10 +15,11 @@ import { certify, isLocked, type Scored } from "./certainty";
 import { marginAbove } from "./cost";
 import { followRef } from "./follow";
 import { lockCandidates } from "./locked";
+import { movedDocument } from "./moved";
 import { boundaryStrings, candidateFor, searchWindows } from "./pairing";
 import { pathCandidates } from "./paths";
 import { readingsNear } from "./reading";
-import type { RepairCandidate, RepairDocuments, RepairOptions } from "./types";
+import type { EvidenceKind, RepairCandidate, RepairDocuments, RepairOptions } from "./types";
 
 /**
  * Candidates for a broken ref, most plausible first; [] when the ref resolves (to its locked text,
@@ -54,7 +55,16 @@ export function explainRepair<R extends Ref>(
         const found = repairInDocument(ref, entry, options);
         return { candidates: certify(found.candidates).slice(0, max), note: found.note };
     }
-    // The path names no readable document: try the paths that could be meant, each in full. A path
+    // The path names no readable document. A renamed or moved document found by its lock hash, git's
+    // rename record or its locked texts (moved.ts) is where the ref goes; several fitting are named.
+    const gone = entry === undefined || (isDocumentFailure(entry) && entry.code === "unreadable-document");
+    const moved = gone ? movedDocument(ref, documents, options) : undefined;
+    if (moved && "path" in moved) return { candidates: inMovedDocument(ref, documents, moved, options).slice(0, max) };
+    const named =
+        moved && "candidates" in moved
+            ? `${JSON.stringify(ref.path)} is gone and ${moved.evidence}: ${moved.candidates.map((p) => JSON.stringify(p)).join(", ")}; none is chosen`
+            : undefined;
+    // Otherwise try the paths that could be meant, each in full. A path
     // is certain only as the clear best path, and then only with a certain repair inside it.
     const paths = pathCandidates(ref.path, documents);
     const clearPath = paths.length > 0 && (paths.length === 1 || paths[1].cost >= marginAbove(paths[0].cost));
@@ -91,7 +101,42 @@ export function explainRepair<R extends Ref>(
         }
     }
     candidates.sort((a, b) => a.cost - b.cost);
+    if (named) {
+        for (const c of candidates) c.doubtful = true;
+        return { candidates: certify(candidates).slice(0, max), note: named };
+    }
     return { candidates: certify(candidates).slice(0, max) };
+}
+
+/** The ref in the one document its path moved to: as written there, or repaired there (a path repair either way). */
+function inMovedDocument<R extends Ref>(
+    ref: R,
+    documents: RepairDocuments,
+    moved: { path: string; evidence: string; evidenceKind: EvidenceKind },
+    options: RepairOptions,
+): RepairCandidate<R>[] {
+    const document = documents.get(moved.path);
+    if (document === undefined || isDocumentFailure(document)) return [];
+    const repointed = { ...ref, path: moved.path } as R;
+    const resolution = resolveInDocument(document, repointed);
+    if (resolution.valid && (!options.locked || isLocked(options.locked, resolution.text, options.sha256)))
+        return [
+            {
+                ref: repointed,
+                reason: "path",
+                certain: true,
+                text: resolution.text,
+                range: resolution.range,
+                cost: 0,
+                evidenceKind: moved.evidenceKind,
+                evidence: `${moved.evidence}, and the ref resolves there as written`,
+            },
+        ];
+    return certify(repairInDocument(repointed, document, options).candidates).map((inner) => ({
+        ...inner,
+        reason: "path",
+        evidence: `${moved.evidence}; ${inner.evidence ?? "a repair there"}`,
+    }));
 }
 
 /** Candidates inside one document, sorted by cost, not yet certified; the strongest evidence first. */

@@ -18,6 +18,7 @@ export { computeLineMap, followRef, type LineMap, lineMap } from "./follow";
 export { findLockedText, LOCK_MARGIN, type LockedPlace } from "./locked";
 export { onlyReading, READING_UNIQUE, READING_WINDOW, type Reading } from "./reading";
 export type {
+    DocumentMoves,
     EvidenceKind,
     LockedSpan,
     RepairCandidate,

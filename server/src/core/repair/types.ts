@@ -26,6 +26,8 @@ export interface LockedSpan {
     tail?: string;
     length: number;
     sha256: string;
+    /** SHA-256 of the whole document when it was locked: finds it again under another name. */
+    documentSha256?: string;
     prefix: string;
     suffix: string;
     range: Range;
@@ -53,6 +55,19 @@ export interface RepairCandidate<R extends Ref = Ref> {
  */
 export interface RepairDocuments extends DocumentLookup {
     candidatePaths?(): Iterable<string>;
+    /** Where a document that is gone may have moved (injected: the core reads no files and runs no git). */
+    moves?: DocumentMoves;
+}
+
+/**
+ * Evidence of a renamed or moved document (docs/repair.md, "Renamed documents"), given by the front
+ * end: the files under the document root by content hash, and git's record of renames.
+ */
+export interface DocumentMoves {
+    /** Paths under the document root whose text (LF line endings) has this SHA-256 (hex). */
+    pathsWithSha256(sha256: string): readonly string[];
+    /** Where git records `path` renamed to since the lock's commit (or `--since`); [] when none or without git. */
+    renamesOf(path: string): readonly string[];
 }
 
 export interface RepairOptions {
@@ -69,6 +84,8 @@ export interface RepairOptions {
     previousLabel?: string;
     /** What the lock recorded for this ref: the strongest evidence of where its text went. */
     locked?: LockedSpan;
+    /** Every locked text of the ref's document (the lock's entries for its path): finds a renamed document by its texts. */
+    lockedOfDocument?: readonly LockedSpan[];
     /** SHA-256 of a string (hex), to compare a long locked text by its hash. Injected: the core reads no crypto. */
     sha256?: (text: string) => string;
     /**
