@@ -161,6 +161,8 @@ export interface Nearness {
     tier: 0 | 1;
     /** Character edits between the folded strings (a changed number: 1). */
     edits: number;
+    /** A whole number replaced by another, the rest as written. */
+    number?: true;
 }
 
 const NUMBER = /\p{N}+/gu;
@@ -194,7 +196,7 @@ function nearnessFolded(a: string, b: string): Nearness | undefined {
         // everything around it as written ("is 31 seconds" for "is 30 seconds").
         if (numbersA.length !== numbersB.length || a.replace(NUMBER, "#") !== b.replace(NUMBER, "#")) return undefined;
         const changed = numbersA.filter((n, i) => n !== numbersB[i]).length;
-        return changed === 1 ? { tier: 1, edits: 1 } : undefined;
+        return changed === 1 ? { tier: 1, edits: 1, number: true } : undefined;
     }
     const budget = maxNearEdits(a);
     if (budget === 0) return undefined;
@@ -219,6 +221,8 @@ export interface NearSpan {
      * so it leaves the line without a single reading (docs/repair.md, "Near matches").
      */
     cutsWord?: boolean;
+    /** A whole number replaced by another (Nearness.number). */
+    number?: true;
 }
 
 /** Lines longer than this are not searched for near matches (the cost grows with the line). */

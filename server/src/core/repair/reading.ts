@@ -89,14 +89,15 @@ export function readingsNear(ref: Ref, document: SessionDocument): { only?: Read
     const pinnedStart = starts.filter((p) => p.line === ref.start.line);
     const pinnedEnd = ends.filter((p) => p.line === ref.end.line);
     if (pinnedStart.length === 1 && pinnedEnd.length === 0 && lines.hasLine(ref.end.line)) {
-        const near = withinLimits(lineNearMatches(document, "end", ref.end.str, ref.end.line), (p) =>
+        const near = withinLimits(lineNearMatches(document, "end", ref.end.str, ref.end.line, ends.length > 0), (p) =>
             inOrder(pinnedStart[0], p),
         );
         for (const end of near) add(pinnedStart[0], end, nearEvidence(document, ref, "end", end));
     }
     if (pinnedEnd.length === 1 && pinnedStart.length === 0 && lines.hasLine(ref.start.line)) {
-        const near = withinLimits(lineNearMatches(document, "start", ref.start.str, ref.start.line), (p) =>
-            inOrder(p, pinnedEnd[0]),
+        const near = withinLimits(
+            lineNearMatches(document, "start", ref.start.str, ref.start.line, starts.length > 0),
+            (p) => inOrder(p, pinnedEnd[0]),
         );
         for (const start of near) add(start, pinnedEnd[0], nearEvidence(document, ref, "start", start));
     }
@@ -134,9 +135,13 @@ function lineNearMatches(
     boundary: "start" | "end",
     str: string,
     line: number,
+    exactElsewhere: boolean,
 ): { placement: Placement; tier: number; cutsWord: boolean }[] {
     const text = document.lines.line(line);
-    return nearSpans(text, str, boundary).map((span) => ({
+    // A string with a figure found as written elsewhere in the window may simply have moved there
+    // ("Sentence 19 says" two lines below): it is no number misquote of "Sentence 17 says".
+    const spans = nearSpans(text, str, boundary).filter((span) => !(span.number && exactElsewhere));
+    return spans.map((span) => ({
         tier: span.tier,
         cutsWord: span.cutsWord === true,
         placement: {
