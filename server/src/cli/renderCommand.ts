@@ -8,6 +8,7 @@
 import * as nodePath from "node:path";
 import { plural } from "../../../shared/numbering";
 import { checkInput } from "../core/check";
+import { RecordingLookup } from "../core/lock/basis";
 import { parseJsonText } from "../core/parse";
 import { isDocumentFailure } from "../core/session";
 import { visible } from "../core/visible";
@@ -54,7 +55,10 @@ export const renderCommand = defineCommand({
             );
         }
         const parsedJson = parseJsonText(text);
-        const workspace = new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize });
+        // Every path the check looks up is recorded: each is an input `-o` may not replace.
+        const workspace = new RecordingLookup(
+            new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize }),
+        );
         const result = checkInput(parsedJson.value, workspace, parsedJson.syntaxErrors, { keepAnnotations: false });
         const documents: { path: string; content: string }[] = [];
         const seen = new Set<string>();
@@ -83,8 +87,9 @@ export const renderCommand = defineCommand({
             io.stdout(html);
             if (exitCode !== 0) io.stderr(`sourcecheck render: ${verdict}\n`);
         } else {
-            // Never over the annotation file or a document it cites (`render -o IN IN`).
-            const inputs = documents.map((d) => nodePath.resolve(resolution.root, d.path));
+            // Never over the annotation file or any document it cites, claims and sources alike
+            // (`render -o IN IN`, `render -o CITED.md`; docs/security.md, "Writes").
+            const inputs = [...workspace.seen.keys()].map((cited) => nodePath.resolve(resolution.root, cited));
             if (file !== "-") inputs.push(path);
             const out = nodePath.resolve(io.cwd, values.output);
             writeFileAtomic(out, html, { inputs, followSymlinks: values["follow-symlinks"] === true }, values.output);

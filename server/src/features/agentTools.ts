@@ -123,7 +123,7 @@ export function workspaceToolContext(workspace: WorkspaceIndex, root: string, ed
             if ("code" in found) throw new ToolError(found.code, found.message);
             return found;
         },
-        lockFor: (file) => lockUnderRoot(root, file, (path, text) => writeFileSafely(path, text)),
+        lockFor: (file) => lockUnderRoot(root, file),
         refScope(file): RefScope {
             const verdict = resolveUnderRoot(root, file);
             if (!verdict.ok) throw new ToolError("path-outside-root", verdict.message);

@@ -93,14 +93,7 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
             if ("code" in found) throw new ToolError(found.code, found.message);
             return found;
         },
-        lockFor: (file) =>
-            lockUnderRoot(root, file, (path, text) => {
-                try {
-                    writeFileSafely(path, text, { within: realRoot() });
-                } catch (error) {
-                    throw new Error(error instanceof SafeWriteError ? `it ${error.message}` : String(error));
-                }
-            }),
+        lockFor: (file) => lockUnderRoot(root, file),
         refScope(file): RefScope {
             const verdict = resolveUnderRoot(root, file);
             if (!verdict.ok) throw new ToolError("path-outside-root", verdict.message);

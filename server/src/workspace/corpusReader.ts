@@ -7,6 +7,7 @@
  */
 import * as fs from "node:fs";
 import type { MessagePort, Worker } from "node:worker_threads";
+import { descriptorUnder } from "./descriptorPath";
 
 /** A file as read: gone or not a regular file, too big, or its bytes with the stat of its descriptor. */
 export type RawFile =
@@ -34,13 +35,22 @@ interface Destination {
  * reading to the end only when the stat says 0 bytes (a pseudo-file). Self-contained, with `fsm` as its
  * only outside name: the worker runs it from its source text.
  */
-export function readInto(fsm: typeof fs, absolute: string, maxBytes: number, into: Destination): RawFile {
+export function readInto(
+    fsm: typeof fs,
+    absolute: string,
+    maxBytes: number,
+    into: Destination,
+    within?: string,
+    under?: typeof descriptorUnder,
+): RawFile {
     let fd: number | undefined;
     try {
         const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fsm.constants;
         fd = fsm.openSync(absolute, O_RDONLY | (O_NOFOLLOW ?? 0) | (O_NONBLOCK ?? 0));
         const stats = fsm.fstatSync(fd);
         if (!stats.isFile()) return { kind: "gone" };
+        // A folder swapped for a symlink while the corpus is read leads outside: such a file is gone.
+        if (within !== undefined && under !== undefined && !under(fsm, fd, absolute, within)) return { kind: "gone" };
         const { size, mtimeMs, ino } = stats;
         if (size > maxBytes) return { kind: "too-big", size, mtimeMs, ino };
         const start = into.used;
@@ -80,8 +90,13 @@ export function readInto(fsm: typeof fs, absolute: string, maxBytes: number, int
  * as one or more messages (one buffer of bytes and its files' stats each, `last` on its final one),
  * never more than `ahead` messages before the reader takes them.
  */
-function readerThread(fsm: typeof fs, threads: typeof import("node:worker_threads"), read: typeof readInto): void {
-    const { paths, maxBytes, control, port, first, stride, batchFiles, batchBytes, ahead } = threads.workerData;
+function readerThread(
+    fsm: typeof fs,
+    threads: typeof import("node:worker_threads"),
+    read: typeof readInto,
+    under: typeof descriptorUnder,
+): void {
+    const { paths, maxBytes, within, control, port, first, stride, batchFiles, batchBytes, ahead } = threads.workerData;
     const counters = new Int32Array(control); // posted, taken, failed
     // A batch's buffer comes back once its files are indexed, and is filled again: nothing to free.
     const buffer = () => {
@@ -111,7 +126,7 @@ function readerThread(fsm: typeof fs, threads: typeof import("node:worker_thread
                     into = { scratch: buffer(), used: 0 };
                     meta = [];
                 }
-                const file = read(fsm, paths[next], maxBytes, into);
+                const file = read(fsm, paths[next], maxBytes, into, within, under);
                 if (file.kind === "read") {
                     meta.push(2, file.size, file.mtimeMs, file.ino, file.bytes.byteOffset, file.bytes.length);
                     into.used = file.bytes.byteOffset + file.bytes.length;
@@ -126,7 +141,7 @@ function readerThread(fsm: typeof fs, threads: typeof import("node:worker_thread
     }
 }
 
-const WORKER_SOURCE = `(${readerThread.toString()})(require("node:fs"), require("node:worker_threads"), ${readInto.toString()});`;
+const WORKER_SOURCE = `(${readerThread.toString()})(require("node:fs"), require("node:worker_threads"), ${readInto.toString()}, ${descriptorUnder.toString()});`;
 
 /**
  * The files at `paths`, read in order: on a worker thread when there are many (falling back to this
@@ -137,14 +152,17 @@ export function readFiles(
     paths: readonly string[],
     maxBytes: number,
     each: (index: number, file: RawFile) => void,
-    options: { minFilesForWorker?: number } = {},
+    /** `within`: the real corpus root every opened file must lie under (docs/security.md, "Reads"). */
+    options: { minFilesForWorker?: number; within?: string } = {},
 ): number {
     let done = 0;
-    if (paths.length >= (options.minFilesForWorker ?? WORKER_MIN_FILES)) done = readOnWorker(paths, maxBytes, each);
+    const within = options.within;
+    if (paths.length >= (options.minFilesForWorker ?? WORKER_MIN_FILES))
+        done = readOnWorker(paths, maxBytes, within, each);
     const into = { scratch: sharedScratch, used: 0 };
     for (let i = done; i < paths.length; i++) {
         into.used = 0;
-        each(i, readInto(fs, paths[i], maxBytes, into));
+        each(i, readInto(fs, paths[i], maxBytes, into, within, descriptorUnder));
     }
     // A large file read once does not keep its buffer for the rest of the process.
     sharedScratch = into.scratch.length > SCRATCH_KEPT ? Buffer.allocUnsafe(64 * 1024) : into.scratch;
@@ -171,6 +189,7 @@ interface Reader {
 function readOnWorker(
     paths: readonly string[],
     maxBytes: number,
+    within: string | undefined,
     each: (index: number, file: RawFile) => void,
 ): number {
     // Loaded here, for a corpus large enough to read on workers: `evidence` on a few files starts without it.
@@ -185,6 +204,7 @@ function readOnWorker(
             const workerData = {
                 paths,
                 maxBytes,
+                within,
                 control,
                 port: channel.port2,
                 first,

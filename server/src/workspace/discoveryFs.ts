@@ -4,6 +4,7 @@
  * (docs/web.md), which lists through the client.
  */
 import * as fs from "node:fs";
+import { readIgnoreFile } from "./ignoreFile";
 
 export type EntryKind = "file" | "directory" | "symlink" | "other";
 
@@ -47,13 +48,7 @@ export const nodeDiscoveryFs: DiscoveryFileSystem = {
             return undefined;
         }
     },
-    readText(file) {
-        try {
-            return fs.readFileSync(file, "utf8");
-        } catch {
-            return undefined;
-        }
-    },
+    readText: (file) => readIgnoreFile(file),
     exists: (path) => fs.existsSync(path),
     isFile(path) {
         try {
@@ -80,13 +75,8 @@ export const nodeAsyncDiscoveryFs: AsyncDiscoveryFileSystem = {
             return undefined;
         }
     },
-    async readText(file) {
-        try {
-            return await fs.promises.readFile(file, "utf8");
-        } catch {
-            return undefined;
-        }
-    },
+    // Synchronous on purpose: the open never blocks and the read is capped (ignoreFile.ts).
+    readText: async (file) => readIgnoreFile(file),
     async exists(path) {
         try {
             await fs.promises.lstat(path);

@@ -36,6 +36,7 @@ import {
 } from "./evidenceStore";
 import { isInside, resolveUnderRoot } from "./pathSafety";
 import { resolveDocumentRoot } from "./projectConfig";
+import { readTextFile } from "./safeFile";
 
 /** Annotation files larger than this are not read for their claim paths (they are not answers' lists). */
 const MAX_ANNOTATION_FILE_BYTES = 16 * 1024 * 1024;
@@ -213,14 +214,12 @@ function answerPaths(annotationFiles: readonly string[], boundary: string, corpu
     const answers = new Set<string>();
     if (annotationFiles.length === 0) return answers;
     const configs = boundedConfigs(boundary);
+    // Through the safe reader, the opened file under the boundary: a folder swapped mid-read leads nowhere.
+    const within = realOrSelf(boundary);
     for (const file of annotationFiles) {
-        let text: string;
-        try {
-            if (fs.statSync(file).size > MAX_ANNOTATION_FILE_BYTES) continue;
-            text = fs.readFileSync(file, "utf8");
-        } catch {
-            continue; // unreadable: it names no answer
-        }
+        const read = readTextFile(realOrSelf(file), { maxBytes: MAX_ANNOTATION_FILE_BYTES, within });
+        if (!read.ok) continue; // unreadable: it names no answer
+        const text = read.text;
         const paths = claimPathsOf(parseJsonText(text).value);
         if (paths.length === 0) continue;
         const documentRoot = realOrSelf(resolveDocumentRoot(file, { fallback: boundary, configs }).root);

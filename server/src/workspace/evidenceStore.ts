@@ -380,7 +380,7 @@ export function syncIndex(
                 report.touched++;
             } else report[outcome]++;
         },
-        { minFilesForWorker: options.minFilesForWorker },
+        { minFilesForWorker: options.minFilesForWorker, within: root },
     );
     // Every path seen is a document now, so a deleted file exists only when there are more documents.
     if (index.documentCount > seen.size)

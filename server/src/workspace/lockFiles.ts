@@ -44,10 +44,29 @@ export function lockPathFor(annotationPath: string): string {
     return nodePath.join(nodePath.dirname(annotationPath), lockFileNameFor(nodePath.basename(annotationPath)));
 }
 
+/**
+ * How a lock is read: through the safe reader, never through a symlink, and only when the opened file
+ * lies under `within` (the root, for the MCP server and the editor) or else under the annotation
+ * file's own real folder. A lock symlinked to a file outside is refused, never read (docs/security.md,
+ * "Reads": the MCP `lock` tool once replied with the start of the outside file in a JSON error).
+ */
+function lockReadOptions(annotationPath: string, within?: string): { maxBytes: number; within?: string } {
+    if (within !== undefined) return { maxBytes: MAX_LOCK_BYTES, within };
+    try {
+        return { maxBytes: MAX_LOCK_BYTES, within: fs.realpathSync(nodePath.dirname(annotationPath)) };
+    } catch {
+        // No folder to read from: the read itself then says the lock is missing.
+        return { maxBytes: MAX_LOCK_BYTES };
+    }
+}
+
 /** The lock beside an annotation file: none (no `lock`, no `error`), valid, or a clear error. */
-export function readLockBeside(annotationPath: string, options: { snapshot?: boolean } = {}): LockRead {
+export function readLockBeside(
+    annotationPath: string,
+    options: { snapshot?: boolean; within?: string } = {},
+): LockRead {
     const path = lockPathFor(annotationPath);
-    const read = readTextFile(path, { maxBytes: MAX_LOCK_BYTES, snapshot: options.snapshot });
+    const read = readTextFile(path, { ...lockReadOptions(annotationPath, options.within), snapshot: options.snapshot });
     if (read.ok) return lockFromText(path, read.text, annotationPath, read.snapshot);
     return failedRead(path, read);
 }
@@ -58,6 +77,8 @@ export interface LockOnBasis {
     basis: LockBasis;
     /** Where its entries begin in the file (the `"entries"` line), and their SHA-256 as read. */
     entriesAt: number;
+    /** How it is read again (lockReadOptions). */
+    readOptions: { maxBytes: number; within?: string };
     /** The whole lock, read again. */
     load(): LockRead;
     /** The lock's bytes, read again; undefined if its entries are no longer the ones the basis vouches for. */
@@ -78,13 +99,14 @@ const ENTRIES_NEEDLE = Buffer.from(`\n${ENTRIES_LINE}`);
 export function readLockOnBasis(annotationPath: string, annotationSha256: () => string): LockRead | LockOnBasis {
     const path = lockPathFor(annotationPath);
     const load = () => readLockBeside(annotationPath);
+    const readOptions = lockReadOptions(annotationPath);
     const headerParts: Buffer[] = [];
     let headerLength = 0;
     let entriesAt = -1;
     let basis: LockBasis | undefined;
     let hash: ReturnType<typeof sha256Stream> | undefined;
     const scan = new EntryDocumentsScan();
-    const streamed = readFileChunks(path, { maxBytes: MAX_LOCK_BYTES }, (chunk) => {
+    const streamed = readFileChunks(path, readOptions, (chunk) => {
         if (hash) {
             hash.update(chunk);
             return scan.push(chunk);
@@ -110,9 +132,10 @@ export function readLockOnBasis(annotationPath: string, annotationSha256: () => 
         path,
         basis: vouched,
         entriesAt,
+        readOptions,
         load,
         bytes: () => {
-            const read = readFileBytes(path, { maxBytes: MAX_LOCK_BYTES });
+            const read = readFileBytes(path, readOptions);
             if (!read.ok || read.bytes.indexOf(ENTRIES_NEEDLE) + 1 !== entriesAt) return undefined;
             return sha256OfBytes(read.bytes.subarray(entriesAt)) === vouched.entriesSha256 ? read.bytes : undefined;
         },
@@ -222,7 +245,7 @@ export function entriesFor(
         if (!entry) malformed = true;
         else entries[entry.key] = entry.entry;
     };
-    const streamed = readFileChunks(read.path, { maxBytes: MAX_LOCK_BYTES }, (whole) => {
+    const streamed = readFileChunks(read.path, read.readOptions, (whole) => {
         const skip = Math.max(0, Math.min(whole.length, read.entriesAt - offset));
         offset += whole.length;
         const chunk = whole.subarray(skip);

@@ -91,6 +91,29 @@ export function snapshotOf(stats: fs.Stats, bytes: Uint8Array): FileSnapshot {
 export type WriteContent = string | Uint8Array | ((write: (bytes: Uint8Array) => void) => void);
 
 /** Write `content` to `target` whole or not at all, with every check above; throws SafeWriteError. */
+/**
+ * A write contained in `root` (the agent tools' writes, MCP and the editor alike): `writeFileSafely`
+ * with `within` the root's real path, taken now, so a folder on the way swapped for a symlink during
+ * the call cannot lead the write outside (docs/security.md, "Agents").
+ */
+export function writeFileWithinRoot(
+    root: string,
+    target: string,
+    content: WriteContent,
+    options: Omit<SafeWriteOptions, "within"> = {},
+): void {
+    let within: string;
+    try {
+        within = fs.realpathSync(root);
+    } catch (error) {
+        throw new SafeWriteError(
+            "io-error",
+            `cannot be written: its root cannot be read (${(error as Error).message})`,
+        );
+    }
+    writeFileSafely(target, content, { ...options, within });
+}
+
 export function writeFileSafely(target: string, content: WriteContent, options: SafeWriteOptions = {}): void {
     let path = nodePath.resolve(target);
     let existing = lstatOrUndefined(path);
