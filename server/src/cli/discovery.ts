@@ -3,6 +3,7 @@ import picomatch from "picomatch";
 import { isLockFileName } from "../core/lock/names";
 import { Discovery } from "../workspace/discovery";
 import { statOrUndefined } from "../workspace/fileStat";
+import { globProblem } from "../workspace/globs";
 import { configGlobMatcher, formatConfigProblem, type ProjectConfigs } from "../workspace/projectConfig";
 import { CliError } from "./files";
 
@@ -47,6 +48,9 @@ export function discoverFiles(args: readonly string[], options: DiscoveryOptions
             for (const file of discovery.walkSync(absolute).files)
                 if (discovery.isAnnotationFile(file.path)) addFound(file);
         } else if (picomatch.scan(arg).isGlob) {
+            // The pattern budget first (workspace/globs.ts): alternatives multiply into exponential matching.
+            const problem = globProblem(arg);
+            if (problem) throw new CliError(`cannot check ${arg}: ${problem}`);
             const { base } = picomatch.scan(arg);
             const matches = picomatch(toSlashes(arg), { dot: false });
             const absolutePattern = nodePath.isAbsolute(arg);

@@ -6,8 +6,12 @@
  * - A pattern whose segments hold only literal characters, `*`, `?` and whole `**` segments (nearly
  *   every real pattern) is matched here: each segment with the classic two-pointer wildcard match
  *   (at most name length x segment length steps), segments against `**` by a table over segments.
- * - Any other pattern (braces, classes, extglobs, escapes) still goes to picomatch, but only with at
- *   most MAX_STARS_WITH_SYNTAX stars in one segment; more is refused with a clear message.
+ * - Alternatives (`{a,b}`, `@(a|b)`, `?(a|b)`) are expanded into plain patterns matched as above, so
+ *   `@(a|aa|aaa)` repeated k times never backtracks (picomatch's regular expression took 21.8 s at
+ *   k = 20); their count is the pattern's budget: at most MAX_ALTERNATIVES, counted as the product
+ *   over groups (what a backtracking match could try), repeated groups (`*(a|b)`, `+(a|b)`) refused.
+ * - Any other pattern (classes, negations, escapes, ranges) still goes to picomatch, under the same
+ *   alternative budget and with at most MAX_STARS_WITH_SYNTAX stars in one segment.
  * - At most MAX_PATTERN_CHARS characters per pattern; callers cap how many patterns they take.
  */
 import type picomatchModule from "picomatch";
@@ -18,11 +22,20 @@ export const MAX_STARS_WITH_SYNTAX = 2;
 export const MAX_PATTERNS = 1000;
 
 const SYNTAX = /[[\]{}()!+@\\]/;
+/** Alternatives one pattern may stand for (docs/security.md, "Resource bounds"). */
+export const MAX_ALTERNATIVES = 256;
 
 /** Why a pattern is refused, or undefined when it is fine. */
 export function globProblem(pattern: string): string | undefined {
     if (pattern.length > MAX_PATTERN_CHARS) return `the glob is over ${MAX_PATTERN_CHARS} characters`;
     if (!SYNTAX.test(pattern)) return undefined;
+    const parsed = parseAlternatives(pattern);
+    if (parsed.repeated) {
+        return `the glob ${JSON.stringify(pattern)} repeats a group of alternatives or wildcards (*(…) or +(…)); such patterns can take exponential time`;
+    }
+    if (parsed.count > MAX_ALTERNATIVES) {
+        return `the glob ${JSON.stringify(pattern)} stands for ${parsed.count > 1e9 ? "over 1,000,000,000" : parsed.count.toLocaleString("en-US")} alternatives (braces and extglobs multiply); at most ${MAX_ALTERNATIVES} are allowed (such patterns can take exponential time)`;
+    }
     for (const segment of pattern.split("/")) {
         if (segment === "**") continue;
         const stars = (segment.match(/\*/g) ?? []).length;
@@ -55,6 +68,9 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): (path: 
     const dot = options.dot ?? true;
     const onName = options.basename === true && !pattern.includes("/");
     if (SYNTAX.test(pattern)) {
+        // Alternatives only: each expansion is a plain pattern, matched without backtracking.
+        const expanded = parseAlternatives(pattern).expansions;
+        if (expanded?.every((one) => !SYNTAX.test(one))) return compileGlobs(expanded, options);
         // Loaded on first use: most commands' globs never need it, and its tables cost every start.
         const picomatch = require("picomatch") as typeof picomatchModule;
         const matches = picomatch(pattern, { dot });
@@ -152,6 +168,12 @@ function segmentsMatch(pattern: readonly string[], path: readonly string[], dot:
     return reachable[path.length];
 }
 
+/** Steps taken by segmentMatches since the process started: what tests count instead of time. */
+let steps = 0;
+export function globSteps(): number {
+    return steps;
+}
+
 /** `*` and `?` within one segment: the two-pointer match, never exponential. */
 export function segmentMatches(pattern: string, name: string, dot: boolean): boolean {
     if (name === "." || name === "..") return pattern === name;
@@ -161,6 +183,7 @@ export function segmentMatches(pattern: string, name: string, dot: boolean): boo
     let star = -1;
     let resume = 0;
     while (n < name.length) {
+        steps++;
         if (p < pattern.length && (pattern[p] === "?" || pattern[p] === name[n]) && pattern[p] !== "*") {
             p++;
             n++;
@@ -176,4 +199,109 @@ export function segmentMatches(pattern: string, name: string, dot: boolean): boo
     }
     while (p < pattern.length && pattern[p] === "*") p++;
     return p === pattern.length && name.length > 0;
+}
+
+/** A group of alternatives in a pattern: `{a,b}`, or an extglob `@(a|b)` and its kin. */
+interface Group {
+    kind: "{" | "@" | "?" | "*" | "+" | "!";
+    alternatives: Sequence[];
+}
+type Sequence = (string | Group)[];
+
+/**
+ * The alternatives a pattern stands for: `count`, the product over its groups of their alternatives
+ * (a group's count is the sum of its alternatives' own); `expansions`, the plain patterns when every
+ * group is `{…}`, `@(…)` or `?(…)` and the count is within the budget; `repeated` for `*(…)` or
+ * `+(…)` over more than one plain alternative. An unclosed group or a brace without a comma is
+ * literal text, as in picomatch; a range (`{1..9}`) is left to picomatch.
+ */
+export function parseAlternatives(pattern: string): { count: number; expansions?: string[]; repeated: boolean } {
+    const state = { at: 0, repeated: false };
+    const sequence = parseSequence(pattern, state, "");
+    const count = countOf(sequence);
+    const expansions = count <= MAX_ALTERNATIVES ? expand(sequence) : undefined;
+    return { count, expansions, repeated: state.repeated };
+}
+
+function parseSequence(pattern: string, state: { at: number; repeated: boolean }, stops: string): Sequence {
+    const out: Sequence = [];
+    let text = "";
+    while (state.at < pattern.length && !stops.includes(pattern[state.at])) {
+        const c = pattern[state.at];
+        if (c === "\\") {
+            text += pattern.slice(state.at, state.at + 2);
+            state.at += 2;
+            continue;
+        }
+        const group = groupAt(pattern, state);
+        if (group) {
+            if (text) out.push(text);
+            text = "";
+            out.push(group);
+            continue;
+        }
+        text += c;
+        state.at++;
+    }
+    if (text) out.push(text);
+    return out;
+}
+
+/** The group starting at `state.at`, consumed; undefined (nothing consumed) when there is none. */
+function groupAt(pattern: string, state: { at: number; repeated: boolean }): Group | undefined {
+    const c = pattern[state.at];
+    const extglob = "@?*+!".includes(c) && pattern[state.at + 1] === "(";
+    if (!extglob && c !== "{") return undefined;
+    const [open, separator, close] = extglob ? ["(", "|", ")"] : ["{", ",", "}"];
+    const start = state.at;
+    state.at += extglob ? 2 : 1;
+    const alternatives: Sequence[] = [];
+    for (;;) {
+        alternatives.push(parseSequence(pattern, state, `${separator}${close}`));
+        if (state.at >= pattern.length) break;
+        if (pattern[state.at++] === close) {
+            const kind = (extglob ? c : open) as Group["kind"];
+            if (kind === "{" && (alternatives.length < 2 || pattern.slice(start, state.at).includes(".."))) break;
+            if ((kind === "*" || kind === "+") && (alternatives.length > 1 || alternatives.some(hasWildcard)))
+                state.repeated = true;
+            return { kind, alternatives };
+        }
+    }
+    state.at = start; // unclosed, or not a group: literal text
+    return undefined;
+}
+
+function hasWildcard(sequence: Sequence): boolean {
+    return sequence.some((item) => typeof item !== "string" || /[*?]/.test(item));
+}
+
+function countOf(sequence: Sequence): number {
+    let product = 1;
+    for (const item of sequence) {
+        if (typeof item === "string") continue;
+        let sum = item.kind === "?" ? 1 : 0;
+        for (const alternative of item.alternatives) sum += countOf(alternative);
+        product = Math.min(product * sum, Number.MAX_SAFE_INTEGER);
+    }
+    return product;
+}
+
+/** Every plain pattern of a sequence, or undefined when a group cannot be expanded (a negation, a repetition). */
+function expand(sequence: Sequence): string[] | undefined {
+    let out = [""];
+    for (const item of sequence) {
+        if (typeof item === "string") {
+            out = out.map((prefix) => prefix + item);
+            continue;
+        }
+        if (item.kind !== "{" && item.kind !== "@" && item.kind !== "?") return undefined;
+        const options: string[] = item.kind === "?" ? [""] : [];
+        for (const alternative of item.alternatives) {
+            const expanded = expand(alternative);
+            if (!expanded) return undefined;
+            options.push(...expanded);
+        }
+        out = out.flatMap((prefix) => options.map((option) => prefix + option));
+    }
+    return out;
 }
