@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { annotationLabel } from "../../../shared/numbering";
 import { type AnnotateRequest, annotateQuotes, editAnnotationFile, type FileEdit, roleName } from "../core/annotate";
+import { visible } from "../core/visible";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { sourceCheckExits } from "./command";
@@ -184,7 +185,7 @@ export const annotateCommand = defineCommand({
                     lines: lines ?? [],
                 };
                 io.stdout(`${JSON.stringify(candidates ? { error, candidates } : { error }, null, 2)}\n`);
-            } else io.stderr(`sourcecheck: ${code}: ${message}\n`);
+            } else io.stderr(`sourcecheck: ${code}: ${visible(message)}\n`);
             return exit;
         }
         const edit: FileEdit =
@@ -211,8 +212,9 @@ export const annotateCommand = defineCommand({
                     : args.write
                       ? `wrote ${label} to ${args.file}`
                       : `${label} of ${args.file}, not written (add --write to append it)`;
-            const notes = built.warnings.map((w) => `${roleName(w.role)}: ${w.code}: ${w.message}\n`).join("");
-            io.stdout(`${what}\n${JSON.stringify(built.annotation)}\n${notes}`);
+            const notes = built.warnings.map((w) => `${roleName(w.role)}: ${w.code}: ${visible(w.message)}\n`).join("");
+            // Names, quotes and messages are shown, never acted on (docs/security.md, "Outputs").
+            io.stdout(`${visible(what)}\n${visible(JSON.stringify(built.annotation))}\n${notes}`);
         }
         return 0;
     },
@@ -238,8 +240,8 @@ function removeAnnotationCommand(args: Parsed, file: string, number: number, io:
     } else {
         io.stdout(
             args.write
-                ? `removed ${annotationLabel(number - 1)} from ${file}\n`
-                : `${annotationLabel(number - 1)} of ${file} would be removed, not written (add --write to remove it)\n`,
+                ? `removed ${annotationLabel(number - 1)} from ${visible(file)}\n`
+                : `${annotationLabel(number - 1)} of ${visible(file)} would be removed, not written (add --write to remove it)\n`,
         );
     }
     return 0;

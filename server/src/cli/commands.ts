@@ -8,6 +8,7 @@ import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
 import { reportJson } from "../core/reportJson";
 import type { SchemaError } from "../core/types";
+import { visible, visibleLines } from "../core/visible";
 import type { PageText } from "../quotes/live";
 import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
 import { checkFileInto, DocumentCache, type FileJob, type OutputFormat, readAnnotationInput } from "./checkFile";
@@ -256,7 +257,8 @@ export function runIndex(files: string[], io: CliIo): number {
     if (files.length === 0) throw new CliError("index: give at least one FILE");
     const parts = files.map((file) => {
         const numbered = numberedLines(normalizeLineEndings(readTextInput(resolveFile(io, file), io.readStdin, file)));
-        return files.length > 1 ? `==> ${file} <==\n${numbered}` : numbered;
+        // Document text is shown, never acted on: controls escaped, no line read as a workflow command.
+        return visibleLines(files.length > 1 ? `==> ${visible(file)} <==\n${numbered}` : numbered);
     });
     io.stdout(`${parts.join("\n\n")}\n`);
     return 0;

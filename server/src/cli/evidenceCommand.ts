@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { parseJsonText } from "../core/parse";
+import { visible, visibleLines } from "../core/visible";
 import { EvalCasesError, type EvalReport, evaluate, METRIC_GATES, parseCases } from "../evidence/evaluation";
 import type { EvidenceIndex } from "../evidence/index";
 import { MIN_BUDGET } from "../evidence/prompt";
@@ -113,13 +114,14 @@ function run({ values, positionals }: CommandLine<typeof OPTIONS>, io: CliIo): n
                 floor,
             }),
         );
-        for (const warning of opened.warnings) io.stderr(`sourcecheck: warning: ${warning}\n`);
+        for (const warning of opened.warnings) io.stderr(`sourcecheck: warning: ${visible(warning)}\n`);
         if (json) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
-        else io.stdout(textOutput(result, answer, budget));
+        // Document text is shown, never acted on (docs/security.md, "Outputs").
+        else io.stdout(visibleLines(textOutput(result, answer, budget)));
         return 0;
     }
     const opened = keepingIndex(indexDir, () => openIndex(corpus, indexDir, { ...corpusOptions, wholeIndex: true }));
-    for (const warning of opened.warnings) io.stderr(`sourcecheck: warning: ${warning}\n`);
+    for (const warning of opened.warnings) io.stderr(`sourcecheck: warning: ${visible(warning)}\n`);
     const { index } = opened;
     const read = (path: string) => readCurrent(index.root, path);
     const report = evaluate(cases, {
@@ -133,7 +135,9 @@ function run({ values, positionals }: CommandLine<typeof OPTIONS>, io: CliIo): n
             return !current.ok || unsafeReason(current.content, index.unsafePatterns) !== undefined;
         },
     });
-    io.stdout(values.json ? `${JSON.stringify(jsonReport(report, opened), null, 2)}\n` : textReport(report));
+    io.stdout(
+        values.json ? `${JSON.stringify(jsonReport(report, opened), null, 2)}\n` : visibleLines(textReport(report)),
+    );
     return report.passed ? 0 : 1;
 }
 

@@ -5,10 +5,12 @@
  * the repository gets an absolute `file:` URI. Each result has a fingerprint that does not move with
  * line numbers, so an alert is tracked across commits.
  */
+
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { pathToFileURL } from "node:url";
 import { RESOLUTION_ERROR_CODES, SCHEMA_ERROR_CODES } from "../core/types";
+import { visible } from "../core/visible";
 import type { LocatedProblem } from "./text";
 
 const INFORMATION_URI = "https://github.com/sourcecheck/sourcecheck-vscode";
@@ -229,7 +231,8 @@ export function sarifResult(p: LocatedProblem, absolutePath: string, root: strin
         ruleId: p.code,
         ruleIndex: CODES.indexOf(p.code),
         level: p.severity === "warning" ? "warning" : p.severity === "information" ? "note" : "error",
-        message: { text: p.message },
+        // Shown to people in code scanning: controls and bidi overrides escaped (docs/security.md, "Outputs").
+        message: { text: visible(p.message) },
         locations: [
             {
                 physicalLocation: {

@@ -30,10 +30,15 @@ export function visible(text: string): string {
     return text.replace(INVISIBLE, escapeCharacter);
 }
 
-/** Whole lines of output: as `visible`, but the newlines and tabs that shape the output kept. */
+/**
+ * Whole lines of output (document text in `index` and `evidence`): as `visible`, but the newlines and
+ * tabs that shape the output kept, and a line that would begin (after blanks) with `::`, which a CI
+ * runner reads as a workflow command, written with its first colon escaped (`\x3a:error::`).
+ */
 export function visibleLines(text: string): string {
-    return text.replace(INVISIBLE_BUT_LINES, escapeCharacter);
+    return text.replace(INVISIBLE_BUT_LINES, escapeCharacter).replace(WORKFLOW_COMMAND, "$1\\x3a");
 }
+const WORKFLOW_COMMAND = /^([ \t]*):(?=:)/gm;
 
 /** True when `text` holds a character `visible` would escape. */
 export function hasInvisible(text: string): boolean {
