@@ -14,12 +14,29 @@ import {
     type LanguageClientOptions,
     type Middleware,
     State,
+    type StaticFeature,
 } from "vscode-languageclient";
 import { annotationFileGlobs, CONFIG_LANGUAGE, quoteDocumentSelector } from "./config";
 import { askWithButtons } from "./l10n";
 import { createLanguageClient, serverProcessId } from "./serverConnection";
 
 const CRASH_WINDOW_MS = 3 * 60 * 1000;
+
+/**
+ * Diagnostics are pushed by the server, never pulled (docs/editor-features.md, "One state"): this
+ * client pulls only for documents shown in tabs and drops what it pulled when a tab closes, which
+ * the server cannot see; an annotation file loaded without a tab, or whose tab closed, then showed
+ * no problem at all while the view called it broken. Registered after the built-in features, so
+ * the pull capability they announce is taken back before `initialize`.
+ */
+const PUSHED_DIAGNOSTICS: StaticFeature = {
+    fillClientCapabilities: (capabilities) => {
+        if (capabilities.textDocument) delete capabilities.textDocument.diagnostic;
+    },
+    initialize: () => {},
+    getState: () => ({ kind: "static" }),
+    clear: () => {},
+};
 const MAX_CRASHES_IN_WINDOW = 5;
 
 class RestartingErrorHandler implements ErrorHandler {
@@ -144,14 +161,12 @@ export class SourceCheckClient implements vscode.Disposable {
             // The server registers its own file watchers and pulls `sourcecheck.*` settings; these are
             // only its first view of them.
             initializationOptions: () => JSON.parse(JSON.stringify(vscode.workspace.getConfiguration("sourcecheck"))),
-            // Pull diagnostics for every annotation file in a tab, including tabs restored after a
-            // reload whose documents are not loaded yet, and again on save.
-            diagnosticPullOptions: { onChange: true, onSave: true, onTabs: true },
             outputChannel: output,
             errorHandler: this.errorHandler,
         };
         // A Node process over IPC on the desktop, a web worker in the browser (serverConnection.ts).
         this.client = createLanguageClient(context, clientOptions);
+        this.client.registerFeature(PUSHED_DIAGNOSTICS);
     }
 
     /** The process id of the running server (the client library keeps its child process private). */

@@ -117,7 +117,7 @@ export function startLanguageServer(connection: Connection, host: ServerHost = {
     });
     registerConfiguration(context, indexer);
     registerDocuments(context, buffers, diagnostics);
-    registerWatchedFiles(context, diagnostics, indexer);
+    registerWatchedFiles(context, diagnostics, indexer, buffers);
     registerDiagnostics(context, diagnostics);
     registerHover(context);
     registerCodeActions(context);

@@ -145,8 +145,11 @@ export class Analysis {
         const changed: AnnotationFile[] = [];
         for (const path of [...this.pendingCited]) {
             this.pendingCited.delete(path);
-            changed.push(...this.workspace.documentChanged(path));
+            const files = this.workspace.documentChanged(path);
+            changed.push(...files);
             cited.add(pathToUri(path));
+            // A verdict may have changed with it: the claims and sources elsewhere are drawn by it too.
+            for (const file of files) for (const target of this.citedUris(file)) cited.add(target);
         }
         return changed;
     }

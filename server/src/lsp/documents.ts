@@ -16,14 +16,21 @@ export class OpenBuffers implements BufferStore {
 
     constructor(private readonly documents: TextDocuments<TextDocument>) {}
 
+    /**
+     * Paths deleted on disk while their buffer was open and unedited since: the document is gone, as
+     * the CLI sees it, not kept alive by a buffer the editor marks deleted (docs/editor-features.md,
+     * "One state"). Typing into the buffer, or the file coming back, makes the buffer count again.
+     */
+    private readonly deleted = new Set<string>();
+
     get(absolutePath: string): TextDocument | undefined {
-        const uri = this.paths.get(absolutePath);
+        const uri = this.deleted.has(absolutePath) ? undefined : this.paths.get(absolutePath);
         return uri !== undefined ? this.documents.get(uri) : undefined;
     }
 
     /** The open buffer of a file with the URI the client knows it by (the agent tools' view). */
     buffer(absolutePath: string): { uri: string; text: string } | undefined {
-        const uri = this.paths.get(absolutePath);
+        const uri = this.deleted.has(absolutePath) ? undefined : this.paths.get(absolutePath);
         const open = uri === undefined ? undefined : this.documents.get(uri);
         return uri !== undefined && open ? { uri, text: open.getText() } : undefined;
     }
@@ -36,6 +43,19 @@ export class OpenBuffers implements BufferStore {
     closed(uri: string): void {
         const path = uriToPath(uri);
         if (path !== undefined) this.paths.delete(path);
+        this.kept(uri);
+    }
+
+    /** The file of an open buffer was deleted on disk. */
+    fileDeleted(uri: string): void {
+        const path = uriToPath(uri);
+        if (path !== undefined && this.paths.has(path)) this.deleted.add(path);
+    }
+
+    /** The buffer was edited, or its file is back on disk: the buffer counts again. */
+    kept(uri: string): void {
+        const path = uriToPath(uri);
+        if (path !== undefined) this.deleted.delete(path);
     }
 }
 
@@ -56,6 +76,7 @@ export function registerDocuments(context: ServerContext, buffers: OpenBuffers, 
     );
     documents.onDidChangeContent(
         safe("change", undefined, ({ document }) => {
+            buffers.kept(document.uri);
             diagnostics.quoteChanged(document);
             service.documentChanged(document);
         }),

@@ -9,10 +9,16 @@ import { CONFIG_FILE_NAME } from "../workspace/projectConfig";
 import { pathToUri, uriToPath } from "../workspace/uris";
 import type { ServerContext } from "./context";
 import type { DiagnosticsChannel } from "./diagnostics";
+import type { OpenBuffers } from "./documents";
 import type { Indexer } from "./indexing";
 
 /** One change on disk; true when it was a configuration file. */
-function fileChanged(context: ServerContext, diagnostics: DiagnosticsChannel, change: FileEvent): boolean {
+function fileChanged(
+    context: ServerContext,
+    diagnostics: DiagnosticsChannel,
+    change: FileEvent,
+    buffers: OpenBuffers | undefined,
+): boolean {
     const { service, documents } = context;
     const { workspace, analysis } = service;
     const path = uriToPath(change.uri);
@@ -28,7 +34,15 @@ function fileChanged(context: ServerContext, diagnostics: DiagnosticsChannel, ch
     // A lock written or deleted (by `sourcecheck lock`, git, the editor): its file's drift changes.
     const locked = annotationPathOfLock(path);
     if (locked !== undefined && workspace.get(pathToUri(locked))) analysis.fileChanged(pathToUri(locked));
-    if (documents.get(change.uri) !== undefined) return isConfig; // the buffer wins over the disk
+    if (documents.get(change.uri) !== undefined) {
+        // The buffer wins over the disk, except over a deletion of a cited document it did not edit since.
+        if (workspace.isAnnotationFile(change.uri)) return isConfig;
+        if (change.type === FileChangeType.Deleted) buffers?.fileDeleted(change.uri);
+        else if (change.type === FileChangeType.Created) buffers?.kept(change.uri);
+        else return isConfig;
+        analysis.citedChanged(change.uri);
+        return isConfig;
+    }
     if (workspace.isAnnotationFile(change.uri) && !workspace.isSkipped(path)) {
         if (change.type === FileChangeType.Deleted) {
             workspace.remove(change.uri);
@@ -41,12 +55,17 @@ function fileChanged(context: ServerContext, diagnostics: DiagnosticsChannel, ch
     return isConfig;
 }
 
-export function registerWatchedFiles(context: ServerContext, diagnostics: DiagnosticsChannel, indexer: Indexer): void {
+export function registerWatchedFiles(
+    context: ServerContext,
+    diagnostics: DiagnosticsChannel,
+    indexer: Indexer,
+    buffers?: OpenBuffers,
+): void {
     const { connection, service, safe } = context;
     connection.onDidChangeWatchedFiles(
         safe("watched files", undefined, ({ changes }) => {
             let configChanged = false;
-            for (const change of changes) if (fileChanged(context, diagnostics, change)) configChanged = true;
+            for (const change of changes) if (fileChanged(context, diagnostics, change, buffers)) configChanged = true;
             // Document roots may have moved: check everything again against the new configuration.
             if (configChanged) {
                 service.workspace.configs.clear();
