@@ -158,11 +158,7 @@ async function agree(what: string): Promise<Expected> {
 }
 
 describe("one state: the view, Problems and decorations after every change", () => {
-    let answerText = "";
-    before(async () => {
-        await prepare();
-        answerText = fs.readFileSync(wsUri("answer.md").fsPath, "utf8");
-    });
+    before(prepare);
     afterEach(async () => {
         await refUpdates({ answer: "Not now" });
         await cleanSlate();
