@@ -84,6 +84,7 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
             this.view,
             watcher,
             watcher.onDidCreate(() => this.refresh()),
+            watcher.onDidChange(() => this.refresh()),
             watcher.onDidDelete(() => this.refresh()),
             locks,
             locks.onDidCreate(() => this.refresh()),
