@@ -132,4 +132,46 @@ describe("one operation on every front end: repair after drift, with a lock and 
         );
         assert.ok(text.length < fromCli.repairs.length * 400, `brief is short (${text.length} characters)`);
     });
+
+    it("cite answers the same on every front end: a ref, an ambiguous quote, a path with a near miss", async () => {
+        const root = driftedWorkspace({ git: false });
+        const requests: [string, string][] = [
+            ["sources/guide.md", "Offline sync resumes after the client reconnects."],
+            ["./sources/guide.md", "Cold start takes under two seconds"],
+            ["sources/guide.md", "the"],
+            ["sources/guides.md", "Offline sync"],
+            ["sources/guide.md", "Offline sync resumes when the client reconnects."],
+        ];
+        const server = createMcpServer(diskToolContext(root), "test");
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await server.connect(serverSide);
+        const mcp = new Client({ name: "parity", version: "1" });
+        await mcp.connect(clientSide);
+        await mcp.listTools();
+        const editor = await startClient({ root, pull: true });
+        try {
+            for (const [path, quote] of requests) {
+                const cli = runCli(["cite", "--json", path, quote], { cwd: root });
+                const fromCli = JSON.parse(cli.stdout);
+                const viaMcp = (await mcp.callTool({ name: "cite", arguments: { path, quote } })) as CallToolResult;
+                const viaEditor = await editor.request<AgentToolResult>("sourcecheck/agentTool", {
+                    name: "cite",
+                    input: { path, quote },
+                });
+                const fromEditor = viaEditor.ok
+                    ? viaEditor.structured
+                    : viaEditor.candidates
+                      ? { error: viaEditor.error, candidates: viaEditor.candidates }
+                      : { error: viaEditor.error };
+                assert.deepEqual(viaMcp.structuredContent, fromCli, `MCP cite ${path} ${quote}`);
+                assert.deepEqual(fromEditor, fromCli, `editor cite ${path} ${quote}`);
+                assert.equal(viaMcp.isError === true, cli.status !== 0, `${path} ${quote}: ok on both or on neither`);
+            }
+            const missing = JSON.parse(runCli(["cite", "--json", "sources/guides.md", "x"], { cwd: root }).stdout);
+            assert.match(missing.error.message, /did you mean "sources\/guide\.md"/);
+        } finally {
+            await mcp.close();
+            await editor.stop();
+        }
+    });
 });

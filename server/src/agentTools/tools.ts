@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { annotationLabel, pointerWithReading, sourceLabel } from "../../../shared/numbering";
 import { annotateQuotes, editAnnotationFile } from "../core/annotate";
 import { checkInput as checkAnnotations } from "../core/check";
-import { type CiteCandidate, citeQuote } from "../core/cite";
+import type { CiteCandidate } from "../core/cite";
 import { LockComparison, type LockError, type LockFile, lockAnnotationText, lockFileNameFor } from "../core/lock";
 import { nearestPaths } from "../core/nearestPaths";
 import { numberedLines } from "../core/numberedLines";
@@ -15,6 +15,7 @@ import { parseJsonText } from "../core/parse";
 import { normalizeRefPath } from "../core/refPath";
 import { reportJson, reportObject } from "../core/reportJson";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
+import { cite as citeOperation, withNearestPaths } from "../operations/cite";
 import { isOperationError, type OperationErrorCode } from "../operations/errors";
 import { repairSteps } from "../operations/repair";
 import { sha256 } from "../workspace/sha256";
@@ -209,17 +210,12 @@ function json(structured: object): ToolOutcome {
 
 function documentOrFail(context: ToolContext, path: string): SessionDocument {
     const entry = context.document(path);
-    if (isDocumentFailure(entry)) throw new ToolError(entry.code, withSuggestions(entry, path, context));
+    if (isDocumentFailure(entry))
+        throw new ToolError(
+            entry.code,
+            withNearestPaths(entry, path, () => context.files()),
+        );
     return entry;
-}
-
-/** A missing file's message, with the existing paths closest to the one given. */
-function withSuggestions(failure: DocumentFailure, path: string, context: ToolContext): string {
-    if (failure.code !== "unreadable-document" || !/^no file /.test(failure.message)) return failure.message;
-    const near = nearestPaths(path, context.files());
-    return near.length === 0
-        ? failure.message
-        : `${failure.message}; did you mean ${near.map((p) => JSON.stringify(p)).join(" or ")}?`;
 }
 
 function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutcome {
@@ -320,15 +316,19 @@ function refPath(path: string): string {
 }
 
 function cite(args: z.infer<typeof citeInput>, context: ToolContext): ToolOutcome {
-    const result = citeQuote(documentOrFail(context, refPath(args.path)), args.quote);
-    if (!result.ok) throw new ToolError(result.error.code, result.error.message, result.error.lines, result.candidates);
-    if (!result.warnings) return json({ ref: result.ref, text: result.text });
-    const structured = { ref: result.ref, text: result.text, warnings: result.warnings };
-    const notes = result.warnings.map((warning) => `${warning.code}: ${warning.message}`);
+    // The very operation `sourcecheck cite` runs; its output is the structured content as it is.
+    const outcome = citeOperation(args, { document: (path) => context.document(path), files: () => context.files() });
+    if (!outcome.ok) {
+        const { error, candidates } = outcome.failure;
+        throw new ToolError(error.code as ToolErrorCode, error.message, error.lines, candidates);
+    }
+    const { output } = outcome;
+    if (!output.warnings) return json(output);
+    const notes = output.warnings.map((warning) => `${warning.code}: ${warning.message}`);
     return {
         ok: true,
-        structured,
-        text: [JSON.stringify({ ref: result.ref, text: result.text }), ...notes].join("\n"),
+        structured: output as unknown as Record<string, unknown>,
+        text: [JSON.stringify({ ref: output.ref, text: output.text }), ...notes].join("\n"),
     };
 }
 

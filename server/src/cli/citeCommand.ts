@@ -3,9 +3,9 @@
  * document under the root. Exit 0 cited, 1 the quote could not be cited, 2 bad input.
  */
 import * as nodePath from "node:path";
-import { type CiteResult, citeQuote } from "../core/cite";
-import { normalizeRefPath } from "../core/refPath";
 import { SessionDocument } from "../core/session";
+import { cite } from "../operations/cite";
+import { listCandidateDocuments } from "../workspace/discovery";
 import { decodeText, readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, ROOT_AND_JSON, usageError } from "./commandLine";
@@ -32,46 +32,37 @@ export const citeCommand = defineCommand({
     options: ROOT_AND_JSON,
     run({ values, positionals }, io): number {
         if (positionals.length !== 2) throw usageError(SPEC, " takes PATH and QUOTE");
-        const [givenPath, quoteArgument] = positionals;
-        // `./a.md` and `docs\\a.md` are written into the ref as `a.md` and `docs/a.md` (docs/cite.md).
-        const normalized = normalizeRefPath(givenPath);
-        const documentPath = normalized.ok ? normalized.path : givenPath;
+        const [documentPath, quoteArgument] = positionals;
         const quote = quoteArgument === "-" ? readQuoteFromStdin(io) : quoteArgument;
         const root = nodePath.resolve(io.cwd, values.root ?? ".");
-        const read = readDocumentUnderRoot(root, documentPath);
-        if (!read.ok) {
+        // The operation the cite tools run too (operations/cite.ts): `./a.md` is cited as `a.md`.
+        const outcome = cite(
+            { path: documentPath, quote },
+            {
+                document(path) {
+                    const read = readDocumentUnderRoot(root, path);
+                    return read.ok ? new SessionDocument(path, read.content) : read.failure;
+                },
+                files: () => listCandidateDocuments(root),
+            },
+        );
+        if (values.json) {
+            io.stdout(`${JSON.stringify(outcome.ok ? outcome.output : outcome.failure, null, 2)}\n`);
+            return outcome.ok ? 0 : outcome.badInput ? 2 : 1;
+        }
+        if (!outcome.ok) {
+            const { code, message } = outcome.failure.error;
             // Bad input, not an uncitable quote: the document itself cannot be had.
-            if (values.json) {
-                io.stdout(`${JSON.stringify({ error: { ...read.failure, lines: [] } }, null, 2)}\n`);
-                return 2;
-            }
-            throw new CliError(`cite: ${read.failure.code}: ${read.failure.message}`);
+            if (outcome.badInput) throw new CliError(`cite: ${code}: ${message}`);
+            io.stderr(`sourcecheck: ${code}: ${message}\n`);
+            return 1;
         }
-        const result = citeQuote(new SessionDocument(documentPath, read.content), quote);
-        io.stdout(values.json ? `${JSON.stringify(citeJson(result), null, 2)}\n` : citeText(result));
-        if (!result.ok && !values.json) io.stderr(`sourcecheck: ${result.error.code}: ${result.error.message}\n`);
-        if (result.ok && !values.json) {
-            for (const warning of result.warnings ?? [])
-                io.stderr(`sourcecheck: ${warning.code}: ${warning.message}\n`);
-        }
-        return result.ok ? 0 : 1;
+        io.stdout(`${JSON.stringify(outcome.output.ref)}\n`);
+        for (const warning of outcome.output.warnings ?? [])
+            io.stderr(`sourcecheck: ${warning.code}: ${warning.message}\n`);
+        return 0;
     },
 });
-
-/** The `--json` shape, also the structured content of the MCP tool `cite`. */
-export function citeJson(result: CiteResult): object {
-    if (result.ok) {
-        return result.warnings
-            ? { ref: result.ref, text: result.text, warnings: result.warnings }
-            : { ref: result.ref, text: result.text };
-    }
-    return result.candidates ? { error: result.error, candidates: result.candidates } : { error: result.error };
-}
-
-/** Text output: the ref as one JSON line, ready to paste into an annotation. */
-function citeText(result: CiteResult): string {
-    return result.ok ? `${JSON.stringify(result.ref)}\n` : "";
-}
 
 function readQuoteFromStdin(io: CliIo): string {
     if (!io.stdinIsPiped) throw new CliError("cite: QUOTE is -, but nothing is piped into stdin");
