@@ -122,8 +122,9 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
         // whole listing was 25 KB, 15 KB of it output schemas restating refs and report entries.
         const outputChars = tools.reduce((sum, tool) => sum + JSON.stringify(tool.outputSchema).length, 0);
         assert.ok(outputChars < 8000, `${outputChars} characters of output schemas`);
-        // The lock tool (docs/lock.md) adds about 1 KB to the listing: 19 KB is the budget with it.
-        assert.ok(JSON.stringify(tools).length < 19_500, `${JSON.stringify(tools).length} characters listed`);
+        // The lock tool (docs/lock.md) adds about 1 KB to the listing, annotate's several annotations,
+        // source-level replace and remove and force about 2 KB more: 22 KB is the budget with them.
+        assert.ok(JSON.stringify(tools).length < 22_000, `${JSON.stringify(tools).length} characters listed`);
         const evidence = tools.find((tool) => tool.name === "evidence")?.outputSchema as unknown as {
             anyOf: { properties: Record<string, { items?: { properties?: Record<string, unknown> } }> }[];
         };

@@ -80,7 +80,7 @@ describe("mcp: annotate and brief check (one pass)", function () {
         };
         assert.equal(shown.index, 8);
         assert.equal(shown.written, false);
-        assert.match(textOf(dry), /Annotation 9 .* not written/);
+        assert.match(textOf(dry), /annotation 9 .* not written/);
         assert.equal(fs.readFileSync(demoFile(), "utf8"), before, "nothing is written without write: true");
         // Each ref is the one cite makes.
         const cited = await call(client, "cite", { path: SOURCE.path, quote: SOURCE.quote });
@@ -126,7 +126,7 @@ describe("mcp: annotate and brief check (one pass)", function () {
         assert.equal((check.structuredContent as { exitCode: number }).exitCode, 0);
     });
 
-    it("replace: N puts the annotation in place of annotation index N, only with write: true", async () => {
+    it("replace: N (from 1) puts the annotation in place of annotation N, only with write: true", async () => {
         const file = path.join(root, "replace.sourcecheck.json");
         for (let i = 0; i < 2; i++) {
             await call(client, "annotate", {
@@ -138,14 +138,11 @@ describe("mcp: annotate and brief check (one pass)", function () {
         }
         const before = fs.readFileSync(file, "utf8");
         const refuting = { ...SOURCE, polarity: "refutes", confidence: 0.3 };
-        const args = { file: "replace.sourcecheck.json", claim: CLAIM, sources: [refuting], replace: 1 };
+        const args = { file: "replace.sourcecheck.json", claim: CLAIM, sources: [refuting], replace: 2 };
         const dry = await call(client, "annotate", args);
         assert.equal(dry.isError, undefined, textOf(dry));
         assert.equal(fs.readFileSync(file, "utf8"), before, "nothing written without write: true");
-        assert.match(
-            textOf(dry),
-            /^Annotation 2 \(index 1\) of replace\.sourcecheck\.json would be replaced, not written/,
-        );
+        assert.match(textOf(dry), /^annotation 2 of replace\.sourcecheck\.json: would be replaced, not written/);
         const wrote = await call(client, "annotate", { ...args, write: true });
         const shown = wrote.structuredContent as { index: number; written: boolean; replaced: boolean };
         assert.deepEqual([shown.index, shown.written, shown.replaced], [1, true, true]);
@@ -153,9 +150,9 @@ describe("mcp: annotate and brief check (one pass)", function () {
         assert.equal(annotations.length, 2);
         assert.equal(annotations[0].sources[0].polarity, "supports");
         assert.equal(annotations[1].sources[0].polarity, "refutes");
-        const outOfRange = errorOf(await call(client, "annotate", { ...args, replace: 2, write: true }));
-        assert.equal(outOfRange.code, "invalid-arguments");
-        assert.match(outOfRange.message, /has no annotation at index 2 \(it has 2, at indexes 0 to 1\)/);
+        const outOfRange = errorOf(await call(client, "annotate", { ...args, replace: 3, write: true }));
+        assert.equal(outOfRange.code, "no-such-annotation");
+        assert.match(outOfRange.message, /has no annotation 3 \(it has 2, numbered 1 to 2\)/);
     });
 
     it("a quote that cannot be cited writes nothing and says which quote and what differs", async () => {

@@ -118,3 +118,17 @@ describe("agent tools", () => {
         assert.ok(cited.ok);
     });
 });
+
+describe("agent tools: every tool named in mcp --help, the lock tool's file an annotation file", () => {
+    it("mcp --help lists every tool, and lock's file example is an annotation file", async () => {
+        const { runCli } = await import("./cliRun");
+        const { TOOL_DEFINITIONS, lockInput } = await import("../../server/src/agentTools/schemas");
+        const help = runCli(["mcp", "--help"], { cwd: process.cwd() });
+        assert.equal(help.status, 0);
+        for (const tool of TOOL_DEFINITIONS) assert.match(help.stdout, new RegExp(`\\b${tool.name}\\b`), tool.name);
+        const described = JSON.stringify(
+            (lockInput as unknown as { shape: { file: { description: string } } }).shape.file.description,
+        );
+        assert.match(described, /e\.g\. \\"answer\.sourcecheck\.json\\"/);
+    });
+});

@@ -377,14 +377,31 @@ describe("sourcecheck annotate", () => {
             0,
         );
         const before = fs.readFileSync(file(), "utf8");
-        const dry = runCli(["annotate", "answer.sourcecheck.json", "--replace", "1", ...other, ...otherSource], {
+        // Annotation 1 claims other text: refused (replace-mismatch, exit 1) unless --force.
+        const refused = runCli(["annotate", "answer.sourcecheck.json", "--replace", "1", ...other, ...otherSource], {
             cwd: dir,
         });
+        assert.equal(refused.status, 1);
+        assert.match(refused.stderr, /replace-mismatch: annotation 1 of answer\.sourcecheck\.json claims "/);
+        const dry = runCli(
+            ["annotate", "answer.sourcecheck.json", "--replace", "1", "--force", ...other, ...otherSource],
+            { cwd: dir },
+        );
         assert.equal(dry.status, 0, dry.stderr);
         assert.match(dry.stdout, /^annotation 1 of answer\.sourcecheck\.json would be replaced, not written/);
         assert.equal(fs.readFileSync(file(), "utf8"), before);
         const replaced = runCli(
-            ["annotate", "answer.sourcecheck.json", "--replace", "1", "--write", "--json", ...other, ...otherSource],
+            [
+                "annotate",
+                "answer.sourcecheck.json",
+                "--replace",
+                "1",
+                "--force",
+                "--write",
+                "--json",
+                ...other,
+                ...otherSource,
+            ],
             { cwd: dir },
         );
         assert.equal(replaced.status, 0, replaced.stderr);

@@ -109,45 +109,51 @@ export const citeInput = z
     })
     .strict();
 
+const claimQuote = z
+    .object({
+        path: relativePath("The answer document holding the claim", "answer.md"),
+        quote: quoteText("The claim's exact words in the answer, copied verbatim; may span lines"),
+    })
+    .strict();
+const sourceQuotes = z
+    .array(
+        z
+            .object({
+                path: relativePath("The source document"),
+                quote: quoteText("The exact words of the source that bear on the claim, copied verbatim"),
+                polarity: z.enum(["supports", "refutes"]).describe("Whether the passage supports or refutes the claim"),
+                confidence: z.number().min(0).max(1).describe("How strongly, from 0 to 1"),
+            })
+            .strict(),
+    )
+    .min(1)
+    .max(MAX_ANNOTATE_SOURCES);
+/** An annotation, or one source of it, numbered from 1 (docs/contract.md, "Numbers"). */
+const target = z.union([
+    z.number().int().min(1),
+    z.object({ annotation: z.number().int().min(1), source: z.number().int().min(1) }).strict(),
+]);
+
 export const annotateInput = z
     .object({
         file: relativePath(
-            "The annotation file to append to (created as { annotations: [...] } when missing)",
+            "The annotation file to edit (created as { annotations: [...] } when missing)",
             "answer.sourcecheck.json",
         ),
-        claim: z
-            .object({
-                path: relativePath("The answer document holding the claim", "answer.md"),
-                quote: quoteText("The claim's exact words in the answer, copied verbatim; may span lines"),
-            })
-            .strict(),
-        sources: z
-            .array(
-                z
-                    .object({
-                        path: relativePath("The source document"),
-                        quote: quoteText("The exact words of the source that bear on the claim, copied verbatim"),
-                        polarity: z
-                            .enum(["supports", "refutes"])
-                            .describe("Whether the passage supports or refutes the claim"),
-                        confidence: z.number().min(0).max(1).describe("How strongly, from 0 to 1"),
-                    })
-                    .strict(),
-            )
+        claim: claimQuote.optional(),
+        sources: sourceQuotes.optional(),
+        annotations: z
+            .array(z.object({ claim: claimQuote, sources: sourceQuotes }).strict())
             .min(1)
-            .max(MAX_ANNOTATE_SOURCES),
-        write: z
-            .boolean()
-            .describe("Append the annotation to the file (default false: only build it and report any problem)")
+            .max(MAX_ANNOTATE_SOURCES)
+            .describe("Several annotations appended at once, instead of claim and sources")
             .optional(),
-        replace: z
-            .number()
-            .int()
-            .min(0)
-            .describe(
-                "Put it in place of the annotation at this 0-based index (as annotate returns it) instead of appending",
-            )
+        write: z.boolean().describe("Write the file (default false: only build and report)").optional(),
+        replace: target
+            .describe("Annotation N (from 1) to replace, or { annotation, source } with one new source")
             .optional(),
+        remove: target.describe("Annotation N (from 1), or { annotation, source }, to remove").optional(),
+        force: z.boolean().describe("Replace even when the replaced claim's text differs").optional(),
     })
     .strict();
 
@@ -170,7 +176,7 @@ export const repairInput = z
 
 export const lockInput = z
     .object({
-        file: relativePath("The annotation file whose refs to lock"),
+        file: relativePath("The annotation file whose refs to lock", "answer.sourcecheck.json"),
         write: z.boolean().describe("Write the lock (default false)").optional(),
         accept: z
             .boolean()
@@ -298,14 +304,28 @@ const refWarning = z.looseObject({ code: z.string(), message: z.string() });
 export const citeOutput = z.object({ ref: refSchema, text: z.string(), warnings: z.array(refWarning).optional() });
 
 const sourceRef = refSchema.extend({ polarity: z.enum(["supports", "refutes"]), confidence: z.number() });
+const builtAnnotation = z.object({ claim: refSchema, sources: z.array(sourceRef) });
 export const annotateOutput = z.object({
-    /** 0-based position of the annotation in the file (where it was or would be appended). */
-    index: z.number().int(),
-    annotation: z.object({ claim: refSchema, sources: z.array(sourceRef) }),
-    /** True when the annotation was appended to the file (or put in place of the one replaced). */
+    /** 0-based position of the annotation in the file (the one appended, replaced or edited). */
+    index: z.number().int().optional(),
+    annotation: builtAnnotation.optional(),
+    /** With `annotations`: each appended annotation with its index. */
+    added: z
+        .array(
+            z.object({
+                index: z.number().int(),
+                annotation: builtAnnotation,
+                warnings: z.array(refWarning).optional(),
+            }),
+        )
+        .optional(),
+    /** With replace or remove of { annotation, source }: the source, from 1; `cited` is the new source. */
+    source: z.number().int().min(1).optional(),
+    cited: sourceRef.optional(),
+    /** True when the file was written (only with `write: true`). */
     written: z.boolean(),
-    /** True when it replaces the annotation at `index` (`replace`). */
     replaced: z.boolean().optional(),
+    removed: z.boolean().optional(),
     /** `mid-word-boundary` notes, each with `role` (claim or source index) and the whole-word alternative. */
     warnings: z.array(refWarning).optional(),
 });
@@ -436,12 +456,11 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         name: "annotate",
         title: "Write an annotation from quotes",
         description:
-            "Build one SourceCheck annotation from verbatim quotes and (with write: true) append it to an annotation file: " +
-            "the claim's quote in the answer and each source's quote become refs exactly as cite makes them. Returns " +
-            "{ index (0-based), annotation, written }. Nothing is written unless write is true and every quote became a ref; " +
-            "the file is created when missing; replace: N puts it in place of annotation index N instead. " +
-            "Errors name the quote: quote-not-found, quote-ambiguous (as cite), " +
-            "self-citation (a source overlapping its own claim: cite a source document, not the answer).",
+            "Write SourceCheck annotations from verbatim quotes: the claim's quote in the answer and each source's quote " +
+            "become refs as cite makes them. { file, claim, sources } appends one; annotations: [{ claim, sources }] several; " +
+            "replace: N (from 1) replaces annotation N (refused with replace-mismatch when its claim differs, unless force); " +
+            "replace: { annotation, source } with one source replaces that source; remove: N or { annotation, source }. " +
+            "Nothing is written unless write is true. Errors: quote-not-found, quote-ambiguous, self-citation.",
         input: annotateInput,
         output: annotateOutput,
         writes: true,

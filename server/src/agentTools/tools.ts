@@ -4,8 +4,7 @@
  * included) for VS Code's agents. No file system here. Every failure is a ToolError with a stable code.
  */
 import type { z } from "zod";
-import { annotationLabel, pointerWithReading, sourceLabel } from "../../../shared/numbering";
-import { annotateQuotes, editAnnotationFile } from "../core/annotate";
+import { pointerWithReading, sourceLabel } from "../../../shared/numbering";
 import { checkInput as checkAnnotations } from "../core/check";
 import type { CiteCandidate } from "../core/cite";
 import { LockComparison, type LockError, type LockFile, lockAnnotationText, lockFileNameFor } from "../core/lock";
@@ -15,6 +14,7 @@ import { parseJsonText } from "../core/parse";
 import { normalizeRefPath } from "../core/refPath";
 import { reportJson, reportObject } from "../core/reportJson";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
+import { type AnnotateDone, annotate as annotateOperation } from "../operations/annotate";
 import { cite as citeOperation, withNearestPaths } from "../operations/cite";
 import { isOperationError, type OperationErrorCode } from "../operations/errors";
 import { repairSteps } from "../operations/repair";
@@ -422,76 +422,56 @@ const pendingWrites = new Map<string, Promise<unknown>>();
 
 async function annotate(args: z.infer<typeof annotateInput>, context: ToolContext): Promise<ToolOutcome> {
     const scope = context.refScope(args.file);
-    const built = annotateQuotes(args, scope.documents());
-    if (!built.ok) {
-        const { code, message, lines, candidates, role } = built.error;
-        const toolCode = code === "invalid-path" ? "invalid-arguments" : code;
-        let shown = message;
-        if (code === "unreadable-document" && / no file /.test(message)) {
-            const wanted = normalizeRefPath(role === "claim" ? args.claim.path : args.sources[role].path);
-            const near = wanted.ok ? nearestPaths(wanted.path, scope.files()) : [];
-            if (near.length > 0) shown += `; did you mean ${near.map((p) => JSON.stringify(p)).join(" or ")}?`;
-        }
-        throw new ToolError(toolCode, shown, code === "quote-ambiguous" ? lines : undefined, candidates);
-    }
+    const { file: name, write, ...request } = args;
     const run = async (): Promise<ToolOutcome> => {
-        const file = context.annotationFileToWrite(args.file);
+        const file = context.annotationFileToWrite(name);
         if ("code" in file) throw new ToolError(file.code, file.message);
-        const edit =
-            args.replace === undefined
-                ? { kind: "append" as const }
-                : { kind: "replace" as const, index: args.replace };
-        const appended = editAnnotationFile(file.text, args.file, edit, built.annotation);
-        if (!appended.ok) throw new ToolError("invalid-arguments", `annotate: ${appended.message}`);
-        let written = false;
-        if (args.write === true) {
+        // The very operation `sourcecheck annotate` runs (operations/annotate.ts).
+        const outcome = annotateOperation(
+            { file: name, ...request },
+            { documents: scope.documents(), files: () => scope.files(), text: file.text },
+        );
+        if (!outcome.ok) {
+            const { code, message, lines, candidates } = outcome.error;
+            const toolCode = code === "invalid-path" ? "invalid-arguments" : code;
+            throw new ToolError(toolCode, message, code === "quote-ambiguous" ? lines : undefined, candidates);
+        }
+        const { done } = outcome;
+        if (write === true) {
             try {
-                await file.write(appended.text);
+                await file.write(done.text);
             } catch (error) {
                 throw new ToolError(
                     "write-failed",
-                    `cannot write ${args.file}: ${(error as Error).message}; nothing changed`,
+                    `cannot write ${name}: ${(error as Error).message}; nothing changed`,
                 );
             }
-            written = true;
         }
-        const structured: Record<string, unknown> = { index: appended.index, annotation: built.annotation, written };
-        if (edit.kind === "replace") structured.replaced = true;
-        if (built.warnings.length > 0) structured.warnings = built.warnings;
-        const text = annotateText(args.file, appended.index, built, written, edit.kind === "replace");
-        return { ok: true, structured, text };
+        const structured = { ...done.output, written: write === true };
+        return { ok: true, structured, text: annotateText(done, write === true, context.toolName) };
     };
-    if (args.write !== true) return run();
-    const key = args.file;
-    const previous = pendingWrites.get(key) ?? Promise.resolve();
+    if (write !== true) return run();
+    // Writes of one annotation file wait for the one before: each edits the text the last one wrote.
+    const previous = pendingWrites.get(name) ?? Promise.resolve();
     const mine = previous.catch(() => undefined).then(run);
-    pendingWrites.set(key, mine);
+    pendingWrites.set(name, mine);
     try {
         return await mine;
     } finally {
-        if (pendingWrites.get(key) === mine) pendingWrites.delete(key);
+        if (pendingWrites.get(name) === mine) pendingWrites.delete(name);
     }
 }
 
-/** What a model reads: one line (annotations counted from 1), then any mid-word note. */
-function annotateText(
-    file: string,
-    index: number,
-    built: Extract<ReturnType<typeof annotateQuotes>, { ok: true }>,
-    written: boolean,
-    replaced = false,
-): string {
-    const count = built.annotation.sources.length;
-    const cited = `the claim and ${count} source${count === 1 ? "" : "s"} cited`;
-    const head = replaced
-        ? written
-            ? `Replaced ${annotationLabel(index)} (index ${index}) of ${file}: ${cited}.`
-            : `${annotationLabel(index, true)} (index ${index}) of ${file} would be replaced, not written: call again with write: true to replace it.`
-        : written
-          ? `Wrote ${annotationLabel(index)} (index ${index}) to ${file}: ${cited}.`
-          : `${annotationLabel(index, true)} (index ${index}) of ${file} is ready, not written: call again with write: true to append it.`;
-    const notes = built.warnings.map(
+/** What a model reads: one line (numbers from 1), the JSON of what was built, then any mid-word note. */
+function annotateText(done: AnnotateDone, written: boolean, toolName = (name: string) => name): string {
+    const verb = { append: "appended", replace: "replaced", remove: "removed" }[done.kind];
+    const done_ = { append: "Wrote", replace: "Replaced", remove: "Removed" }[done.kind];
+    const head = written
+        ? `${done_} ${done.what}.`
+        : `${done.what}: would be ${verb}, not written: call ${toolName("annotate")} again with write: true.`;
+    const { warnings: _warnings, ...shown } = done.output;
+    const notes = done.warnings.map(
         (w) => `${w.code} (${w.role === "claim" ? "claim" : sourceLabel(w.role)}): ${w.message}`,
     );
-    return [head, JSON.stringify(built.annotation), ...notes].join("\n");
+    return [head, JSON.stringify(shown), ...notes].join("\n");
 }

@@ -6,14 +6,17 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { annotationLabel } from "../../../shared/numbering";
-import { type AnnotateRequest, annotateQuotes, editAnnotationFile, type FileEdit, roleName } from "../core/annotate";
+import { type AnnotateRequest, editAnnotationFile, roleName } from "../core/annotate";
 import { visible } from "../core/visible";
+import { annotate } from "../operations/annotate";
+import { listCandidateDocuments } from "../workspace/discovery";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { sourceCheckExits } from "./command";
 import { type CommandLine, type CommandSpec, defineCommand, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError, readTextInput, readTextInputForUpdate, writeFileAtomic } from "./files";
+import { asCliError } from "./operationErrors";
 
 const USAGE = `  sourcecheck annotate [--root DIR] [--write] [--json] FILE --claim PATH QUOTE
                      --source supports|refutes CONFIDENCE PATH QUOTE [--source ...]
@@ -22,7 +25,8 @@ const USAGE = `  sourcecheck annotate [--root DIR] [--write] [--json] FILE --cla
             { "claim": { "path", "quote" }, "sources": [ { "path", "quote", "polarity", "confidence" } ] }
             from stdin); --write appends it to FILE (created when missing); exit 1 when a quote
             cannot be cited or a source cites its own claim
-  --replace N   put it in place of annotation N of FILE (counted from 1, as printed) instead
+  --replace N   put it in place of annotation N of FILE (counted from 1, as printed) instead;
+                refused (exit 1, replace-mismatch) when N claims other text, unless --force
   sourcecheck annotate [--root DIR] [--write] [--json] FILE --remove N
             remove annotation N (counted from 1); with --write the file is rewritten without it`;
 
@@ -41,6 +45,7 @@ const OPTIONS = {
     json: { type: "boolean" },
     replace: { type: "string" },
     remove: { type: "string" },
+    force: { type: "boolean" },
 } as const;
 /** `--claim PATH QUOTE` and `--source POLARITY CONFIDENCE PATH QUOTE`: operands taken verbatim (commandLine.ts). */
 const GROUPS = { claim: 2, source: 4 } as const;
@@ -56,6 +61,8 @@ interface Parsed {
     /** `--replace N` / `--remove N`: annotation N, counted from 1. */
     replace?: number;
     remove?: number;
+    /** `--force`: replace even when the replaced claim's text differs. */
+    force: boolean;
 }
 
 /** A 1-based annotation number operand. */
@@ -99,6 +106,7 @@ function parse({ values, positionals, groups }: CommandLine<typeof OPTIONS, type
         sources: groups.source.map(source),
         replace: annotationNumber("--replace", values.replace),
         remove: annotationNumber("--remove", values.remove),
+        force: values.force === true,
     };
 }
 
@@ -171,50 +179,40 @@ export const annotateCommand = defineCommand({
         const existing = fs.existsSync(absolute) ? readTextInputForUpdate(absolute, args.file) : undefined;
         const text = existing?.text;
 
-        const built = annotateQuotes(request, documents);
-        if (!built.ok) {
-            const { code, message, lines, candidates } = built.error;
-            // A document that cannot be had, or a path that names none, is bad input; an uncitable quote is not.
-            const exit = code === "quote-not-found" || code === "quote-ambiguous" || code === "self-citation" ? 1 : 2;
+        // The operation the annotate tools run too (operations/annotate.ts).
+        const outcome = asCliError("annotate", () =>
+            annotate(
+                { file: args.file, ...request, replace: args.replace, force: args.force },
+                { documents, files: () => listCandidateDocuments(resolution.root), text },
+            ),
+        );
+        if (!outcome.ok) {
+            const { code, message, lines, candidates, role, pointer } = outcome.error;
             if (args.json) {
-                const error = {
-                    code,
-                    message,
-                    role: built.error.role,
-                    pointer: built.error.pointer,
-                    lines: lines ?? [],
-                };
+                const error = { code, message, role, pointer, lines: lines ?? [] };
                 io.stdout(`${JSON.stringify(candidates ? { error, candidates } : { error }, null, 2)}\n`);
             } else io.stderr(`sourcecheck: ${code}: ${visible(message)}\n`);
-            return exit;
+            // A document that cannot be had, or a path that names none, is bad input; an uncitable quote is not.
+            return outcome.badInput ? 2 : 1;
+import { visible } from "../core/visible";
         }
-        const edit: FileEdit =
-            args.replace === undefined ? { kind: "append" } : { kind: "replace", index: args.replace - 1 };
-        const appended = editAnnotationFile(text, args.file, edit, built.annotation);
-        if (!appended.ok) throw new CliError(`annotate: ${fromOne(appended, args.file, args.replace)}`);
-        if (args.write) writeFileAtomic(absolute, appended.text, { expected: existing?.snapshot }, args.file);
+        const { done } = outcome;
+        if (args.write) writeFileAtomic(absolute, done.text, { expected: existing?.snapshot }, args.file);
         if (args.json) {
-            const json: Record<string, unknown> = {
-                index: appended.index,
-                annotation: built.annotation,
-                written: args.write,
-            };
-            if (edit.kind === "replace") json.replaced = true;
-            if (built.warnings.length > 0) json.warnings = built.warnings;
-            io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+            io.stdout(`${JSON.stringify({ ...done.output, written: args.write }, null, 2)}\n`);
         } else {
-            const label = annotationLabel(appended.index);
+            const label = annotationLabel(done.output.index as number);
             const what =
-                edit.kind === "replace"
+                done.kind === "replace"
                     ? args.write
                         ? `replaced ${label} of ${args.file}`
                         : `${label} of ${args.file} would be replaced, not written (add --write to replace it)`
                     : args.write
                       ? `wrote ${label} to ${args.file}`
                       : `${label} of ${args.file}, not written (add --write to append it)`;
-            const notes = built.warnings.map((w) => `${roleName(w.role)}: ${w.code}: ${visible(w.message)}\n`).join("");
-            // Names, quotes and messages are shown, never acted on (docs/security.md, "Outputs").
-            io.stdout(`${visible(what)}\n${visible(JSON.stringify(built.annotation))}\n${notes}`);
+            const notes = done.warnings.map((w) => `${roleName(w.role)}: ${w.code}: ${visible(w.message)}\n`).join("");
+            io.stdout(`${visible(what)}\n${visible(JSON.stringify(done.output.annotation))}\n${notes}`);
+import { visible } from "../core/visible";
         }
         return 0;
     },

@@ -10,7 +10,7 @@ import { type CommandSpec, defineCommand, usageError } from "./commandLine";
 import { CliError } from "./files";
 
 const USAGE = `  sourcecheck mcp [--root DIR]
-            serve the tools check, index, cite, repair and evidence to MCP clients over stdio;
+            serve the tools index, cite, annotate, check, repair, lock and evidence to MCP clients over stdio;
             paths are relative to --root (default: the current directory), nothing outside it is read`;
 
 const SPEC: CommandSpec = {

@@ -225,6 +225,58 @@ export function removeAnnotation(
     return { ok: true, edits: modify(text, [...found.listPath, index], undefined, {}), annotationIndex: index };
 }
 
+/** Source `source` of annotation `index`, or why there is none (`count`: how many sources it has). */
+function sourceNode(
+    text: string,
+    fileName: string,
+    index: number,
+    source: number,
+): { ok: true; node: Node; sources: Node; path: JSONPath } | { ok: false; message: string; count?: number } {
+    const found = annotationNode(text, fileName, index);
+    if (!found.ok) return found;
+    const sources = findNodeAtLocation(found.node, ["sources"]);
+    const count = sources?.type === "array" ? (sources.children?.length ?? 0) : 0;
+    if (sources === undefined || !Number.isInteger(source) || source < 0 || source >= count) {
+        const held = count === 0 ? "it has no sources" : `it has ${count}, numbered 1 to ${count}`;
+        return {
+            ok: false,
+            message: `${annotationLabel(index)} of ${fileName} has no source ${source + 1} (${held})`,
+            count,
+        };
+    }
+    return { ok: true, node: sources.children![source], sources, path: [...found.listPath, index, "sources", source] };
+}
+
+/** Removes source `source` of annotation `index` with its comma; the sources after it move up by one. */
+export function removeSource(
+    text: string,
+    fileName: string,
+    index: number,
+    source: number,
+): EditResult | { ok: false; message: string; count?: number } {
+    const found = sourceNode(text, fileName, index, source);
+    if (!found.ok) return found;
+    const edits =
+        found.sources.children!.length === 1
+            ? [{ offset: found.sources.offset, length: found.sources.length, content: "[]" }]
+            : modify(text, found.path, undefined, {});
+    return { ok: true, edits, annotationIndex: index, sourceIndex: source };
+}
+
+/** Replaces source `source` of annotation `index` with `replacement`, on one line where the old one was. */
+export function replaceSource(
+    text: string,
+    fileName: string,
+    index: number,
+    source: number,
+    replacement: NewSource,
+): EditResult | { ok: false; message: string; count?: number } {
+    const found = sourceNode(text, fileName, index, source);
+    if (!found.ok) return found;
+    const edits = [{ offset: found.node.offset, length: found.node.length, content: inline(replacement) }];
+    return { ok: true, edits, annotationIndex: index, sourceIndex: source };
+}
+
 /** Appends a source to `sources` of annotation `index` (creating `sources` when it is missing). */
 export function appendSource(
     text: string,

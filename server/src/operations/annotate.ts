@@ -1,0 +1,264 @@
+/**
+ * The annotate operation (docs/annotate.md, docs/contract.md section 7): quotes become annotations,
+ * each quote cited as `cite` cites it, and the annotation file's text is edited with its layout kept.
+ * One call appends one annotation or several, replaces or removes an annotation or one of its
+ * sources (numbered from 1). `sourcecheck annotate` and the `annotate` tools run it; each front end
+ * reads the file, writes the text this returns (only when asked) and words the result.
+ */
+import { annotationLabel, sourceLabel } from "../../../shared/numbering";
+import {
+    type AnnotateError,
+    type AnnotateRequest,
+    type AnnotateWarning,
+    annotateQuotes,
+    editAnnotationFile,
+    type SourceQuoteRequest,
+} from "../core/annotate";
+import { applyOffsetEdits, removeSource, replaceSource } from "../core/annotationEdits";
+import { checkInput } from "../core/check";
+import { nearestPaths } from "../core/nearestPaths";
+import { parseJsonText } from "../core/parse";
+import { resolveRef } from "../core/resolve";
+import type { DocumentLookup } from "../core/session";
+import type { Annotation } from "../core/types";
+import { cite } from "./cite";
+import { OperationError } from "./errors";
+
+/** An annotation, or one source of it, numbered from 1. */
+export type Target = number | { annotation: number; source: number };
+
+export interface AnnotateOperationRequest {
+    /** The annotation file as its reader names it (messages). */
+    file: string;
+    claim?: AnnotateRequest["claim"];
+    sources?: readonly SourceQuoteRequest[];
+    /** Several annotations appended in one call (all or nothing). */
+    annotations?: readonly AnnotateRequest[];
+    /** Put the new annotation in place of annotation N, or the one new source in place of source M of N. */
+    replace?: Target;
+    /** Remove annotation N, or source M of annotation N. */
+    remove?: Target;
+    /** Replace even when the annotation replaced claims other text. */
+    force?: boolean;
+}
+
+export interface AnnotateCapabilities {
+    /** Where the quotes are found: the documents under the file's document root. */
+    documents: DocumentLookup;
+    /** Every file there, for "did you mean" after a path that names none. */
+    files(): Iterable<string>;
+    /** The annotation file's text; undefined when there is no such file yet. */
+    text: string | undefined;
+}
+
+export interface AnnotateDone {
+    /** The file's new text (the front end writes it only when asked). */
+    text: string;
+    /** The result as every front end returns it (`written` is the front end's to add). */
+    output: Record<string, unknown>;
+    /** What changed, for people: "annotation 4 of answer.sourcecheck.json" (numbered from 1). */
+    what: string;
+    kind: "append" | "replace" | "remove";
+    warnings: AnnotateWarning[];
+}
+
+/** A quote that could not be cited: `badInput` when a document cannot be had (exit 2), else exit 1. */
+export type AnnotateOutcome = { ok: true; done: AnnotateDone } | { ok: false; error: AnnotateError; badInput: boolean };
+
+export function annotate(request: AnnotateOperationRequest, capabilities: AnnotateCapabilities): AnnotateOutcome {
+    checkShape(request);
+    if (request.remove !== undefined) return { ok: true, done: remove(request, request.remove, capabilities) };
+    if (request.annotations !== undefined) return appendSeveral(request, request.annotations, capabilities);
+    const replace = request.replace;
+    if (typeof replace === "object") return replaceOneSource(request, replace, capabilities);
+    const built = build({ claim: request.claim!, sources: request.sources! }, capabilities);
+    if (!built.ok) return built;
+    const current = capabilities.text;
+    if (replace !== undefined && request.force !== true)
+        refuseMismatch(request.file, current, replace, built, capabilities);
+    const edit = replace === undefined ? { kind: "append" as const } : { kind: "replace" as const, index: replace - 1 };
+    const edited = editAnnotationFile(current, request.file, edit, built.annotation);
+    if (!edited.ok) {
+        const missing = "count" in edited && edited.count !== undefined;
+        throw new OperationError(
+            missing ? "no-such-annotation" : "invalid-arguments",
+            fromOne(edited, request.file, replace ?? 0),
+        );
+    }
+    const output: Record<string, unknown> = { index: edited.index, annotation: built.annotation };
+    if (edit.kind === "replace") output.replaced = true;
+    if (built.warnings.length > 0) output.warnings = built.warnings;
+    const what = `${annotationLabel(edited.index)} of ${request.file}`;
+    return { ok: true, done: { text: edited.text, output, what, kind: edit.kind, warnings: built.warnings } };
+}
+
+function checkShape(request: AnnotateOperationRequest): void {
+    const bad = (message: string) => new OperationError("invalid-arguments", `annotate: ${message}`);
+    const quotes = request.claim !== undefined || request.sources !== undefined;
+    if (request.remove !== undefined) {
+        if (quotes || request.annotations || request.replace !== undefined)
+            throw bad("remove takes no quotes and no replace");
+        return;
+    }
+    if (request.annotations !== undefined) {
+        if (quotes || request.replace !== undefined) throw bad("give annotations, or claim and sources, not both");
+        if (request.annotations.length === 0) throw bad("annotations is empty");
+        return;
+    }
+    if (typeof request.replace === "object") {
+        if (request.claim !== undefined || request.sources?.length !== 1)
+            throw bad("replace: { annotation, source } takes exactly one source and no claim");
+        return;
+    }
+    if (request.claim === undefined || request.sources === undefined || request.sources.length === 0)
+        throw bad("give claim and sources (at least one), or annotations, or remove");
+}
+
+type Built = { ok: true; annotation: Annotation; warnings: AnnotateWarning[] };
+type Failed = Extract<AnnotateOutcome, { ok: false }>;
+
+/** Every quote of one annotation cited, or the first failure (a missing file's message names near paths). */
+function build(request: AnnotateRequest, capabilities: AnnotateCapabilities): Built | Failed {
+    const built = annotateQuotes(request, capabilities.documents);
+    if (built.ok) return built;
+    const error = { ...built.error };
+    if (error.code === "unreadable-document" && / no file /.test(error.message)) {
+        const quote = error.role === "claim" ? request.claim : request.sources[error.role];
+        const near = nearestPaths(quote.path.replace(/^\.\//, ""), capabilities.files());
+        if (near.length > 0) error.message += `; did you mean ${near.map((p) => JSON.stringify(p)).join(" or ")}?`;
+    }
+    const uncitable =
+        error.code === "quote-not-found" || error.code === "quote-ambiguous" || error.code === "self-citation";
+    return { ok: false, error, badInput: !uncitable };
+}
+
+/**
+ * A replace must not silently overwrite another claim (docs/annotate.md, "Replace"): when the
+ * annotation replaced has a claim that resolves, its text must be the new claim's text.
+ */
+function refuseMismatch(
+    file: string,
+    text: string | undefined,
+    number: number,
+    built: Built,
+    capabilities: AnnotateCapabilities,
+): void {
+    if (text === undefined) return; // no such annotation: the edit says so
+    const parsed = parseJsonText(text);
+    const checked = checkInput(parsed.value, capabilities.documents, parsed.syntaxErrors, { keepAnnotations: true });
+    const target = checked.annotations.find((a) => a.index === number - 1);
+    const old = target?.claimResolution;
+    if (!old?.valid) return; // a broken claim is what a replace repairs: nothing to compare
+    const newText = resolveRef(capabilities.documents, built.annotation.claim);
+    if (!newText.valid || newText.text === old.text) return;
+    throw new OperationError(
+        "replace-mismatch",
+        `${annotationLabel(number - 1)} of ${file} claims ${JSON.stringify(old.text)}, not the new claim ${JSON.stringify(newText.text)}: replace the annotation that holds this claim, or give force to replace it anyway`,
+        1,
+    );
+}
+
+function appendSeveral(
+    request: AnnotateOperationRequest,
+    annotations: readonly AnnotateRequest[],
+    capabilities: AnnotateCapabilities,
+): AnnotateOutcome {
+    const builts: Built[] = [];
+    for (const [at, one] of annotations.entries()) {
+        const built = build(one, capabilities);
+        if (!built.ok) {
+            const { error } = built;
+            const pointer = `/annotations/${at}${error.pointer}`;
+            return { ...built, error: { ...error, message: `item ${at + 1}: ${error.message}`, pointer } };
+        }
+        builts.push(built);
+    }
+    let text = capabilities.text;
+    const added: Record<string, unknown>[] = [];
+    const warnings: AnnotateWarning[] = [];
+    for (const built of builts) {
+        const edited = editAnnotationFile(text, request.file, { kind: "append" }, built.annotation);
+        if (!edited.ok) throw new OperationError("invalid-arguments", `annotate: ${edited.message}`);
+        text = edited.text;
+        const item: Record<string, unknown> = { index: edited.index, annotation: built.annotation };
+        if (built.warnings.length > 0) item.warnings = built.warnings;
+        warnings.push(...built.warnings);
+        added.push(item);
+    }
+    const first = added[0].index as number;
+    const what = `${annotationLabel(first)} to ${annotationLabel(first + added.length - 1)} of ${request.file}`;
+    return { ok: true, done: { text: text!, output: { added }, what, kind: "append", warnings } };
+}
+
+function replaceOneSource(
+    request: AnnotateOperationRequest,
+    target: { annotation: number; source: number },
+    capabilities: AnnotateCapabilities,
+): AnnotateOutcome {
+    const text = existing(request.file, capabilities.text);
+    const quote = request.sources![0];
+    const cited = cite(quote, {
+        document: (path) =>
+            capabilities.documents.get(path) ?? {
+                code: "unreadable-document",
+                message: `no file ${JSON.stringify(path)} under the document root`,
+            },
+        files: () => capabilities.files(),
+    });
+    if (!cited.ok) {
+        const { code, message, lines } = cited.failure.error;
+        const error = {
+            code: (code === "invalid-arguments" ? "invalid-path" : code) as AnnotateError["code"],
+            message: `${sourceLabel(target.source - 1)}: ${message}`,
+            role: 0,
+            pointer: "/sources/0",
+            ...(lines ? { lines } : {}),
+            ...(cited.failure.candidates ? { candidates: cited.failure.candidates } : {}),
+        };
+        return { ok: false, error, badInput: cited.badInput };
+    }
+    const source = { ...cited.output.ref, polarity: quote.polarity, confidence: quote.confidence };
+    const edited = replaceSource(text, request.file, target.annotation - 1, target.source - 1, source);
+    if (!edited.ok) throw new OperationError("no-such-source", edited.message);
+    const output = { index: target.annotation - 1, source: target.source, cited: source, replaced: true };
+    const what = `${sourceLabel(target.source - 1)} of ${annotationLabel(target.annotation - 1)} of ${request.file}`;
+    const warnings = (cited.output.warnings ?? []).map((w) => ({ ...w, role: target.source - 1 }));
+    return {
+        ok: true,
+        done: { text: applyOffsetEdits(text, edited.edits), output, what, kind: "replace", warnings },
+    };
+}
+
+function remove(request: AnnotateOperationRequest, target: Target, capabilities: AnnotateCapabilities): AnnotateDone {
+    const text = existing(request.file, capabilities.text);
+    if (typeof target === "number") {
+        const removed = editAnnotationFile(text, request.file, { kind: "remove", index: target - 1 });
+        if (!removed.ok) throw new OperationError("no-such-annotation", fromOne(removed, request.file, target));
+        const what = `${annotationLabel(target - 1)} of ${request.file}`;
+        return {
+            text: removed.text,
+            output: { index: removed.index, removed: true },
+            what,
+            kind: "remove",
+            warnings: [],
+        };
+    }
+    const edited = removeSource(text, request.file, target.annotation - 1, target.source - 1);
+    if (!edited.ok) throw new OperationError("no-such-source", edited.message);
+    const what = `${sourceLabel(target.source - 1)} of ${annotationLabel(target.annotation - 1)} of ${request.file}`;
+    const output = { index: target.annotation - 1, source: target.source, removed: true };
+    return { text: applyOffsetEdits(text, edited.edits), output, what, kind: "remove", warnings: [] };
+}
+
+function existing(file: string, text: string | undefined): string {
+    if (text === undefined)
+        throw new OperationError("no-such-annotation", `${file} does not exist; there is nothing to edit`);
+    return text;
+}
+
+/** A missing annotation said as people count (from 1); other refusals as they are. */
+function fromOne(refused: { message: string; count?: number }, file: string, number: number): string {
+    if (refused.count === undefined) return refused.message;
+    const held = refused.count === 0 ? "it has none" : `it has ${refused.count}, numbered 1 to ${refused.count}`;
+    return `${file} has no ${annotationLabel(number - 1)} (${held})`;
+}
