@@ -121,7 +121,8 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
         // Output schemas are trimmed to field names and types (docs/agents.md, "Output schemas"): the
         // whole listing was 25 KB, 15 KB of it output schemas restating refs and report entries.
         const outputChars = tools.reduce((sum, tool) => sum + JSON.stringify(tool.outputSchema).length, 0);
-        assert.ok(outputChars < 8000, `${outputChars} characters of output schemas`);
+        // annotate's several annotations and source edits added about 0.4 KB of fields (docs/agents.md).
+        assert.ok(outputChars < 8500, `${outputChars} characters of output schemas`);
         // The lock tool (docs/lock.md) adds about 1 KB to the listing, annotate's several annotations,
         // source-level replace and remove and force about 2 KB more: 22 KB is the budget with them.
         assert.ok(JSON.stringify(tools).length < 22_000, `${JSON.stringify(tools).length} characters listed`);

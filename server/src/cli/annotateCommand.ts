@@ -194,7 +194,6 @@ export const annotateCommand = defineCommand({
             } else io.stderr(`sourcecheck: ${code}: ${visible(message)}\n`);
             // A document that cannot be had, or a path that names none, is bad input; an uncitable quote is not.
             return outcome.badInput ? 2 : 1;
-import { visible } from "../core/visible";
         }
         const { done } = outcome;
         if (args.write) writeFileAtomic(absolute, done.text, { expected: existing?.snapshot }, args.file);
@@ -212,7 +211,6 @@ import { visible } from "../core/visible";
                       : `${label} of ${args.file}, not written (add --write to append it)`;
             const notes = done.warnings.map((w) => `${roleName(w.role)}: ${w.code}: ${visible(w.message)}\n`).join("");
             io.stdout(`${visible(what)}\n${visible(JSON.stringify(done.output.annotation))}\n${notes}`);
-import { visible } from "../core/visible";
         }
         return 0;
     },
