@@ -112,7 +112,9 @@ describe("agents: language model tools", () => {
     it("repair proposes for the demo's broken refs without writing, each proposal resolving to its text", async () => {
         const doc = await openAnnotations();
         const before = doc.getText();
-        const answer = JSON.parse(await invoke("sourcecheck_repair", { file: "answer.sourcecheck.json" })) as {
+        const answer = JSON.parse(
+            await invoke("sourcecheck_repair", { file: "answer.sourcecheck.json", detail: "full" }),
+        ) as {
             repairs: { after: Ref; text: string }[];
             written: number;
         };
