@@ -9,7 +9,7 @@ import { ensureChromium } from "./e2e-install.mjs";
  * virtualenv). e2e: its runner (scripts/e2e.mjs) installs the offline VS Code and Chromium itself
  * before its first test, since the route it picks (desktop or offline) decides what it needs.
  */
-export const SUITE_NEEDS = { unit: ["chromium"], protocol: [], install: [], e2e: [] };
+export const SUITE_NEEDS = { unit: ["chromium"], protocol: [], install: [], e2e: [], "e2e-web": [] };
 
 /** The steps of a run: `{ ensure: need }` before the first suite that needs it, then `{ suite }`. */
 export function testPlan(suites, needs = SUITE_NEEDS) {

@@ -11,7 +11,8 @@ const root = new URL("..", import.meta.url).pathname;
 // `--plan` prints the steps as JSON lines and runs nothing (test/unit/testPlan.test.ts reads it).
 const planOnly = process.argv.includes("--plan");
 const named = process.argv.slice(2).filter((a) => a !== "--plan");
-const suites = named.length > 0 ? named : ["unit", "protocol", "install", "e2e"];
+// e2e-web: the extension in VS Code for the Web's web worker extension host (scripts/e2e-web.mjs, docs/web.md).
+const suites = named.length > 0 ? named : ["unit", "protocol", "install", "e2e", "e2e-web"];
 if (planOnly) {
     for (const step of testPlan(suites)) console.log(JSON.stringify(step));
     process.exit(0);
@@ -69,11 +70,13 @@ for (const step of testPlan(suites)) {
     const status =
         suite === "e2e"
             ? run("node", ["scripts/e2e.mjs"], env)
-            : run(
-                  "npx",
-                  ["mocha", "--reporter", "scripts/mocha-reporter.cjs", "--timeout", "20000", ...specs(suite)],
-                  env,
-              );
+            : suite === "e2e-web"
+              ? run("node", ["scripts/e2e-web.mjs"], env)
+              : run(
+                    "npx",
+                    ["mocha", "--reporter", "scripts/mocha-reporter.cjs", "--timeout", "20000", ...specs(suite)],
+                    env,
+                );
     const counts = countsOf(stats, status);
     if (suite === "e2e") {
         // A second, short window in Simplified Chinese runs test/e2e/zh-cn/ (docs/localization.md), whole.

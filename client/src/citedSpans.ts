@@ -11,14 +11,15 @@ import {
     citedSpansChangedNotification,
     citedSpansRequest,
 } from "./customRequestTypes";
-import type { SourceCheckClient } from "./languageClient";
+import { type SourceCheckClient, workspaceScheme } from "./languageClient";
 import { ask } from "./requests";
 
 const CITABLE_SCHEMES = new Set(["file", "untitled"]);
 
 /** Only real documents can be cited; virtual ones (line indexes, output, git) are never asked about. */
 export function isCitable(uri: vscode.Uri): boolean {
-    return CITABLE_SCHEMES.has(uri.scheme);
+    // In VS Code for the Web the workspace's own scheme is citable too (docs/web.md).
+    return CITABLE_SCHEMES.has(uri.scheme) || uri.scheme === workspaceScheme();
 }
 
 interface Entry {

@@ -21,18 +21,23 @@ import {
     TextDocumentSyncKind,
 } from "vscode-languageclient/node";
 import type { CitedSpansStore } from "./citedSpans";
-import type { SourceCheckClient } from "./languageClient";
+import { type SourceCheckClient, workspaceScheme } from "./languageClient";
 
 const SYNC_ID = "sourcecheck.syncEveryFile";
 const CITED_REFERENCES_ID = "sourcecheck.citedDocumentReferences";
-const SYNC_SELECTOR: ProtocolSelector = [{ scheme: "file" }];
+/** Files on disk, and in VS Code for the Web the workspace's own scheme (docs/web.md). */
+function syncSelector(): ProtocolSelector {
+    const scheme = workspaceScheme();
+    return scheme === "file" ? [{ scheme: "file" }] : [{ scheme: "file" }, { scheme }];
+}
 
-/** One filter per cited file: a pattern equal to the file system path matches that file only. */
+/** One filter per cited file: a pattern equal to its path (file system path for file:) matches that file only. */
 function citedFilters(uris: string[]): { scheme: string; pattern: string }[] {
+    const own = workspaceScheme();
     return uris
         .map((uri) => vscode.Uri.parse(uri))
-        .filter((uri) => uri.scheme === "file")
-        .map((uri) => ({ scheme: "file", pattern: uri.fsPath }));
+        .filter((uri) => uri.scheme === "file" || uri.scheme === own)
+        .map((uri) => ({ scheme: uri.scheme, pattern: uri.scheme === "file" ? uri.fsPath : uri.path }));
 }
 
 export class DocumentScopes implements StaticFeature, vscode.Disposable {
@@ -65,7 +70,7 @@ export class DocumentScopes implements StaticFeature, vscode.Disposable {
     initialize(_capabilities: unknown, annotationFiles: ProtocolSelector | undefined): void {
         this.running = true;
         const client = this.sc.client;
-        const sync = { documentSelector: SYNC_SELECTOR };
+        const sync = { documentSelector: syncSelector() };
         // Open and close are sent once per document whatever the number of matching registrations.
         client.getFeature(DidOpenTextDocumentNotification.method).register({ id: SYNC_ID, registerOptions: sync });
         client.getFeature(DidCloseTextDocumentNotification.method).register({ id: SYNC_ID, registerOptions: sync });
@@ -76,7 +81,7 @@ export class DocumentScopes implements StaticFeature, vscode.Disposable {
         change.register({
             id: SYNC_ID,
             registerOptions: {
-                documentSelector: [...(annotationFiles ?? []), ...SYNC_SELECTOR],
+                documentSelector: [...(annotationFiles ?? []), ...syncSelector()],
                 syncKind: TextDocumentSyncKind.Incremental,
             },
         });

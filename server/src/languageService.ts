@@ -123,6 +123,18 @@ export class LanguageService {
         return this.quotes.handles(uri) ? { kind: "quote" } : { kind: "none" };
     }
 
+    /**
+     * Resolves once the reads a check of this document asked for have arrived and it was checked again
+     * with them (VS Code for the Web: docs/web.md); at once on Node, where nothing is pending.
+     */
+    async whenRead(uri: string): Promise<void> {
+        this.analysis.current(uri);
+        for (let round = 0; round < 8 && this.workspace.reads.hasPending(); round++) {
+            this.workspace.arrived(await this.workspace.reads.settle());
+            this.analysis.current(uri);
+        }
+    }
+
     /** The current analysis of an annotation file, if the document is one. */
     current(uri: string): AnnotationFile | undefined {
         return this.analysis.current(uri);

@@ -43,6 +43,7 @@ describe("npm test: install order on a fresh machine", () => {
             { suite: "protocol" },
             { suite: "install" },
             { suite: "e2e" },
+            { suite: "e2e-web" },
         ]);
         assert.deepEqual(runnerPlan(["protocol", "unit"]), [
             { suite: "protocol" },

@@ -4,8 +4,13 @@
  * (shared/webProtocol.ts), on any scheme.
  */
 import * as vscode from "vscode";
-import type { BaseLanguageClient, LanguageClientOptions } from "vscode-languageclient";
-import { LanguageClient } from "vscode-languageclient/browser";
+import {
+    BaseLanguageClient,
+    BrowserMessageReader,
+    BrowserMessageWriter,
+    type LanguageClientOptions,
+    type MessageTransports,
+} from "vscode-languageclient/browser";
 import {
     type WebFileKind,
     type WebReadResult,
@@ -14,8 +19,11 @@ import {
     webStatRequest,
 } from "../../../shared/webProtocol";
 
-/** The web worker extension host's Worker (the project compiles without the DOM library). */
-declare const Worker: new (url: string) => ConstructorParameters<typeof LanguageClient>[3];
+/** The web worker extension host's Worker, Blob and URL (the project compiles without the DOM library). */
+type ServerWorker = ConstructorParameters<typeof BrowserMessageReader>[0];
+declare const Worker: new (url: string) => ServerWorker;
+declare const Blob: new (parts: Uint8Array[], options: { type: string }) => object;
+declare const URL: { createObjectURL(blob: object): string };
 
 function kindOf(type: vscode.FileType): WebFileKind {
     if (type & vscode.FileType.SymbolicLink) return "symlink";
@@ -67,12 +75,45 @@ function answerFileRequests(client: BaseLanguageClient): void {
     });
 }
 
+/**
+ * The server's worker. vscode.dev serves the extension over https, and a Worker starts from its URL; a
+ * browser workbench of a remote VS Code server (code-server, a Codespace in the browser) refuses workers
+ * from `vscode-remote:` extensions, so there the script is read through `vscode.workspace.fs` and started
+ * from a blob URL of the same origin.
+ */
+async function serverWorker(context: vscode.ExtensionContext): Promise<ServerWorker> {
+    const script = vscode.Uri.joinPath(context.extensionUri, "dist/web/server.js");
+    if (script.scheme !== "vscode-remote") return new Worker(script.toString(true));
+    const bytes = await vscode.workspace.fs.readFile(script);
+    return new Worker(URL.createObjectURL(new Blob([bytes], { type: "application/javascript" })));
+}
+
+/** The browser client, with its worker started when the connection opens (the script may need reading first). */
+class WorkerLanguageClient extends BaseLanguageClient {
+    constructor(
+        clientOptions: LanguageClientOptions,
+        private readonly context: vscode.ExtensionContext,
+    ) {
+        // The id "sourcecheck" makes the client honour the `sourcecheck.trace.server` setting.
+        super("sourcecheck", "SourceCheck Language Server", clientOptions);
+    }
+
+    private worker: ServerWorker | undefined;
+
+    protected async createMessageTransports(): Promise<MessageTransports> {
+        // A restart starts a fresh worker: the last one's server may be the one that failed.
+        (this.worker as { terminate?: () => void } | undefined)?.terminate?.();
+        const worker = await serverWorker(this.context);
+        this.worker = worker;
+        return { reader: new BrowserMessageReader(worker), writer: new BrowserMessageWriter(worker) };
+    }
+}
+
 export function createLanguageClient(
     context: vscode.ExtensionContext,
     clientOptions: LanguageClientOptions,
 ): BaseLanguageClient {
-    const worker = new Worker(vscode.Uri.joinPath(context.extensionUri, "dist/web/server.js").toString(true));
-    const client = new LanguageClient("sourcecheck", "SourceCheck Language Server", clientOptions, worker);
+    const client = new WorkerLanguageClient(clientOptions, context);
     // Handlers registered before start are installed when the connection opens (and again on a restart).
     answerFileRequests(client);
     return client;

@@ -93,9 +93,13 @@ export class DiagnosticsChannel {
 }
 
 export function registerDiagnostics(context: ServerContext, channel: DiagnosticsChannel): void {
-    context.connection.languages.diagnostics.on(
-        context.safe("diagnostics", { kind: "full" as const, items: [] }, (params) =>
-            channel.pull(params.textDocument.uri, params.previousResultId),
-        ),
+    const answer = context.safe("diagnostics", { kind: "full" as const, items: [] }, (uri: string, previous?: string) =>
+        channel.pull(uri, previous),
     );
+    context.connection.languages.diagnostics.on(async (params) => {
+        // Reads still on their way (the browser's files come from the client: docs/web.md) are waited for:
+        // a pull never answers from a half-read check.
+        await context.service.whenRead(params.textDocument.uri);
+        return answer(params.textDocument.uri, params.previousResultId);
+    });
 }

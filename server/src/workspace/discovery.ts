@@ -46,6 +46,10 @@ const NEVER_ENTERED = new Set([".git", "node_modules"]);
 // No `process` in a web worker (docs/web.md): a virtual file system compares names exactly.
 const IGNORE_CASE = typeof process !== "undefined" && (process.platform === "win32" || process.platform === "darwin");
 
+/** Lets other work in: setImmediate on Node, a timer in a web worker, which has none (docs/web.md). */
+const yieldTurn: (resolve: () => void) => void =
+    typeof setImmediate === "function" ? (resolve) => setImmediate(resolve) : (resolve) => setTimeout(resolve, 0);
+
 /** One file-system request of the walk; the adapter answers it. */
 type Request = { op: keyof DiscoveryFileSystem; path: string } | { op: "pause" };
 type Steps<T> = Generator<Request, T, unknown>;
@@ -65,7 +69,7 @@ async function runAsync<T>(steps: Steps<T>, fileSystem: AsyncDiscoveryFileSystem
         const request = next.value;
         const answer =
             request.op === "pause"
-                ? await new Promise((resolve) => setImmediate(resolve))
+                ? await new Promise<void>((resolve) => yieldTurn(resolve))
                 : await fileSystem[request.op](request.path);
         next = steps.next(answer);
     }

@@ -10,7 +10,8 @@ export type PathVerdict = { ok: true; absolute: string } | { ok: false; message:
 export function resolveUnderRoot(root: string, documentPath: string): PathVerdict {
     const quoted = JSON.stringify(documentPath);
     if (documentPath.includes("\0")) return { ok: false, message: `the path ${quoted} contains a NUL character` };
-    if (nodePath.posix.isAbsolute(documentPath) || nodePath.win32.isAbsolute(documentPath)) {
+    // Windows' absolute forms by hand (`\x`, `C:\x`): the browser's path module has no win32 (docs/web.md).
+    if (nodePath.posix.isAbsolute(documentPath) || /^([\\/]|[a-zA-Z]:[\\/])/.test(documentPath)) {
         return { ok: false, message: `the path ${quoted} is absolute: document paths are relative to the root` };
     }
     if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(documentPath)) {
