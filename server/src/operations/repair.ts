@@ -11,10 +11,9 @@ import { checkInput } from "../core/check";
 import { type LockError, type LockFile, matchLock } from "../core/lock";
 import type { NextStep } from "../core/nextStep";
 import { parseJsonText } from "../core/parse";
-import { applyCertainRepairs, type RepairDocuments, repairCheckedSteps } from "../core/repair";
-import type { EvidenceKind, RepairReason } from "../core/repair/types";
+import { applyCertainRepairs, type RepairDocuments, type RepairEntry, repairCheckedSteps } from "../core/repair";
 import type { DocumentLookup } from "../core/session";
-import type { Ref, SchemaError } from "../core/types";
+import type { SchemaError } from "../core/types";
 import { OperationError } from "./errors";
 import { type RefPlace, refPlace } from "./numbers";
 
@@ -52,17 +51,8 @@ export interface RepairCapabilities {
     sha256: (text: string) => string;
 }
 
-export type RepairItem = RefPlace & {
-    pointer: string;
-    reason: RepairReason;
-    certain: boolean;
-    before: Ref;
-    after: Ref;
-    text: string;
-    /** What the repair rests on, for people: "the locked text was found on line 9". */
-    evidence: string;
-    evidenceKind: EvidenceKind;
-};
+/** The core's repair entry, its place counted from 1 for people (docs/contract.md). */
+export type RepairItem = RefPlace & Omit<RepairEntry, "annotation" | "role">;
 
 export type RemainingItem = RefPlace & {
     pointer: string;
