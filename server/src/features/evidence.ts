@@ -18,6 +18,13 @@ function strings(value: unknown): string[] | undefined {
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v !== "") : undefined;
 }
 
+/**
+ * No abstention floor in the editor: a person reads the ranked hits and picks one, so a weak hit is
+ * shown, not withheld. The floor guards agents, who tend to cite whatever comes back (docs/evidence.md,
+ * "Abstention").
+ */
+const EDITOR_FLOOR = 0;
+
 export class EvidenceFeature {
     /** The last index used per index file: the stat walk is all a repeated search pays. */
     private readonly kept = new Map<string, OpenedIndex>();
@@ -54,7 +61,7 @@ export class EvidenceFeature {
         const { result, opened } = searchCorpus(
             file.root,
             file.root,
-            { ...options, query, topK, indexDir, explain: false, alsoSkip: [claimPath] },
+            { ...options, query, topK, indexDir, explain: false, alsoSkip: [claimPath], floor: EDITOR_FLOOR },
             this.kept.get(key),
         );
         this.kept.set(key, opened);
