@@ -10,7 +10,6 @@ import { checkInput, parseJsonText } from "../../server/src/core";
 import { DiskDocuments, type FileSystem, readDocumentUnderRoot } from "../../server/src/workspace/diskDocuments";
 
 const repo = path.resolve(__dirname, "../../..");
-const bin = path.join(repo, "bin/sourcecheck.js");
 const numRuns = Number(process.env.SOURCECHECK_FC_RUNS ?? 10_000);
 
 function tempDir(): string {
@@ -319,43 +318,76 @@ describe("hostile input: generated garbage (fast-check)", function () {
     });
 });
 
+/**
+ * A process that runs `sourcecheck ARGS` (the bundled CLI) and SIGKILLs itself once `dieAfter` bytes have
+ * gone to files (stdout and stderr aside): fs.writeSync, which every write of the CLI goes through
+ * (workspace/safeWrite.ts), writes up to that many bytes and then the process dies where it stands,
+ * as a kill mid-write would leave it: no catch, no finally, no clean-up.
+ */
+function dyingWriter(dieAfter: number): string {
+    return `
+const fs = require("node:fs");
+const writeSync = fs.writeSync;
+let left = ${dieAfter};
+fs.writeSync = function (fd, buffer, offset, length, ...rest) {
+    if (fd <= 2) return writeSync.call(fs, fd, buffer, offset, length, ...rest);
+    if (typeof buffer === "string") throw new Error("the fault injection expects bytes");
+    offset = offset ?? 0;
+    length = length ?? buffer.length - offset;
+    if (left === 0) process.kill(process.pid, "SIGKILL");
+    const written = writeSync.call(fs, fd, buffer, offset, Math.min(length, left), ...rest);
+    left -= written;
+    if (left === 0) process.kill(process.pid, "SIGKILL");
+    return written;
+};
+const { main, processIo } = require(${JSON.stringify(path.join(repo, "dist/cli.js"))});
+Promise.resolve(main(process.argv.slice(1), processIo())).then((status) => { process.exitCode = status; });
+`;
+}
+
 describe("hostile input: interrupted writes", function () {
     this.timeout(120_000);
 
-    it("session -o never leaves a partial file when killed mid-write (and the kill is shown to land mid-write)", async () => {
-        const dir = tempDir();
-        const size = 64 * 1024 * 1024;
-        const source = path.join(dir, "big.txt");
-        fs.writeFileSync(source, "x".repeat(size));
-        const target = path.join(dir, "session.json");
+    it("session -o leaves the old file whole when the process dies after any number of bytes written", async () => {
         const previous = '{"documents":[]}\n';
-        fs.writeFileSync(target, previous);
-        const temps = () => fs.readdirSync(dir).filter((name) => name.endsWith(".tmp"));
-        let midWrite = 0;
-        for (let attempt = 0; attempt < 8 && midWrite < 2; attempt++) {
-            for (const name of temps()) fs.rmSync(path.join(dir, name));
-            const child = spawn(process.execPath, [bin, "session", source, "-o", target]);
-            const closed = new Promise((resolve) => child.on("close", resolve));
-            // Kill the moment the temporary file has bytes in it, before it is renamed into place.
-            let killedAt = -1;
-            while (child.exitCode === null && killedAt < 0) {
-                const [temp] = temps();
-                const bytes = temp ? fs.statSync(path.join(dir, temp)).size : 0;
-                if (bytes > 0) {
-                    child.kill("SIGKILL");
-                    killedAt = bytes;
-                } else await new Promise((resolve) => setImmediate(resolve));
+        const args = ["session", "doc.md", "-o", "session.json"];
+        /** A folder with the document and the previous session.json, and a run in it dying after `dieAfter` bytes. */
+        const runDying = async (dieAfter: number) => {
+            const dir = tempDir();
+            fs.writeFileSync(path.join(dir, "doc.md"), "Cold start.\n");
+            fs.writeFileSync(path.join(dir, "session.json"), previous);
+            const child = spawn(process.execPath, ["-e", dyingWriter(dieAfter), ...args], { cwd: dir });
+            let stderr = "";
+            child.stderr.on("data", (chunk) => {
+                stderr += chunk;
+            });
+            const [status, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+                child.on("close", (code, sig) => resolve([code, sig])),
+            );
+            const temps = fs.readdirSync(dir).filter((name) => name.endsWith(".tmp"));
+            const read = (name: string) => fs.readFileSync(path.join(dir, name));
+            return { status, signal, stderr, target: read("session.json"), temps: temps.map(read) };
+        };
+        // The bytes a complete write leaves, from a run that is not interrupted.
+        const whole = await runDying(Number.MAX_SAFE_INTEGER);
+        assert.equal(whole.status, 0, whole.stderr);
+        const complete = whole.target;
+        assert.ok(complete.length > previous.length && complete.includes("Cold start"), String(complete));
+        const counts = Array.from({ length: complete.length + 1 }, (_, n) => n);
+        let killed = 0;
+        // A few at a time: each run is a process of its own.
+        for (let from = 0; from < counts.length; from += 4) {
+            const runs = await Promise.all(counts.slice(from, from + 4).map(runDying));
+            for (const [i, run] of runs.entries()) {
+                const dieAfter = from + i;
+                assert.equal(run.signal, "SIGKILL", `dying after ${dieAfter} bytes: ${run.stderr}`);
+                killed++;
+                // Not one byte of the target changed; what was written is in a temporary file beside it.
+                assert.equal(String(run.target), previous, `died after ${dieAfter} bytes`);
+                assert.equal(run.temps.length, 1);
+                assert.deepEqual(run.temps[0], complete.subarray(0, dieAfter));
             }
-            await closed;
-            // The target is whole: the previous file, or (a kill that came too late) the complete new one.
-            const text = fs.readFileSync(target, "utf8");
-            const parsed = JSON.parse(text);
-            assert.ok(parsed.documents.length === 0 || parsed.documents[0].content.length === size);
-            const [left] = temps();
-            const leftBytes = left ? fs.statSync(path.join(dir, left)).size : 0;
-            // Mid-write: the kill left a partial temporary file behind and the target untouched.
-            if (killedAt > 0 && left && leftBytes < size && text === previous) midWrite++;
         }
-        assert.ok(midWrite > 0, "no kill landed while the file was being written: the test proved nothing");
+        assert.equal(killed, complete.length + 1);
     });
 });
