@@ -30,4 +30,11 @@ describe("the packaged extension", () => {
             "named but left out of the package",
         );
     });
+
+    it("passes vsce's own validation of the manifest (npm run package refused the extension kind web)", () => {
+        const { validateManifestForPackaging } = require("@vscode/vsce/out/package");
+        const manifest = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"));
+        assert.doesNotThrow(() => validateManifestForPackaging(manifest));
+        assert.throws(() => validateManifestForPackaging({ ...manifest, extensionKind: ["workspace", "web"] }));
+    });
 });
