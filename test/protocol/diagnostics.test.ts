@@ -52,14 +52,7 @@ for (const pull of [true, false]) {
             uri: string,
             accept: (d: Diagnostic[]) => boolean = () => true,
         ): Promise<Diagnostic[]> {
-            if (pull) {
-                const deadline = Date.now() + 8000;
-                for (;;) {
-                    const items = await client.pull(uri);
-                    if (accept(items) || Date.now() > deadline) return items;
-                    await new Promise((r) => setTimeout(r, 30));
-                }
-            }
+            if (pull) return client.pullUntil(uri, accept);
             const version = client.version(uri);
             const params = await client.waitForPublished(
                 uri,

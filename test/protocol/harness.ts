@@ -61,6 +61,8 @@ export class TestClient {
     /** Other configuration sections, such as `files.exclude`, by name. */
     sections: Record<string, unknown>;
     exited = false;
+    /** Waits that re-check their condition on every message from the server (see `until`). */
+    private readonly waiting = new Set<() => void>();
 
     constructor(readonly options: StartOptions) {
         this.settings = options.settings ?? {};
@@ -71,6 +73,7 @@ export class TestClient {
         this.child.stderr?.on("data", (chunk) => this.stderr.push(String(chunk)));
         this.child.on("exit", () => {
             this.exited = true;
+            this.wake();
         });
         this.connection = createProtocolConnection(
             new StreamMessageReader(this.child.stdout!),
@@ -79,14 +82,22 @@ export class TestClient {
         this.connection.onNotification("textDocument/publishDiagnostics", (params: PublishDiagnosticsParams) => {
             this.published.set(params.uri, params);
             this.publishLog.push(params);
+            this.wake();
         });
         this.connection.onNotification("sourcecheck/citedSpansChanged", (params: { uris: string[] }) => {
             this.citedSpansChanged.push(params.uris);
+            this.wake();
         });
-        this.connection.onNotification("$/progress", (params) => this.progress.push(params));
+        this.connection.onNotification("$/progress", (params) => {
+            this.progress.push(params);
+            this.wake();
+        });
         this.connection.onNotification("window/logMessage", (params: { message: string }) => {
             this.logs.push(params.message);
+            this.wake();
         });
+        // Any other notification (a test's own handler, set with onNotification below, runs first).
+        this.connection.onUnhandledNotification(() => this.wake());
         this.connection.onRequest("workspace/configuration", (params: { items: { section?: string }[] }) =>
             params.items.map((item) =>
                 item.section && item.section !== "sourcecheck" ? (this.sections[item.section] ?? null) : this.settings,
@@ -96,10 +107,12 @@ export class TestClient {
         this.connection.onRequest("window/workDoneProgress/create", () => null);
         this.connection.onRequest("workspace/diagnostic/refresh", () => {
             this.refreshes.diagnostics++;
+            this.wake();
             return null;
         });
         this.connection.onRequest("workspace/inlayHint/refresh", () => {
             this.refreshes.inlayHints++;
+            this.wake();
             return null;
         });
         this.connection.listen();
@@ -195,28 +208,87 @@ export class TestClient {
         return report.items;
     }
 
-    /** Wait until a publishDiagnostics for `uri` satisfies `accept`. */
-    async waitForPublished(
-        uri: string,
-        accept: (params: PublishDiagnosticsParams) => boolean = () => true,
-        timeoutMs = 8000,
-    ): Promise<PublishDiagnosticsParams> {
-        const deadline = Date.now() + timeoutMs;
-        while (Date.now() < deadline) {
-            const params = this.published.get(uri);
-            if (params && accept(params)) return params;
-            await sleep(20);
-        }
-        throw new Error(`no matching diagnostics published for ${uri}: ${JSON.stringify(this.published.get(uri))}`);
+    /** A notification handler of a test's own; waits re-check their conditions after it ran. */
+    onNotification<P>(method: string, handler: (params: P) => void): void {
+        this.connection.onNotification(method, (params: P) => {
+            handler(params);
+            this.wake();
+        });
     }
 
-    async waitFor(condition: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
-        const deadline = Date.now() + timeoutMs;
-        while (Date.now() < deadline) {
-            if (condition()) return;
-            await sleep(20);
+    /** Re-check every wait: called on each message from the server, and when it exits. */
+    private wake(): void {
+        for (const check of [...this.waiting]) check();
+    }
+
+    /**
+     * Resolves with `probe()`'s value once it is not undefined, checked now and again on each message
+     * from the server (a notification, a request, a log line); fails when the server exits first. No
+     * deadline of its own: the test's timeout is the one overall limit, and a slow machine only waits
+     * longer.
+     */
+    until<T>(probe: () => T | undefined, what: string): Promise<T> {
+        return new Promise<T>((resolve, reject) => {
+            const check = () => {
+                let value: T | undefined;
+                try {
+                    value = probe();
+                } catch (error) {
+                    this.waiting.delete(check);
+                    reject(error);
+                    return;
+                }
+                if (value !== undefined) {
+                    this.waiting.delete(check);
+                    resolve(value);
+                } else if (this.exited) {
+                    this.waiting.delete(check);
+                    reject(new Error(`the server exited while waiting for ${what}: ${this.stderr.join("")}`));
+                }
+            };
+            this.waiting.add(check);
+            check();
+        });
+    }
+
+    /** The next message from the server of any kind (or its exit). */
+    nextMessage(): Promise<void> {
+        let seen = false;
+        const next = this.until(() => (seen ? true : undefined), "a message from the server");
+        seen = true;
+        return next.then(() => undefined);
+    }
+
+    /** Wait until a publishDiagnostics for `uri` satisfies `accept`. */
+    waitForPublished(
+        uri: string,
+        accept: (params: PublishDiagnosticsParams) => boolean = () => true,
+    ): Promise<PublishDiagnosticsParams> {
+        return this.until(
+            () => {
+                const params = this.published.get(uri);
+                return params && accept(params) ? params : undefined;
+            },
+            `diagnostics published for ${uri} (last: ${JSON.stringify(this.published.get(uri))})`,
+        );
+    }
+
+    async waitFor(condition: () => boolean, what: string): Promise<void> {
+        await this.until(() => (condition() ? true : undefined), what);
+    }
+
+    /**
+     * Pull diagnostics until `accept` takes them: a pull answers the server's state now, so after
+     * one that is not yet accepted, the next pull waits for a message from the server (a refresh,
+     * a log line of a finished check...).
+     */
+    async pullUntil(uri: string, accept: (items: Diagnostic[]) => boolean): Promise<Diagnostic[]> {
+        for (;;) {
+            const next = this.nextMessage();
+            const items = await this.pull(uri);
+            if (accept(items)) return items;
+            await next;
         }
-        throw new Error(`timed out waiting for ${what}`);
     }
 
     async stop(): Promise<void> {

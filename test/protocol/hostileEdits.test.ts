@@ -278,7 +278,7 @@ describe("hostile input: edits", () => {
             if (pull) {
                 assert.deepEqual(comparable(await within(client.pull(uri), BOUND_MS, "pull")), expected);
             } else {
-                await client.waitForPublished(uri, (p) => p.version === version, 20000);
+                await client.waitForPublished(uri, (p) => p.version === version);
                 await sleep(600); // past the debounce: nothing later may overwrite it
                 const mine = client.publishLog.filter((p) => p.uri === uri);
                 const last = mine[mine.length - 1];

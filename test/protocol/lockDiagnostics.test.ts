@@ -34,14 +34,7 @@ describe("diagnostics with a lock (text-changed)", () => {
         await client.stop();
     });
 
-    async function pullUntil(uri: string, accept: (d: Diagnostic[]) => boolean): Promise<Diagnostic[]> {
-        const deadline = Date.now() + 8000;
-        for (;;) {
-            const items = await client.pull(uri);
-            if (accept(items) || Date.now() > deadline) return items;
-            await new Promise((r) => setTimeout(r, 30));
-        }
-    }
+    const pullUntil = (uri: string, accept: (d: Diagnostic[]) => boolean) => client.pullUntil(uri, accept);
 
     it("an edit inside a cited span gives that ref a warning with the old and new text; undoing it clears it", async () => {
         const uri = await client.open(ANNOTATIONS, "sourcecheck");

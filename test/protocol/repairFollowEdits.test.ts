@@ -70,7 +70,7 @@ describe("refs follow edits of a cited document (sourcecheck/followEdits)", () =
         root = copyDemo();
         client = await startClient({ root, pull: false, settings });
         notices = [];
-        client.connection.onNotification("sourcecheck/refsCanFollow", (p: RefsCanFollowParams) => notices.push(p));
+        client.onNotification("sourcecheck/refsCanFollow", (p: RefsCanFollowParams) => notices.push(p));
         await client.waitForPublished(client.uri(ANNOTATIONS));
     }
     afterEach(async () => {
