@@ -31,3 +31,44 @@ export function ensureNeed(need, log = (m) => console.log(`[setup] ${m}`)) {
     if (need === "chromium") return { SOURCECHECK_CHROMIUM: ensureChromium({ log }) };
     throw new Error(`unknown test need ${need}`);
 }
+
+/**
+ * `npm run test:fast` (scripts/test-fast.mjs): the pure core, the features on the in-memory workspace
+ * and the CLI on small inputs, in seconds. Every one of them runs in `npm test` too, with the scale,
+ * hardening, benchmark-smoke and tooling tests that make the full gate slow (docs/testing.md).
+ */
+export const FAST_TESTS = [
+    "test/unit/core.test.ts",
+    "test/unit/sentences.test.ts",
+    "test/unit/reportFields.test.ts",
+    "test/unit/annotationFiles.test.ts",
+    "test/unit/lockReader.test.ts",
+    "test/unit/lock.test.ts",
+    "test/unit/lockEditor.test.ts",
+    "test/unit/freshDocuments.test.ts",
+    "test/unit/languageService.test.ts",
+    "test/unit/workspaceFeatures.test.ts",
+    "test/unit/numbering.test.ts",
+    "test/unit/snapToWord.test.ts",
+    "test/unit/textCuts.test.ts",
+    "test/unit/pathTree.test.ts",
+    "test/unit/placesIndex.test.ts",
+    "test/unit/refWriter.test.ts",
+    "test/unit/annotationEdits.test.ts",
+    "test/unit/repair.test.ts",
+    "test/unit/repairCandidates.test.ts",
+    "test/unit/repairMisquote.test.ts",
+    "test/unit/repairCertainEdits.test.ts",
+    "test/unit/evidenceHits.test.ts",
+    "test/unit/agentTools.test.ts",
+    "test/unit/mcpTransport.test.ts",
+    "test/unit/quotes.test.ts",
+    "test/unit/quotesCli.test.ts",
+    "test/unit/cite.test.ts",
+    "test/unit/annotate.test.ts",
+    "test/unit/annotateEdits.test.ts",
+    "test/unit/lockCli.test.ts",
+    "client/src/test/lockOffer.test.ts",
+    "client/src/test/testHooks.test.ts",
+    "client/src/test/toolConfirmation.test.ts",
+];

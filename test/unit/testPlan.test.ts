@@ -5,12 +5,17 @@
  */
 import * as assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 
 const repo = path.resolve(__dirname, "../../..");
 type Step = { ensure?: string; suite?: string };
-type Plan = { SUITE_NEEDS: Record<string, string[]>; testPlan: (suites: string[]) => Step[] };
+type Plan = {
+    SUITE_NEEDS: Record<string, string[]>;
+    testPlan: (suites: string[]) => Step[];
+    FAST_TESTS: string[];
+};
 // The scripts are ES modules; a CommonJS test reaches them through a real dynamic import.
 const importModule = new Function("url", "return import(url)") as (url: string) => Promise<Plan>;
 
@@ -83,6 +88,19 @@ describe("npm test: install order on a fresh machine", () => {
             assertNeedsComeFirst(steps, SUITE_NEEDS);
             const ensures = steps.filter((s) => s.ensure).map((s) => s.ensure);
             assert.equal(new Set(ensures).size, ensures.length, "each need once");
+        }
+    });
+});
+
+describe("npm run test:fast", () => {
+    it("runs only test files that exist and that the unit suite of npm test runs too", async () => {
+        const { FAST_TESTS } = await importModule(pathToFileURL(path.join(repo, "scripts/test-plan.mjs")).href);
+        assert.ok(FAST_TESTS.length >= 20, `${FAST_TESTS.length} files`);
+        assert.equal(new Set(FAST_TESTS).size, FAST_TESTS.length, "no file twice");
+        for (const file of FAST_TESTS) {
+            assert.ok(fs.existsSync(path.join(repo, file)), `${file} exists`);
+            // The unit suite's files (scripts/test.mjs specs): test/unit/ and the client's tests beside its modules.
+            assert.match(file, /^(test\/unit|client\/src\/test)\/[^/]+\.test\.ts$/, file);
         }
     });
 });
