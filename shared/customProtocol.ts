@@ -275,6 +275,11 @@ export interface LockRefsParams {
     pointer?: string;
     /** `update`: create the lock when the file has none (the user chose "Always"). */
     create?: boolean;
+    /**
+     * `lock`: accept every changed text (the user answered yes to "Accept N changed texts?"). Without
+     * it a ref whose cited text changed keeps its locked text and is counted in `changed`.
+     */
+    accept?: boolean;
 }
 
 export interface LockRefsResult {
@@ -291,6 +296,8 @@ export interface LockRefsResult {
     locked: number;
     /** Refs whose changed text stays as locked (not accepted). */
     changed: number;
+    /** Refs whose changed text was accepted. */
+    accepted: number;
     /** Refs that do not resolve (their last entry kept when they had one). */
     unresolved: number;
 }

@@ -180,12 +180,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         serverPid: () => sc.serverPid(),
         // The extension's log folder; the extension host's own log (its warnings) is in the folder above.
         logFolder: () => context.logUri.fsPath,
-        lockKeeper: (arg) => {
-            const { offer, answer } = (arg ?? {}) as { offer?: unknown; answer?: unknown };
-            if (typeof offer === "boolean") lockKeeper.offerInTests = offer;
-            if (answer !== undefined) lockKeeper.autoAnswer = typeof answer === "string" ? answer : undefined;
-            return lockKeeper.log;
-        },
+        lockKeeper: (arg) => lockKeeper.testHook(arg),
     });
 
     // `sourcecheck.enable`: the whole extension on or off for this workspace, without a reload.

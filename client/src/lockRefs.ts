@@ -26,13 +26,17 @@ import { ask, messageOf } from "./requests";
 export interface LockKeeperLog {
     saves: { uri: string; result: LockRefsResult | { ok: false; message: string } }[];
     offers: { uri: string; answer: string | undefined }[];
+    /** "Accept N changed texts?" asked by Lock Refs: how many, and the answer. */
+    accepts: { uri: string; changed: number; answer: string | undefined }[];
 }
 
 export class LockKeeper implements vscode.Disposable {
-    readonly log: LockKeeperLog = { saves: [], offers: [] };
+    readonly log: LockKeeperLog = { saves: [], offers: [], accepts: [] };
     /** Tests: offer even though VS Code runs the tests, answering with `autoAnswer` instead of a click. */
     offerInTests = false;
     autoAnswer: string | undefined;
+    /** Tests: the answer to "Accept N changed texts?" ("accept" or "keep") instead of a click. */
+    autoAcceptAnswer: string | undefined;
     private dismissed = false;
     private showing = false;
     private readonly subscriptions: vscode.Disposable[] = [];
@@ -43,6 +47,20 @@ export class LockKeeper implements vscode.Disposable {
         private readonly output: vscode.OutputChannel,
     ) {
         this.subscriptions.push(vscode.workspace.onDidSaveTextDocument((document) => void this.saved(document)));
+    }
+
+    /** The e2e hook `sourcecheck._lockKeeper` (client/E2E-HOOKS.md): set the answers, read the log. */
+    testHook(arg: unknown): LockKeeperLog {
+        const { offer, answer, acceptAnswer } = (arg ?? {}) as {
+            offer?: unknown;
+            answer?: unknown;
+            acceptAnswer?: unknown;
+        };
+        if (typeof offer === "boolean") this.offerInTests = offer;
+        if (answer !== undefined) this.autoAnswer = typeof answer === "string" ? answer : undefined;
+        if (acceptAnswer !== undefined)
+            this.autoAcceptAnswer = typeof acceptAnswer === "string" ? acceptAnswer : undefined;
+        return this.log;
     }
 
     dispose(): void {
@@ -58,9 +76,37 @@ export class LockKeeper implements vscode.Disposable {
                 message: vscode.l10n.t("Open an annotation file (*.sourcecheck.json) to lock its refs."),
             };
         }
-        const result = await ask(this.sc, lockRefsRequest, { uri: uriKey(document.uri), mode: "lock" });
+        const uri = uriKey(document.uri);
+        let result = await ask(this.sc, lockRefsRequest, { uri, mode: "lock" });
+        // A changed cited text is never accepted silently (docs/security.md, "The lock's trust model"):
+        // the lock keeps the locked texts until the user says the new ones still support the claims.
+        if (result.ok && result.changed > 0 && (await this.acceptChanged(uri, result.changed))) {
+            result = await ask(this.sc, lockRefsRequest, { uri, mode: "lock", accept: true });
+        }
         if (result.ok) vscode.window.setStatusBarMessage(vscode.l10n.t("SourceCheck: {0}", describe(result)), 5000);
         return result;
+    }
+
+    private async acceptChanged(uri: string, changed: number): Promise<boolean> {
+        const message =
+            changed === 1
+                ? vscode.l10n.t("SourceCheck: 1 cited text changed since it was locked. Accept the changed text?")
+                : vscode.l10n.t(
+                      "SourceCheck: {0} cited texts changed since they were locked. Accept {0} changed texts?",
+                      changed,
+                  );
+        // Under test nothing is clicked: the question is answered by the hook, or not asked.
+        const inTests = this.context.extensionMode === vscode.ExtensionMode.Test;
+        const answer =
+            this.autoAcceptAnswer ??
+            (inTests
+                ? undefined
+                : await askWithButtons(message, {
+                      accept: vscode.l10n.t("Accept"),
+                      keep: vscode.l10n.t("Keep the locked texts"),
+                  }));
+        this.log.accepts.push({ uri, changed, answer });
+        return answer === "accept";
     }
 
     /** The quick fix "Accept the new text (update the lock)": `{ uri, pointer }`. */
@@ -155,6 +201,8 @@ function describe(result: LockRefsResult): string {
     const parts = [
         result.locked === 1 ? vscode.l10n.t("1 ref locked") : vscode.l10n.t("{0} refs locked", result.locked),
     ];
+    if (result.accepted > 0) parts.push(vscode.l10n.t("{0} changed texts accepted", result.accepted));
+    else if (result.changed > 0) parts.push(vscode.l10n.t("{0} changed texts kept as locked", result.changed));
     if (result.unresolved > 0)
         parts.push(vscode.l10n.t("{0} not resolving (fix them, then lock again)", result.unresolved));
     const joined = parts.join(vscode.l10n.t(", "));

@@ -32,10 +32,13 @@ interface LockRefsResult {
     message?: string;
     written: boolean;
     locked: number;
+    changed?: number;
+    accepted?: number;
 }
 interface KeeperLog {
     saves: { uri: string; result: LockRefsResult }[];
     offers: unknown[];
+    accepts: { uri: string; changed: number; answer: string | undefined }[];
 }
 
 /** The SourceCheck view's line for the suite's annotation file (the e2e hook `sourcecheck._viewSnapshot`). */
@@ -206,5 +209,43 @@ describe("locks in the editor", () => {
         );
         const texts = await lockedTexts();
         assert.ok(texts.includes(changed) && !texts.includes(SENTENCE), JSON.stringify(texts));
+    });
+
+    it("Lock Refs over a changed cited text asks before accepting it: kept on No, locked on Yes", async () => {
+        const doc = await openFixture();
+        const notes = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(wsUri(DOC)), {
+            preview: false,
+            viewColumn: vscode.ViewColumn.Beside,
+        });
+        const before = await lockedTexts();
+        const line = notes.document.lineAt(2).text;
+        const at = line.indexOf("changes");
+        assert.ok(at > 0, line);
+        assert.ok(await notes.edit((b) => b.replace(new vscode.Range(2, at, 2, at + 7), "edits")));
+        const now = line.replace("changes", "edits");
+        await waitForDiagnostics(doc.uri, (ds) => ds.some((d) => codeOf(d) === "text-changed"), "text-changed");
+        const lockRefs = () =>
+            vscode.commands.executeCommand<LockRefsResult>("sourcecheck.lockRefs", doc.uri.toString());
+        try {
+            await vscode.commands.executeCommand("sourcecheck._lockKeeper", { acceptAnswer: "keep" });
+            const kept = await lockRefs();
+            assert.deepEqual([kept.ok, kept.changed, kept.accepted], [true, 1, 0], JSON.stringify(kept));
+            let log = await vscode.commands.executeCommand<KeeperLog>("sourcecheck._lockKeeper");
+            assert.deepEqual(log.accepts.at(-1), { uri: doc.uri.toString(), changed: 1, answer: "keep" });
+            assert.deepEqual(await lockedTexts(), before, "no silent accept: the locked text stays");
+
+            await vscode.commands.executeCommand("sourcecheck._lockKeeper", { acceptAnswer: "accept" });
+            const accepted = await lockRefs();
+            assert.deepEqual(
+                [accepted.ok, accepted.changed, accepted.accepted],
+                [true, 0, 1],
+                JSON.stringify(accepted),
+            );
+            log = await vscode.commands.executeCommand<KeeperLog>("sourcecheck._lockKeeper");
+            assert.deepEqual(log.accepts.at(-1), { uri: doc.uri.toString(), changed: 1, answer: "accept" });
+            assert.ok((await lockedTexts()).includes(now), JSON.stringify(await lockedTexts()));
+        } finally {
+            await vscode.commands.executeCommand("sourcecheck._lockKeeper", { acceptAnswer: null });
+        }
     });
 });

@@ -137,7 +137,7 @@ describe("lock in the editor (server side)", function () {
         assert.equal(Object.keys(readLock(root).entries).length, 3);
     });
 
-    it("saving keeps a changed text as locked (only accept or Lock Refs take it), and a bad lock is never overwritten", async () => {
+    it("saving and Lock Refs keep a changed text as locked (only an accept takes it), and a bad lock is never overwritten", async () => {
         const { uri } = await drift(DOC.replace(SENTENCE, CHANGED));
         const saved = await lockRefs({ uri, mode: "update" });
         assert.equal(saved.changed, 1);
@@ -151,9 +151,14 @@ describe("lock in the editor (server side)", function () {
         const summary = await client.request<{ lock?: object }>("sourcecheck/fileSummary", { uri });
         assert.deepEqual(summary.lock, { locked: 1, changed: 1, unlocked: 0 });
 
-        const locked = await lockRefs({ uri, mode: "lock" });
-        assert.equal(locked.written, true);
-        assert.ok(lockedTexts(readLock(root)).includes(CHANGED), "Lock Refs accepts, as sourcecheck lock does");
+        // Lock Refs never accepts silently: it counts the changed text, and the client asks the user.
+        const asked = await lockRefs({ uri, mode: "lock" });
+        assert.deepEqual([asked.ok, asked.changed, asked.accepted], [true, 1, 0]);
+        assert.ok(lockedTexts(readLock(root)).includes(SENTENCE), "the locked text is kept until accepted");
+        assert.ok(!lockedTexts(readLock(root)).includes(CHANGED));
+        const locked = await lockRefs({ uri, mode: "lock", accept: true });
+        assert.deepEqual([locked.written, locked.changed, locked.accepted], [true, 0, 1]);
+        assert.ok(lockedTexts(readLock(root)).includes(CHANGED), "accepted, as sourcecheck lock --accept does");
 
         fs.writeFileSync(path.join(root, LOCK), "{ nope");
         const bad = await lockRefs({ uri, mode: "lock" });

@@ -3,15 +3,19 @@
  * workspace whose cited document drifted (a paragraph moved, a sentence deleted, one reworded),
  * driven through the CLI (`--json`), the MCP server (the SDK client) and the language server's agent
  * tool (what VS Code's language model tool asks). Every front end must find the same repairs, leave
- * the same refs, with the same codes and next steps.
+ * the same refs, with the same codes and next steps. `lock` likewise, and through the editor's Lock Refs.
  */
 import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { diskToolContext } from "../../server/src/mcp/diskContext";
 import { createMcpServer } from "../../server/src/mcp/server";
 import type { AgentToolResult } from "../../shared/agentToolProtocol";
+import type { LockRefsResult } from "../../shared/customProtocol";
 import { runCli } from "../unit/cliRun";
 import { driftedWorkspace, FILE } from "../unit/driftWorkspace";
 import { startClient } from "./harness";
@@ -29,6 +33,16 @@ interface RepairJson {
     written: number;
 }
 
+interface LockJson {
+    lock: string;
+    locked: number;
+    accepted: number;
+    changed: number;
+    unresolved: number;
+    notLocked: { annotation: number; role: string; source?: number; code: string; next: { action: string } }[];
+    written: boolean;
+}
+
 /** What must agree: the certain repairs, the refs left with their codes and next steps, the candidates offered. */
 function essence(result: RepairJson) {
     const place = (r: { annotation: number; role: string; source?: number }) =>
@@ -43,6 +57,10 @@ function essence(result: RepairJson) {
 }
 
 async function viaMcp(root: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    return callMcp(root, "repair", args);
+}
+
+async function callMcp(root: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     const server = createMcpServer(diskToolContext(root), "test");
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
@@ -51,7 +69,7 @@ async function viaMcp(root: string, args: Record<string, unknown>): Promise<Call
     try {
         // callTool also validates the structured content against the listed output schema.
         await client.listTools();
-        return (await client.callTool({ name: "repair", arguments: args })) as CallToolResult;
+        return (await client.callTool({ name, arguments: args })) as CallToolResult;
     } finally {
         await client.close();
     }
@@ -174,4 +192,107 @@ describe("one operation on every front end: repair after drift, with a lock and 
             await editor.stop();
         }
     });
+});
+
+/** The CLI's lock result for one file without its envelope (`file`, `exitCode`): the operation's result. */
+function cliLockResult(root: string, accept: boolean): { status: number; result: Record<string, unknown> } {
+    const run = runCli(["lock", "--json", ...(accept ? ["--accept"] : []), FILE], { cwd: root });
+    const { file: _file, exitCode: _exitCode, ...result } = JSON.parse(run.stdout).files[0];
+    return { status: run.status ?? -1, result };
+}
+
+const LOCK_FILE = "answer.sourcecheck.lock.json";
+const MEMORY = "Peak memory fell by a third after the cache was trimmed.";
+
+/** The drifted workspace with the guide as it was locked, but one cited sentence changed in place: text-changed. */
+function changedInPlace(): string {
+    const root = driftedWorkspace();
+    const guide = execFileSync("git", ["show", "HEAD:sources/guide.md"], { cwd: root, encoding: "utf8" });
+    fs.writeFileSync(
+        path.join(root, "sources/guide.md"),
+        guide.replace(MEMORY, MEMORY.replace("a third", "a quarter")),
+    );
+    return root;
+}
+
+describe("one operation on every front end: lock", function () {
+    this.timeout(90_000);
+
+    const scenarios: { name: string; make: () => string; accept: boolean; expect: (r: LockJson) => void }[] = [
+        {
+            name: "after drift (moved, deleted, reworded): every ref not resolving keeps its entry",
+            make: () => driftedWorkspace({ git: false }),
+            accept: false,
+            expect: (r) => {
+                assert.deepEqual([r.locked, r.changed, r.unresolved, r.accepted], [3, 0, 6, 0]);
+                assert.deepEqual(r.notLocked[0].next, { action: "re-anchor", path: "sources/guide.md", line: 5 });
+            },
+        },
+        {
+            name: "a cited text changed in place, not accepted: the locked text is kept",
+            make: changedInPlace,
+            accept: false,
+            expect: (r) => {
+                assert.deepEqual([r.locked, r.changed, r.unresolved, r.accepted], [8, 1, 0, 0]);
+                const [changed] = r.notLocked;
+                assert.deepEqual(
+                    [changed.annotation, changed.role, changed.source, changed.code, changed.next.action],
+                    [2, "source", 2, "text-changed", "accept-text"],
+                );
+            },
+        },
+        {
+            name: "a cited text changed in place, accepted",
+            make: changedInPlace,
+            accept: true,
+            expect: (r) => assert.deepEqual([r.locked, r.changed, r.unresolved, r.accepted], [9, 0, 0, 1]),
+        },
+    ];
+
+    for (const scenario of scenarios) {
+        it(`the CLI, the MCP tool, the editor's agent tool and Lock Refs lock alike: ${scenario.name}`, async () => {
+            const [viaCli, viaMcpRoot, viaEditorRoot] = [scenario.make(), scenario.make(), scenario.make()];
+            const cli = cliLockResult(viaCli, scenario.accept);
+            scenario.expect(cli.result as unknown as LockJson);
+            assert.equal(cli.status, (cli.result as unknown as LockJson).notLocked.length > 0 ? 1 : 0);
+
+            const mcp = await callMcp(viaMcpRoot, "lock", { file: FILE, write: true, accept: scenario.accept });
+            assert.notEqual(mcp.isError, true, JSON.stringify(mcp.content));
+            assert.deepEqual(mcp.structuredContent, cli.result, "MCP lock differs from sourcecheck lock --json");
+            const text = (mcp.content[0] as { text: string }).text;
+            assert.doesNotMatch(text, /Quick Fix|`sourcecheck /, "a model is told tool calls");
+
+            const editor = await startClient({ root: viaEditorRoot, pull: true });
+            try {
+                const dry = await editor.request<AgentToolResult>("sourcecheck/agentTool", {
+                    name: "lock",
+                    input: { file: FILE, accept: scenario.accept },
+                });
+                assert.ok(dry.ok, JSON.stringify(dry));
+                assert.deepEqual(
+                    dry.structured,
+                    { ...cli.result, written: false },
+                    "the editor's agent tool differs from sourcecheck lock --json",
+                );
+                const uri = await editor.open(FILE, "sourcecheck");
+                const lockRefs = await editor.request<LockRefsResult>("sourcecheck/lockRefs", {
+                    uri,
+                    mode: "lock",
+                    accept: scenario.accept,
+                });
+                const expected = cli.result as unknown as LockJson;
+                assert.deepEqual(
+                    [lockRefs.ok, lockRefs.locked, lockRefs.changed, lockRefs.unresolved, lockRefs.accepted],
+                    [true, expected.locked, expected.changed, expected.unresolved, expected.accepted],
+                    "Lock Refs counts differ from sourcecheck lock",
+                );
+            } finally {
+                await editor.stop();
+            }
+            // The very same lock on disk, byte for byte, whichever front end wrote it.
+            const written = (root: string) => fs.readFileSync(path.join(root, LOCK_FILE), "utf8");
+            assert.equal(written(viaMcpRoot), written(viaCli), "the MCP tool wrote another lock");
+            assert.equal(written(viaEditorRoot), written(viaCli), "Lock Refs wrote another lock");
+        });
+    }
 });

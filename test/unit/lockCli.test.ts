@@ -152,12 +152,17 @@ describe("sourcecheck lock", () => {
         const json = JSON.parse((await cli(["lock", "--json", "answers"], dir)).stdout);
         assert.equal(json.exitCode, 1);
         assert.deepEqual(
-            json.files[0].notLocked.map((n: { annotation: number; role: unknown; kept: boolean }) => [
-                n.annotation,
-                n.role,
-                n.kept,
-            ]),
-            [[0, 0, true]],
+            json.files[0].notLocked.map(
+                (n: { annotation: number; role: unknown; source?: number; kept: boolean; next: unknown }) => [
+                    n.annotation,
+                    n.role,
+                    n.source,
+                    n.kept,
+                    n.next,
+                ],
+            ),
+            // Numbers from 1 (docs/contract.md, "Numbers"); the kept entry is what repair looks for.
+            [[1, "source", 1, true, { action: "re-anchor", path: "bench.md", line: 3 }]],
         );
         // Remove the bench source from the file: its entry goes.
         const fewer = structuredClone(ANNOTATIONS);

@@ -265,30 +265,6 @@ export const checkOutput = z.object({
     lockError: z.object({ code: z.string(), message: z.string(), file: z.string().optional() }).optional(),
 });
 
-export const lockOutput = z.object({
-    /** The lock file, relative to the root. */
-    lock: z.string(),
-    /** Refs locked to the text they resolve to now. */
-    locked: z.number().int(),
-    /** Refs whose changed text was accepted (only with `accept: true`). */
-    accepted: z.number().int(),
-    /** Refs that do not resolve: listed (annotation and role 0-based); their last locked entry is kept when there is one. */
-    notLocked: z.array(
-        z.object({
-            annotation: z.number().int(),
-            role: z.union([z.literal("claim"), z.number().int()]),
-            pointer: z.string(),
-            code: z.string(),
-            message: z.string(),
-            kept: z.boolean(),
-            line: z.number().int(),
-            column: z.number().int(),
-        }),
-    ),
-    /** True when the lock file was written (only with `write: true`). */
-    written: z.boolean(),
-});
-
 export const indexOutput = z.object({
     path: z.string(),
     lineCount: z.number().int(),
@@ -344,6 +320,34 @@ export const nextStep = z.object({
     line: z.number().int().min(1).optional(),
     candidates: z.number().int().min(1).optional(),
 });
+export const lockOutput = z.object({
+    /** The lock file, relative to the root. */
+    lock: z.string(),
+    /** Refs locked to the text they resolve to now. */
+    locked: z.number().int(),
+    /** Refs whose changed text was accepted (only with `accept: true`). */
+    accepted: z.number().int(),
+    /** Refs whose cited text changed and was not accepted: their locked text is kept. */
+    changed: z.number().int(),
+    /** Refs that do not resolve. */
+    unresolved: z.number().int(),
+    /** Refs not locked (annotation and source counted from 1); their last locked entry is kept when there is one. */
+    notLocked: z.array(
+        z.object({
+            ...refPlace,
+            pointer: z.string(),
+            code: z.string(),
+            message: z.string(),
+            kept: z.boolean(),
+            line: z.number().int(),
+            column: z.number().int(),
+            next: nextStep,
+        }),
+    ),
+    /** True when the lock file was written (only with `write: true`). */
+    written: z.boolean(),
+});
+
 export const repairOutput = z.object({
     repairs: z.array(
         z.object({
@@ -498,9 +502,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         title: "Lock what refs cite",
         description:
             "Record what each ref of an annotation file cites now in the lock beside it (X.sourcecheck.lock.json), so " +
-            "check later reports text-changed where a cited text changed. Returns { lock, locked, accepted, notLocked, written }; " +
-            "notLocked lists refs that do not resolve, and refs whose cited text changed (text-changed: kept unless " +
-            "accept: true, after reading the new text). Writes only with write: true, after check passes.",
+            "check later reports text-changed where a cited text changed. Returns { lock, locked, accepted, changed, unresolved, " +
+            "notLocked, written }; notLocked: refs not resolving or whose text changed (kept unless accept: true, after " +
+            "reading the new text), each with next. Writes only with write: true, after check passes.",
         input: lockInput,
         output: lockOutput,
         writes: true,

@@ -4,10 +4,10 @@
  * included) for VS Code's agents. No file system here. Every failure is a ToolError with a stable code.
  */
 import type { z } from "zod";
-import { pointerWithReading, sourceLabel } from "../../../shared/numbering";
+import { sourceLabel } from "../../../shared/numbering";
 import { checkInput as checkAnnotations } from "../core/check";
 import type { CiteCandidate } from "../core/cite";
-import { LockComparison, type LockError, type LockFile, lockAnnotationText, lockFileNameFor } from "../core/lock";
+import { LockComparison, type LockError, type LockFile, lockFileNameFor } from "../core/lock";
 import { nearestPaths } from "../core/nearestPaths";
 import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
@@ -17,6 +17,9 @@ import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type Sess
 import { type AnnotateDone, annotate as annotateOperation } from "../operations/annotate";
 import { cite as citeOperation, withNearestPaths } from "../operations/cite";
 import { isOperationError, type OperationErrorCode } from "../operations/errors";
+import { type LockResult, lockPlan } from "../operations/lock";
+import { wordNext } from "../operations/nextWords";
+import { placeLabel } from "../operations/numbers";
 import { repairSteps } from "../operations/repair";
 import { sha256 } from "../workspace/sha256";
 import { briefCheckText } from "./briefCheck";
@@ -96,7 +99,7 @@ export interface LockAccess {
     lock?: LockFile;
     error?: LockError;
     /** Replace (or create) the lock file atomically. */
-    write(text: string): Promise<void>;
+    write(content: string | Uint8Array): Promise<void>;
 }
 
 /** The documents one annotation file's refs resolve against, paths relative to its document root. */
@@ -337,43 +340,27 @@ async function lock(args: z.infer<typeof lockInput>, context: ToolContext): Prom
     if ("code" in file) throw new ToolError(file.code, file.message);
     const access = context.lockFor?.(args.file);
     if (!access) throw new ToolError("invalid-arguments", "lock: locks are not available here");
-    if (access.error) {
-        throw new ToolError(
-            "invalid-lock",
-            `${access.path}: ${access.error.code}: ${access.error.message}; fix or delete it to lock again`,
-        );
-    }
-    const result = lockAnnotationText(
-        file.text,
-        baseName(args.file),
-        context.refScope(args.file).documents(),
-        access.lock,
-        sha256,
-        args.accept === true,
+    // The very operation `sourcecheck lock` and the editor's Lock Refs run (operations/lock.ts).
+    const plan = lockPlan(
+        { text: file.text, fileName: baseName(args.file), accept: args.accept === true },
+        { documents: context.refScope(args.file).documents(), lock: () => access, sha256 },
     );
-    if (result.schemaErrors) {
-        const first = result.schemaErrors[0];
-        throw new ToolError(
-            "invalid-arguments",
-            `lock: ${args.file} fails the schema (${first.code} at ${pointerWithReading(first.pointer)}: ${first.message}); nothing was locked`,
-        );
+    if (!plan.ok) {
+        const { code, message } = plan.error;
+        if (plan.kind === "invalid-lock") throw new ToolError("invalid-lock", `${access.path}: ${code}: ${message}`);
+        throw new ToolError("invalid-arguments", `lock: ${args.file}: ${code}: ${message}`);
     }
     let written = false;
     if (args.write === true) {
         try {
-            await access.write(result.content);
+            await access.write(plan.content);
         } catch (error) {
             throw new ToolError("write-failed", `cannot write ${access.path}: ${(error as Error).message}`);
         }
         written = true;
     }
-    return json({
-        lock: access.path,
-        locked: result.locked,
-        accepted: result.accepted,
-        notLocked: result.notLocked,
-        written,
-    });
+    const structured = { ...plan.result, written };
+    return { ok: true, structured, text: lockText(args.file, structured, context.toolName) };
 }
 
 function baseName(path: string): string {
@@ -474,4 +461,18 @@ function annotateText(done: AnnotateDone, written: boolean, toolName = (name: st
         (w) => `${w.code} (${w.role === "claim" ? "claim" : sourceLabel(w.role)}): ${w.message}`,
     );
     return [head, JSON.stringify(shown), ...notes].join("\n");
+}
+
+/** What a model reads from lock: the counts, then each ref not locked with its next call (numbers from 1). */
+function lockText(file: string, result: LockResult, toolName = (name: string) => name): string {
+    const head =
+        `${result.lock}: ${result.locked} ref${result.locked === 1 ? "" : "s"} locked` +
+        (result.accepted > 0 ? `, ${result.accepted} changed text${result.accepted === 1 ? "" : "s"} accepted` : "") +
+        (result.notLocked.length > 0 ? `, ${result.notLocked.length} not` : "") +
+        (result.written ? " (written)." : `: not written, call ${toolName("lock")} again with write: true.`);
+    const lines = result.notLocked.map(
+        (n) =>
+            `- ${placeLabel(n)} (line ${n.line} of ${file}): ${n.code}: ${n.message}. Next: ${wordNext(n.next, "tool", { file, place: n, toolName })}`,
+    );
+    return [head, ...lines, JSON.stringify(result)].join("\n");
 }

@@ -5,18 +5,18 @@
  * existing lock that cannot be read, schema errors: that file's lock is left untouched).
  */
 import * as nodePath from "node:path";
-import { pointerWithReading } from "../../../shared/numbering";
-import {
-    changedDocuments,
-    type LockError,
-    lockAnnotationText,
-    type NotLocked,
-    refCountIfAllResolve,
-    siteLabel,
-} from "../core/lock";
 import { visible } from "../core/visible";
+import { type LockResult, lockPlan } from "../operations/lock";
+import { placeLabel } from "../operations/numbers";
 import { DiskDocuments } from "../workspace/diskDocuments";
-import { isLockOnBasis, lockPathFor, readLockOnBasis, sha256 } from "../workspace/lockFiles";
+import {
+    isLockOnBasis,
+    type LockOnBasis,
+    type LockRead,
+    lockPathFor,
+    readLockOnBasis,
+    sha256,
+} from "../workspace/lockFiles";
 import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
 import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, ROOT_AND_JSON, usageError } from "./commandLine";
@@ -39,17 +39,12 @@ const SPEC: CommandSpec = {
     }),
 };
 
-export interface FileLockResult {
+/** The lock operation's result for one file, with the CLI's envelope (`file`, `exitCode`, `error`). */
+export type FileLockResult = LockResult & {
     file: string;
-    lock: string;
-    written: boolean;
     exitCode: 0 | 1 | 2;
-    locked: number;
-    /** Refs whose changed text was accepted (`--accept`): their entries now hold the new text. */
-    accepted: number;
-    notLocked: NotLocked[];
     error?: { code: string; message: string };
-}
+};
 
 export const lockCommand = defineCommand({
     spec: SPEC,
@@ -62,10 +57,7 @@ export const lockCommand = defineCommand({
         if (found.length === 0) throw new CliError(`lock: no annotation files found in ${positionals.join(" ")}`);
         const root = values.root !== undefined ? nodePath.resolve(io.cwd, values.root) : undefined;
         const results = found.map((file) => {
-            const { text: _text, ...result } = lockFile(file.path, file.shown, root, io, configs, true, {
-                accept: values.accept === true,
-            });
-            return result;
+            return lockFile(file.path, file.shown, root, io, configs, true, { accept: values.accept === true });
         });
         const exitCode = Math.max(0, ...results.map((r) => r.exitCode));
         if (values.json) {
@@ -77,7 +69,7 @@ export const lockCommand = defineCommand({
     },
 });
 
-/** Lock one annotation file (exported for the MCP tool, which writes only on request). */
+/** Lock one annotation file through the lock operation (operations/lock.ts). */
 export function lockFile(
     path: string,
     shown: string,
@@ -85,14 +77,13 @@ export function lockFile(
     io: Pick<CliIo, "cwd">,
     configs = new ProjectConfigs(),
     write = true,
-    /** Accept changed texts (`--accept`, the MCP tool's `accept`): never by default (docs/security.md). */
+    /** Accept changed texts (`--accept`): never by default (docs/security.md). */
     { accept = false }: { accept?: boolean } = {},
-): FileLockResult & { text?: string } {
+): FileLockResult {
     const lockPath = lockPathFor(path);
     const lockShown = nodePath.join(nodePath.dirname(shown), nodePath.basename(lockPath)).replace(/\\/g, "/");
-    const base = { file: shown, lock: lockShown, written: false, locked: 0, accepted: 0, notLocked: [] as NotLocked[] };
     const fail = (code: string, message: string): FileLockResult => ({
-        ...base,
+        ...emptyFileResult(shown, lockShown),
         exitCode: 2,
         error: { code, message },
     });
@@ -112,42 +103,38 @@ export function lockFile(
         maxBytes: resolution.config?.maxDocumentSize,
         contentSha256: true,
     });
-    let previous = readLockOnBasis(path, () => textSha256 ?? sha256(text));
-    if (isLockOnBasis(previous)) {
-        // Nothing the lock was taken over changed and every ref resolves: locking again would write
-        // these very bytes (docs/lock.md, "Basis"), so they are written without building the entries.
-        const count =
-            changedDocuments(previous.basis, disk, sha256).size === 0 ? refCountIfAllResolve(text, disk) : undefined;
-        // The bytes are read again for the rewrite, and used only if their entries still verify.
-        const same = count !== undefined && write ? previous.bytes() : undefined;
-        if (count !== undefined && (!write || same)) {
-            if (same) writeFileAtomic(lockPath, same);
-            return { ...base, written: write, locked: count, notLocked: [], exitCode: 0 };
-        }
-        previous = previous.load();
-    }
-    if (previous.error) return fail(previous.error.code, lockErrorMessage(previous.error));
-
-    const result = lockAnnotationText(text, nodePath.basename(path), disk, previous.lock, sha256, accept, textSha256);
-    if (result.schemaErrors) {
-        const first = result.schemaErrors[0];
-        const count = result.schemaErrors.length;
-        return fail(
-            first.code,
-            `${count} schema error${count === 1 ? "" : "s"}, the first at ${pointerWithReading(first.pointer)}: ${first.message}; the lock is left as it was`,
-        );
-    }
-    const { content, locked, notLocked, accepted } = result;
-    let written = false;
-    if (write) {
-        writeFileAtomic(lockPath, content);
-        written = true;
-    }
-    return { ...base, written, locked, accepted, notLocked, exitCode: notLocked.length > 0 ? 1 : 0, text: content };
+    const plan = lockPlan(
+        { text, fileName: nodePath.basename(path), accept, textSha256 },
+        {
+            documents: disk,
+            lock: () =>
+                named(
+                    readLockOnBasis(path, () => textSha256 ?? sha256(text)),
+                    lockShown,
+                ),
+            sha256,
+        },
+    );
+    if (!plan.ok) return fail(plan.error.code, plan.error.message);
+    if (write) writeFileAtomic(lockPath, plan.content);
+    const { lock: _lock, ...result } = plan.result;
+    return {
+        file: shown,
+        lock: lockShown,
+        ...result,
+        written: write,
+        exitCode: result.notLocked.length > 0 ? 1 : 0,
+    };
 }
 
-function lockErrorMessage(error: LockError): string {
-    return `${error.message}; fix or delete the lock file to lock again (nothing was written)`;
+/** The lock as read, named as the user named its annotation file (messages and `lock` in the result). */
+function named(read: LockRead | LockOnBasis, shown: string): LockRead | LockOnBasis {
+    if (isLockOnBasis(read)) return { ...read, path: shown, load: () => ({ ...read.load(), path: shown }) };
+    return { ...read, path: shown };
+}
+
+function emptyFileResult(file: string, lock: string): Omit<FileLockResult, "exitCode"> {
+    return { file, lock, written: false, locked: 0, accepted: 0, changed: 0, unresolved: 0, notLocked: [] };
 }
 
 /** Names and messages escaped: a file name or a cited text is shown, never acted on (docs/security.md, "Outputs"). */
@@ -155,7 +142,7 @@ function formatResult(result: FileLockResult): string {
     if (result.error) return `${visible(result.lock)}: ${result.error.code}: ${visible(result.error.message)}\n`;
     const lines = result.notLocked.map(
         (n) =>
-            `${visible(result.file)}:${n.line}:${n.column}: ${siteLabel(n.annotation, n.role)}: ${n.code}: ${visible(n.message)}` +
+            `${visible(result.file)}:${n.line}:${n.column}: ${placeLabel(n)}: ${n.code}: ${visible(n.message)}` +
             (n.code === "text-changed"
                 ? " (its locked text is kept: lock --accept accepts the new text)"
                 : n.kept

@@ -7,8 +7,9 @@
  */
 import * as nodePath from "node:path";
 import type { LockRefsParams, LockRefsResult } from "../../../shared/customProtocol";
-import { lockAnnotationText, refIdentity, serializeLock } from "../core/lock";
+import { refIdentity } from "../core/lock";
 import type { Ref } from "../core/types";
+import { lockPlan } from "../operations/lock";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { readLockBeside, writeLockFile } from "../workspace/lockFiles";
 import { describeWriteError } from "../workspace/safeWrite";
@@ -16,7 +17,7 @@ import { sha256 } from "../workspace/sha256";
 import { pathToUri, uriToPath } from "../workspace/uris";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
 
-const NOTHING = { written: false, hadLock: false, locked: 0, changed: 0, unresolved: 0 } as const;
+const NOTHING = { written: false, hadLock: false, locked: 0, changed: 0, unresolved: 0, accepted: 0 } as const;
 
 export function lockRefs(
     workspace: WorkspaceIndex,
@@ -65,28 +66,34 @@ export function lockRefs(
     }
     const accept =
         params.mode === "lock"
-            ? true
+            ? params.accept === true // changed texts only once the user said yes (client/src/lockRefs.ts)
             : target // the ref, and the refs identical to it (they share its entry)
               ? (s: { ref: Ref }) => refIdentity(s.ref) === refIdentity(target.ref)
               : false;
-    const result = lockAnnotationText(file.text, nodePath.basename(path), file.lookup, read.lock, sha256, accept);
-    if (result.content === undefined) {
-        const count = result.schemaErrors.length;
+    // The very operation `sourcecheck lock` and the lock tools run (operations/lock.ts).
+    const plan = lockPlan(
+        { text: file.text, fileName: nodePath.basename(path), accept },
+        { documents: file.lookup, lock: () => read, sha256 },
+    );
+    if (!plan.ok) {
+        const count = plan.schemaErrors ?? 0;
         return {
             ok: false,
-            message: `the file has ${count} schema error${count === 1 ? "" : "s"}: fix ${count === 1 ? "it" : "them"} before locking`,
+            message:
+                plan.kind === "invalid-lock"
+                    ? `${nodePath.basename(read.path)}: ${plan.error.message}`
+                    : `the file has ${count} schema error${count === 1 ? "" : "s"}: fix ${count === 1 ? "it" : "them"} before locking`,
             ...NOTHING,
             hadLock,
             lockUri,
         };
     }
-    const changed = result.notLocked.filter((n) => n.code === "text-changed").length;
-    const counts = { locked: result.locked, changed, unresolved: result.notLocked.length - changed, hadLock, lockUri };
-    // Unchanged entries: the file is left alone (no diff, no watcher churn on every save).
-    if (read.lock && serializeLock(read.lock) === result.content) return { ok: true, written: false, ...counts };
+    const { locked, changed, unresolved, accepted } = plan.result;
+    const counts = { locked, changed, unresolved, accepted, hadLock, lockUri };
+    if (plan.unchanged) return { ok: true, written: false, ...counts };
     try {
         const folder = workspace.folderOf(path) ?? nodePath.dirname(path);
-        writeLockFile(read.path, result.content, read.snapshot, folder);
+        writeLockFile(read.path, plan.content, read.snapshot, folder);
     } catch (error) {
         return {
             ok: false,

@@ -133,7 +133,7 @@ function registerLockRequests({ connection, service, safe }: ServerContext): voi
     const failed = { ok: false, message: "the server could not lock the refs", written: false, hadLock: false };
     connection.onRequest(
         lockRefsRequest,
-        safe("lockRefs", { ...failed, locked: 0, changed: 0, unresolved: 0 }, (params) => {
+        safe("lockRefs", { ...failed, locked: 0, changed: 0, unresolved: 0, accepted: 0 }, (params) => {
             const result = lockRefs(service.workspace, service.analysis.current(params.uri), params);
             // The new lock is read when the file is checked again: drift and its diagnostics update now.
             if (result.written) service.analysis.fileChanged(params.uri);

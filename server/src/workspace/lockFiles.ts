@@ -340,7 +340,7 @@ export function annotationPathOfLock(lockPath: string): string | undefined {
  */
 export function writeLockFile(
     lockPath: string,
-    content: string,
+    content: string | Uint8Array,
     expected: FileSnapshot | undefined,
     folder: string,
 ): void {

@@ -4,9 +4,10 @@
  */
 import { checkInput } from "../check";
 import { LineIndex } from "../lines";
+import type { NextStep } from "../nextStep";
 import { LocatedText, parseJsonText } from "../parse";
 import type { DocumentLookup } from "../session";
-import type { SchemaError } from "../types";
+import type { Ref, SchemaError } from "../types";
 import { RecordingLookup } from "./basis";
 import { serializeEntries, serializeLock } from "./file";
 import { relock } from "./relock";
@@ -24,6 +25,8 @@ export interface NotLocked {
     kept: boolean;
     line: number;
     column: number;
+    /** What to do about it, as data (worded by each front end). */
+    next: NextStep;
 }
 
 export type LockedText =
@@ -82,15 +85,18 @@ export function lockAnnotationText(
         located ??= new LocatedText(text);
         lines ??= new LineIndex(text);
         const at = lines.positionAt(located.spanOf(site.pointer).offset);
+        const code = error?.code ?? "text-changed";
+        const kept = status === "kept" || status === "changed";
         notLocked.push({
             annotation: site.annotation,
             role: site.role,
             pointer: site.pointer,
-            code: error?.code ?? "text-changed",
+            code,
             message: error?.message ?? CHANGED_NOT_ACCEPTED,
-            kept: status === "kept" || status === "changed",
+            kept,
             line: at.line,
             column: at.column + 1,
+            next: nextStepFor(code, kept, site.ref),
         });
     });
     const lock = result.lock;
@@ -105,6 +111,17 @@ export function lockAnnotationText(
         };
     }
     return { content: serializeLock(lock, entries), lock, locked, notLocked, accepted: result.accepted };
+}
+
+/** What to do about a ref the lock could not follow (docs/contract.md, "Next steps"). */
+function nextStepFor(code: string, kept: boolean, ref: Ref): NextStep {
+    const at = { path: ref.path, line: ref.start.line };
+    if (code === "text-changed") return { action: "accept-text", ...at };
+    if (code === "unknown-path" || code === "unreadable-document" || code === "path-outside-root") {
+        return { action: "fix-path", path: ref.path };
+    }
+    // The last locked entry is kept: repair looks for that text where it went.
+    return kept ? { action: "re-anchor", ...at } : { action: "cite-again", ...at };
 }
 
 /**
