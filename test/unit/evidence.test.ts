@@ -90,6 +90,20 @@ describe("evidence: chunking", () => {
         assert.equal(fenceChunk.endLine, 5 + fence.length - 1);
     });
 
+    it("cuts a fenced block only when it is over 16 times the chunk size, then into bounded pieces", () => {
+        const code = Array.from({ length: 400 }, (_, i) => `call(${i}); // step ${i} of the job`);
+        const text = ["# A", "", "```", ...code, "```"].join("\n");
+        const chunks = chunkMarkdown(lines(text), 120);
+        assert.ok(chunks.length > 10, `a ${text.length}-character fence is cut (${chunks.length} chunks)`);
+        const longest = Math.max(...code.map((l) => l.length + 1));
+        for (const chunk of chunks) assert.ok(chunk.text.length <= 2 * 120 + longest + "# A\n\n".length, chunk.text);
+        // Every line is in exactly one chunk, in order.
+        assert.deepEqual(
+            chunks.flatMap((c) => Array.from({ length: c.endLine - c.startLine + 1 }, (_, i) => c.startLine + i)),
+            Array.from({ length: code.length + 4 }, (_, i) => i + 1),
+        );
+    });
+
     it("handles no headings, text before the first heading, a huge line, and trailing blank lines", () => {
         assert.deepEqual(
             chunkMarkdown(lines("just text\nmore\n\n")).map((c) => [c.startLine, c.endLine, c.headingPath]),

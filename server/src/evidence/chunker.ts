@@ -1,9 +1,10 @@
 /**
  * Heading-aware chunking of Markdown (docs/evidence.md, "Chunks"). A section runs from an ATX heading
  * to the next one; headings inside fenced code are text, not headings. A section is cut into chunks of
- * contiguous lines at blank lines once it grows past `maxChars` (a target, not a cap: a fenced block
- * or a huge line stays whole). A section with no text under its heading yields no chunk of its own:
- * its heading lives on in the heading path of the sections below it.
+ * contiguous lines at blank lines once it grows past `maxChars` (a target, not a cap); a paragraph of
+ * more than twice that (a fenced block of more than 16 times) is first cut at line ends, preferring
+ * sentence ends (a huge single line stays whole). A section with no text under its heading yields no
+ * chunk of its own: its heading lives on in the heading path of the sections below it.
  */
 
 export const DEFAULT_MAX_CHARS = 900;
@@ -110,8 +111,41 @@ function lastNonBlank(lines: readonly string[], from: number, to: number): numbe
     return end;
 }
 
+/** A fenced block stays one chunk up to this many times the chunk size. */
+const FENCE_WHOLE_UP_TO = 16;
+
+/** A line that ends a sentence (a full stop, question or exclamation mark, maybe closed by a quote or bracket). */
+const SENTENCE_END = /[.!?。！？…]["'”’)\]]*\s*$/;
+
+/**
+ * A block (a paragraph without blank lines; a fenced block only past FENCE_WHOLE_UP_TO times) longer than twice the chunk size, cut
+ * into pieces at line ends: after a line that ends a sentence once a piece holds half the size, at
+ * any line end once it holds twice the size. One pass: the work grows with the text, not its square
+ * (a 5 MB file without blank lines is no longer one chunk). A single line is never cut.
+ */
+function bounded(lines: readonly string[], [from, to]: [number, number], maxChars: number): [number, number][] {
+    // Code is read whole: a fenced block is cut only when it is far too big to be one passage.
+    const whole = FENCE.test(lines[from]) ? FENCE_WHOLE_UP_TO * maxChars : 2 * maxChars;
+    if (charsIn(lines, from, to) <= whole) return [[from, to]];
+    const pieces: [number, number][] = [];
+    let start = from;
+    let size = 0;
+    for (let i = from; i < to; i++) {
+        size += lines[i].length + 1;
+        // A piece starts on a line of text: never on a blank line (in a fence) or one that reads as a heading.
+        const cuttable = i + 1 < to && !isBlank(lines[i + 1]) && !HEADING.test(lines[i + 1]);
+        if (cuttable && ((size >= maxChars / 2 && SENTENCE_END.test(lines[i])) || size >= 2 * maxChars)) {
+            pieces.push([start, i + 1]);
+            start = i + 1;
+            size = 0;
+        }
+    }
+    pieces.push([start, to]);
+    return pieces;
+}
+
 function chunkSection(lines: readonly string[], section: Section, maxChars: number, out: Chunk[]): void {
-    const body = blocks(lines, section.from, section.to);
+    const body = blocks(lines, section.from, section.to).flatMap((block) => bounded(lines, block, maxChars));
     if (body.length === 0) return; // heading only (or nothing at all): no chunk
     const emit = (from: number, to: number) => {
         const slice = lines.slice(from, to);
