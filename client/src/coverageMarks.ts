@@ -16,6 +16,10 @@ const COVERAGE_REFRESH_MS = 300;
 export class CoverageMarks implements vscode.Disposable {
     private readonly type = vscode.window.createTextEditorDecorationType({
         backgroundColor: new vscode.ThemeColor("sourcecheck.uncoveredBackground"),
+        // A tint alone vanishes in high-contrast themes (transparent there) and is faint in light ones:
+        // a dashed outline, a shape no verdict uses (docs/view.md, "Coverage").
+        border: "1px dashed",
+        borderColor: new vscode.ThemeColor("sourcecheck.uncoveredBorder"),
         overviewRulerColor: new vscode.ThemeColor("sourcecheck.uncoveredOverviewRuler"),
         overviewRulerLane: vscode.OverviewRulerLane.Right,
     });

@@ -6,6 +6,7 @@
  * one pass per interval, and a pass for a document that changed meanwhile is redone, never applied stale.
  */
 import * as vscode from "vscode";
+import { VERDICT_GLYPHS, verdictColorId } from "../../shared/legend";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
 import { decorationsEnabled } from "./config";
 import {
@@ -40,6 +41,8 @@ export type AppliedDecorations = Record<SpanKind, PlainRange[]> & {
     brokenLabels: string[];
     /** 0-based lines that carry a gutter icon: one per span, on its first line. */
     gutterLines: number[];
+    /** The icon (media/<name>.svg) drawn on each of `gutterLines`, by line. */
+    gutterIcons: Record<number, string>;
 };
 
 const RULER_LANES: Record<SpanKind, vscode.OverviewRulerLane> = {
@@ -70,6 +73,7 @@ function emptyApplied(): AppliedDecorations {
         brokenLines: [],
         brokenLabels: [],
         gutterLines: [],
+        gutterIcons: {},
     };
 }
 
@@ -95,12 +99,10 @@ function createDecorationType(kind: SpanKind, verdict?: Verdict): vscode.TextEdi
         backgroundColor: new vscode.ThemeColor(`sourcecheck.${background}`),
         // Transparent except in high-contrast themes, where a background alone is not enough.
         border: "1px solid",
-        borderColor: new vscode.ThemeColor(
-            verdict ? `sourcecheck.claim${capitalized(verdict)}Foreground` : `sourcecheck.${kind}Border`,
-        ),
+        borderColor: new vscode.ThemeColor(verdict ? verdictColorId(verdict) : `sourcecheck.${kind}Border`),
         textDecoration: verdict ? VERDICT_TEXT_DECORATION[verdict] : undefined,
         overviewRulerColor: new vscode.ThemeColor(
-            verdict ? `sourcecheck.claim${capitalized(verdict)}Foreground` : `sourcecheck.${kind}OverviewRuler`,
+            verdict ? verdictColorId(verdict) : `sourcecheck.${kind}OverviewRuler`,
         ),
         overviewRulerLane: RULER_LANES[kind],
         rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
@@ -119,6 +121,16 @@ function createGutterType(context: vscode.ExtensionContext, name: string): vscod
         light: { gutterIconPath: icon("-light") },
     });
 }
+
+/** The gutter icon (media/<name>.svg and <name>-light.svg) of each verdict and polarity. */
+const GUTTER_ICONS: Record<"supports" | "refutes" | Verdict, string> = {
+    supports: "supports",
+    refutes: "refutes",
+    supported: "verdict-supported",
+    contested: "verdict-contested",
+    refuted: "verdict-refuted",
+    broken: "verdict-broken",
+};
 
 /** Where a span's gutter icon goes: an empty range at the start of its first line. */
 function gutterRanges(ranges: vscode.Range[]): vscode.Range[] {
@@ -186,7 +198,7 @@ function brokenLineOptions(refs: BrokenRef[]): vscode.DecorationOptions[] {
     return [...byLine].map(([line, list]) => {
         const first = list[0];
         const more = list.length > 1 ? vscode.l10n.t(" (and {0} more)", list.length - 1) : "";
-        const label = `⚠ ${brokenRefLabel(first)}${more}`;
+        const label = `${VERDICT_GLYPHS.broken} ${brokenRefLabel(first)}${more}`;
         const hover = new vscode.MarkdownString(undefined, true);
         hover.supportHtml = false;
         for (const ref of list) {
@@ -238,12 +250,12 @@ export class CitedSpanDecorations implements vscode.Disposable {
             broken: createDecorationType("claim", "broken"),
         };
         this.gutterTypes = {
-            supports: createGutterType(context, "supports"),
-            refutes: createGutterType(context, "refutes"),
-            supported: createGutterType(context, "verdict-supported"),
-            contested: createGutterType(context, "verdict-contested"),
-            refuted: createGutterType(context, "verdict-refuted"),
-            broken: createGutterType(context, "verdict-broken"),
+            supports: createGutterType(context, GUTTER_ICONS.supports),
+            refutes: createGutterType(context, GUTTER_ICONS.refutes),
+            supported: createGutterType(context, GUTTER_ICONS.supported),
+            contested: createGutterType(context, GUTTER_ICONS.contested),
+            refuted: createGutterType(context, GUTTER_ICONS.refuted),
+            broken: createGutterType(context, GUTTER_ICONS.broken),
         };
         this.disposables.push(
             ...Object.values(this.types),
@@ -350,6 +362,8 @@ export class CitedSpanDecorations implements vscode.Disposable {
             applied.brokenLines = brokenLines.map((o) => o.range.start.line);
             applied.brokenLabels = brokenLines.map((o) => String(o.renderOptions?.after?.contentText ?? ""));
             applied.gutterLines = [...taken].sort((a, b) => a - b);
+            for (const [name, ranges] of gutter)
+                for (const r of ranges) applied.gutterIcons[r.start.line] = GUTTER_ICONS[name];
         }
         this.applied.set(key, applied);
     }

@@ -49,8 +49,22 @@ export interface ViewSnapshot {
             /** The reasons a broken annotation shows as its first children. */
             reasons: string[];
             reveal?: unknown[];
+            /** The item's icon: the codicon and its theme colour (docs/verdicts.md, "One legend"). */
+            icon: IconSnapshot;
+            /** Each source item's icon, in the order of `sourceLabels`. */
+            sourceIcons: IconSnapshot[];
         }[];
     }[];
+}
+
+export interface IconSnapshot {
+    codicon: string | undefined;
+    color: string | undefined;
+}
+
+function iconOf(item: vscode.TreeItem): IconSnapshot {
+    const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath : undefined;
+    return { codicon: icon?.id, color: icon?.color?.id };
 }
 
 function noFiles(): string {
@@ -271,6 +285,10 @@ export class SourceCheckView implements vscode.TreeDataProvider<Node>, vscode.Di
                                       sourceLabels: n.annotation.sources.map(sourceLabel),
                                       reasons: reasonsOf(n.annotation),
                                       reveal: this.getTreeItem(n).command?.arguments,
+                                      icon: iconOf(this.getTreeItem(n)),
+                                      sourceIcons: n.annotation.sources.map((ref) =>
+                                          iconOf(treeItemOf({ kind: "source", uri: n.uri, ref, parent: n })),
+                                      ),
                                   },
                               ]
                             : [],

@@ -4,15 +4,22 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { VERDICT_CODICONS, verdictColorId } from "../../shared/legend";
 import { ordinal } from "../../shared/numbering";
 import type { AnnotationRefSummary, AnnotationSummary, FileSummary, Verdict } from "./customRequestTypes";
 import { annotationName, counted, sourceName, verdictWord } from "./l10n";
 
+/**
+ * The legend's shapes and colours (docs/verdicts.md, "One legend"): the codicon of the gutter's shape
+ * (triangle, circled cross, half disc, tick), in the verdict's theme colour.
+ */
+const verdictIcon = (verdict: Verdict) =>
+    new vscode.ThemeIcon(VERDICT_CODICONS[verdict], new vscode.ThemeColor(verdictColorId(verdict)));
 const VERDICT_ICONS: Record<Verdict, vscode.ThemeIcon> = {
-    supported: new vscode.ThemeIcon("pass", new vscode.ThemeColor("testing.iconPassed")),
-    contested: new vscode.ThemeIcon("warning", new vscode.ThemeColor("list.warningForeground")),
-    refuted: new vscode.ThemeIcon("error", new vscode.ThemeColor("list.errorForeground")),
-    broken: new vscode.ThemeIcon("debug-disconnect", new vscode.ThemeColor("list.errorForeground")),
+    supported: verdictIcon("supported"),
+    contested: verdictIcon("contested"),
+    refuted: verdictIcon("refuted"),
+    broken: verdictIcon("broken"),
 };
 
 // Nodes are made once per load and kept: the tree view knows elements by identity (reveal needs it).
@@ -92,7 +99,7 @@ export function treeItemOf(node: ViewNode): vscode.TreeItem {
     }
     if (node.kind === "reason") {
         const item = new vscode.TreeItem(node.text);
-        item.iconPath = new vscode.ThemeIcon("info", new vscode.ThemeColor("sourcecheck.brokenForeground"));
+        item.iconPath = new vscode.ThemeIcon("info", new vscode.ThemeColor(verdictColorId("broken")));
         item.tooltip = node.text;
         item.contextValue = "reason";
         const claim = node.parent.annotation.claim;

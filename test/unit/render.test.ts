@@ -309,7 +309,9 @@ describe("render: refuted and broken drawn differently", () => {
             assert.ok(value("refuted") && value("broken-bg"));
             assert.notEqual(value("refuted"), value("broken-bg"));
         }
-        assert.match(html, /✗ refuted/);
+        assert.match(html, /⊗ refuted/);
+        assert.match(html, /◐ contested/);
+        assert.match(html, /✓ supported/);
         assert.match(html, /⚠ broken/);
     });
 });

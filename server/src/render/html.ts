@@ -6,6 +6,7 @@
  * and its Content-Security-Policy forbids scripts and every load, so nothing in it can run or fetch.
  */
 
+import { VERDICT_COLORS, VERDICT_GLYPHS } from "../../../shared/legend";
 import { ordinal, pointerForPeople, sourceLabel } from "../../../shared/numbering";
 import type { Report, ReportEntry, SourceEntry, SpanEntry } from "../core/check";
 import { LineIndex } from "../core/lines";
@@ -39,10 +40,10 @@ export function escapeHtml(text: string): string {
 
 /** A glyph as well as a colour: refuted and broken must differ in shape, not only in hue. */
 const VERDICT_TEXT: Record<Verdict, string> = {
-    supported: "✓ supported",
-    contested: "± contested",
-    refuted: "✗ refuted",
-    broken: "⚠ broken",
+    supported: `${VERDICT_GLYPHS.supported} supported`,
+    contested: `${VERDICT_GLYPHS.contested} contested`,
+    refuted: `${VERDICT_GLYPHS.refuted} refuted`,
+    broken: `${VERDICT_GLYPHS.broken} broken`,
 };
 
 /**
@@ -251,13 +252,21 @@ function renderSchemaErrors(errors: SchemaError[]): string {
     return `<section class="schema-errors"><h2>Schema errors</h2><ul>${items}</ul></section>`;
 }
 
+/** The legend's colours (shared/legend.ts) as the report's CSS variables, for a light or a dark page. */
+function legendVariables(theme: "light" | "dark"): string {
+    const c = (verdict: Verdict) => VERDICT_COLORS[verdict][theme];
+    return `--supported: ${c("supported")}; --refuted: ${c("refuted")}; --contested: ${c("contested")}; --broken-bg: ${c("broken")};`;
+}
+
+// Text on a verdict's colour (badges of broken, annotation numbers): white on the light page's dark
+// marks, the page's own dark on the dark page's bright ones, at least 4.5:1 either way.
 const STYLE = `
 :root { color-scheme: light dark; --bg: #fff; --fg: #1f2328; --muted: #59636e; --card: #f6f8fa; --line: #d1d9e0;
-  --supported: #1a7f37; --supported-bg: #dafbe1; --refuted: #8250df; --refuted-bg: #fbefff;
-  --contested: #9a6700; --contested-bg: #fff8c5; --broken: #ffffff; --broken-bg: #cf222e; --broken-soft: #ffebe9; }
+  ${legendVariables("light")} --on-mark: #ffffff;
+  --supported-bg: #dafbe1; --refuted-bg: #fbefff; --contested-bg: #fff8c5; --broken-soft: #ffebe9; }
 @media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --card: #161b22; --line: #3d444d;
-  --supported: #3fb950; --supported-bg: #12361f; --refuted: #d2a8ff; --refuted-bg: #2e1f47;
-  --contested: #d29922; --contested-bg: #3a2d0b; --broken: #ffffff; --broken-bg: #da3633; --broken-soft: #3c1618; } }
+  ${legendVariables("dark")} --on-mark: #0d1117;
+  --supported-bg: #12361f; --refuted-bg: #2e1f47; --contested-bg: #3a2d0b; --broken-soft: #3c1618; } }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 72rem; padding: 1.5rem; background: var(--bg); color: var(--fg);
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
@@ -270,7 +279,7 @@ h3 { font-size: 1rem; margin: 0 0 .5rem; }
 .badge.supported { color: var(--supported); background: var(--supported-bg); }
 .badge.refuted { color: var(--refuted); background: var(--refuted-bg); }
 .badge.contested { color: var(--contested); background: var(--contested-bg); }
-.badge.broken { color: var(--broken); background: var(--broken-bg); }
+.badge.broken { color: var(--on-mark); background: var(--broken-bg); }
 .document pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--card); border: 1px solid var(--line);
   border-radius: 6px; padding: 1rem; font: 14px/1.7 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
 .path { font-family: ui-monospace, monospace; }
@@ -280,7 +289,7 @@ mark.refuted { background: var(--refuted-bg); text-decoration: line-through 2px 
 mark.contested { background: var(--contested-bg); border-bottom: 2px solid var(--contested); }
 mark.broken { background: var(--broken-soft); text-decoration: underline wavy 1px var(--broken-bg); outline: 1px dashed var(--broken-bg); }
 .number { display: inline-block; min-width: 1.4em; padding: 0 .3em; margin-right: 2px; border-radius: 4px; text-align: center;
-  font: 600 .75rem/1.4 system-ui, sans-serif; vertical-align: super; text-decoration: none; color: #fff; }
+  font: 600 .75rem/1.4 system-ui, sans-serif; vertical-align: super; text-decoration: none; color: var(--on-mark); }
 h3 .number { vertical-align: baseline; font-size: .9rem; }
 .number.supported { background: var(--supported); } .number.refuted { background: var(--refuted); }
 .number.contested { background: var(--contested); } .number.broken { background: var(--broken-bg); }
@@ -294,7 +303,7 @@ blockquote { margin: .25rem 0 .5rem; padding: .25rem .75rem; border-left: 3px so
 .polarity { font-weight: 600; } .polarity.supports { color: var(--supported); } .polarity.refutes { color: var(--refuted); }
 .confidence, .which { color: var(--muted); font-size: .85rem; }
 .meta { margin: 0; }
-.error { margin: .25rem 0; padding: .35rem .6rem; border-radius: 4px; color: var(--broken); background: var(--broken-bg); overflow-wrap: anywhere; }
+.error { margin: .25rem 0; padding: .35rem .6rem; border-radius: 4px; color: var(--on-mark); background: var(--broken-bg); overflow-wrap: anywhere; }
 .source.broken-ref { outline: 2px solid var(--broken-bg); outline-offset: 4px; border-radius: 2px; }
 .schema-errors { border: 2px solid var(--broken-bg); border-radius: 6px; padding: 0 1rem; }
 .none { color: var(--muted); }
