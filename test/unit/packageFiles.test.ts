@@ -18,7 +18,8 @@ describe("the packaged extension", () => {
         const named = new Set([...pkg.matchAll(/"(?:\.\/)?((?:media|syntaxes|schemas)\/[^"]+)"/g)].map((m) => m[1]));
         // The client's gutter icons: media/<name>.svg and <name>-light.svg (client/src/decorations.ts).
         const decorations = fs.readFileSync(path.join(repo, "client/src/decorations.ts"), "utf8");
-        for (const m of decorations.matchAll(/createGutterType\(context, "([\w-]+)"\)/g)) {
+        const icons = /const GUTTER_ICONS[^{]*\{([^}]*)\}/.exec(decorations)?.[1] ?? "";
+        for (const m of icons.matchAll(/: "([\w-]+)"/g)) {
             named.add(`media/${m[1]}.svg`);
             named.add(`media/${m[1]}-light.svg`);
         }
