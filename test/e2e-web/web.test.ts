@@ -71,6 +71,45 @@ describe("VS Code for the Web", () => {
         assertEqual(described(doc, ds), EXPECTED.map((e) => `${e.code} ${e.path.join("/")}`).sort(), "diagnostics");
     });
 
+    it("flags drift against the lock when a cited file changes outside the editor, and clears it when restored", async () => {
+        const doc = await openAnswers();
+        const notes = wsUri("sources/release-notes.md");
+        const original = await vscode.workspace.fs.readFile(notes);
+        const text = new TextDecoder().decode(original);
+        assert(text.includes("now queue changes"), "release-notes.md line 5 is not the demo's");
+        const drifted = (ds: vscode.Diagnostic[]) => ds.filter((d) => codeOf(d) === "text-changed");
+        // Not open in an editor: only the file system's change event tells the server (docs/web.md).
+        await vscode.workspace.fs.writeFile(notes, new TextEncoder().encode(text.replace("now queue", "now hold")));
+        const flagged = await waitFor(
+            () => drifted(ours(doc.uri)),
+            (found) => found.length === 1,
+            "one text-changed diagnostic after release-notes.md line 5 changed",
+        );
+        const source = tokenRange(doc, ["annotations", 1, "sources", 0]);
+        assert(
+            source.contains(flagged[0].range),
+            `the drift is not on annotation 2's source: ${described(doc, flagged)}`,
+        );
+        await vscode.workspace.fs.writeFile(notes, original);
+        await waitFor(
+            () => drifted(ours(doc.uri)),
+            (found) => found.length === 0,
+            "no drift once restored",
+        );
+    });
+
+    it("a cited file missing, then created outside the editor, is found; deleted, it is missing again", async () => {
+        const doc = await openAnswers();
+        const created = wsUri("sources/benchmarks.txt");
+        const unreadable = () => ours(doc.uri).filter((d) => codeOf(d) === "unreadable-document");
+        await waitFor(unreadable, (found) => found.length === 1, "sources/benchmarks.txt unreadable at first");
+        const benchmark = await vscode.workspace.fs.readFile(wsUri("sources/benchmark.txt"));
+        await vscode.workspace.fs.writeFile(created, benchmark);
+        await waitFor(unreadable, (found) => found.length === 0, "sources/benchmarks.txt found once created");
+        await vscode.workspace.fs.delete(created);
+        await waitFor(unreadable, (found) => found.length === 1, "sources/benchmarks.txt missing again once deleted");
+    });
+
     it("a hover on a ref shows the text it resolves to", async () => {
         const doc = await openAnswers();
         const at = tokenRange(doc, ["annotations", 0, "sources", 0, "start", "str"]).start.translate(0, 2);

@@ -46,6 +46,13 @@ export class Analysis {
                 );
             }
         });
+        // A file checked while a read was pending is checked again once it arrived (docs/web.md).
+        workspace.reads.onArrived(() => {
+            const halfRead = workspace.halfReadFiles();
+            if (halfRead.length === 0) return;
+            for (const uri of halfRead) this.pendingFiles.add(uri);
+            this.debounce.schedule();
+        });
     }
 
     /** The analysis of an annotation file at its latest version (open buffer, else disk). */
@@ -53,9 +60,11 @@ export class Analysis {
         this.settle();
         const open = this.documents.get(uri);
         const known = this.workspace.get(uri);
-        if (!open) return known;
+        // Checked while a read was pending, and all arrived since: that check took it as absent.
+        const stale = known !== undefined && this.workspace.isHalfRead(uri) && !this.workspace.reads.hasPending();
+        if (!open) return stale ? (this.workspace.analyzeFromDisk(uri, known.version) ?? known) : known;
         if (!this.workspace.isAnnotationFile(uri, open.languageId)) return undefined;
-        return known && known.version === open.version ? known : this.analyzeOpen(open);
+        return known && known.version === open.version && !stale ? known : this.analyzeOpen(open);
     }
 
     /** Finish pending work (before answering from the index as a whole). */

@@ -56,3 +56,18 @@ export interface ServerContext {
     client: ClientState;
     safe: Guard;
 }
+
+/**
+ * A request about a document, answered once the reads its check asked for arrived and it was checked
+ * again with them (VS Code for the Web: docs/web.md), so no answer comes from a half-read check. On
+ * Node nothing is ever pending and it answers at once.
+ */
+export function afterReads<P extends { textDocument: { uri: string } }, R>(
+    service: LanguageService,
+    handler: (params: P) => R,
+): (params: P) => R | Promise<R> {
+    return (params) =>
+        service.workspace.reads.hasPending()
+            ? service.whenRead(params.textDocument.uri).then(() => handler(params))
+            : handler(params);
+}

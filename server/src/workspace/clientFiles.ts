@@ -2,7 +2,9 @@
  * WorkspaceFiles answered by the client (docs/web.md): the language server in a web worker has no file
  * system, so it asks the client, which reads through `vscode.workspace.fs` (any scheme: a GitHub
  * repository in github.dev, a test's in-memory provider). Answers are kept until the client says the
- * file changed; a read asked for and not yet answered is "pending" (workspaceFiles.ts).
+ * file changed; a read asked for and not yet answered is "pending" (workspaceFiles.ts), never "missing".
+ * Every answer kept has an invalidation path: `changed` (the client forwards file changes) drops it, and
+ * each arrival is told to `onArrived` listeners, which drop what was decided without it.
  */
 import type { FileInfo, FileKind, TextRead, WorkspaceFiles } from "./workspaceFiles";
 
@@ -50,6 +52,7 @@ export class ClientFiles implements WorkspaceFiles {
     private readonly stats = new Map<string, Kept<FileInfo | undefined>>();
     private readonly inFlight = new Set<Promise<void>>();
     private arrived: string[] = [];
+    private readonly arrivalListeners: ((path: string) => void)[] = [];
 
     constructor(private readonly asker: FileAsker) {}
 
@@ -86,15 +89,15 @@ export class ClientFiles implements WorkspaceFiles {
             this.asker.stat(path).then(
                 (info) => {
                     entry.value = info;
+                    entry.asking = undefined;
                 },
                 () => {
                     entry.value = undefined;
+                    entry.asking = undefined;
                 },
             ),
             path,
-        ).then(() => {
-            entry.asking = undefined;
-        });
+        );
         return "pending";
     }
 
@@ -105,6 +108,10 @@ export class ClientFiles implements WorkspaceFiles {
     changed(path: string): void {
         this.reads.delete(path);
         this.stats.delete(path);
+    }
+
+    onArrived(listener: (path: string) => void): void {
+        this.arrivalListeners.push(listener);
     }
 
     hasPending(): boolean {
@@ -122,6 +129,7 @@ export class ClientFiles implements WorkspaceFiles {
         const done = asking.finally(() => {
             this.inFlight.delete(done);
             this.arrived.push(path);
+            for (const listener of this.arrivalListeners) listener(path);
         });
         this.inFlight.add(done);
         return done;

@@ -48,7 +48,8 @@ export const nodeConfigFileSystem: ConfigFileSystem = {
         // The one safe reader: a FIFO is refused without blocking, the size is capped on the descriptor.
         const read = readTextFile(path, { maxBytes: MAX_CONFIG_CHARS * 4 });
         if (read.ok) return read.text;
-        if (read.reason === "missing") return undefined;
+        // Pending (the browser: docs/web.md): absent for now; its arrival clears the configurations.
+        if (read.reason === "missing" || read.reason === "pending") return undefined;
         return `${UNREADABLE_CONFIG}${read.message}`;
     },
 };

@@ -38,8 +38,11 @@ export type SafeRead =
       }
     | {
           ok: false;
-          /** missing, directory, not-regular (FIFO, socket, device), too-large, not-text, or error. */
-          reason: "missing" | "directory" | "not-regular" | "too-large" | "not-text" | "outside" | "error";
+          /**
+           * missing, directory, not-regular (FIFO, socket, device), too-large, not-text, or error; "pending"
+           * only in the browser: asked of the client, not answered yet (web/safeFile.ts).
+           */
+          reason: "missing" | "directory" | "not-regular" | "too-large" | "not-text" | "outside" | "error" | "pending";
           /** A clause for a sentence about the file: "is a directory", "is not valid UTF-8 text"… */
           message: string;
           size?: number;

@@ -33,6 +33,11 @@ export interface PendingReads {
     settle(): Promise<string[]>;
     /** A file changed (created, changed or deleted): read it again when next asked. */
     changed(path: string): void;
+    /**
+     * Calls `listener` with each path whose answer arrives, whoever waits for it: what was decided while
+     * it was pending (a cached document, a configuration, a check) is dropped and checked again.
+     */
+    onArrived(listener: (path: string) => void): void;
 }
 
 export interface WorkspaceFiles extends PendingReads {
@@ -49,4 +54,5 @@ export const SYNCHRONOUS_READS: PendingReads = {
     hasPending: () => false,
     settle: async () => [],
     changed: () => undefined,
+    onArrived: () => undefined,
 };

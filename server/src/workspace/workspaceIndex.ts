@@ -33,6 +33,9 @@ const NO_ROOT: DocumentLookup = {
     }),
 };
 
+/** The files a folder's ignore rules come from: `.gitignore`, `.git` and what is under it. */
+const GIT_RULES = /[\\/]\.git(ignore)?([\\/]|$)/;
+
 /** At most this many files are remembered for path completion. */
 const SCAN_LIMIT = 200_000;
 
@@ -54,6 +57,8 @@ export class WorkspaceIndex {
     private folderExcludes = new Map<string, string[]>();
     /** The discovery of each folder (workspace/discovery.ts), with the `.gitignore` files it read. */
     private discoveries = new Map<string, Discovery>();
+    /** Annotation files checked while some read was pending (docs/web.md): checked again once it arrived. */
+    private readonly halfRead = new Set<string>();
 
     /**
      * @param reads reads that may still be on their way: the browser's files come from the client
@@ -66,6 +71,8 @@ export class WorkspaceIndex {
         this.source = new DocumentSource(buffers, DEFAULT_SETTINGS.maxDocumentSize);
         // A configuration's maxDocumentSize governs the documents under its root.
         this.source.maxBytesFor = (root) => this.configs.forFolder(root)?.config.maxDocumentSize;
+        // Whoever waited for it, an answer drops what was decided while it was pending.
+        reads.onArrived((path) => this.arrived([path]));
     }
 
     /** The `files.exclude` and `search.exclude` globs of each folder (switched-on keys only). */
@@ -159,6 +166,9 @@ export class WorkspaceIndex {
         const path = uriToPath(uri);
         const lock = path !== undefined ? this.locks.readBeside(path) : undefined;
         const file = new AnnotationFile(uri, version, text, root, lookup, keepValue, lock);
+        // A read still pending was taken as absent by this check (or by a cached one it reused).
+        if (this.reads.hasPending()) this.halfRead.add(uri);
+        else this.halfRead.delete(uri);
         this.files.set(uri, file);
         this.index(file);
         return file;
@@ -179,6 +189,17 @@ export class WorkspaceIndex {
     remove(uri: string): void {
         this.files.delete(uri);
         this.citations.delete(uri);
+        this.halfRead.delete(uri);
+    }
+
+    /** True when the file's current check was made while a read was pending (docs/web.md). */
+    isHalfRead(uri: string): boolean {
+        return this.halfRead.has(uri);
+    }
+
+    /** The annotation files checked while a read was pending, to check again once it arrived. */
+    halfReadFiles(): string[] {
+        return [...this.halfRead];
     }
 
     /** Reads that were pending arrived: forget what was decided without them (documents, configurations). */
@@ -186,6 +207,8 @@ export class WorkspaceIndex {
         if (paths.length === 0) return;
         for (const path of paths) this.source.invalidate(path);
         this.configs.clear();
+        // A folder judged while its ignore rules were pending (web/discoveryFs.ts) is judged again.
+        if (paths.some((path) => GIT_RULES.test(path))) this.discoveries.clear();
     }
 
     /** The annotation files whose refs cite this absolute path. */

@@ -1,7 +1,9 @@
 /**
  * The browser's twin of workspace/discoveryFs.ts (docs/web.md): the language server's scan walks the
- * workspace through the client (`vscode.workspace.fs.readDirectory`). Only the asynchronous adapter
- * exists: the synchronous one serves the CLI, which a browser does not run.
+ * workspace through the client (`vscode.workspace.fs.readDirectory`). The walk is asynchronous; the
+ * synchronous calls (whether a created file is excluded, in a folder the walk never entered) answer
+ * from what the client already said, a pending read counting as absent for now: its arrival makes the
+ * workspace judge the folder again (workspaceIndex.ts).
  */
 import { clientFiles } from "../clientFiles";
 import type { AsyncDiscoveryFileSystem, DiscoveryFileSystem } from "../discoveryFs";
@@ -13,25 +15,31 @@ export type {
     EntryKind,
 } from "../discoveryFs";
 
-const unavailable = (): never => {
-    throw new Error("sourcecheck: a synchronous walk is not available in VS Code for the Web (docs/web.md)");
-};
+const MAX_IGNORE_BYTES = 1024 * 1024;
+
+function statNow(path: string) {
+    const info = clientFiles().stat(path);
+    return info === "pending" ? undefined : info;
+}
 
 export const nodeDiscoveryFs: DiscoveryFileSystem = {
-    list: unavailable,
-    readText: unavailable,
-    exists: unavailable,
-    isFile: unavailable,
-    realPath: unavailable,
+    list: () => undefined,
+    readText: (file) => {
+        const read = clientFiles().readText(file, MAX_IGNORE_BYTES);
+        return read.ok ? read.text : undefined;
+    },
+    exists: (path) => statNow(path) !== undefined,
+    isFile: (path) => statNow(path)?.kind === "file",
+    realPath: (path) => (statNow(path) !== undefined ? path : undefined),
 };
 
 /** A file's text once the client answered (a walk reads `.gitignore` files). */
 async function answered(path: string): Promise<string | undefined> {
     const files = clientFiles();
-    let read = files.readText(path, 1024 * 1024);
+    let read = files.readText(path, MAX_IGNORE_BYTES);
     while (!read.ok && read.reason === "pending") {
         await files.settle();
-        read = files.readText(path, 1024 * 1024);
+        read = files.readText(path, MAX_IGNORE_BYTES);
     }
     return read.ok ? read.text : undefined;
 }

@@ -34,6 +34,7 @@ export function readDocumentUnderRoot(
         textSha256: options.contentSha256,
     });
     if (!read.ok) {
+        // A pending read is never "no file": it says so, and the check is made again once it arrived.
         const message =
             read.reason === "missing" ? `no file ${quoted} under the document root` : `${quoted} ${read.message}`;
         return { ok: false, failure: { code: "unreadable-document", message } };

@@ -31,7 +31,8 @@ export function readLockBeside(annotationPath: string, _options: { snapshot?: bo
         const parsed = parseLock(read.text, nodePath.basename(annotationPath));
         return parsed.lock ? { path, lock: parsed.lock } : { path, error: parsed.error };
     }
-    if (read.reason === "missing") return { path };
+    // Pending: no lock for now; the check is made again once it arrived (workspaceIndex.ts).
+    if (read.reason === "missing" || read.reason === "pending") return { path };
     return { path, error: { code: "lock-unreadable", message: `the lock ${read.message}` } };
 }
 

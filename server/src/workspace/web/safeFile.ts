@@ -1,7 +1,8 @@
 /**
  * The browser's twin of workspace/safeFile.ts (docs/web.md): the same reads over the client's files
  * (workspace/clientFiles.ts), which enforce the size cap and strict UTF-8 on the client's side. A read
- * still on its way is "missing" here; the check that asked is run again once it arrived.
+ * still on its way is "pending", never "missing": the check that asked is run again once it arrived
+ * (workspace/workspaceIndex.ts), and nothing it decided meanwhile is shown (docs/web.md).
  */
 import { clientFiles } from "../clientFiles";
 import type { FileSnapshot } from "../safeWrite";
@@ -13,7 +14,7 @@ export type SafeRead =
     | { ok: true; text: string; snapshot?: FileSnapshot; textSha256?: string }
     | {
           ok: false;
-          reason: "missing" | "directory" | "not-regular" | "too-large" | "not-text" | "outside" | "error";
+          reason: "missing" | "directory" | "not-regular" | "too-large" | "not-text" | "outside" | "error" | "pending";
           message: string;
           size?: number;
       };
@@ -28,7 +29,7 @@ export interface SafeReadOptions {
 export function readTextFile(path: string, options: SafeReadOptions = {}): SafeRead {
     const read = clientFiles().readText(path, options.maxBytes ?? Number.MAX_SAFE_INTEGER);
     if (read.ok) return { ok: true, text: read.text, textSha256: options.textSha256 ? sha256(read.text) : undefined };
-    if (read.reason === "pending") return { ok: false, reason: "missing", message: "is being read" };
+    if (read.reason === "pending") return { ok: false, reason: "pending", message: "is still being read" };
     if (read.reason === "too-large" && options.maxBytes !== undefined)
         return { ...read, reason: "too-large", message: `is over the ${formatBytes(options.maxBytes)} size cap` };
     return { ok: false, reason: read.reason, message: read.message, size: read.size };
