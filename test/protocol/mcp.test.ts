@@ -124,8 +124,9 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
         // annotate's several annotations and source edits added about 0.4 KB of fields (docs/agents.md).
         assert.ok(outputChars < 8500, `${outputChars} characters of output schemas`);
         // The lock tool (docs/lock.md) adds about 1 KB to the listing, annotate's several annotations,
-        // source-level replace and remove and force about 2 KB more: 22 KB is the budget with them.
-        assert.ok(JSON.stringify(tools).length < 22_000, `${JSON.stringify(tools).length} characters listed`);
+        // source-level replace and remove and force about 2 KB more; the fields of ref errors and warnings
+        // the schemas lacked while the types had them (test/unit/toolSchemaTypes.ts) 0.1 KB: 22.5 KB in all.
+        assert.ok(JSON.stringify(tools).length < 22_500, `${JSON.stringify(tools).length} characters listed`);
         const evidence = tools.find((tool) => tool.name === "evidence")?.outputSchema as unknown as {
             anyOf: { properties: Record<string, { items?: { properties?: Record<string, unknown> } }> }[];
         };

@@ -226,7 +226,26 @@ export const toolErrorOutput = z.object({
         .optional(),
 });
 
-const refError = z.looseObject({ code: z.string(), message: z.string() });
+/** Why a ref does not resolve (docs/codes.md); an ambiguous boundary lists where it occurs (columns from 0). */
+const refError = z.looseObject({
+    code: z.string(),
+    message: z.string(),
+    boundary: z.enum(["start", "end"]).optional(),
+    occurrences: z.array(z.number().int()).optional(),
+    occurrenceCount: z.number().int().optional(),
+    pointer: z.string().optional(),
+});
+/** A finding on a resolving ref (docs/contract.md, "Warnings"); each kind may add data fields of its own. */
+const refWarning = z.looseObject({
+    code: z.string(),
+    message: z.string(),
+    severity: z.enum(["error", "warning", "information"]).optional(),
+});
+/** A finding of cite and annotate on a span: `mid-word-boundary` offers the span widened to whole words. */
+const spanWarning = refWarning.extend({
+    boundary: z.enum(["start", "end", "both"]).optional(),
+    alternative: z.object({ ref: refSchema, text: z.string() }).optional(),
+});
 /** A schema error as `check --json` reports it; a syntax error also carries where it is in the text. */
 const schemaError = z.object({
     code: z.string(),
@@ -241,6 +260,11 @@ const spanEntry = z.looseObject({
     text: z.string().optional(),
     range: range.optional(),
     error: refError.optional(),
+    warnings: z.array(refWarning).optional(),
+});
+const sourceEntry = spanEntry.extend({
+    polarity: z.enum(["supports", "refutes"]).optional(),
+    confidence: z.number().optional(),
 });
 
 export const checkOutput = z.object({
@@ -250,7 +274,7 @@ export const checkOutput = z.object({
     invalidCount: z.number().int(),
     schemaErrors: z.array(schemaError),
     entries: z.array(
-        z.looseObject({ index: z.number().int(), valid: z.boolean(), claim: spanEntry, sources: z.array(spanEntry) }),
+        z.looseObject({ index: z.number().int(), valid: z.boolean(), claim: spanEntry, sources: z.array(sourceEntry) }),
     ),
     /** With a lock beside the file: how many refs resolve to their locked text, to other text, or have no entry. */
     lock: z
@@ -262,7 +286,9 @@ export const checkOutput = z.object({
         })
         .optional(),
     /** A lock beside the file that cannot be used (then exitCode is 2). */
-    lockError: z.object({ code: z.string(), message: z.string(), file: z.string().optional() }).optional(),
+    lockError: z
+        .object({ code: z.string(), message: z.string(), pointer: z.string().optional(), file: z.string().optional() })
+        .optional(),
 });
 
 export const indexOutput = z.object({
@@ -275,9 +301,7 @@ export const indexOutput = z.object({
     truncated: z.boolean(),
 });
 
-const refWarning = z.looseObject({ code: z.string(), message: z.string() });
-
-export const citeOutput = z.object({ ref: refSchema, text: z.string(), warnings: z.array(refWarning).optional() });
+export const citeOutput = z.object({ ref: refSchema, text: z.string(), warnings: z.array(spanWarning).optional() });
 
 const sourceRef = refSchema.extend({ polarity: z.enum(["supports", "refutes"]), confidence: z.number() });
 const builtAnnotation = z.object({ claim: refSchema, sources: z.array(sourceRef) });
@@ -291,7 +315,7 @@ export const annotateOutput = z.object({
             z.object({
                 index: z.number().int(),
                 annotation: builtAnnotation,
-                warnings: z.array(refWarning).optional(),
+                warnings: z.array(spanWarning).optional(),
             }),
         )
         .optional(),
@@ -303,7 +327,7 @@ export const annotateOutput = z.object({
     replaced: z.boolean().optional(),
     removed: z.boolean().optional(),
     /** `mid-word-boundary` notes, each with `role` (claim or source index) and the whole-word alternative. */
-    warnings: z.array(refWarning).optional(),
+    warnings: z.array(spanWarning).optional(),
 });
 
 /** Where a ref sits (docs/contract.md, "Numbers"): annotation and source count from 1. */
