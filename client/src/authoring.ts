@@ -15,6 +15,7 @@ import { annotationName, polarityWord } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
 import { ask, messageOf } from "./requests";
 import { type Outcome, refFor, type SelectionArgs, selectionTarget } from "./selection";
+import { displayPath } from "./uriPaths";
 
 /** The confidence a person picks, in bands (translated when asked, not at load). */
 export function confidenceBands(): { confidence: number; label: string; detail: string }[] {
@@ -267,7 +268,7 @@ async function openDocument(uri: vscode.Uri): Promise<Outcome<{ document: vscode
             ok: false,
             message: vscode.l10n.t(
                 "Cannot open {0}: {1}",
-                uri.fsPath || uri.toString(),
+                displayPath(uri),
                 error instanceof Error ? error.message : String(error),
             ),
         };

@@ -22,6 +22,7 @@ import {
 } from "vscode-languageclient/node";
 import type { CitedSpansStore } from "./citedSpans";
 import { type SourceCheckClient, workspaceScheme } from "./languageClient";
+import { filterPattern } from "./uriPaths";
 
 const SYNC_ID = "sourcecheck.syncEveryFile";
 const CITED_REFERENCES_ID = "sourcecheck.citedDocumentReferences";
@@ -37,7 +38,7 @@ function citedFilters(uris: string[]): { scheme: string; pattern: string }[] {
     return uris
         .map((uri) => vscode.Uri.parse(uri))
         .filter((uri) => uri.scheme === "file" || uri.scheme === own)
-        .map((uri) => ({ scheme: uri.scheme, pattern: uri.scheme === "file" ? uri.fsPath : uri.path }));
+        .map((uri) => ({ scheme: uri.scheme, pattern: filterPattern(uri) }));
 }
 
 export class DocumentScopes implements StaticFeature, vscode.Disposable {

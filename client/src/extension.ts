@@ -32,6 +32,7 @@ import { argsObject, type SelectionArgs } from "./selection";
 import { buildSessionFromOpenDocuments } from "./sessionBuilder";
 import { SourceCheckView } from "./sourceCheckView";
 import { registerTestHooks } from "./testHooks";
+import { fileSystemPath } from "./uriPaths";
 
 let sourceCheck: SourceCheckClient | undefined;
 
@@ -179,7 +180,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         citedDocumentSelector: () => scopes.citedSelector(),
         serverPid: () => sc.serverPid(),
         // The extension's log folder; the extension host's own log (its warnings) is in the folder above.
-        logFolder: () => context.logUri.fsPath,
+        logFolder: () => fileSystemPath(context.logUri),
         lockKeeper: (arg) => lockKeeper.testHook(arg),
     });
 

@@ -19,6 +19,7 @@ import { annotationName, polarityWord, sourceName } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
 import { ask } from "./requests";
 import { type Outcome, toLspRange } from "./selection";
+import { fileSystemPath } from "./uriPaths";
 
 export interface FindSourcesArgs {
     annotationFile?: string;
@@ -76,7 +77,7 @@ export class FindSources {
                     include: settings.get<string[]>("include"),
                     exclude: settings.get<string[]>("exclude"),
                     unsafePatterns: settings.get<string[]>("unsafePatterns"),
-                    indexDir: storage.fsPath,
+                    indexDir: fileSystemPath(storage),
                 }),
         );
         if (!result?.ok)

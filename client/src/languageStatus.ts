@@ -9,6 +9,7 @@ import { isAnnotationDocument } from "./config";
 import { coverageRequest, fileSummaryRequest } from "./customRequestTypes";
 import type { SourceCheckClient } from "./languageClient";
 import { ask, messageOf } from "./requests";
+import { filterPattern } from "./uriPaths";
 
 const THROTTLE_MS = 250;
 
@@ -28,10 +29,11 @@ const SEVERITY_NAMES = new Map<vscode.LanguageStatusSeverity, StatusSnapshot["se
 
 /**
  * Matches exactly one file, so the coverage item shows for cited documents only. VS Code compares a
- * pattern equal to the file system path before globbing, so no escaping is needed.
+ * pattern equal to the file system path (a URI's path on another scheme) before globbing, so no
+ * escaping is needed.
  */
 function exactly(uri: vscode.Uri): vscode.DocumentFilter {
-    return { scheme: uri.scheme, pattern: uri.fsPath };
+    return { scheme: uri.scheme, pattern: filterPattern(uri) };
 }
 
 export class LanguageStatus implements vscode.Disposable {

@@ -21,6 +21,7 @@ import {
     shouldOffer,
 } from "./lockOffer";
 import { ask, messageOf } from "./requests";
+import { displayPath } from "./uriPaths";
 
 /** What the e2e hook `sourcecheck._lockKeeper` reports and controls (client/E2E-HOOKS.md). */
 export interface LockKeeperLog {
@@ -134,12 +135,13 @@ export class LockKeeper implements vscode.Disposable {
         } catch (error) {
             const message = messageOf(error);
             this.log.saves.push({ uri, result: { ok: false, message } });
-            this.output.appendLine(`[lock] ${document.uri.fsPath}: ${message}`);
+            this.output.appendLine(`[lock] ${displayPath(document.uri)}: ${message}`);
             return;
         }
         this.log.saves.push({ uri, result });
         // A bad lock or a schema error is a diagnostic in the file already; the output says why nothing was written.
-        if (!result.ok && result.message) this.output.appendLine(`[lock] ${document.uri.fsPath}: ${result.message}`);
+        if (!result.ok && result.message)
+            this.output.appendLine(`[lock] ${displayPath(document.uri)}: ${result.message}`);
         if (
             result.ok &&
             shouldOffer({

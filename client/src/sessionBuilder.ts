@@ -5,6 +5,7 @@
  */
 import * as vscode from "vscode";
 import { isAnnotationDocument } from "./config";
+import { displayPath } from "./uriPaths";
 
 export interface SessionResult {
     ok: true;
@@ -34,14 +35,14 @@ export async function sessionOfOpenDocuments(): Promise<{
     for (const uri of openTabFiles()) {
         const folder = vscode.workspace.getWorkspaceFolder(uri);
         if (!folder) {
-            skipped.push(uri.fsPath);
+            skipped.push(displayPath(uri));
             continue;
         }
         let document: vscode.TextDocument;
         try {
             document = await vscode.workspace.openTextDocument(uri);
         } catch {
-            skipped.push(uri.fsPath); // binary or unreadable: not text a session can hold
+            skipped.push(displayPath(uri)); // binary or unreadable: not text a session can hold
             continue;
         }
         if (isAnnotationDocument(document)) continue;
