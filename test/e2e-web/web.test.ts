@@ -37,6 +37,26 @@ const described = (doc: vscode.TextDocument, ds: vscode.Diagnostic[]) =>
         })
         .sort();
 
+type Ref = { path: string; start: { line: number; str: string }; end: { line: number; str: string } };
+type Annotation = { claim: Ref; sources: (Ref & { polarity: string })[] };
+
+const annotationsOf = (doc: vscode.TextDocument) =>
+    (JSON.parse(doc.getText()) as { annotations: Annotation[] }).annotations;
+
+/** Indexes of the annotations the demo breaks (EXPECTED's), independent of the server. */
+const BROKEN = new Set(EXPECTED.map((e) => e.path[1] as number));
+
+/** A ref of the demo's valid annotations as a range (each boundary is unique on its line there). */
+function rangeOf(doc: vscode.TextDocument, ref: Ref): vscode.Range {
+    const start = doc.lineAt(ref.start.line - 1).text.indexOf(ref.start.str);
+    const endLine = doc.lineAt(ref.end.line - 1).text;
+    const end = endLine.indexOf(ref.end.str, ref.start.line === ref.end.line ? start : 0) + ref.end.str.length;
+    return new vscode.Range(ref.start.line - 1, start, ref.end.line - 1, end);
+}
+
+type JsonRange = { startLine: number; startCharacter: number; endLine: number; endCharacter: number };
+const shown = (r: JsonRange) => `${r.startLine + 1}:${r.startCharacter + 1}-${r.endLine + 1}:${r.endCharacter + 1}`;
+
 async function openAnswers(): Promise<vscode.TextDocument> {
     const doc = await vscode.workspace.openTextDocument(wsUri(ANSWERS));
     await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
@@ -207,5 +227,140 @@ describe("VS Code for the Web", () => {
         await vscode.window.showTextDocument(doc);
         await vscode.commands.executeCommand("undo");
         assertEqual(doc.getText(), original, "the text after undo");
+    });
+
+    it("completes a boundary string with those unique on the cited line, not the ambiguous one", async () => {
+        const doc = await openAnswers();
+        const claim = annotationsOf(doc)[4].claim;
+        const line = (await vscode.workspace.openTextDocument(wsUri(claim.path))).lineAt(claim.end.line - 1).text;
+        const at = tokenRange(doc, EXPECTED[0].path).start.translate(0, 1);
+        const list = await waitFor(
+            () =>
+                vscode.commands.executeCommand<vscode.CompletionList>(
+                    "vscode.executeCompletionItemProvider",
+                    doc.uri,
+                    at,
+                ),
+            (found) =>
+                (found?.items ?? []).some((i) => String(i.textEdit?.newText ?? i.insertText ?? "").startsWith('"')),
+            "boundary strings offered in annotation 5's claim end",
+        );
+        const offered = list.items
+            .map((i) => String(i.textEdit?.newText ?? (typeof i.insertText === "string" ? i.insertText : "")))
+            .filter((t) => t.startsWith('"'))
+            .map((t) => JSON.parse(t) as string);
+        assert(offered.length > 0, "no boundary offered");
+        for (const value of offered)
+            assertEqual(
+                line.split(value).length - 1,
+                1,
+                `occurrences of ${JSON.stringify(value)} on line ${claim.end.line}`,
+            );
+        assert(!offered.includes(claim.end.str), `the ambiguous ${JSON.stringify(claim.end.str)} is offered`);
+    });
+
+    it("the SourceCheck view lists every annotation with its verdict", async () => {
+        const doc = await openAnswers();
+        const annotations = annotationsOf(doc);
+        // The oracle: broken where the demo breaks a ref, else by the sources' polarities.
+        const want = annotations.map((a, i) =>
+            BROKEN.has(i) ? "broken" : a.sources.some((s) => s.polarity === "refutes") ? "refuted" : "supported",
+        );
+        await vscode.commands.executeCommand("workbench.view.extension.sourcecheck");
+        type Snapshot = { files: { uri: string; annotations: { index: number; verdict: string }[] }[] };
+        const view = await waitFor(
+            () => vscode.commands.executeCommand<Snapshot>("sourcecheck._viewSnapshot"),
+            (s) =>
+                s?.files.some((f) => f.uri === doc.uri.toString() && f.annotations.length === annotations.length) ===
+                true,
+            `${ANSWERS} in the view with ${annotations.length} annotations`,
+        );
+        const file = view.files.find((f) => f.uri === doc.uri.toString())!;
+        assertEqual(
+            file.annotations.map((a) => a.verdict),
+            want,
+            "the verdicts",
+        );
+        await vscode.commands.executeCommand("workbench.view.explorer");
+    });
+
+    it("Show Coverage marks the answer's sentences that no valid claim overlaps", async () => {
+        const doc = await openAnswers();
+        const answer = await vscode.workspace.openTextDocument(wsUri("answer.md"));
+        const claims = annotationsOf(doc)
+            .filter((a, i) => !BROKEN.has(i) && a.claim.path === "answer.md")
+            .map((a) => rangeOf(answer, a.claim));
+        // The oracle: each line's sentences (Intl.Segmenter), less those a valid claim overlaps.
+        const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" });
+        const want: string[] = [];
+        for (let n = 0; n < answer.lineCount; n++) {
+            const text = answer.lineAt(n).text;
+            for (const { segment, index } of segmenter.segment(text)) {
+                const trimmed = segment.trim();
+                if (trimmed === "") continue;
+                const start = index + segment.indexOf(trimmed);
+                const range = new vscode.Range(n, start, n, start + trimmed.length);
+                const covered = claims.some((c) => !(c.intersection(range)?.isEmpty ?? true));
+                if (!covered)
+                    want.push(
+                        shown({
+                            startLine: n,
+                            startCharacter: start,
+                            endLine: n,
+                            endCharacter: start + trimmed.length,
+                        }),
+                    );
+            }
+        }
+        assert(want.length > 0, "the demo answer has uncovered sentences");
+        const result = await vscode.commands.executeCommand<{ ok: boolean; uncovered: JsonRange[] }>(
+            "sourcecheck.showCoverage",
+            answer.uri.toString(),
+        );
+        assert(result?.ok, `showCoverage: ${JSON.stringify(result)}`);
+        assertEqual(result.uncovered.map(shown).sort(), want.sort(), "the uncovered sentences");
+    });
+
+    it("refs follow an edit of a cited document: lines inserted at its top move them down, undo brings them back", async () => {
+        const doc = await openAnswers();
+        const original = doc.getText();
+        const notesUri = wsUri("sources/release-notes.md");
+        const notesBytes = await vscode.workspace.fs.readFile(notesUri);
+        await vscode.commands.executeCommand("sourcecheck._refUpdates", { answer: "Update" });
+        const notes = await vscode.workspace.openTextDocument(notesUri);
+        const editor = await vscode.window.showTextDocument(notes, {
+            preview: false,
+            viewColumn: vscode.ViewColumn.Two,
+        });
+        const before = annotationsOf(doc);
+        // The refs into the release notes of annotations the demo does not break (2 and 4).
+        const followed = before.flatMap((a, i) =>
+            a.sources
+                .map((s, j) => ({ i, j, s }))
+                .filter(({ s }) => s.path === "sources/release-notes.md" && !BROKEN.has(i)),
+        );
+        assert(followed.length >= 2, "the demo has valid refs into the release notes");
+        const inserted = await editor.edit((b) => b.insert(new vscode.Position(0, 0), "Draft: pending review\n\n"));
+        assert(inserted, "the lines were not inserted");
+        const moved = await waitFor(
+            () => annotationsOf(doc),
+            (now) => followed.every(({ i, j, s }) => now[i].sources[j].start.line === s.start.line + 2),
+            "the refs into the release notes two lines lower",
+        );
+        for (const { i, j, s } of followed) {
+            const now = moved[i].sources[j];
+            assertEqual(
+                [now.end.line, now.start.str, now.end.str],
+                [s.end.line + 2, s.start.str, s.end.str],
+                `ref ${i + 1}.${j + 1}`,
+            );
+        }
+        await vscode.window.showTextDocument(doc);
+        await vscode.commands.executeCommand("undo");
+        assertEqual(doc.getText(), original, "the annotation file after one undo");
+        await vscode.commands.executeCommand("sourcecheck._refUpdates", { answer: "Not now" });
+        await vscode.window.showTextDocument(notes);
+        await vscode.commands.executeCommand("workbench.action.files.revert");
+        await vscode.workspace.fs.writeFile(notesUri, notesBytes);
     });
 });
