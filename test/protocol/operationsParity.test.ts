@@ -296,3 +296,51 @@ describe("one operation on every front end: lock", function () {
         });
     }
 });
+
+describe("next steps are data, worded by each front end", function () {
+    this.timeout(60_000);
+
+    it("a changed cited text and an unlocked ref: check carries next as data; the CLI names the command, MCP names no command and no quick fix", async () => {
+        const root = changedInPlace();
+        const check = runCli(["check", "--json", FILE], { cwd: root });
+        const report = JSON.parse(check.stdout);
+        const warnings = report.entries.flatMap((e: { sources: { warnings?: { code: string; next?: unknown }[] }[] }) =>
+            e.sources.flatMap((s) => s.warnings ?? []),
+        );
+        assert.deepEqual(
+            warnings.map((w: { code: string; next?: unknown }) => [w.code, w.next]),
+            [["text-changed", { action: "accept-text", path: "sources/guide.md", line: 11 }]],
+        );
+        const text = runCli(["check", FILE], { cwd: root }).stdout;
+        assert.match(text, /text-changed: .*; next: .*`sourcecheck lock --accept answer\.sourcecheck\.json`/);
+        fs.rmSync(path.join(root, LOCK_FILE));
+        const locked = runCli(["check", "--locked", FILE], { cwd: root }).stdout;
+        assert.match(
+            locked,
+            /unlocked: this file has no lock: lock its refs; next: .*`sourcecheck lock answer\.sourcecheck\.json`/,
+        );
+
+        const outputs = await Promise.all(
+            (
+                [
+                    ["check", { file: FILE, locked: true }],
+                    ["check", { file: FILE }],
+                    ["lock", { file: FILE }],
+                    ["repair", { file: FILE }],
+                    ["cite", { path: "sources/guide.md", quote: "the" }],
+                    ["annotate", { file: FILE, remove: 9 }],
+                ] as const
+            ).map(([name, args]) => callMcp(root, name, args)),
+        );
+        const unlocked = JSON.stringify(outputs[0].structuredContent);
+        assert.match(unlocked, /"code":"unlocked"[^}]*"next":\{"action":"lock"\}/);
+        for (const [i, result] of outputs.entries()) {
+            const said = JSON.stringify(result.content);
+            assert.doesNotMatch(
+                said,
+                /Quick Fix|in the editor|`sourcecheck |sourcecheck (cite|lock|repair|annotate)\b/,
+                `MCP result ${i}: ${said.slice(0, 300)}`,
+            );
+        }
+    });
+});

@@ -85,6 +85,7 @@ describe("sourcecheck lock", () => {
                 code: "text-changed",
                 lockedText: "kept serving requests",
                 text: "kept \u001b[31mserving requests",
+                next: { action: "accept-text", path: "article.md", line: 4 },
                 message:
                     'the cited text changed since it was locked: was "kept serving requests", now "kept \\u001b[31mserving requests"',
             },
@@ -116,7 +117,10 @@ describe("sourcecheck lock", () => {
         const dir = workspace();
         const noLock = await cli(["check", "--locked", "answers/a.sourcecheck.json"], dir);
         assert.equal(noLock.status, 1);
-        assert.match(noLock.stdout, /unlocked: this file has no lock: run `sourcecheck lock`/);
+        assert.match(
+            noLock.stdout,
+            /unlocked: this file has no lock: lock its refs; next: lock the refs: `sourcecheck lock answers\/a\.sourcecheck\.json`/,
+        );
         await cli(["lock", "answers"], dir);
         const more = structuredClone(ANNOTATIONS);
         more.annotations.push({

@@ -22,6 +22,7 @@ import {
     locateProblems,
     NO_ANNOTATIONS,
     NO_ANNOTATIONS_MESSAGE,
+    problemLine,
     singleSource,
     warningCount,
 } from "./text";
@@ -181,9 +182,7 @@ function emitProblems(
         emit(`${visible(job.shown)}: warning: ${NO_ANNOTATIONS}: ${NO_ANNOTATIONS_MESSAGE}\n`, false);
     } else if (located.length > 0) {
         // Names and messages are shown, never acted on (docs/security.md, "Outputs").
-        const lines = located.map(
-            (p) => `${visible(p.file)}:${p.start.line}:${p.start.column}: ${p.code}: ${visible(p.message)}`,
-        );
+        const lines = located.map(problemLine);
         const total = totals.validCount + totals.invalidCount;
         lines.push(
             `${visible(job.shown)}: ${total} annotation${total === 1 ? "" : "s"}: ${totals.validCount} valid, ` +

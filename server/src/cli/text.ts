@@ -3,6 +3,8 @@ import type { CheckResult, Problem } from "../core/check";
 import { LineIndex } from "../core/lines";
 import { locatePointers, type Span } from "../core/locate";
 import { visible } from "../core/visible";
+import { wordNext } from "../operations/nextWords";
+import { refPlace } from "../operations/numbers";
 
 export interface LocatedProblem extends Problem {
     file: string;
@@ -69,11 +71,22 @@ export function isEmptyReport(report: CheckResult["report"]): boolean {
     return report.validCount + report.invalidCount === 0 && report.schemaErrors.length === 0;
 }
 
+/**
+ * One problem as a line, `file:line:col: code: message`, with its next step in the CLI's words
+ * (operations/nextWords.ts) when it has one. Names and messages are shown, never acted on
+ * (docs/security.md, "Outputs").
+ */
+export function problemLine(p: LocatedProblem): string {
+    const line = `${visible(p.file)}:${p.start.line}:${p.start.column}: ${p.code}: ${visible(p.message)}`;
+    if (!p.next) return line;
+    // A next step comes with a finding on a ref, which always names its annotation.
+    const place = refPlace(p.annotation ?? 0, p.role ?? "claim");
+    return `${line}; next: ${wordNext(p.next, "cli", { file: visible(p.file), place })}`;
+}
+
 export function formatText(result: CheckResult, problems: LocatedProblem[]): string {
     // Names and messages are shown, never acted on (docs/security.md, "Outputs").
-    const lines = problems.map(
-        (p) => `${visible(p.file)}:${p.start.line}:${p.start.column}: ${p.code}: ${visible(p.message)}`,
-    );
+    const lines = problems.map(problemLine);
     const { report } = result;
     const total = report.validCount + report.invalidCount;
     const schema = report.schemaErrors.length;

@@ -3,7 +3,9 @@
  * docs/contract.md section 5 and, beside it, the list of problems with the JSON pointer of the exact token each
  * is about (what the CLI's text/SARIF output and the editor's diagnostics point at).
  */
+
 import { type InputParts, readInput } from "./input";
+import type { NextStep } from "./nextStep";
 import { type RefWarningSource, spanWarningSource } from "./refWarnings";
 import { type RefResolution, resolveRef } from "./resolve";
 import { SchemaChecker } from "./schema";
@@ -74,6 +76,8 @@ export interface Problem {
     boundary?: BoundaryName;
     /** For boundary-ambiguous: where every occurrence is. */
     occurrences?: { path: string; line: number; columns: number[]; length: number };
+    /** What to do about it, as data (docs/contract.md, "Next steps"); each front end words it. */
+    next?: NextStep;
 }
 
 /** Per annotation: the ref values and their resolutions, for features that need more than the report. */
@@ -181,6 +185,7 @@ export function checkParts(
                 annotation: index,
                 role,
                 severity: error ? undefined : warning.severity === "information" ? "information" : "warning",
+                ...(isNextStep(warning.next) ? { next: warning.next } : {}),
             });
         }
         return { ...entry, warnings: found } as SpanEntry;
@@ -373,4 +378,8 @@ export function tokenPointer(refPointer: string, error: RefError): string {
         default:
             return isSchemaErrorCode(error.code) && error.pointer ? error.pointer : refPointer;
     }
+}
+
+function isNextStep(value: unknown): value is NextStep {
+    return typeof value === "object" && value !== null && typeof (value as { action?: unknown }).action === "string";
 }

@@ -81,7 +81,14 @@ export class LockComparison implements RefWarningSource {
         if (!match) {
             this.counts.unlocked++;
             if (!this.options.locked) return undefined;
-            return [{ code: "unlocked", severity: "error", message: unlockedMessage(this.options.lockFileName) }];
+            return [
+                {
+                    code: "unlocked",
+                    severity: "error",
+                    message: unlockedMessage(this.options.lockFileName),
+                    next: { action: "lock" },
+                },
+            ];
         }
         const drift = driftOf(match, resolution, this.sha256);
         if (!drift) {

@@ -3,6 +3,7 @@
  * warning carries both texts as data; its message shows them quoted, shortened and escaped, because
  * locked text is whatever a document once said and may hold control or bidi characters.
  */
+import type { NextStep } from "../nextStep";
 import type { RefResolution } from "../resolve";
 import type { RefWarning } from "../types";
 import { isLockedText, lockedTextOf } from "./entry";
@@ -15,6 +16,8 @@ export interface TextChangedWarning extends RefWarning {
     lockedText: string;
     /** The text the ref resolves to now. */
     text: string;
+    /** Read the new text; accept it if it still supports the claim (worded by each front end). */
+    next: NextStep;
 }
 
 /** The `text-changed` warning of a matched, resolving ref; undefined when its text is the locked one. */
@@ -30,15 +33,19 @@ export function driftOf(
         code: "text-changed",
         lockedText: locked,
         text: resolution.text,
+        next: { action: "accept-text", path: resolution.path, line: resolution.range.start.line },
         message: `the cited text changed since it was locked: was ${quoteForPeople(locked)}, now ${quoteForPeople(resolution.text)}`,
     };
 }
 
-/** What `check --locked` says of a resolving ref the lock has no entry for. */
+/**
+ * What `check --locked` says of a resolving ref the lock has no entry for. What to do is the
+ * warning's `next` (`lock`), worded by each front end: no command is named here.
+ */
 export function unlockedMessage(lockFileName: string | undefined): string {
     return lockFileName
-        ? `this ref is not in the lock ${JSON.stringify(lockFileName)}: run \`sourcecheck lock\` to lock it`
-        : "this file has no lock: run `sourcecheck lock` to lock its refs";
+        ? `this ref is not in the lock ${JSON.stringify(lockFileName)}: lock it`
+        : "this file has no lock: lock its refs";
 }
 
 const SHOWN = 80;
