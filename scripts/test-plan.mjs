@@ -40,6 +40,7 @@ export function ensureNeed(need, log = (m) => console.log(`[setup] ${m}`)) {
 export const FAST_TESTS = [
     "test/unit/core.test.ts",
     "test/unit/sentences.test.ts",
+    "test/unit/asciiWords.test.ts",
     "test/unit/reportFields.test.ts",
     "test/unit/annotationFiles.test.ts",
     "test/unit/lockReader.test.ts",

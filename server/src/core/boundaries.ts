@@ -31,13 +31,75 @@ export interface BoundaryOptions {
 }
 
 /**
- * Made on first use: the first Intl.Segmenter of a process loads ICU's break rules (about a quarter
- * of a bare `node -e 0` start-up), which commands that never choose a boundary should not pay.
+ * Made on first use, and only for a text that is not all ASCII: the first Intl.Segmenter of a process
+ * loads ICU's break rules (about a quarter of a bare `node -e 0` start-up), which a command choosing
+ * boundaries in English text should not pay (asciiWordSpans finds the same words).
  */
 let segmenter: Intl.Segmenter | undefined;
 function wordSegmenter(): Intl.Segmenter {
     segmenter ??= new Intl.Segmenter(undefined, { granularity: "word" });
     return segmenter;
+}
+
+/** A word-like segment: [start, end) offsets; `unspaced` when it is of a script written without spaces. */
+export interface WordSpan {
+    start: number;
+    end: number;
+    wordLike: boolean;
+    unspaced: boolean;
+}
+
+/** Any character outside ASCII: then Intl.Segmenter decides. */
+const NOT_ASCII = /[^\p{ASCII}]/u;
+
+/** The segments of `text` that bear on word edges: word-like ones, and those of unspaced scripts. */
+function wordSpans(text: string): WordSpan[] {
+    if (!NOT_ASCII.test(text)) return asciiWordSpans(text);
+    const spans: WordSpan[] = [];
+    for (const segment of wordSegmenter().segment(text)) {
+        const unspaced = isUnspaced(segment.segment);
+        if (!segment.isWordLike && !unspaced) continue;
+        const start = segment.index;
+        spans.push({ start, end: start + segment.segment.length, wordLike: segment.isWordLike === true, unspaced });
+    }
+    return spans;
+}
+
+const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isAsciiWordChar = (c: number) => isLetter(c) || isDigit(c) || c === 0x5f;
+/** `:` `.` `'` join letters (UAX #29 MidLetter, MidNumLet): `a:b`, `e.g`, `can't`. */
+const joinsLetters = (c: number) => c === 0x3a || c === 0x2e || c === 0x27;
+/** `,` `;` `.` `'` join digits (MidNum, MidNumLet): `1,000`, `3.14`. */
+const joinsDigits = (c: number) => c === 0x2c || c === 0x3b || c === 0x2e || c === 0x27;
+
+/**
+ * The word-like segments of an ASCII text, as Intl.Segmenter's word granularity (UAX #29, ICU's
+ * rules) finds them: runs of letters, digits and `_` (a lone `_` is none), joined across one `:` `.`
+ * `'` between letters and one `,` `;` `.` `'` between digits. test/unit/asciiWords.test.ts holds it
+ * to Intl.Segmenter.
+ */
+export function asciiWordSpans(text: string): WordSpan[] {
+    const spans: WordSpan[] = [];
+    const at = (i: number) => (i < text.length ? text.charCodeAt(i) : -1);
+    let i = 0;
+    while (i < text.length) {
+        if (!isAsciiWordChar(at(i))) {
+            i++;
+            continue;
+        }
+        const start = i++;
+        for (;;) {
+            const c = at(i);
+            if (isAsciiWordChar(c)) i++;
+            else if (joinsLetters(c) && isLetter(at(i - 1)) && isLetter(at(i + 1))) i += 2;
+            else if (joinsDigits(c) && isDigit(at(i - 1)) && isDigit(at(i + 1))) i += 2;
+            else break;
+        }
+        // A lone `_` is a segment of its own that ICU does not call word-like (`__` it does).
+        if (i - start > 1 || at(start) !== 0x5f) spans.push({ start, end: i, wordLike: true, unspaced: false });
+    }
+    return spans;
 }
 /** Punctuation that closes a word before a space or the line's end (`37%`, `end.`): a readable end. */
 const CLOSING_PUNCTUATION = new RegExp(`(?<=[${WORD_CHAR_CLASS}])[^\\s${WORD_CHAR_CLASS}]+(?=\\s|$)`, "gu");
@@ -72,13 +134,11 @@ const recentEdges = new Map<string, number[]>();
 
 function computeWordEdges(text: string, side: "end" | "start"): number[] {
     const edges = new Set<number>();
-    for (const segment of wordSegmenter().segment(text)) {
-        const from = segment.index;
-        const to = from + segment.segment.length;
-        if (segment.isWordLike) edges.add(side === "end" ? to : from);
-        if (isUnspaced(segment.segment)) {
+    for (const { start: from, end: to, wordLike, unspaced } of wordSpans(text)) {
+        if (wordLike) edges.add(side === "end" ? to : from);
+        if (unspaced) {
             let at = from;
-            for (const ch of segment.segment) {
+            for (const ch of text.slice(from, to)) {
                 at += ch.length;
                 if (side === "end") edges.add(at);
                 else edges.add(at - ch.length);
@@ -119,11 +179,11 @@ export function snapToWord(line: string, column: number, side: "start" | "end"):
     // The segment holding the cut: segment a bounded window around it rather than the whole line.
     const from = Math.max(0, column - 200);
     const window = line.slice(from, Math.min(line.length, column + 200));
-    for (const segment of wordSegmenter().segment(window)) {
-        const start = from + segment.index;
-        const end = start + segment.segment.length;
+    for (const span of wordSpans(window)) {
+        const start = from + span.start;
+        const end = from + span.end;
         if (start >= column || end <= column) continue;
-        if (!segment.isWordLike || isUnspaced(segment.segment)) return column;
+        if (!span.wordLike || span.unspaced) return column;
         return side === "start" ? start : end;
     }
     return column;
