@@ -33,6 +33,7 @@ import { buildSessionFromOpenDocuments } from "./sessionBuilder";
 import { SourceCheckView } from "./sourceCheckView";
 import { registerTestHooks } from "./testHooks";
 import { fileSystemPath } from "./uriPaths";
+import { unavailableHere } from "./webLimits";
 
 let sourceCheck: SourceCheckClient | undefined;
 
@@ -75,8 +76,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
     registerLanguageModelTools(context, sc);
 
+    // What cannot run in VS Code for the Web says so there instead of failing (webLimits.ts).
     const command = (id: string, handler: (...args: unknown[]) => unknown) =>
-        context.subscriptions.push(vscode.commands.registerCommand(id, handler));
+        context.subscriptions.push(
+            vscode.commands.registerCommand(id, (...args: unknown[]) => unavailableHere(id) ?? handler(...args)),
+        );
 
     command("sourcecheck.citeSelectionAsClaim", (arg) =>
         reporting(() => authoring.citeSelectionAsClaim(argsObject<CiteClaimArgs>(arg))),

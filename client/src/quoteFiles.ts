@@ -12,6 +12,7 @@ import { convertQuotesRequest, refetchQuotesRequest } from "./customRequestTypes
 import { counted } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
 import { ask, messageOf } from "./requests";
+import { unavailableHere } from "./webLimits";
 
 export const REFETCH_COMMAND = "sourcecheck.refetchCitedPages";
 
@@ -141,7 +142,10 @@ export function registerQuoteFiles(sc: SourceCheckClient): vscode.Disposable {
             )
                 for (const document of vscode.workspace.textDocuments) associate(document);
         }),
-        vscode.commands.registerCommand(REFETCH_COMMAND, (arg) => report(() => refetch(sc, arg))()),
+        vscode.commands.registerCommand(
+            REFETCH_COMMAND,
+            (arg) => unavailableHere(REFETCH_COMMAND) ?? report(() => refetch(sc, arg))(),
+        ),
         vscode.commands.registerCommand(CONVERT_QUOTES_COMMAND, (arg) => report(() => convert(sc, arg))()),
     );
 }

@@ -363,4 +363,26 @@ describe("VS Code for the Web", () => {
         await vscode.commands.executeCommand("workbench.action.files.revert");
         await vscode.workspace.fs.writeFile(notesUri, notesBytes);
     });
+
+    it("what needs a Node host says so in a message and answers unavailable, never fails", async () => {
+        await openAnswers();
+        // The commands docs/web.md lists as unavailable here (client/src/webLimits.ts).
+        for (const command of [
+            "sourcecheck.findSourcesForClaim",
+            "sourcecheck.refetchCitedPages",
+            "sourcecheck.lockRefs",
+            "sourcecheck.acceptChangedText",
+        ]) {
+            const result = await vscode.commands.executeCommand<{
+                ok: boolean;
+                unavailable?: boolean;
+                message?: string;
+            }>(command);
+            assertEqual([result?.ok, result?.unavailable], [false, true], `${command}'s result`);
+            assert(
+                result.message?.includes("is not available in VS Code for the Web"),
+                `${command} says: ${result.message}`,
+            );
+        }
+    });
 });
