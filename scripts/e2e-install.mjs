@@ -231,6 +231,40 @@ export async function ensureOfflineVSCode({ log = (m) => console.log(`[e2e-insta
     return ensured;
 }
 
+/**
+ * The workbench both e2e legs run (scripts/e2e.mjs, scripts/e2e-web.mjs): a quiet first run (no welcome
+ * page, gallery, tips or telemetry over the screenshots), the trust prompt settled (the runner's
+ * workspace is trusted), and no auto-save: the web workbench saves after 1 s by default (the desktop's
+ * default is off), and under load a suite's unsaved edit outlived that second and was saved to the
+ * demo's files (CI flake).
+ */
+export const WORKBENCH_SETTINGS = Object.freeze({
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": false,
+    "workbench.enableExperiments": false,
+    "extensions.autoCheckUpdates": false,
+    "extensions.autoUpdate": false,
+    "telemetry.telemetryLevel": "off",
+    "update.mode": "none",
+    "security.workspace.trust.enabled": false,
+    "editor.minimap.enabled": false,
+    "window.commandCenter": false,
+    "chat.commandCenter.enabled": false,
+    "workbench.secondarySideBar.defaultVisibility": "hidden",
+    "files.autoSave": "off",
+});
+
+/** The VS Code server's own switches for both legs (trust and telemetry as the settings). */
+export const WORKBENCH_ARGS = Object.freeze(["--disable-workspace-trust", "--disable-telemetry", "--log", "warn"]);
+
+/** Writes WORKBENCH_SETTINGS where the server (remote) and the workbench (user) read settings under dataDir. */
+export function writeWorkbenchSettings(dataDir) {
+    for (const dir of [join(dataDir, "user", "User"), join(dataDir, "server", "data", "User")]) {
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, "settings.json"), JSON.stringify(WORKBENCH_SETTINGS, null, 2));
+    }
+}
+
 export function freePort() {
     return new Promise((res, rej) => {
         const srv = createServer();

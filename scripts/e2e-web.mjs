@@ -22,7 +22,13 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { build } from "esbuild";
-import { ensureOfflineVSCode, repoRoot, startVSCodeServer } from "./e2e-install.mjs";
+import {
+    ensureOfflineVSCode,
+    repoRoot,
+    startVSCodeServer,
+    WORKBENCH_ARGS,
+    writeWorkbenchSettings,
+} from "./e2e-install.mjs";
 import { rejectNodeBuiltins } from "./web-build.mjs";
 
 const timeoutMs = Number(process.env.SOURCECHECK_E2E_TIMEOUT_MS ?? 4 * 60_000);
@@ -186,23 +192,6 @@ async function openBrowser(chromiumPath, control) {
     return browser;
 }
 
-const SETTINGS = {
-    "workbench.startupEditor": "none",
-    "workbench.tips.enabled": false,
-    "workbench.enableExperiments": false,
-    "extensions.autoCheckUpdates": false,
-    "extensions.autoUpdate": false,
-    "telemetry.telemetryLevel": "off",
-    "update.mode": "none",
-    // The trust prompt is settled here: a virtual workspace opened by the runner is trusted.
-    "security.workspace.trust.enabled": false,
-    "editor.minimap.enabled": false,
-    "window.commandCenter": false,
-    "chat.commandCenter.enabled": false,
-    "workbench.secondarySideBar.defaultVisibility": "hidden",
-    "files.autoSave": "off",
-};
-
 async function main() {
     const vscode = await ensureOfflineVSCode({ log: (m) => console.log(`[e2e-install] ${m}`) });
     ensureBuilt();
@@ -210,15 +199,13 @@ async function main() {
     if (!keep) cleanups.push(() => rmSync(control, { recursive: true, force: true }));
     const deadline = Date.now() + timeoutMs;
     const server = await startVSCodeServer({
-        extraArgs: ["--disable-workspace-trust", "--disable-telemetry", "--log", "warn"],
+        extraArgs: [...WORKBENCH_ARGS],
         dataDir: join(control, "vscode-data"),
         log,
     });
     cleanups.push(() => server.stop("SIGKILL"));
-    for (const dir of ["user/User", "server/data/User"]) {
-        mkdirSync(join(control, "vscode-data", dir), { recursive: true });
-        writeFileSync(join(control, "vscode-data", dir, "settings.json"), JSON.stringify(SETTINGS, null, 2));
-    }
+    // The trust prompt is settled by the shared settings: a virtual workspace the runner opens is trusted.
+    writeWorkbenchSettings(join(control, "vscode-data"));
     const extension = webOnlyExtension(control);
     // Inside the extension: VS Code runs the tests in the host of the extension that holds them, here
     // the web worker's (a tests path outside every extension runs in the Node one). One development

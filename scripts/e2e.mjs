@@ -18,7 +18,13 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureOfflineVSCode, repoRoot, startVSCodeServer } from "./e2e-install.mjs";
+import {
+    ensureOfflineVSCode,
+    repoRoot,
+    startVSCodeServer,
+    WORKBENCH_ARGS,
+    writeWorkbenchSettings,
+} from "./e2e-install.mjs";
 
 const timeoutMs = Number(process.env.SOURCECHECK_E2E_TIMEOUT_MS ?? 6 * 60_000);
 const route = process.env.SOURCECHECK_E2E_ROUTE ?? "auto";
@@ -283,13 +289,7 @@ async function runWeb() {
     try {
         server = await startVSCodeServer({
             env: { ...process.env, SOURCECHECK_E2E_CONTROL: control },
-            extraArgs: [
-                "--disable-workspace-trust",
-                "--disable-telemetry",
-                "--log",
-                "warn",
-                ...(locale ? ["--locale", locale] : []),
-            ],
+            extraArgs: [...WORKBENCH_ARGS, ...(locale ? ["--locale", locale] : [])],
             dataDir: join(control, "vscode-data"),
             log,
         });
@@ -297,31 +297,8 @@ async function runWeb() {
         await fail(e.message);
     }
     cleanups.push(() => server.stop("SIGKILL"));
-    // Quiet first run: no welcome page, no gallery, no tips over the screenshots.
-    const settings = {
-        "workbench.startupEditor": "none",
-        "workbench.tips.enabled": false,
-        "workbench.enableExperiments": false,
-        "extensions.autoCheckUpdates": false,
-        "extensions.autoUpdate": false,
-        "telemetry.telemetryLevel": "off",
-        "update.mode": "none",
-        "security.workspace.trust.enabled": false,
-        "editor.minimap.enabled": false,
-        "window.commandCenter": false,
-        "chat.commandCenter.enabled": false,
-        "workbench.secondarySideBar.defaultVisibility": "hidden",
-        // The web workbench auto-saves after 1 s by default (the desktop's default is off): under load
-        // a suite's unsaved edit outlived that second and was saved to the demo's files (CI flake).
-        "files.autoSave": "off",
-    };
-    for (const dir of [
-        join(control, "vscode-data", "user", "User"),
-        join(control, "vscode-data", "server", "data", "User"),
-    ]) {
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(join(dir, "settings.json"), JSON.stringify(settings, null, 2));
-    }
+    // The workbench both legs share (e2e-install.mjs): quiet, trusted, no auto-save.
+    writeWorkbenchSettings(join(control, "vscode-data"));
 
     const { chromium } = await import("playwright-core");
     const chromiumTmp = join(control, "tmp");
