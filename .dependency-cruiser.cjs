@@ -30,6 +30,14 @@ module.exports = {
             },
         },
         {
+            name: "workspace-below-features",
+            comment:
+                "server/src/workspace is where documents come from, below the features and the agent tools that use it (docs/architecture.md): it imports neither.",
+            severity: "error",
+            from: { path: "^server/src/workspace/" },
+            to: { path: "^server/src/(features|agentTools)/" },
+        },
+        {
             name: "features-are-thin",
             comment:
                 "server/src/features take no connection and do no disk I/O: no cli/, no mcp/, no fs, no vscode-languageserver connection module (types come from vscode-languageserver-protocol).",

@@ -85,6 +85,10 @@ describe("layers the build enforces (dependency-cruiser in npm run lint)", () =>
                 "server/src/operations/bad.ts",
                 "import { read } from '../workspace/files';\nexport const b = read;\n",
             ],
+            "workspace-below-features": [
+                "server/src/workspace/bad.ts",
+                "import { h } from '../features/hover';\nexport const b = h;\n",
+            ],
             "mcp-not-into-cli": ["server/src/mcp/bad.ts", "import { run } from '../cli/run';\nexport const b = run;\n"],
             "client-asks-the-server": [
                 "client/src/bad.ts",

@@ -5,14 +5,10 @@
  * under each document root); unit tests answer them from memory and record what was asked.
  */
 import type { SessionDocument } from "../core/session";
-import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
+import type { AnnotationFile, Citation } from "../workspace/annotationFile";
 import type { Settings } from "../workspace/settings";
 
-/** One ref of an annotation file that cites a document. */
-export interface Citation {
-    file: AnnotationFile;
-    site: RefSite;
-}
+export type { Citation } from "../workspace/annotationFile";
 
 export type Citable = { ok: true; path: string; document: SessionDocument } | { ok: false; message: string };
 

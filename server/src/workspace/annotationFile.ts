@@ -373,3 +373,9 @@ function sameResolution(a: RefResolution, b: RefResolution): boolean {
     }
     return false;
 }
+
+/** One ref of an annotation file that cites a document (what the index answers for a cited path). */
+export interface Citation {
+    file: AnnotationFile;
+    site: RefSite;
+}

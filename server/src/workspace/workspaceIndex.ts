@@ -5,7 +5,7 @@
  */
 import * as nodePath from "node:path";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
-import type { Citation } from "../features/featureWorkspace";
+import type { Citation } from "./annotationFile";
 import { AnnotationFile } from "./annotationFile";
 import { CitationGraph } from "./citationGraph";
 import { AnnotationRecognizer, Discovery } from "./discovery";
@@ -21,7 +21,7 @@ import { pathToUri, uriToPath } from "./uris";
 import { type PendingReads, SYNCHRONOUS_READS } from "./workspaceFiles";
 import { folderExcludeMatcher } from "./workspaceScan";
 
-export type { Citation } from "../features/featureWorkspace";
+export type { Citation } from "./annotationFile";
 
 /** The language id of annotation files (docs/contract.md section 4). */
 export const ANNOTATION_LANGUAGE_ID = "sourcecheck";
