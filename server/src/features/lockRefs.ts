@@ -1,8 +1,8 @@
 /**
  * The editor keeps the lock (docs/lock.md, "In the editor"): "SourceCheck: Lock Refs", saving an
  * annotation file whose lock exists, and "Accept the new text" on a `text-changed` ref. The lock is
- * computed by the core (`lockAnnotationText`, as `sourcecheck lock` and the MCP tool compute it) from
- * the file as the editor has it, and written through the one safe writer: never over a lock changed
+ * computed by the lock operation (operations/lock.ts, as `sourcecheck lock` and the tools compute it)
+ * from the file as the editor has it, and written through the one safe writer: never over a lock changed
  * on disk since it was read, never outside the workspace folder. No Connection here.
  */
 import * as nodePath from "node:path";
