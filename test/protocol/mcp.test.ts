@@ -122,7 +122,8 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
         // whole listing was 25 KB, 15 KB of it output schemas restating refs and report entries.
         const outputChars = tools.reduce((sum, tool) => sum + JSON.stringify(tool.outputSchema).length, 0);
         // annotate's several annotations and source edits added about 0.4 KB of fields (docs/agents.md).
-        assert.ok(outputChars < 8500, `${outputChars} characters of output schemas`);
+        // lock's changed, unresolved and per-ref next step (one lock operation, numbers from 1) about 0.2 KB.
+        assert.ok(outputChars < 8700, `${outputChars} characters of output schemas`);
         // The lock tool (docs/lock.md) adds about 1 KB to the listing, annotate's several annotations,
         // source-level replace and remove and force about 2 KB more; the fields of ref errors and warnings
         // the schemas lacked while the types had them (test/unit/toolSchemaTypes.ts) 0.1 KB: 22.5 KB in all.
