@@ -161,12 +161,14 @@ function registerAgentRequests(
                 : { ok: false as const, message: `Searching for evidence ${NOT_IN_BROWSER}` },
         ),
     );
-    connection.onRequest(agentToolRequest, (params): Promise<AgentToolResult> | AgentToolResult => {
+    connection.onRequest(agentToolRequest, async (params): Promise<AgentToolResult> => {
         if (!agentTool)
             return {
                 ok: false,
                 error: { code: "unavailable", message: `The SourceCheck agent tools ${NOT_IN_BROWSER}` },
             };
+        // A tool called at start-up sees every file, as the CLI and MCP do ("did you mean" lists them).
+        await service.workspace.whenScanned();
         return agentTool(service.workspace, params, {
             buffer: (path) => buffers.buffer(path),
             applyEdit: async (edit, label) => (await connection.workspace.applyEdit({ label, edit })).applied,
