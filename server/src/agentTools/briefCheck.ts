@@ -5,7 +5,7 @@
  */
 
 import { annotationLabel, sourceLabel } from "../../../shared/numbering";
-import type { CheckResult, Problem } from "../core/check";
+import { type CheckResult, MAX_LISTED_PROBLEMS, type Problem } from "../core/check";
 import type { Ref } from "../core/types";
 
 /** Failing refs listed in the text at most (the structured report has them all). */
@@ -118,7 +118,13 @@ export function briefCheckText(
         for (const hint of hints) lines.push(`  to do: ${hint}`);
     }
     if (groups.size > listed) {
-        lines.push(`… and ${groups.size - listed} more (the structured report has all; detail: "full" prints it)`);
+        lines.push(`… and ${groups.size - listed} more (the structured report has them; detail: "full" prints it)`);
+    }
+    if (result.unlistedProblemCount > 0) {
+        // Past the listing cap the check counted errors without building them (docs/security.md).
+        lines.push(
+            `${result.unlistedProblemCount.toLocaleString("en-US")} more schema errors are not listed anywhere (at most ${MAX_LISTED_PROBLEMS.toLocaleString("en-US")} per file): fix those listed and check again`,
+        );
     }
     return lines.join("\n");
 }

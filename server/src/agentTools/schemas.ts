@@ -273,9 +273,13 @@ export const checkOutput = z.object({
     validCount: z.number().int(),
     invalidCount: z.number().int(),
     schemaErrors: z.array(schemaError),
+    /** Every schema error, when more than the 1,000 listed. */
+    schemaErrorCount: z.number().int().optional(),
     entries: z.array(
         z.looseObject({ index: z.number().int(), valid: z.boolean(), claim: spanEntry, sources: z.array(sourceEntry) }),
     ),
+    /** Annotations failing the schema past the listed errors: counted, no entry. */
+    omittedEntryCount: z.number().int().optional(),
     /** With a lock beside the file: how many refs resolve to their locked text, to other text, or have no entry. */
     lock: z
         .object({

@@ -250,6 +250,7 @@ function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutc
                 : undefined;
         result = checkAnnotations(parsed.value, scope.documents(), parsed.syntaxErrors, {
             ...options,
+            unlistedSyntaxErrors: parsed.unlistedSyntaxErrors,
             refWarnings: comparison ? [comparison] : [],
         });
         if (comparison || access?.error) {

@@ -125,6 +125,7 @@ export function checkFileInto(
     const result = checkInput(parsed.value, lookup, parsed.syntaxErrors, {
         keepAnnotations: false,
         keepEntries: false,
+        unlistedSyntaxErrors: parsed.unlistedSyntaxErrors,
         onEntry,
         refWarnings: lock.comparison ? [lock.comparison] : [],
     });
@@ -145,7 +146,13 @@ export function checkFileInto(
             lock: lockSummary,
             lockError: lock.error && { ...lock.error, file: lock.errorFile },
         };
-        emit(reportClose(entryCount > 0, { ...totals, schemaErrors: report.schemaErrors }, extras, indent), false);
+        const summary = {
+            ...totals,
+            schemaErrors: report.schemaErrors,
+            schemaErrorCount: report.schemaErrorCount,
+            omittedEntryCount: report.omittedEntryCount,
+        };
+        emit(reportClose(entryCount > 0, summary, extras, indent), false);
         return totals;
     }
     const located = locateProblems(result, [singleSource(job.shown, content)]);

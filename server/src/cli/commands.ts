@@ -202,6 +202,7 @@ export function runValidate(sessionFile: string, annotationsFile: string, format
     const result = checkInput(combined, undefined, syntaxErrors, {
         keepAnnotations: false,
         keepEntries: format === "json",
+        unlistedSyntaxErrors: session.unlistedSyntaxErrors + annotations.unlistedSyntaxErrors,
     });
     const sessionSource: ProblemSource = {
         file: sessionFile,

@@ -59,7 +59,10 @@ export const renderCommand = defineCommand({
         const workspace = new RecordingLookup(
             new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize }),
         );
-        const result = checkInput(parsedJson.value, workspace, parsedJson.syntaxErrors, { keepAnnotations: false });
+        const result = checkInput(parsedJson.value, workspace, parsedJson.syntaxErrors, {
+            keepAnnotations: false,
+            unlistedSyntaxErrors: parsedJson.unlistedSyntaxErrors,
+        });
         const documents: { path: string; content: string }[] = [];
         const seen = new Set<string>();
         for (const entry of result.report.entries) {

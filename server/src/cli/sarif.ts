@@ -9,6 +9,7 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { pathToFileURL } from "node:url";
+import { MORE_PROBLEMS } from "../core/check";
 import { RESOLUTION_ERROR_CODES, SCHEMA_ERROR_CODES } from "../core/types";
 import { visible } from "../core/visible";
 import type { LocatedProblem } from "./text";
@@ -102,12 +103,20 @@ const RULES: Record<string, { short: string; full: string; fix: string }> = {
         full: "A boundary string starts or ends inside a word.",
         fix: "Extend the boundary string to a word edge.",
     },
+    "more-problems": {
+        short: "More problems were found in the file than are listed.",
+        full: "At most 1,000 problems are listed per file; this note counts the rest.",
+        fix: "Fix the problems listed (often one mistake repeated) and check again.",
+    },
 };
 
 /** Findings on resolving refs: warnings by default (docs/contract.md, "Warnings"). */
 const WARNING_CODES = ["text-changed", "unlocked", "self-citation", "mid-word-boundary"];
 
-const CODES: string[] = [...SCHEMA_ERROR_CODES, ...RESOLUTION_ERROR_CODES, ...WARNING_CODES];
+/** Notes about the output itself: level note. */
+const NOTE_CODES = [MORE_PROBLEMS];
+
+const CODES: string[] = [...SCHEMA_ERROR_CODES, ...RESOLUTION_ERROR_CODES, ...WARNING_CODES, ...NOTE_CODES];
 
 /** Names for one-word codes, which would otherwise equal their id but for case. */
 const ONE_WORD_NAMES: Record<string, string> = { schema: "SchemaViolation", unlocked: "RefNotLocked" };
@@ -129,13 +138,17 @@ export function sarifRule(code: string) {
             markdown: `${rule.full}\n\n**Fix:** ${rule.fix}\n\n[docs/codes.md](${helpUri})`,
         },
         helpUri,
-        defaultConfiguration: { level: WARNING_CODES.includes(code) ? "warning" : "error" },
+        defaultConfiguration: { level: levelOf(code) },
         properties: {
             tags: ["citations"],
             precision: "very-high",
-            "problem.severity": WARNING_CODES.includes(code) ? "warning" : "error",
+            "problem.severity": NOTE_CODES.includes(code) ? "recommendation" : levelOf(code),
         },
     };
+}
+
+function levelOf(code: string): "error" | "warning" | "note" {
+    return WARNING_CODES.includes(code) ? "warning" : NOTE_CODES.includes(code) ? "note" : "error";
 }
 
 /**

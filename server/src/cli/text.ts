@@ -1,5 +1,5 @@
 /** Human-readable output of `check`: one line per problem at `file:line:col` of its token, then a summary. */
-import type { CheckResult, Problem } from "../core/check";
+import { type CheckResult, listedProblems, moreProblemsNote, type Problem } from "../core/check";
 import { LineIndex } from "../core/lines";
 import { locatePointers, type Span } from "../core/locate";
 import { visible } from "../core/visible";
@@ -15,20 +15,24 @@ export interface LocatedProblem extends Problem {
 /**
  * Where in its file each problem's token is (1-based line and column). Pointers are located in one
  * pass per file (no parse tree) and offsets turned into lines through a line index, so a file with
- * many problems costs one scan, not one per problem.
+ * many problems costs one scan, not one per problem. At most MAX_LISTED_PROBLEMS are located; the
+ * rest are counted in a `more-problems` note on the first source (docs/security.md, "Resource bounds").
  */
 export function locateProblems(result: CheckResult, sources: ProblemSource[]): LocatedProblem[] {
-    const owners = result.problems.map((problem) => sources.find((s) => s.owns(problem.pointer)) ?? sources[0]);
+    const { listed, more } = listedProblems(result.problems, result.unlistedProblemCount);
+    // The note is about the whole file: placed at its start, not over the whole text.
+    if (more > 0) listed.push({ ...moreProblemsNote(more), offset: 0, length: 0 } as Problem);
+    const owners = listed.map((problem) => sources.find((s) => s.owns(problem.pointer)) ?? sources[0]);
     const spans = new Map<ProblemSource, Map<string, Span>>();
     const lines = new Map<ProblemSource, LineIndex>();
     for (const source of new Set(owners)) {
-        const wanted = result.problems
+        const wanted = listed
             .filter((problem, i) => owners[i] === source && !hasOffset(problem))
             .map((problem) => source.localPointer(problem.pointer));
         spans.set(source, locatePointers(source.text, wanted));
         lines.set(source, new LineIndex(source.text));
     }
-    return result.problems.map((problem, i) => {
+    return listed.map((problem, i) => {
         const source = owners[i];
         const { offset, length } = hasOffset(problem)
             ? problem
@@ -89,7 +93,7 @@ export function formatText(result: CheckResult, problems: LocatedProblem[]): str
     const lines = problems.map(problemLine);
     const { report } = result;
     const total = report.validCount + report.invalidCount;
-    const schema = report.schemaErrors.length;
+    const schema = report.schemaErrorCount ?? report.schemaErrors.length;
     if (isEmptyReport(report)) lines.push(`warning: ${NO_ANNOTATIONS}: ${NO_ANNOTATIONS_MESSAGE}`);
     lines.push(
         `${total} annotation${total === 1 ? "" : "s"}: ${report.validCount} valid, ${report.invalidCount} invalid` +

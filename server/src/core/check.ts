@@ -8,7 +8,7 @@ import { type InputParts, readInput } from "./input";
 import type { NextStep } from "./nextStep";
 import { type RefWarningSource, spanWarningSource } from "./refWarnings";
 import { type RefResolution, resolveRef } from "./resolve";
-import { SchemaChecker } from "./schema";
+import { MAX_LISTED_PROBLEMS, SchemaChecker } from "./schema";
 import { type DocumentLookup, Session, SessionDocument } from "./session";
 import {
     type Annotation,
@@ -57,14 +57,22 @@ export interface Report {
     exitCode: 0 | 1 | 2;
     validCount: number;
     invalidCount: number;
+    /** At most MAX_LISTED_PROBLEMS, syntax errors first. */
     schemaErrors: SchemaError[];
-    /** One per readable annotation; empty when checked with `keepEntries: false`. */
+    /** Every schema error found, when more than are listed (docs/contract.md, "Bounds"). */
+    schemaErrorCount?: number;
+    /** One per readable annotation (but those left out); empty when checked with `keepEntries: false`. */
     entries: ReportEntry[];
+    /**
+     * Annotations failing the schema with an error past the listed ones get no entry: `[{},{},…]`
+     * would otherwise report 50 bytes for every 3 read. How many, when any.
+     */
+    omittedEntryCount?: number;
 }
 
 /** One thing wrong, located by the JSON pointer of the token to mark. */
 export interface Problem {
-    code: ErrorCode | WarningCode;
+    code: ErrorCode | WarningCode | typeof MORE_PROBLEMS;
     message: string;
     /** Absent: an error. Findings on resolving refs are warnings or information (docs/contract.md). */
     severity?: "warning" | "information";
@@ -84,6 +92,8 @@ export interface Problem {
 export interface CheckedAnnotation {
     index: number;
     pointer: string;
+    /** It fails the schema (its errors may be past the listed ones, so not among the problems). */
+    schemaFailed?: true;
     claim?: Ref;
     claimResolution?: RefResolution;
     sources: {
@@ -101,6 +111,8 @@ export interface CheckResult {
     annotations: CheckedAnnotation[];
     /** What refs were resolved against: the embedded session, or the workspace given. */
     lookup: DocumentLookup;
+    /** Schema and syntax errors found but not built (past MAX_LISTED_PROBLEMS): not in `problems`. */
+    unlistedProblemCount: number;
 }
 
 const NO_DOCUMENTS: DocumentLookup = { get: () => undefined };
@@ -115,7 +127,8 @@ export function checkInput(
     syntaxErrors: SchemaError[] = [],
     options: CheckOptions = {},
 ): CheckResult {
-    const checker = new SchemaChecker();
+    // One budget of listed errors per file: the parser's go first.
+    const checker = new SchemaChecker(Math.max(0, MAX_LISTED_PROBLEMS - syntaxErrors.length));
     const parts = readInput(value, checker);
     const lookup = parts.documents
         ? new Session(parts.documents.map((d) => new SessionDocument(d.path, d.content)))
@@ -141,6 +154,8 @@ export interface CheckOptions {
     onEntry?: (entry: ReportEntry) => void;
     /** Checks run on every resolving ref (a lock's drift, and others): their findings go on the ref. */
     refWarnings?: readonly RefWarningSource[];
+    /** Syntax errors the parser found but did not list (`ParsedText.unlistedSyntaxErrors`). */
+    unlistedSyntaxErrors?: number;
 }
 
 /** evidex-compatible: resolve and validate annotations against a session; returns the report. */
@@ -155,7 +170,13 @@ export function checkParts(
     lookup: DocumentLookup,
     checker: SchemaChecker,
     syntaxErrors: SchemaError[],
-    { keepAnnotations = true, keepEntries = true, onEntry, refWarnings: extraWarnings = [] }: CheckOptions = {},
+    {
+        keepAnnotations = true,
+        keepEntries = true,
+        onEntry,
+        refWarnings: extraWarnings = [],
+        unlistedSyntaxErrors = 0,
+    }: CheckOptions = {},
 ): CheckResult {
     // Every check looks for self-citation and mid-word boundaries (docs/contract.md, "Warnings"),
     // whoever calls it: the CLI, the language server and MCP alike.
@@ -196,18 +217,22 @@ export function checkParts(
     const checked: CheckedAnnotation[] = [];
     const reported = new Set<SchemaError>();
     let resolutionFailed = false;
+    let omittedEntryCount = 0;
 
     parts.annotations.forEach((value, index) => {
         const pointer = `${parts.annotationsPointer}/${index}`;
-        const mark = checker.errors.length;
+        const listedMark = checker.errors.length;
+        const foundMark = checker.errorCount;
         const read = checker.annotation(value, pointer);
-        const ownSchemaErrors = checker.errors.length > mark ? checker.errors.slice(mark) : [];
+        const ownSchemaErrors = checker.errors.length > listedMark ? checker.errors.slice(listedMark) : [];
+        const schemaFailures = checker.errorCount - foundMark;
         for (const error of ownSchemaErrors) {
             problems.push({ ...error, annotation: index });
             reported.add(error);
         }
         const item: CheckedAnnotation | undefined = keepAnnotations ? { index, pointer, sources: [] } : undefined;
         if (item) checked.push(item);
+        if (item && schemaFailures > 0) item.schemaFailed = true;
         if (!read.readable) return;
 
         let claim: SpanEntry;
@@ -253,10 +278,14 @@ export function checkParts(
             return entry;
         });
 
-        const valid = ownSchemaErrors.length === 0 && claim.valid && sources.every((s) => s.valid) && !flagged;
+        const valid = schemaFailures === 0 && claim.valid && sources.every((s) => s.valid) && !flagged;
         if (flagged) resolutionFailed = true;
         flagged = false;
         if (valid) validCount++;
+        if (schemaFailures > ownSchemaErrors.length) {
+            omittedEntryCount++;
+            return;
+        }
         if (keepEntries || onEntry) {
             const entry = { index, valid, claim, sources };
             if (keepEntries) entries.push(entry);
@@ -264,26 +293,71 @@ export function checkParts(
         }
     });
 
-    const schemaErrors = [...syntaxErrors, ...checker.errors];
     // File-level errors (shape, documents) were not reported with an annotation.
     for (const error of checker.errors) if (!reported.has(error)) problems.push({ ...error });
-    for (const error of syntaxErrors) problems.unshift({ ...error });
-    const exitCode = schemaErrors.length > 0 ? 2 : resolutionFailed ? 1 : 0;
+    if (syntaxErrors.length > 0) problems.unshift(...syntaxErrors.map((error) => ({ ...error })));
+    const counts = { validCount, omittedEntryCount, resolutionFailed, unlistedSyntaxErrors };
+    const summary = reportOf(parts, checker, syntaxErrors, entries, counts);
+    const unlistedProblemCount =
+        (summary.schemaErrorCount ?? summary.schemaErrors.length) - summary.schemaErrors.length;
+    return { report: summary, problems, parts, annotations: checked, lookup, unlistedProblemCount };
+}
+
+/** The report's verdict and counts once every annotation was checked. */
+function reportOf(
+    parts: InputParts,
+    checker: SchemaChecker,
+    syntaxErrors: SchemaError[],
+    entries: ReportEntry[],
+    counts: { validCount: number; omittedEntryCount: number; resolutionFailed: boolean; unlistedSyntaxErrors: number },
+): Report {
+    const schemaErrors = [...syntaxErrors, ...checker.errors];
+    const schemaErrorCount = syntaxErrors.length + counts.unlistedSyntaxErrors + checker.errorCount;
+    const exitCode = schemaErrorCount > 0 ? 2 : counts.resolutionFailed ? 1 : 0;
+    const report: Report = {
+        ok: exitCode === 0,
+        exitCode,
+        validCount: counts.validCount,
+        invalidCount: parts.annotations.length - counts.validCount,
+        schemaErrors,
+        entries,
+    };
+    if (schemaErrorCount > schemaErrors.length) report.schemaErrorCount = schemaErrorCount;
+    if (counts.omittedEntryCount > 0) report.omittedEntryCount = counts.omittedEntryCount;
+    return report;
+}
+
+/** A file's problems as listed (docs/security.md, "Resource bounds"): at most MAX_LISTED_PROBLEMS, then a count. */
+export interface ListedProblems<P extends Problem> {
+    listed: P[];
+    /** Problems not listed: past the cap here, or never built (`unlistedProblemCount`). */
+    more: number;
+}
+
+/**
+ * The problems an output shows of one file: the first MAX_LISTED_PROBLEMS of `problems`, and how
+ * many more there are (`unlisted`: those the check counted without building them).
+ */
+export function listedProblems<P extends Problem>(problems: readonly P[], unlisted = 0): ListedProblems<P> {
+    const listed = problems.length > MAX_LISTED_PROBLEMS ? problems.slice(0, MAX_LISTED_PROBLEMS) : [...problems];
+    return { listed, more: problems.length - listed.length + unlisted };
+}
+
+/** The code of the note an output adds when it lists only some of a file's problems (docs/codes.md). */
+export const MORE_PROBLEMS = "more-problems";
+
+/** The note an output shows for problems not listed, on the file as a whole (its pointer ""). */
+export function moreProblemsNote(more: number): Problem {
+    const count = more.toLocaleString("en-US");
     return {
-        report: {
-            ok: exitCode === 0,
-            exitCode,
-            validCount,
-            invalidCount: parts.annotations.length - validCount,
-            schemaErrors,
-            entries,
-        },
-        problems,
-        parts,
-        annotations: checked,
-        lookup,
+        code: MORE_PROBLEMS,
+        severity: "information",
+        pointer: "",
+        message: `${count} more problem${more === 1 ? "" : "s"} not listed: at most ${MAX_LISTED_PROBLEMS.toLocaleString("en-US")} are listed per file`,
     };
 }
+
+export { MAX_LISTED_PROBLEMS };
 
 function findingsOf(
     sources: readonly RefWarningSource[],

@@ -5,9 +5,25 @@
  */
 import search from "approx-string-match";
 
+/**
+ * The most cells one distance may fill (a 2,000 × 2,000 table). Past it the distance is not computed
+ * and the larger length is returned: an upper bound, so a caller asking "within k edits?" hears "no",
+ * never a false "yes" (docs/security.md, "Resource bounds": a hand-edited lock's 64k-character context
+ * cost 29 s).
+ */
+export const MAX_EDIT_CELLS = 4_000_000;
+
+let cells = 0;
+/** Table cells filled by `levenshtein` so far in this process: tests count work with it, never time. */
+export function editDistanceCells(): number {
+    return cells;
+}
+
 /** Insertions, deletions and substitutions from `a` to `b`: of characters (UTF-16 code units) for strings, of items for lists such as words. */
 export function levenshtein(a: string | readonly string[], b: string | readonly string[]): number {
     if (a === b) return 0;
+    if (a.length * b.length > MAX_EDIT_CELLS) return Math.max(a.length, b.length);
+    cells += a.length * b.length;
     let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
     for (let i = 1; i <= a.length; i++) {
         const current = [i];

@@ -18,6 +18,52 @@ export function occurrencesOf(line: string, needle: string, limit = Number.POSIT
 /** How many columns an ambiguity lists (and the editor relates); the count is always given. */
 export const MAX_LISTED_OCCURRENCES = 100;
 
+/** An ambiguous boundary string on one line: its first columns (up to MAX_LISTED_OCCURRENCES) and its count. */
+export interface Ambiguity {
+    columns: number[];
+    count: number;
+}
+
+/** Past this many remembered strings a document's memo starts again (an editor resolves as one types). */
+const MAX_REMEMBERED = 10_000;
+
+/**
+ * Ambiguities of one document, remembered per line and string: 150 refs starting with "a" on a
+ * 5 MB line count its occurrences once, not 150 times (docs/security.md, "Resource bounds").
+ */
+export class AmbiguityMemo {
+    /** Lines walked whole to count a string (what the memo saves; tests read it). */
+    scans = 0;
+    private readonly byLine = new Map<number, Map<string, Ambiguity>>();
+    private remembered = 0;
+
+    /** `needle` on line `lineNumber` (whose text is `line`), known to occur more than once. */
+    of(lineNumber: number, line: string, needle: string): Ambiguity {
+        let strings = this.byLine.get(lineNumber);
+        const known = strings?.get(needle);
+        if (known) return known;
+        const columns = occurrencesOf(line, needle, MAX_LISTED_OCCURRENCES);
+        let count = columns.length;
+        if (columns.length === MAX_LISTED_OCCURRENCES) {
+            this.scans++;
+            count = countOccurrences(line, needle);
+        }
+        if (this.remembered >= MAX_REMEMBERED) {
+            this.byLine.clear();
+            this.remembered = 0;
+            strings = undefined;
+        }
+        if (!strings) {
+            strings = new Map();
+            this.byLine.set(lineNumber, strings);
+        }
+        const ambiguity = { columns, count };
+        strings.set(needle, ambiguity);
+        this.remembered++;
+        return ambiguity;
+    }
+}
+
 /** How many times `needle` occurs in `line`, overlapping ones included, without listing them. */
 export function countOccurrences(line: string, needle: string): number {
     if (needle.length === 0) return 0;

@@ -5,6 +5,7 @@
  */
 import { findNodeAtLocation, type Node, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
 import { MAX_NESTING, nestingBeyond } from "../../../shared/jsonNesting";
+import { MAX_LISTED_PROBLEMS } from "./schema";
 import type { SchemaError } from "./types";
 
 export interface SyntaxProblem extends SchemaError {
@@ -14,21 +15,45 @@ export interface SyntaxProblem extends SchemaError {
 
 export interface ParsedText {
     value: unknown;
+    /** The first MAX_LISTED_PROBLEMS syntax errors (`,,,,` has one per character). */
     syntaxErrors: SyntaxProblem[];
+    /** Syntax errors found past those listed: counted, never built. */
+    unlistedSyntaxErrors: number;
 }
 
 const STRICT = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false };
 
+/**
+ * Parse an annotation file's text. Nesting is checked first, whether the JSON is valid or not: a
+ * valid `[[[…]]]` of 50 MB parses, but every recursive walk after it (jsonc-parser's trees, the
+ * edits of repair) would overflow the stack, so it is an `invalid-json` error like any other.
+ */
 export function parseJsonText(text: string): ParsedText {
+    const tooDeep = nestingBeyond(text, MAX_NESTING);
+    if (tooDeep !== -1) return { value: undefined, syntaxErrors: [tooDeepProblem(tooDeep)], unlistedSyntaxErrors: 0 };
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     try {
-        return { value: JSON.parse(body), syntaxErrors: [] };
+        return { value: JSON.parse(body), syntaxErrors: [], unlistedSyntaxErrors: 0 };
     } catch {
-        const tooDeep = nestingBeyond(text, MAX_NESTING);
-        if (tooDeep !== -1) return { value: undefined, syntaxErrors: [tooDeepProblem(tooDeep)] };
-        const errors: ParseError[] = [];
-        const value = parse(text, errors, STRICT);
-        return { value, syntaxErrors: errors.map(toSyntaxProblem) };
+        const errors = new CappedList<ParseError>(MAX_LISTED_PROBLEMS);
+        const value = parse(text, errors as unknown as ParseError[], STRICT);
+        return { value, syntaxErrors: errors.items.map(toSyntaxProblem), unlistedSyntaxErrors: errors.dropped };
+    }
+}
+
+/** What jsonc-parser pushes its errors into: the first `limit` kept, the rest counted. */
+class CappedList<T> {
+    readonly items: T[] = [];
+    dropped = 0;
+
+    constructor(private readonly limit: number) {}
+
+    push(...items: T[]): number {
+        for (const item of items) {
+            if (this.items.length < this.limit) this.items.push(item);
+            else this.dropped++;
+        }
+        return this.items.length;
     }
 }
 

@@ -29,7 +29,10 @@ export interface ReportExtras {
 }
 
 /** The fields after `entries`: the report's counts and verdict (`ok` is `exitCode === 0`). */
-export type ReportSummary = Pick<Report, "exitCode" | "validCount" | "invalidCount" | "schemaErrors">;
+export type ReportSummary = Pick<
+    Report,
+    "exitCode" | "validCount" | "invalidCount" | "schemaErrors" | "schemaErrorCount" | "omittedEntryCount"
+>;
 
 /**
  * Indentation of a `lines` report: alone it is the whole output; one of many, an item of `files`.
@@ -81,7 +84,14 @@ export function reportEntry(entry: ReportEntry, index: number, indent: ReportInd
 }
 
 /** The fields after `entries`, in the order `check --json` has always written them; any other field follows. */
-const SUMMARY_ORDER = ["exitCode", "validCount", "invalidCount", "schemaErrors"] as const;
+const SUMMARY_ORDER = [
+    "exitCode",
+    "validCount",
+    "invalidCount",
+    "schemaErrors",
+    "schemaErrorCount",
+    "omittedEntryCount",
+] as const;
 /** What the output adds, in order, after the summary. */
 const EXTRAS_ORDER = ["warnings", "lock", "lockError"] as const;
 

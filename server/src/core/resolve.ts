@@ -1,4 +1,4 @@
-import { countOccurrences, MAX_LISTED_OCCURRENCES, occurrencesOf, soleOccurrence } from "./occurrences";
+import { soleOccurrence } from "./occurrences";
 import { type DocumentLookup, isDocumentFailure, type SessionDocument } from "./session";
 import type { Boundary, BoundaryName, Range, Ref, RefError } from "./types";
 
@@ -102,9 +102,9 @@ function findBoundary(
             message: `${name} boundary ${quote(boundary.str)} does not occur on line ${boundary.line} of ${quote(document.path)}${whereNearby(document, boundary)}`,
         });
     } else {
-        // Listed up to a cap: "a" on a 5 MB line occurs millions of times (docs/security.md).
-        const found = occurrencesOf(text, boundary.str, MAX_LISTED_OCCURRENCES);
-        const count = found.length < MAX_LISTED_OCCURRENCES ? found.length : countOccurrences(text, boundary.str);
+        // Listed up to a cap: "a" on a 5 MB line occurs millions of times, counted once per line
+        // and string however many refs ask (docs/security.md).
+        const { columns: found, count } = document.ambiguities.of(boundary.line, text, boundary.str);
         const columns = found.map((column) => column + 1).join(", ");
         const listed = count > found.length ? `first at columns ${columns} …` : `columns ${columns}`;
         errors.push({

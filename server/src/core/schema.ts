@@ -25,12 +25,34 @@ function describe(value: Json): string {
 
 const NO_ERRORS: readonly SchemaError[] = Object.freeze([]);
 
+/**
+ * Problems listed per file at most (docs/security.md, "Resource bounds"): `[{},{},…]` of 2 MB holds
+ * 1.3 million schema errors; past this many they are counted, not built.
+ */
+export const MAX_LISTED_PROBLEMS = 1000;
+
 export class SchemaChecker {
+    /** The errors listed: the first `limit`. */
     readonly errors: SchemaError[] = [];
+    /** Every error found, listed or not: what decides whether a value passed. */
+    private found = 0;
+
+    constructor(private readonly limit = MAX_LISTED_PROBLEMS) {}
+
+    /** How many errors were found in all (`errors` lists at most `limit` of them). */
+    get errorCount(): number {
+        return this.found;
+    }
 
     private fail(pointer: string, message: string, code: SchemaError["code"] = "schema"): undefined {
-        this.errors.push({ code, pointer, message });
+        this.found++;
+        if (this.errors.length < this.limit) this.errors.push({ code, pointer, message });
         return undefined;
+    }
+
+    /** The errors listed since `listedMark` (an earlier `errors.length`). */
+    private listedSince(listedMark: number): readonly SchemaError[] {
+        return this.errors.length > listedMark ? this.errors.slice(listedMark) : NO_ERRORS;
     }
 
     /** owner[key], recording a missing field. `base` is the owner's pointer: strings are built only on failure. */
@@ -66,7 +88,7 @@ export class SchemaChecker {
     ref(value: Json, pointer: string, what: string): Ref | undefined {
         if (!isObject(value))
             return this.fail(pointer, `${what} must be a ref object { path, start, end }, not ${describe(value)}`);
-        const before = this.errors.length;
+        const before = this.found;
         const path = this.field(value, "path", pointer, "the path of a document");
         if ("path" in value && !(typeof path === "string" && path.length > 0)) {
             this.fail(`${pointer}/path`, `path must be a non-empty string, not ${describe(path)}`);
@@ -79,14 +101,14 @@ export class SchemaChecker {
             "end" in value
                 ? this.boundary(value.end, pointer, "end")
                 : this.fail(`${pointer}/end`, "missing end: { line, str }");
-        if (this.errors.length > before || !start || !end) return undefined;
+        if (this.found > before || !start || !end) return undefined;
         return value as unknown as Ref;
     }
 
     sourceRef(value: Json, pointer: string): SourceRef | undefined {
         const ref = this.ref(value, pointer, "a source");
         if (!isObject(value)) return undefined;
-        const before = this.errors.length;
+        const before = this.found;
         const polarity = this.field(value, "polarity", pointer, '"supports" or "refutes"');
         if ("polarity" in value && polarity !== "supports" && polarity !== "refutes") {
             this.fail(`${pointer}/polarity`, `polarity must be "supports" or "refutes", not ${describe(polarity)}`);
@@ -98,7 +120,7 @@ export class SchemaChecker {
         ) {
             this.fail(`${pointer}/confidence`, `confidence must be a number in [0, 1], not ${describe(confidence)}`);
         }
-        if (!ref || this.errors.length > before) return undefined;
+        if (!ref || this.found > before) return undefined;
         return value as unknown as SourceRef;
     }
 
@@ -108,7 +130,8 @@ export class SchemaChecker {
             this.fail(pointer, `an annotation must be an object { claim, sources }, not ${describe(value)}`);
             return { readable: false, sources: [] };
         }
-        const before = this.errors.length;
+        const before = this.found;
+        const listedBefore = this.errors.length;
         const claimPath = isObject(value.claim) && typeof value.claim.path === "string" ? value.claim.path : undefined;
         const claim =
             "claim" in value
@@ -127,13 +150,13 @@ export class SchemaChecker {
         } else {
             value.sources.forEach((source, index) => {
                 const sourcePointer = `${pointer}/sources/${index}`;
-                const mark = this.errors.length;
+                const listedMark = this.errors.length;
                 const ref = this.sourceRef(source, sourcePointer);
                 sources.push({
                     ref,
                     raw: isObject(source) ? source : {},
                     pointer: sourcePointer,
-                    errors: this.errors.length > mark ? this.errors.slice(mark) : NO_ERRORS,
+                    errors: this.listedSince(listedMark),
                 });
             });
         }
@@ -141,13 +164,10 @@ export class SchemaChecker {
             readable: true,
             claim,
             claimPath,
-            claimErrors:
-                this.errors.length > before
-                    ? this.errors.slice(before).filter((e) => e.pointer.startsWith(`${pointer}/claim`))
-                    : NO_ERRORS,
+            claimErrors: claimErrorsOf(this.listedSince(listedBefore), pointer),
             sources,
         };
-        if (this.errors.length === before && claim) {
+        if (this.found === before && claim) {
             result.annotation = { claim, sources: sources.map((s) => s.ref as SourceRef) };
         }
         return result;
@@ -156,7 +176,7 @@ export class SchemaChecker {
     document(value: Json, pointer: string): SourceDocument | undefined {
         if (!isObject(value))
             return this.fail(pointer, `a document must be an object { path, content }, not ${describe(value)}`);
-        const before = this.errors.length;
+        const before = this.found;
         const path = this.field(value, "path", pointer, "a unique path");
         if ("path" in value && !(typeof path === "string" && path.length > 0)) {
             this.fail(`${pointer}/path`, `path must be a non-empty string, not ${describe(path)}`);
@@ -165,7 +185,7 @@ export class SchemaChecker {
         if ("content" in value && typeof content !== "string") {
             this.fail(`${pointer}/content`, `content must be a string, not ${describe(content)}`);
         }
-        if (this.errors.length > before) return undefined;
+        if (this.found > before) return undefined;
         if ((content as string).includes("\r")) {
             // Reported, then resolved against the normalised text so the refs still get checked.
             this.fail(
@@ -189,6 +209,10 @@ export class SchemaChecker {
     fileShape(pointer: string, message: string): void {
         this.fail(pointer, message);
     }
+}
+
+function claimErrorsOf(listed: readonly SchemaError[], pointer: string): readonly SchemaError[] {
+    return listed.length === 0 ? NO_ERRORS : listed.filter((e) => e.pointer.startsWith(`${pointer}/claim`));
 }
 
 export interface ReadSource {

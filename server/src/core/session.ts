@@ -1,4 +1,5 @@
 import { LineIndex, normalizeLineEndings } from "./lines";
+import { AmbiguityMemo } from "./occurrences";
 import type { SourceDocument } from "./types";
 
 /** A document of a session: immutable content and its line index, built on first use. */
@@ -15,6 +16,14 @@ export class SessionDocument {
     get lines(): LineIndex {
         if (!this.index) this.index = new LineIndex(this.content);
         return this.index;
+    }
+
+    private memo: AmbiguityMemo | undefined;
+
+    /** Ambiguous boundary strings of this content, counted once per line and string. */
+    get ambiguities(): AmbiguityMemo {
+        if (!this.memo) this.memo = new AmbiguityMemo();
+        return this.memo;
     }
 }
 

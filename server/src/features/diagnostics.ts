@@ -11,7 +11,7 @@ import {
     DocumentDiagnosticReportKind,
 } from "vscode-languageserver-protocol";
 import { ordinal } from "../../../shared/numbering";
-import type { Problem } from "../core/check";
+import { listedProblems, MORE_PROBLEMS, moreProblemsNote, type Problem } from "../core/check";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import type { FeatureWorkspace } from "./featureWorkspace";
 import { locateSpan, rangeOfPointer, rangeOfSpan } from "./positions";
@@ -36,7 +36,7 @@ export function problemDiagnostics(workspace: FeatureWorkspace, file: Annotation
     const cached = cache.get(file);
     if (cached && cached.stamp === file.stamp) return cached.entries;
     const syntaxAt = new Set<number>();
-    const kept: Problem[] = [];
+    let kept: Problem[] = [];
     for (const problem of file.problems) {
         // The parser may report one bad token twice ("property name expected", "value expected"): keep the first.
         const offset = (problem as { offset?: number }).offset;
@@ -46,6 +46,10 @@ export function problemDiagnostics(workspace: FeatureWorkspace, file: Annotation
         }
         kept.push(problem);
     }
+    // At most MAX_LISTED_PROBLEMS are published, then a note of how many more (docs/security.md).
+    const { listed, more } = listedProblems(kept, file.unlistedProblemCount);
+    if (more > 0) listed.push(moreProblemsNote(more));
+    kept = listed;
     // One pass over the text locates every token, rather than a lookup per problem.
     file.spansOf(kept.map((p) => p.pointer));
     const entries = kept.map((problem) => ({ problem, diagnostic: toDiagnostic(workspace, file, problem) }));
@@ -62,7 +66,9 @@ function toDiagnostic(workspace: FeatureWorkspace, file: AnnotationFile, problem
     const range =
         problem.code === "invalid-json" && syntax.offset !== undefined
             ? rangeOfSpan(file, { offset: syntax.offset, length: syntax.length ?? 0 })
-            : rangeOfPointer(file, problem.pointer);
+            : problem.code === MORE_PROBLEMS
+              ? rangeOfSpan(file, { offset: 0, length: 0 })
+              : rangeOfPointer(file, problem.pointer);
     const data: DiagnosticData = {
         pointer: problem.pointer,
         annotation: problem.annotation,

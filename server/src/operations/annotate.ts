@@ -145,7 +145,10 @@ function refuseMismatch(
 ): void {
     if (text === undefined) return; // no such annotation: the edit says so
     const parsed = parseJsonText(text);
-    const checked = checkInput(parsed.value, capabilities.documents, parsed.syntaxErrors, { keepAnnotations: true });
+    const checked = checkInput(parsed.value, capabilities.documents, parsed.syntaxErrors, {
+        keepAnnotations: true,
+        unlistedSyntaxErrors: parsed.unlistedSyntaxErrors,
+    });
     const target = checked.annotations.find((a) => a.index === number - 1);
     const old = target?.claimResolution;
     if (!old?.valid) return; // a broken claim is what a replace repairs: nothing to compare

@@ -138,9 +138,11 @@ function historyFor(
 }
 
 function parsesLeniently(text: string): boolean {
+    // Depth first: jsonc-parser recurses per level and would overflow the stack on `[[[…`.
+    if (nestingBeyond(text, MAX_NESTING) !== -1) return false;
     const errors: ParseError[] = [];
     parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
-    return errors.length === 0 && nestingBeyond(text, MAX_NESTING) === -1;
+    return errors.length === 0;
 }
 
 /** Run steps to the end on this thread (the CLI: nothing else waits). */

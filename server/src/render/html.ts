@@ -87,7 +87,7 @@ export function renderHtml(input: RenderInput, work: { steps: number } = { steps
 <h1>SourceCheck report <span class="file">${escapeHtml(input.title)}</span></h1>
 <p class="summary">${total} annotation${total === 1 ? "" : "s"}: ${report.validCount} valid, ${report.invalidCount} invalid${
         report.schemaErrors.length > 0
-            ? `, ${report.schemaErrors.length} schema error${report.schemaErrors.length === 1 ? "" : "s"}`
+            ? `, ${schemaErrorsText(report.schemaErrorCount ?? report.schemaErrors.length)}`
             : ""
     } (exit ${report.exitCode})</p>
 <ul class="counts">${counts}</ul>
@@ -309,3 +309,7 @@ blockquote { margin: .25rem 0 .5rem; padding: .25rem .75rem; border-left: 3px so
 .none { color: var(--muted); }
 footer { margin-top: 2rem; color: var(--muted); font-size: .8rem; }
 `;
+
+function schemaErrorsText(count: number): string {
+    return `${count.toLocaleString("en-US")} schema error${count === 1 ? "" : "s"}`;
+}

@@ -75,6 +75,10 @@ export class AnnotationFile {
     private invalidCache: { stamp: number; invalid: Set<number> } | undefined;
     /** Compares refs with the lock beside the file, when there is a valid one. */
     private readonly lockComparison: LockComparison | undefined;
+    /** Schema and syntax errors past the listed ones (core/check.ts): counted, not among `problems`. */
+    readonly unlistedProblemCount: number;
+    /** Annotations failing the schema: broken, whether their errors were listed or not. */
+    private readonly schemaFailed: number[] = [];
 
     constructor(
         readonly uri: string,
@@ -94,7 +98,10 @@ export class AnnotationFile {
         this.lockComparison = lock?.lock ? new LockComparison(lock.lock, sha256, { locked: false }) : undefined;
         const result = checkInput(parsed.value, workspace, parsed.syntaxErrors, {
             refWarnings: this.lockComparison ? [this.lockComparison] : [],
+            unlistedSyntaxErrors: parsed.unlistedSyntaxErrors,
         });
+        this.unlistedProblemCount = result.unlistedProblemCount;
+        for (const checked of result.annotations) if (checked.schemaFailed) this.schemaFailed.push(checked.index);
         if (lock?.error) {
             // A lock that cannot be used is said, never silently ignored (docs/lock.md).
             this.fixedProblems.push({
@@ -192,7 +199,7 @@ export class AnnotationFile {
     /** Indices of annotations with any problem (schema or resolution), cached per stamp. */
     invalidAnnotations(): Set<number> {
         if (!this.invalidCache || this.invalidCache.stamp !== this.stamp) {
-            const invalid = new Set<number>();
+            const invalid = new Set<number>(this.schemaFailed);
             for (const problem of this.problems) {
                 // Warnings (a changed locked text, ...) leave the annotation valid.
                 if (problem.annotation !== undefined && problem.severity === undefined) invalid.add(problem.annotation);
@@ -217,7 +224,7 @@ export class AnnotationFile {
         const summary: FileSummary = {
             validCount: this.annotationCount - invalid.size,
             invalidCount: invalid.size,
-            schemaErrorCount: this.problems.filter((p) => isSchemaErrorCode(p.code)).length,
+            schemaErrorCount: this.problems.filter((p) => isSchemaErrorCode(p.code)).length + this.unlistedProblemCount,
         };
         if (this.lockComparison) {
             // Counted on request (the language status asks when a file is shown): one lookup per ref.

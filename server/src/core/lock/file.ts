@@ -8,7 +8,7 @@
 import { pointerWithReading } from "../../../../shared/numbering";
 import { ordered } from "./entry";
 import { sortEntries } from "./relock";
-import { LOCK_VERSION, type LockBasis, type LockError, type LockFile } from "./types";
+import { LOCK_VERSION, type LockBasis, type LockError, type LockFile, MAX_LOCK_FIELD } from "./types";
 
 // The names alone live in ./names (no zod): the evidence bundle needs them and should stay small.
 export { isLockFileName, lockFileNameFor } from "./names";
@@ -98,7 +98,9 @@ function hasOnly(
 const isBoundary = (v: unknown) =>
     hasOnly(v, ["line", "str"]) && isInt(v.line, 1) && typeof v.str === "string" && v.str.length > 0;
 const isPosition = (v: unknown) => hasOnly(v, ["line", "column"]) && isInt(v.line, 1) && isInt(v.column, 0);
-const isOptionalString = (v: unknown) => v === undefined || typeof v === "string";
+/** A text field of an entry, capped on read (docs/security.md, "Resource bounds"). */
+const isField = (v: unknown) => typeof v === "string" && v.length <= MAX_LOCK_FIELD;
+const isOptionalField = (v: unknown) => v === undefined || isField(v);
 
 /** The entry schema above, checked without copying. */
 export function conformsToLockEntry(e: unknown): boolean {
@@ -123,11 +125,11 @@ export function conformsToLockEntry(e: unknown): boolean {
         typeof e.sha256 === "string" &&
         HEX64.test(e.sha256) &&
         isInt(e.length, 0) &&
-        isOptionalString(e.text) &&
-        isOptionalString(e.head) &&
-        isOptionalString(e.tail) &&
-        typeof e.prefix === "string" &&
-        typeof e.suffix === "string" &&
+        isOptionalField(e.text) &&
+        isOptionalField(e.head) &&
+        isOptionalField(e.tail) &&
+        isField(e.prefix) &&
+        isField(e.suffix) &&
         typeof e.documentSha256 === "string" &&
         HEX64.test(e.documentSha256) &&
         (e.text !== undefined || (e.head !== undefined && e.tail !== undefined))

@@ -4,22 +4,30 @@
  * oracle of that check's test: zod is large, and a check with valid locks never loads it.
  */
 import { z } from "zod";
-import { LOCK_VERSION } from "./types";
+import { LOCK_VERSION, MAX_LOCK_FIELD } from "./types";
 
 const boundary = z.strictObject({ line: z.number().int().min(1), str: z.string().min(1) });
 const position = z.strictObject({ line: z.number().int().min(1), column: z.number().int().min(0) });
 const sha = z.string().regex(/^[0-9a-f]{64}$/, "a SHA-256 as 64 lowercase hex digits");
+/** A text field of an entry: at most MAX_LOCK_FIELD code units (`lock` writes fewer). */
+const capped = () =>
+    z
+        .string()
+        .max(
+            MAX_LOCK_FIELD,
+            `at most ${MAX_LOCK_FIELD} characters (sourcecheck lock writes fewer: this entry was edited by hand)`,
+        );
 const entry = z
     .strictObject({
         ref: z.strictObject({ path: z.string().min(1), start: boundary, end: boundary }),
         range: z.strictObject({ start: position, end: position }),
         sha256: sha,
         length: z.number().int().min(0),
-        text: z.string().optional(),
-        head: z.string().optional(),
-        tail: z.string().optional(),
-        prefix: z.string(),
-        suffix: z.string(),
+        text: capped().optional(),
+        head: capped().optional(),
+        tail: capped().optional(),
+        prefix: capped(),
+        suffix: capped(),
         documentSha256: sha,
     })
     .refine((e) => e.text !== undefined || (e.head !== undefined && e.tail !== undefined), {

@@ -15,6 +15,12 @@ export const TEXT_CAP = 256;
 export const END_LENGTH = 64;
 /** Context stored before and after the text, as a W3C TextQuoteSelector's `prefix` and `suffix`. */
 export const CONTEXT_LENGTH = 32;
+/**
+ * The longest `text`, `head`, `tail`, `prefix` or `suffix` a lock may hold when read (docs/security.md,
+ * "Resource bounds"): what `lock` writes is shorter (TEXT_CAP, END_LENGTH, CONTEXT_LENGTH); a longer
+ * one was written by hand, and would only cost repair's searches and edit distances.
+ */
+export const MAX_LOCK_FIELD = 256;
 
 export interface LockEntry {
     /** The ref that cites this text now: what `check` matches first. */

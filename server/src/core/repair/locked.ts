@@ -45,6 +45,13 @@ const MAX_ERROR_RATE = DRIFTED_TEXT_RATE;
 const MIN_APPROXIMATE = 16;
 /** Places looked at, at most. */
 const MAX_PLACES = 16;
+/** Characters of context compared a side (twice what `lock` writes). */
+const CONTEXT_COMPARED = 64;
+/**
+ * Texts longer than this are found exactly or not at all: the approximate search costs the text's
+ * length times the document's, and `lock` stores longer texts by their ends anyway.
+ */
+const MAX_APPROXIMATE = 256;
 
 /** The places that may hold the locked text, likeliest first. [] when the text is gone. */
 export function findLockedText(
@@ -54,10 +61,14 @@ export function findLockedText(
 ): LockedPlace[] {
     const content = document.content;
     const spans = locked.text !== undefined ? textPlaces(document, locked.text) : endsPlaces(document, locked, sha256);
+    // The context nearest the text, at most CONTEXT_COMPARED characters a side: what `lock` writes
+    // (32), and a bound on the edit distances whatever a hand-edited lock holds.
+    const prefix = locked.prefix.slice(-CONTEXT_COMPARED);
+    const suffix = locked.suffix.slice(0, CONTEXT_COMPARED);
     const places = spans.map(({ from, to, textErrors }) => {
-        const before = content.slice(Math.max(0, from - locked.prefix.length), from);
-        const after = content.slice(to, to + locked.suffix.length);
-        const contextErrors = levenshtein(locked.prefix, before) + levenshtein(locked.suffix, after);
+        const before = content.slice(Math.max(0, from - prefix.length), from);
+        const after = content.slice(to, to + suffix.length);
+        const contextErrors = levenshtein(prefix, before) + levenshtein(suffix, after);
         return { from, to, textErrors, contextErrors, cost: textErrors + contextErrors / CONTEXT_WEIGHT };
     });
     return places.sort((a, b) => a.cost - b.cost || a.from - b.from);
@@ -70,7 +81,7 @@ function textPlaces(document: SessionDocument, text: string): { from: number; to
     if (text.length === 0) return found;
     for (const at of placesOf(content, text, MAX_PLACES, document))
         found.push({ from: at, to: at + text.length, textErrors: 0 });
-    if (found.length > 0 || text.length < MIN_APPROXIMATE) return found;
+    if (found.length > 0 || text.length < MIN_APPROXIMATE || text.length > MAX_APPROXIMATE) return found;
     // The search returns only the closest matches: each region found is blanked out and the search
     // run again, so that the next place (the one the margin is measured against) is seen too.
     const maxErrors = Math.floor(text.length * MAX_ERROR_RATE);
@@ -158,7 +169,7 @@ function endsPlaces(
  * rare (LONG_TEXT characters) or at least half of its context is as locked.
  */
 function placeIsEvidence(place: LockedPlace, locked: LockedSpan): boolean {
-    const context = locked.prefix.length + locked.suffix.length;
+    const context = comparedContext(locked);
     return locked.length >= LONG_TEXT || place.contextErrors <= context / 2;
 }
 const LONG_TEXT = 64;
@@ -197,7 +208,7 @@ export function lockCandidates<R extends Ref>(
             (place.textErrors === 0 ||
                 (next === undefined &&
                     endsAgree(document.content, place, locked) &&
-                    place.contextErrors <= (locked.prefix.length + locked.suffix.length) / 4 &&
+                    place.contextErrors <= comparedContext(locked) / 4 &&
                     ((candidate.ref.start.str === ref.start.str && candidate.ref.end.str === ref.end.str) ||
                         (candidate.ref.start.line === ref.start.line && candidate.ref.end.line === ref.end.line))));
         const where = linesOf(candidate.range.start.line, candidate.range.end.line);
@@ -213,6 +224,11 @@ export function lockCandidates<R extends Ref>(
         candidates.push({ ...candidate, certain, cost: place.cost, evidenceKind: "lock", evidence });
     }
     return { candidates, gone: false };
+}
+
+/** Characters of context `findLockedText` compared, both sides. */
+function comparedContext(locked: LockedSpan): number {
+    return Math.min(locked.prefix.length, CONTEXT_COMPARED) + Math.min(locked.suffix.length, CONTEXT_COMPARED);
 }
 
 /** How a repair from a lock entry whose text was not found exactly is named: it is no proof of the text. */
