@@ -13,7 +13,12 @@
  *   (`/proc/self/fd/N/…` on Linux), so a folder swapped for a symlink meanwhile cannot redirect the
  *   write; elsewhere the directory's device and inode are checked again just before the rename;
  * - for an in-place rewrite, the file must still be what was read (size, mtime, inode and a SHA-256
- *   of the bytes), checked just before the rename: a change by someone else is refused, not lost.
+ *   of the bytes), checked just before the rename: a change by someone else is refused, not lost;
+ *   the file is held open across the rename and read again after it, so an edit written into it in
+ *   between is put back and refused too;
+ * - a file with more than one name (hard links) is refused: a rename would split it;
+ * - the temp file is named `.NAME.sourcecheck-PID-RANDOM.tmp`; one left by a process that is gone
+ *   (killed mid-write) is removed when the next write to the same target starts.
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
@@ -40,6 +45,7 @@ export type SafeWriteCode =
     | "same-as-input"
     | "read-only"
     | "changed"
+    | "hard-link"
     | "directory-changed"
     | "io-error";
 
@@ -141,6 +147,13 @@ export function writeFileSafely(target: string, content: WriteContent, options: 
             throw new SafeWriteError("same-as-input", "is also an input of this command; it would be overwritten");
         }
     }
+    if (existing && existing.nlink > 1) {
+        // Renaming a new file over one name would leave the other names on the old text.
+        throw new SafeWriteError(
+            "hard-link",
+            `has ${existing.nlink} names (hard links); replacing it would split them, so nothing was written`,
+        );
+    }
 
     let bytes: Buffer | undefined;
     if (typeof content !== "function") {
@@ -172,9 +185,12 @@ export function writeFileSafely(target: string, content: WriteContent, options: 
         );
     }
     const inDirectory = (entry: string) => (viaHandle ? `${viaHandle}/${entry}` : nodePath.join(directory, entry));
-    const tempName = `.${name}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+    removeStaleTemps(inDirectory, name);
+    const tempName = `${tempPrefix(name)}${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
     let fd: number | undefined;
     let tempCreated = false;
+    /** The replaced file, held open across the rename to be read again after it. */
+    let held: number | undefined;
     try {
         const mode = existing ? existing.mode & 0o7777 : (options.newFileMode ?? 0o666);
         fd = fs.openSync(
@@ -224,12 +240,17 @@ export function writeFileSafely(target: string, content: WriteContent, options: 
             if (!current || current.dev !== existing.dev || current.ino !== existing.ino) {
                 throw new SafeWriteError("changed", "was replaced by another file while writing; nothing written");
             }
-            if (options.expected) compareWithSnapshot(inDirectory(name), current, options.expected);
+            if (options.expected) held = compareWithSnapshot(inDirectory(name), current, options.expected, true);
         } else if (current) {
             throw new SafeWriteError("changed", "was created by someone else while writing; nothing written");
         }
         fs.renameSync(inDirectory(tempName), inDirectory(name));
         tempCreated = false;
+        if (held !== undefined && options.expected) {
+            // An edit written into the old file between the last check and the rename would be lost
+            // with it: read it again, and put the other edit back if there was one.
+            keepOtherEdit(held, options.expected, existing as fs.Stats, inDirectory, name);
+        }
         if (options.fsync !== false) {
             try {
                 fs.fsyncSync(dirFd);
@@ -242,8 +263,95 @@ export function writeFileSafely(target: string, content: WriteContent, options: 
         if (tempCreated) fs.rmSync(inDirectory(tempName), { force: true });
         throw error instanceof SafeWriteError ? error : ioError(error);
     } finally {
+        if (held !== undefined) fs.closeSync(held);
         fs.closeSync(dirFd);
     }
+}
+
+/** Temp files of a target start with this (the pid and a random part follow, then `.tmp`). */
+function tempPrefix(name: string): string {
+    return `.${name}.sourcecheck-`;
+}
+
+/**
+ * Remove the temp files of this target left by processes that are gone (a write killed midway leaves
+ * one; docs/security.md, "Writes"). A temp of a process still running is its write in progress: kept.
+ */
+function removeStaleTemps(inDirectory: (entry: string) => string, name: string): void {
+    const prefix = tempPrefix(name);
+    let entries: string[];
+    try {
+        entries = fs.readdirSync(inDirectory("."));
+    } catch {
+        return;
+    }
+    for (const entry of entries) {
+        if (!entry.startsWith(prefix) || !entry.endsWith(".tmp")) continue;
+        const pid = Number(/^(\d+)-/.exec(entry.slice(prefix.length))?.[1]);
+        if (!Number.isSafeInteger(pid) || pid === process.pid || isRunning(pid)) continue;
+        try {
+            if (fs.lstatSync(inDirectory(entry)).isFile()) fs.unlinkSync(inDirectory(entry));
+        } catch {
+            // Gone already, or not ours to remove: the write goes on.
+        }
+    }
+}
+
+/** Every byte of an open file, read from its start whatever its position. */
+function bytesFromStart(fd: number): Buffer {
+    const chunks: Buffer[] = [];
+    for (let position = 0; ; ) {
+        const chunk = Buffer.alloc(1 << 20);
+        const read = fs.readSync(fd, chunk, 0, chunk.length, position);
+        if (read === 0) break;
+        chunks.push(chunk.subarray(0, read));
+        position += read;
+    }
+    return Buffer.concat(chunks);
+}
+
+function isRunning(pid: number): boolean {
+    try {
+        process.kill(pid, 0);
+        return true;
+    } catch (error) {
+        return (error as NodeJS.ErrnoException).code === "EPERM";
+    }
+}
+
+/**
+ * After the rename: the replaced file (held open) must still hold the bytes that were read. If
+ * another edit was written into it meanwhile, that edit is put back in the target's place (whole,
+ * through a temp file and a rename, with the file's mode) and the write is refused.
+ */
+function keepOtherEdit(
+    held: number,
+    expected: FileSnapshot,
+    existing: fs.Stats,
+    inDirectory: (entry: string) => string,
+    name: string,
+): void {
+    const theirs = bytesFromStart(held);
+    if (sha256Hash().update(theirs).digest("hex") === expected.sha256) return;
+    const restore = `${tempPrefix(name)}${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
+    const fd = fs.openSync(inDirectory(restore), "wx", existing.mode & 0o7777);
+    try {
+        fs.writeFileSync(fd, theirs);
+        try {
+            fs.fchownSync(fd, existing.uid, existing.gid);
+        } catch {
+            // Not root: the file was ours to write, and is ours again.
+        }
+        fs.fchmodSync(fd, existing.mode & 0o7777);
+        fs.fsyncSync(fd);
+    } finally {
+        fs.closeSync(fd);
+    }
+    fs.renameSync(inDirectory(restore), inDirectory(name));
+    throw new SafeWriteError(
+        "changed",
+        "was changed by someone else while it was being written; their edit was put back and nothing of this write is kept",
+    );
 }
 
 /** The user-facing sentence for a refusal: `cannot write out.html: it is a directory`. */
@@ -279,7 +387,8 @@ function isWritableByOthers(stats: fs.Stats): boolean {
     return (stats.mode & 0o002) !== 0;
 }
 
-function compareWithSnapshot(path: string, stats: fs.Stats, expected: FileSnapshot): void {
+/** Refuse unless the file is as it was read; with `hold`, return its open descriptor (the caller closes it). */
+function compareWithSnapshot(path: string, stats: fs.Stats, expected: FileSnapshot, hold = false): number | undefined {
     const changed = () =>
         new SafeWriteError("changed", "was changed by someone else since it was read; nothing written");
     if (stats.dev !== expected.dev || stats.ino !== expected.ino) throw changed();
@@ -292,6 +401,10 @@ function compareWithSnapshot(path: string, stats: fs.Stats, expected: FileSnapsh
         if (opened.dev !== expected.dev || opened.ino !== expected.ino) throw changed();
         const hash = sha256Hash().update(fs.readFileSync(fd)).digest("hex");
         if (hash !== expected.sha256) throw changed();
+        if (!hold) return undefined;
+        const kept = fd;
+        fd = undefined;
+        return kept;
     } catch (error) {
         if (error instanceof SafeWriteError) throw error;
         throw changed();
