@@ -154,6 +154,18 @@ export interface RefsCanFollowParams {
     uri: string;
     refCount: number;
     fileCount: number;
+    /**
+     * Refs whose cited text the edit changed (a word inside the span or on a boundary): drift, not a
+     * move, so never offered for update (docs/follow-edits.md).
+     */
+    changed?: ChangedCitation[];
+}
+
+/** A ref whose cited text an edit changed: its annotation file, and the 0-based annotation and source (or the claim). */
+export interface ChangedCitation {
+    fileUri: string;
+    annotation: number;
+    role: "claim" | number;
 }
 
 /** Ask for (followEdits) or drop (dismissFollowEdits) the pending updates of refs into `uri`. */

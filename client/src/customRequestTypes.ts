@@ -9,6 +9,7 @@ export type {
     AnnotationSummary,
     Boundary,
     BrokenRef,
+    ChangedCitation,
     Citation,
     CitedSpan,
     CitedSpansResult,

@@ -8,13 +8,14 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { uriKey } from "./citedSpans";
 import {
+    type ChangedCitation,
     dismissFollowEditsNotification,
     followEditsRequest,
     type RefsCanFollowParams,
     type RefUpdate,
     refsCanFollowNotification,
 } from "./customRequestTypes";
-import { askWithButtons, countedRefsInFiles } from "./l10n";
+import { annotationName, askWithButtons, counted, countedRefsInFiles, sourceName } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
 import { ask, messageOf } from "./requests";
 
@@ -33,7 +34,12 @@ export interface RefUpdateLog {
     applied: { uri: string; refCount: number; ok: boolean; editedRefs?: number; fileCount?: number }[];
     /** What `always` said in the status bar (and the output channel) after each update. */
     notices: string[];
+    /** What was said about refs whose cited text an edit changed (drift, never updated). */
+    drift: string[];
 }
+
+/** Where the changes to a cited document came from: typed in VS Code, or its file changed on disk. */
+export type ChangeOrigin = "edit" | "disk";
 
 /** "2 refs in 1 annotation file": what an update changes, counted from the edit itself. */
 export function describeUpdate(update: RefUpdate): string {
@@ -42,7 +48,7 @@ export function describeUpdate(update: RefUpdate): string {
 
 /** Prompts and applies ref updates; shared by edits (this file) and file moves (fileMoves.ts). */
 export class RefUpdates {
-    readonly log: RefUpdateLog = { prompts: [], applied: [], notices: [] };
+    readonly log: RefUpdateLog = { prompts: [], applied: [], notices: [], drift: [] };
     /** The annotation files' texts before the last update, for its Undo. */
     private undoable: { texts: Map<string, { text: string; version: number }>; item: vscode.StatusBarItem } | undefined;
     /** Tests answer prompts through this instead of clicking (undefined: really ask). */
@@ -119,8 +125,15 @@ export class RefUpdates {
     }
 
     /** Says, in the status bar and the output channel, what an update without a prompt changed; offers Undo. */
-    notify(update: RefUpdate, citedName: string): string {
-        const notice = vscode.l10n.t("SourceCheck: {0} followed your edit of {1}", describeUpdate(update), citedName);
+    notify(update: RefUpdate, citedName: string, origin: ChangeOrigin = "edit"): string {
+        const notice =
+            origin === "disk"
+                ? vscode.l10n.t(
+                      "SourceCheck: {0} followed the change on disk to {1}",
+                      describeUpdate(update),
+                      citedName,
+                  )
+                : vscode.l10n.t("SourceCheck: {0} followed your edit of {1}", describeUpdate(update), citedName);
         this.output.appendLine(`[client] ${notice}`);
         this.log.notices.push(notice);
         vscode.window.setStatusBarMessage(`$(sync) ${notice}`, 10_000);
@@ -169,14 +182,57 @@ export class RefUpdates {
 
 export const UNDO_REF_UPDATE_COMMAND = "sourcecheck.undoRefUpdate";
 
-/** The prompt: the exact number of refs and annotation files an Update changes. */
-export function promptText(counts: { refCount: number; fileCount: number }, citedName: string, again = false): string {
+/** The prompt: the exact number of refs and annotation files an Update changes, and what moved them. */
+export function promptText(
+    counts: { refCount: number; fileCount: number },
+    citedName: string,
+    again = false,
+    origin: ChangeOrigin = "edit",
+): string {
     const moved = countedRefsInFiles(counts.refCount, counts.fileCount);
+    const one = counts.refCount === 1;
     const question =
-        counts.refCount === 1
-            ? vscode.l10n.t("{0} into {1} moved with your edit. Update it?", moved, citedName)
-            : vscode.l10n.t("{0} into {1} moved with your edit. Update them?", moved, citedName);
+        origin === "disk"
+            ? one
+                ? vscode.l10n.t("{0} into {1} moved with a change on disk. Update it?", moved, citedName)
+                : vscode.l10n.t("{0} into {1} moved with a change on disk. Update them?", moved, citedName)
+            : one
+              ? vscode.l10n.t("{0} into {1} moved with your edit. Update it?", moved, citedName)
+              : vscode.l10n.t("{0} into {1} moved with your edit. Update them?", moved, citedName);
     return again ? vscode.l10n.t("Your further edits moved more refs: {0}", question) : question;
+}
+
+/**
+ * What is said when an edit changed the text refs cite: the key fact first (how many, that they stay
+ * as written), and each ref behind "Show details" (issue 34 items 6 and 8).
+ */
+export function driftText(changed: ChangedCitation[], citedName: string, origin: ChangeOrigin): string {
+    const refs = counted(changed.length, vscode.l10n.t("1 ref"), vscode.l10n.t("{0} refs", changed.length));
+    return origin === "disk"
+        ? vscode.l10n.t(
+              "A change on disk changed cited text in {0}: {1} left as written (drift, not a move).",
+              citedName,
+              refs,
+          )
+        : vscode.l10n.t(
+              "Your edit changed cited text in {0}: {1} left as written (drift, not a move).",
+              citedName,
+              refs,
+          );
+}
+
+/** One line per changed ref for the output channel: which ref, in which file, and what happened. */
+export function driftDetails(changed: ChangedCitation[]): string[] {
+    return changed.map((c) => {
+        const which = c.role === "claim" ? vscode.l10n.t("the claim") : sourceName(c.role);
+        const file = path.posix.basename(vscode.Uri.parse(c.fileUri).path);
+        return vscode.l10n.t(
+            "{0} of {1} in {2}: the cited text changed in this edit",
+            which,
+            annotationName(c.annotation),
+            file,
+        );
+    });
 }
 
 /**
@@ -209,9 +265,17 @@ export abstract class RefFollower implements vscode.Disposable {
 export class FollowEdits extends RefFollower {
     /** Cited documents whose prompt is showing: one at a time, it asks the server for the latest state. */
     private readonly prompting = new Set<string>();
+    /** Documents whose last change was an undo or a redo (made in this window, even when clean after it). */
+    private readonly undone = new Set<string>();
 
     protected listen(): vscode.Disposable[] {
         return [
+            vscode.workspace.onDidChangeTextDocument((event) => {
+                if (event.contentChanges.length === 0) return;
+                const key = uriKey(event.document.uri);
+                if (event.reason === undefined) this.undone.delete(key);
+                else this.undone.add(key);
+            }),
             this.sc.client.onNotification(refsCanFollowNotification, (params) => {
                 void this.onNotice(params).catch((error: unknown) =>
                     this.output.appendLine(`[client] updating refs failed: ${messageOf(error)}`),
@@ -221,23 +285,27 @@ export class FollowEdits extends RefFollower {
     }
 
     private async onNotice(params: RefsCanFollowParams): Promise<void> {
-        if (typeof params?.uri !== "string" || !(params.refCount > 0)) return;
+        if (typeof params?.uri !== "string") return;
         const mode = updateMode("updateRefsOnEdit");
+        const name = path.posix.basename(vscode.Uri.parse(params.uri).path);
+        const origin = this.originOf(params.uri);
+        if (mode !== "never" && Array.isArray(params.changed) && params.changed.length > 0)
+            this.sayDrift(params.changed, name, origin);
+        if (!(params.refCount > 0)) return;
         if (mode === "never") {
             void this.sc.client.sendNotification(dismissFollowEditsNotification, { uri: params.uri });
             return;
         }
-        const name = path.posix.basename(vscode.Uri.parse(params.uri).path);
         if (mode === "always") {
             const update = await ask(this.sc, followEditsRequest, { uri: params.uri });
-            if (await this.updates.apply(update, "refs follow edits")) this.updates.notify(update, name);
+            if (await this.updates.apply(update, "refs follow edits")) this.updates.notify(update, name, origin);
             return;
         }
         if (this.prompting.has(params.uri)) return;
         this.prompting.add(params.uri);
         try {
             let promised = { refCount: params.refCount, fileCount: params.fileCount };
-            if (!(await this.updates.prompt(promptText(promised, name)))) {
+            if (!(await this.updates.prompt(promptText(promised, name, false, origin)))) {
                 void this.sc.client.sendNotification(dismissFollowEditsNotification, { uri: params.uri });
                 return;
             }
@@ -246,11 +314,37 @@ export class FollowEdits extends RefFollower {
             const update = await ask(this.sc, followEditsRequest, { uri: params.uri });
             if (update.refCount !== promised.refCount || update.fileCount !== promised.fileCount) {
                 promised = { refCount: update.refCount, fileCount: update.fileCount };
-                if (update.refCount === 0 || !(await this.updates.prompt(promptText(promised, name, true)))) return;
+                if (update.refCount === 0 || !(await this.updates.prompt(promptText(promised, name, true, origin))))
+                    return;
             }
             await this.updates.apply(update, "refs follow edits");
         } finally {
             this.prompting.delete(params.uri);
         }
+    }
+
+    /**
+     * Where the changes came from, asked when the server reports (a pause after them): a document
+     * edited here is unsaved then, or its last change was an undo or redo; one VS Code reloaded
+     * because its file changed on disk is not (the dirty flag is not yet set when the change event fires).
+     */
+    private originOf(uri: string): ChangeOrigin {
+        const key = uriKey(vscode.Uri.parse(uri));
+        const document = vscode.workspace.textDocuments.find((d) => uriKey(d.uri) === key);
+        return !document || document.isDirty || this.undone.has(key) ? "edit" : "disk";
+    }
+
+    /** Drift is said, never written: the key fact in a notification, each ref in the output channel. */
+    private sayDrift(changed: ChangedCitation[], name: string, origin: ChangeOrigin): void {
+        const message = driftText(changed, name, origin);
+        this.updates.log.drift.push(message);
+        this.output.appendLine(`[client] ${message}`);
+        for (const line of driftDetails(changed)) this.output.appendLine(`[client]   ${line}`);
+        const details = vscode.l10n.t("Show details");
+        void vscode.window
+            .showInformationMessage(vscode.l10n.t("SourceCheck: {0}", message), details)
+            .then((answer) => {
+                if (answer === details) this.output.show(true);
+            });
     }
 }

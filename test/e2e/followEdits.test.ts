@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { annotationsUri, cleanSlate, prepare, type Ref, resolveRef, restoreText, valueAt } from "./demo";
-import { waitFor, wsUri } from "./harness";
+import { sleep, waitFor, wsUri } from "./harness";
 
 const NOTES = "sources/release-notes.md";
 
@@ -16,6 +16,7 @@ interface RefUpdateLog {
     prompts: { message: string; answer: string | undefined }[];
     applied: { uri: string; refCount: number; ok: boolean; fileCount?: number }[];
     notices: string[];
+    drift: string[];
 }
 
 const refUpdates = (arg?: { answer: string | null }) =>
@@ -177,6 +178,57 @@ describe("refs follow edits and renames of cited documents", () => {
             await settings.update("updateRefsOnEdit", undefined, vscode.ConfigurationTarget.Workspace);
             await restoreDemo();
         }
+    });
+
+    // Issue 34 item 6: a changed word is drift, said as such and never written; only moved text is offered.
+    it("a word changed in a cited span while lines are added above: the change is said, only the moved refs are offered", async () => {
+        await restoreDemo();
+        const notes = await vscode.workspace.openTextDocument(wsUri(NOTES));
+        const editor = await vscode.window.showTextDocument(notes, { preview: false });
+        const before = await allRefs();
+        const resolvedBefore = await Promise.all(before.map((r) => (r.path === NOTES ? resolveRef(r) : undefined)));
+        const valid = resolvedBefore.filter((r) => r !== undefined).length;
+        const peak = before.findIndex((r) => r.path === NOTES && r.start.str === "Peak memory");
+        assert.ok(peak >= 0 && resolvedBefore[peak], "the demo cites the Peak memory line");
+        // The restore's own prompt (its revert is an edit too) has come and gone before this edit.
+        await sleep(2000);
+        // The hook hands back the live log: keep its lengths, not the object.
+        const { drift: driftBefore, prompts: promptsBefore } = await refUpdates().then((l) => ({
+            drift: l.drift.length,
+            prompts: l.prompts.length,
+        }));
+        const line = notes.lineAt(before[peak].start.line - 1);
+        const word = line.text.indexOf("12%");
+        assert.ok(
+            await editor.edit((b) => {
+                b.replace(new vscode.Range(line.lineNumber, word, line.lineNumber, word + 3), "15%");
+                b.insert(new vscode.Position(0, 0), "Draft\n");
+            }),
+        );
+        const log = await waitFor(
+            "the drift said and the moved refs offered",
+            () => refUpdates(),
+            (l) => l.drift.length > driftBefore && l.prompts.length > promptsBefore,
+            15_000,
+        );
+        assert.equal(
+            log.drift.at(-1),
+            "Your edit changed cited text in release-notes.md: 1 ref left as written (drift, not a move).",
+        );
+        assert.match(
+            log.prompts.at(-1)?.message ?? "",
+            new RegExp(`^${valid - 1} refs in 1 annotation file into release-notes\\.md moved with your edit`),
+        );
+        const after = await waitFor(
+            "the moved refs updated",
+            allRefs,
+            (refs) => refs.some((r, i) => r.start.line !== before[i].start.line),
+            15_000,
+        );
+        assert.deepEqual(after[peak], before[peak], "the changed ref is left as written");
+        for (const [i, ref] of after.entries())
+            if (resolvedBefore[i] && i !== peak)
+                assert.equal(ref.start.line, before[i].start.line + 1, `ref ${i} moved`);
     });
 
     it("a cited document renamed: the paths citing it follow, and only those", async () => {

@@ -202,6 +202,79 @@ describe("refs follow edits of a cited document (sourcecheck/followEdits)", () =
         assert.equal(resolve(after.join("\n"), refsInto(updated, NOTES)[0]), resolve(before, ref));
     });
 
+    /** Replace `from` with `to` on a 0-based line of an open document, as VS Code sends typing. */
+    function replaceOn(lines: string[], line: number, from: string, to: string) {
+        const character = lines[line].indexOf(from);
+        assert.ok(character >= 0, `${from} is on line ${line + 1}`);
+        return {
+            range: { start: { line, character }, end: { line, character: character + from.length } },
+            text: to,
+        };
+    }
+
+    // Issue 34 item 6: only a move (the same text elsewhere) is offered; a changed word is drift.
+    it("a word changed inside a cited span, with lines added above in the same pause: that ref is not offered but named as changed; the others move", async () => {
+        await start();
+        const notesUri = await client.open(NOTES, "markdown");
+        const before = client.text(notesUri);
+        const lines = before.split("\n");
+        const annotationText = fs.readFileSync(path.join(root, ANNOTATIONS), "utf8");
+        const valid = refsInto(annotationText, NOTES).filter((r) => resolve(before, r) !== undefined);
+        const peak = lines.findIndex((l) => l.startsWith("- Peak memory"));
+        await client.connection.sendNotification("textDocument/didChange", {
+            textDocument: { uri: notesUri, version: 2 },
+            contentChanges: [
+                replaceOn(lines, peak, "12%", "15%"),
+                { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: "Draft\n" },
+            ],
+        });
+        await client.waitFor(() => notices.length > 0, "a refsCanFollow notification");
+        assert.deepEqual(notices.at(-1), {
+            uri: notesUri,
+            refCount: valid.length - 1,
+            fileCount: 1,
+            changed: [{ fileUri: client.uri(ANNOTATIONS), annotation: 4, role: 0 }],
+        });
+        const update = await client.request<RefUpdate>("sourcecheck/followEdits", { uri: notesUri });
+        assert.equal(update.refCount, valid.length - 1);
+        const updated = refsInto(applyEdits(annotationText, editsFor(update, client.uri(ANNOTATIONS))), NOTES);
+        const peakRef = refsInto(annotationText, NOTES).findIndex((r) => r.start.str === "Peak memory");
+        assert.deepEqual(
+            updated[peakRef],
+            refsInto(annotationText, NOTES)[peakRef],
+            "the changed ref stays as written",
+        );
+    });
+
+    it("a boundary's word changed: drift, never rewritten to a shorter boundary; typing on in the span is not said again", async () => {
+        await start();
+        const notesUri = await client.open(NOTES, "markdown");
+        const lines = client.text(notesUri).split("\n");
+        const peak = lines.findIndex((l) => l.startsWith("- Peak memory"));
+        await client.connection.sendNotification("textDocument/didChange", {
+            textDocument: { uri: notesUri, version: 2 },
+            contentChanges: [replaceOn(lines, peak, "memory", "RAM")],
+        });
+        await client.waitFor(() => notices.length > 0, "a refsCanFollow notification");
+        assert.deepEqual(notices, [
+            {
+                uri: notesUri,
+                refCount: 0,
+                fileCount: 0,
+                changed: [{ fileUri: client.uri(ANNOTATIONS), annotation: 4, role: 0 }],
+            },
+        ]);
+        assert.equal((await client.request<RefUpdate>("sourcecheck/followEdits", { uri: notesUri })).refCount, 0);
+        const typed = lines[peak].replace("memory", "RAM");
+        await client.connection.sendNotification("textDocument/didChange", {
+            textDocument: { uri: notesUri, version: 3 },
+            contentChanges: [replaceOn([...lines.slice(0, peak), typed], peak, "rose", "grew")],
+        });
+        // The request flushes the pause: still nothing offered, and the drift is not said twice.
+        assert.equal((await client.request<RefUpdate>("sourcecheck/followEdits", { uri: notesUri })).refCount, 0);
+        assert.equal(notices.filter((n) => n.changed !== undefined).length, 1);
+    });
+
     it("dismissed updates are dropped, and with updateRefsOnEdit = never nothing is tracked", async () => {
         await start();
         const notesUri = await client.open(NOTES, "markdown");

@@ -14,12 +14,18 @@
 import * as nodePath from "node:path";
 import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { TextDocument, type TextDocumentContentChangeEvent } from "vscode-languageserver-textdocument";
-import type { PathsForRenameParams, RefsCanFollowParams, RefUpdate } from "../../../shared/customProtocol";
+import type {
+    ChangedCitation,
+    PathsForRenameParams,
+    RefsCanFollowParams,
+    RefUpdate,
+} from "../../../shared/customProtocol";
 import { sameRef } from "../../../shared/refModel";
 import { refTokenEdits, refTokenPointers } from "../core/annotationEdits";
 import type { BoundaryStyle } from "../core/boundaries";
-import { differenceOf, findPasted, followRef, type TextChange } from "../core/followEdits";
+import { differenceOf, type FollowOutcome, findPasted, followRef, type TextChange } from "../core/followEdits";
 import { normalizeLineEndings } from "../core/lines";
+import { resolveInDocument } from "../core/resolve";
 import { SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
 import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
@@ -77,6 +83,11 @@ export class EditFollower {
      * only while the ref, as written, does not resolve; one that resolves again drops its entry.
      */
     private readonly cut = new Map<string, Map<string, { before: Ref; text: string }>>();
+    /**
+     * Cited document URI -> refs whose cited text an edit changed, said once (typing on inside a
+     * span is not said again at every pause) until the ref moves whole or the document closes.
+     */
+    private readonly drifted = new Map<string, Set<string>>();
     private readonly debounce: Debounce;
 
     constructor(
@@ -127,6 +138,7 @@ export class EditFollower {
         this.baselines.delete(uri);
         this.brokenAtStart.delete(uri);
         this.cut.delete(uri);
+        this.drifted.delete(uri);
         if (this.pending.delete(uri)) this.host.notify({ uri, refCount: 0, fileCount: 0 });
     }
 
@@ -197,6 +209,12 @@ export class EditFollower {
         let cut = this.cut.get(uri);
         const countBefore = pending?.size ?? 0;
         let moved = 0;
+        const changed: ChangedCitation[] = [];
+        let drifted = this.drifted.get(uri);
+        if (!drifted) {
+            drifted = new Set();
+            this.drifted.set(uri, drifted);
+        }
         for (const { file, site } of this.workspace.citationsOf(path)) {
             const key = `${file.uri}#${site.pointer}`;
             let entry = pending?.get(key);
@@ -228,6 +246,19 @@ export class EditFollower {
             } else if (outcome.kind === "followed") {
                 cut?.delete(key);
             }
+            // Only a move (the same text elsewhere) is offered; a changed word, inside the span or on
+            // a boundary, is drift: the ref stays as written and the client says so (issue 34 item 6).
+            if (!pasteBack && outcome.kind !== "invalid-before") {
+                const texts = citedTexts(entry?.after ?? site.ref, before, after, outcome);
+                if (texts.was !== undefined && texts.now !== texts.was) {
+                    if (entry) pending?.delete(key);
+                    if (!drifted.has(key))
+                        changed.push({ fileUri: file.uri, annotation: site.annotation, role: site.role });
+                    drifted.add(key);
+                    continue;
+                }
+                if (outcome.kind === "followed") drifted.delete(key); // moved whole: said afresh next time
+            }
             if (outcome.kind === "unchanged") continue;
             if (outcome.kind !== "followed") {
                 if (entry) pending?.delete(key);
@@ -251,11 +282,32 @@ export class EditFollower {
             this.pending.delete(uri);
             this.brokenAtStart.delete(uri);
         }
-        if (moved > 0 || count !== countBefore) {
+        if (moved > 0 || count !== countBefore || changed.length > 0) {
             const files = new Set([...(pending?.values() ?? [])].map((p) => p.fileUri));
-            this.host.notify({ uri, refCount: count, fileCount: files.size });
+            this.host.notify({
+                uri,
+                refCount: count,
+                fileCount: files.size,
+                ...(changed.length > 0 ? { changed } : {}),
+            });
         }
     }
+}
+
+/**
+ * The text `ref` cited before the changes (undefined: it did not resolve) and what its span says
+ * after them (undefined: the span is gone).
+ */
+function citedTexts(
+    ref: Ref,
+    before: SessionDocument,
+    after: SessionDocument,
+    outcome: FollowOutcome,
+): { was: string | undefined; now: string | undefined } {
+    const was = resolveInDocument(before, ref);
+    if (outcome.kind === "followed") return { was: was.valid ? was.text : undefined, now: outcome.text };
+    const now = outcome.kind === "unchanged" ? resolveInDocument(after, ref) : undefined;
+    return { was: was.valid ? was.text : undefined, now: now?.valid ? now.text : undefined };
 }
 
 function pendingOf(file: AnnotationFile, site: RefSite, after: Ref): Pending {
