@@ -75,6 +75,24 @@ describe("sourcecheck/findEvidence", () => {
         assert.ok(onlyTxt.hits!.every((h) => h.path.endsWith(".txt")));
     });
 
+    it("honours the sources of sourcecheck.config.json: the demo's README is never a hit, without the setting it is", async () => {
+        const root = client.options.root;
+        // Annotation 2's claim ("offline sync … clients.") is named in the README's table of claims.
+        const named = await find(1);
+        assert.equal(named.ok, true, named.message);
+        assert.ok(named.hits!.length > 0);
+        assert.ok(
+            named.hits!.every((h) => h.path.startsWith("sources/")),
+            named.hits!.map((h) => h.path).join(", "),
+        );
+        fs.writeFileSync(path.join(root, "sourcecheck.config.json"), "{}\n");
+        const everything = await find(1);
+        assert.ok(
+            everything.hits!.some((h) => h.path === "README.md"),
+            `without sources the README is searched: ${everything.hits!.map((h) => h.path).join(", ")}`,
+        );
+    });
+
     it("answers ok: false for a claim that is missing", async () => {
         const result = await find(999);
         assert.equal(result.ok, false);

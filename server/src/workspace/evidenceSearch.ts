@@ -75,6 +75,8 @@ export interface EvidenceSearched {
     exclude: string[];
     /** Documents left out as answers being written (paths as hits give them). */
     answers: string[];
+    /** The sourcecheck.config.json files whose `sources` setting chose the documents (relative to the root). */
+    sources?: string[];
 }
 
 /** The JSON answer of a query (`--json`, the `evidence` tool). */
@@ -130,7 +132,9 @@ export function searchCorpus(
 }
 
 function searchOnce(corpus: string, boundary: string, request: EvidenceQuery, kept?: OpenedIndex): CorpusSearch {
-    const opened = openIndex(corpus, request.indexDir ?? defaultIndexDir(), request, kept);
+    // The configurations that say which files are sources are those under the boundary (docs/evidence.md).
+    const configBoundary = realOrSelf(boundary);
+    const opened = openIndex(corpus, request.indexDir ?? defaultIndexDir(), { ...request, configBoundary }, kept);
     const index = opened.index;
     const annotationFiles = annotationFilesFor(index.root, boundary, opened.scope.annotationFiles);
     const answers = answerPaths(annotationFiles, boundary, index.root);
@@ -160,6 +164,7 @@ function searchOnce(corpus: string, boundary: string, request: EvidenceQuery, ke
             include: scope.include,
             exclude: scope.exclude,
             answers: [...answers].filter((path) => index.document(path) !== undefined).sort(),
+            ...(scope.sources ? { sources: scope.sources } : {}),
         },
         floor: result.floor,
     };
@@ -188,6 +193,7 @@ export function noHitMessage(searched: EvidenceSearched, below?: BelowFloor, flo
     parts.push(`; exclude ${searched.exclude.join(", ")})`);
     if (searched.refused > 0) parts.push(`; ${searched.refused} matching file(s) refused as not UTF-8 text or too big`);
     if (searched.answers.length > 0) parts.push(`; left out as answers: ${searched.answers.join(", ")}`);
+    if (searched.sources) parts.push(`; only the sources that ${searched.sources.join(", ")} names`);
     return `${parts.join("")}.`;
 }
 

@@ -63,6 +63,12 @@ export interface CorpusOptions {
     include?: readonly string[];
     /** Replaces DEFAULT_EXCLUDE; ALWAYS_EXCLUDED applies in any case. */
     exclude?: readonly string[];
+    /**
+     * The folder (real path, at or above the corpus) whose sourcecheck.config.json files, and those
+     * below it, say which files are annotation files and which are sources (`sources`); default the
+     * corpus. No configuration above it is read.
+     */
+    configBoundary?: string;
     unsafePatterns?: readonly string[];
     maxChars?: number;
     maxBytes?: number;
@@ -99,6 +105,8 @@ export interface CorpusScope {
     exclude: string[];
     /** Annotation files found under the corpus (corpus-relative), left out of the documents. */
     annotationFiles: string[];
+    /** The configuration files whose `sources` setting chose the documents (relative to the config boundary). */
+    sources?: string[];
 }
 
 export interface OpenedIndex {
@@ -151,15 +159,22 @@ function byPath(a: Found, b: Found): number {
 }
 
 /** listCorpus in the order the folders list their entries (a warm sync sorts only the files it reads). */
-function walkCorpus(root: string, options: CorpusOptions, annotationFiles?: Found[]): Found[] {
+function walkCorpus(
+    root: string,
+    options: CorpusOptions,
+    annotationFiles?: Found[],
+    sourcesSettings?: string[],
+): Found[] {
     const patterns = corpusPatterns(options);
     // Linear-time globs (workspace/globs.ts): a pattern over the wildcard budget is refused there.
     const include = compileGlobs(patterns.include, { dot: false });
     const callerExcludes = patterns.exclude.slice(ALWAYS_EXCLUDED.length);
     const exclude = callerExcludes.length > 0 ? compileGlobs(callerExcludes, { dot: true }) : () => false;
     // Never documents, whatever the caller asks: anything but a `document` by the one rule of
-    // workspace/discovery.ts (docs/evidence.md, "Which files"), with the configurations under the corpus.
-    const kinds = new AnnotationRecognizer([], boundedConfigs(root));
+    // workspace/discovery.ts (docs/evidence.md, "Which files"), with the configurations under the
+    // boundary; of the documents, only those their configuration's `sources` names.
+    const configs = boundedConfigs(options.configBoundary ?? root);
+    const kinds = new AnnotationRecognizer([], configs);
     const discovery = new Discovery({
         base: root,
         exclude: (relative, isDirectory) => (isDirectory && exclude(`${relative}/`)) || exclude(relative),
@@ -172,8 +187,17 @@ function walkCorpus(root: string, options: CorpusOptions, annotationFiles?: Foun
         const relative = file.fromBase;
         const kind = kinds.kind(file.path, relative);
         if (kind === "annotation") annotationFiles?.push({ path: relative, absolute: file.path });
-        else if (kind === "document" && include(relative)) found.push({ path: relative, absolute: file.path });
+        else if (kind === "document" && include(relative) && configs.isSource(file.path))
+            found.push({ path: relative, absolute: file.path });
     }
+    if (sourcesSettings)
+        for (const config of configs.sourcesSettings())
+            sourcesSettings.push(
+                nodePath
+                    .relative(options.configBoundary ?? root, config)
+                    .split(nodePath.sep)
+                    .join("/"),
+            );
     return found;
 }
 
@@ -335,10 +359,11 @@ export function syncIndex(
     const report = { added: 0, updated: 0, unchanged: 0, deleted: 0, written: false, readBytes: 0, touched: 0 };
     const seen = new Set<string>();
     const annotationFiles: Found[] = [];
+    const sourcesSettings: string[] = [];
     // Known files cost one lstat when unchanged (size, mtime and inode as read, compared with the
     // index's columns: no record is built); the others are read, in path order, their stat coming
     // with them. A new index has no stat to compare: every file is read.
-    let toRead = walkCorpus(root, options, annotationFiles);
+    let toRead = walkCorpus(root, options, annotationFiles, sourcesSettings);
     if (index.documentCount > 0) {
         const unchanged = (file: Found) => {
             const stats = fs.lstatSync(file.absolute, LSTAT_OPTIONS);
@@ -396,6 +421,7 @@ export function syncIndex(
         ...patterns,
         annotationFiles: annotationFiles.map((f) => f.path).sort(),
     };
+    if (sourcesSettings.length > 0) scope.sources = sourcesSettings.sort();
     return { ...report, scope };
 }
 

@@ -18,6 +18,8 @@ export interface ProjectConfig {
     exclude: string[];
     /** Size cap of a cited document, in bytes, when set. */
     maxDocumentSize?: number;
+    /** Globs of the files that are evidence sources, relative to `root`; unset: every document (docs/evidence.md). */
+    sources?: string[];
 }
 
 /** What is wrong with a configuration file, at a 1-based line and column of it. */
@@ -54,7 +56,7 @@ export const nodeConfigFileSystem: ConfigFileSystem = {
     },
 };
 
-const KNOWN_KEYS = new Set(["$schema", "annotationFiles", "exclude", "maxDocumentSize"]);
+const KNOWN_KEYS = new Set(["$schema", "annotationFiles", "exclude", "maxDocumentSize", "sources"]);
 
 /** Largest configuration file, and deepest nesting, parsed (docs/security.md, "Resource bounds"). */
 export const MAX_CONFIG_CHARS = 1024 * 1024;
@@ -120,7 +122,7 @@ export function parseProjectConfig(file: string, text: string): ConfigLoad {
         const key = keyNode?.value as string;
         if (!KNOWN_KEYS.has(key)) {
             report(
-                `unknown setting ${JSON.stringify(key)}: use annotationFiles, exclude or maxDocumentSize`,
+                `unknown setting ${JSON.stringify(key)}: use annotationFiles, exclude, maxDocumentSize or sources`,
                 keyNode.offset,
                 keyNode.length,
             );
@@ -138,6 +140,7 @@ export function parseProjectConfig(file: string, text: string): ConfigLoad {
         } else {
             if (valueNode.type !== "array") {
                 at("must be an array of glob strings");
+                if (key === "sources") config.sources = [];
                 continue;
             }
             if ((valueNode.children?.length ?? 0) > MAX_PATTERNS) {
@@ -158,7 +161,13 @@ export function parseProjectConfig(file: string, text: string): ConfigLoad {
                 globs.push(item.value as string);
             }
             if (key === "annotationFiles") config.annotationFiles = globs;
-            else config.exclude = globs;
+            else if (key === "exclude") config.exclude = globs;
+            else {
+                // Set even when no glob is usable: a broken `sources` narrows to nothing rather than to everything.
+                config.sources = globs;
+                if ((valueNode.children?.length ?? 0) === 0)
+                    at("list at least one glob (leave the setting out and every document is a source)");
+            }
         }
     }
     return done();
@@ -178,6 +187,7 @@ export class ProjectConfigs {
     private readonly loads = new Map<string, ConfigLoad>();
     private readonly annotationMatchers = new Map<string, (relative: string) => boolean>();
     private readonly excludeMatchers = new Map<string, (relative: string) => boolean>();
+    private readonly sourceMatchers = new Map<string, (relative: string) => boolean>();
     /** The exclude matcher governing the folder asked about last (isExcluded), and its root. */
     private lastJudge: { folder: string; root: string; matcher?: (relative: string) => boolean } | undefined;
 
@@ -235,6 +245,27 @@ export class ProjectConfigs {
         return relative !== "" && judge.matcher(toSlashes(relative));
     }
 
+    /**
+     * Is this document (absolute path) an evidence source by the `sources` globs of the configuration
+     * governing its folder? Without such a setting every document is (docs/evidence.md, "Which files").
+     */
+    isSource(file: string): boolean {
+        const load = this.forFile(file);
+        const globs = load?.config.sources;
+        if (!load || !globs) return true;
+        let matcher = this.sourceMatchers.get(load.config.file);
+        if (!matcher) {
+            matcher = configGlobMatcher(globs);
+            this.sourceMatchers.set(load.config.file, matcher);
+        }
+        return matcher(toSlashes(nodePath.relative(load.config.root, nodePath.resolve(file))));
+    }
+
+    /** The configuration files read so far whose `sources` setting narrows the evidence (absolute paths). */
+    sourcesSettings(): string[] {
+        return [...this.loads.values()].filter((load) => load.config.sources).map((load) => load.config.file);
+    }
+
     /** The matcher of a configuration's `exclude`, undefined when it has none. */
     private excludeMatcher(config: ProjectConfig): ((relative: string) => boolean) | undefined {
         if (config.exclude.length === 0) return undefined;
@@ -252,6 +283,7 @@ export class ProjectConfigs {
         this.loads.clear();
         this.annotationMatchers.clear();
         this.excludeMatchers.clear();
+        this.sourceMatchers.clear();
         this.lastJudge = undefined;
     }
 
