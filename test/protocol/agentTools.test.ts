@@ -72,6 +72,26 @@ describe("agent tools through the language server", function () {
         assert.equal(structured.validCount, 1);
     });
 
+    it("check's brief text gives VS Code's agents the verdict counts and coverage by line of an unsaved answer", async () => {
+        // answer.md gains an unsaved last sentence that no claim covers.
+        const lines = fs.readFileSync(path.join(root, "answer.md"), "utf8").split("\n");
+        const added = lines.length; // 1-based: the text ends with a newline, so the last entry is ""
+        lines.splice(lines.length - 1, 0, "An unsaved sentence nobody cites.");
+        await client.open("answer.md", "markdown", lines.join("\n"));
+        const report = await tool("check", { file: "answer.sourcecheck.json" });
+        assert.ok(report.ok, JSON.stringify(report));
+        const [status, verdicts, coverage] = report.text.split("\n");
+        assert.match(status, /^answer\.sourcecheck\.json: 8 annotations: 4 valid, 4 invalid \(exit 1\)\.$/);
+        assert.equal(verdicts, "verdicts: 3 supported, 1 refuted, 0 contested, 4 broken.");
+        const listed = /^coverage: "answer\.md": \d+ of \d+ sentences no claim covers, lines? (.*)\.$/.exec(coverage);
+        assert.ok(listed, coverage);
+        const numbers = listed[1].split(", ").flatMap((part) => {
+            const [from, to = from] = part.split("-").map(Number);
+            return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+        });
+        assert.ok(numbers.includes(added), `line ${added} is listed: ${coverage}`);
+    });
+
     it("check reads an unsaved annotation file", async () => {
         await client.open("answer.sourcecheck.json", "sourcecheck", '{ "annotations": [] }');
         const report = await tool("check", { file: "answer.sourcecheck.json" });

@@ -230,7 +230,7 @@ describe("mcp: annotate and brief check (one pass)", function () {
         assert.match(error.message, /not an annotation file/);
     });
 
-    it("one pass: 14 claims annotated with one call each, and check passes in one short line", async () => {
+    it("one pass: 14 claims annotated with one call each, and check passes in three short lines", async () => {
         const dir = path.join(root, "pass");
         fs.mkdirSync(dir);
         const facts = Array.from(
@@ -257,7 +257,11 @@ describe("mcp: annotate and brief check (one pass)", function () {
         const check = await call(client, "check", { file: "pass/answer.sourcecheck.json" });
         const text = textOf(check);
         assert.ok(text.length <= 400, `${text.length} characters: ${text}`);
-        assert.equal(text.split("\n").length, 1, text);
+        // Status, verdicts and coverage: the heading is the one sentence no claim covers.
+        assert.deepEqual(text.split("\n").slice(1), [
+            "verdicts: 14 supported, 0 refuted, 0 contested.",
+            'coverage: "pass/answer.md": 1 of 15 sentences no claim covers, line 1.',
+        ]);
         assert.match(text, /14 annotations, 42 refs: all refs resolve/);
         const report = check.structuredContent as { exitCode: number; entries: unknown[] };
         assert.equal(report.exitCode, 0);
@@ -266,7 +270,7 @@ describe("mcp: annotate and brief check (one pass)", function () {
         assert.deepEqual(JSON.parse(textOf(full)), full.structuredContent);
     });
 
-    it("a failing check lists only the failing refs, each with its ref, both boundary errors and what to do", async () => {
+    it("a failing check lists only the failing refs, each with its place, both boundary errors and what to do", async () => {
         const check = await call(client, "check", { file: "answer.sourcecheck.json" });
         const text = textOf(check);
         const report = check.structuredContent as { exitCode: number; invalidCount: number };
@@ -275,12 +279,14 @@ describe("mcp: annotate and brief check (one pass)", function () {
         // The demo's annotation 7: both boundaries of its source are gone from their line.
         assert.match(
             text,
-            /annotation 7, source 1 \(failing\): \{"path":"sources\/release-notes\.md"[^\n]*\n {2}start: boundary-not-found: [^\n]*\n {2}end: boundary-not-found: /,
+            /annotation 7, source 1 \(failing\): sources\/release-notes\.md:7 "Faster cold start" … 7 "lazily\."\n {2}start: boundary-not-found: [^\n]*\n {2}end: boundary-not-found: /,
         );
         assert.match(text, /no file "sources\/benchmarks\.txt"[^\n]*did you mean "sources\/benchmark\.txt"\?/);
         assert.match(text, /to do: re-cite the exact words with cite/);
         assert.doesNotMatch(text, /annotation 1[,: ]/, "valid annotations are not listed");
         assert.ok(text.length < JSON.stringify(check.structuredContent).length, "the text is shorter than the report");
+        assert.ok(text.length <= 1500, `a failing check is about 1,500 characters at most: ${text.length}`);
+        assert.match(text, /^verdicts: \d+ supported, 1 refuted, 0 contested, 4 broken\.$/m);
     });
 
     it("messages say what to do: the tools, the nearest paths, ./ and \\ in ref paths, index's line numbers", async () => {

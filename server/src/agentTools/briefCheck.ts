@@ -1,15 +1,32 @@
 /**
- * The text a model reads of a `check` (docs/agents.md, "Brief check"): one line when every ref
- * resolves; otherwise only what failed, each failing ref with its JSON, every error of it and what
- * to do. The structured content keeps the whole report; `detail: "full"` puts it in the text too.
+ * The text a model reads of a `check` (docs/agents.md, "Brief check"): what an agent needs to know
+ * about a whole answer, in a few hundred characters. A status line; the verdict counts; coverage (the
+ * sentences of each claim document no claim covers, by line); then every ref whose cited text changed
+ * since it was locked, with the words that changed; then the failing refs, each with its place, its
+ * errors and what to do, as many as fit about 1,500 characters. The structured content keeps the
+ * whole report; `detail: "full"` puts it in the text too.
  */
 
 import { annotationLabel, sourceLabel } from "../../../shared/numbering";
-import { type CheckResult, MAX_LISTED_PROBLEMS, type Problem } from "../core/check";
+import { type CheckResult, MAX_LISTED_PROBLEMS, type Problem, type ReportEntry } from "../core/check";
+import { type LockCounts, wordDiffLine } from "../core/lock";
+import { uncoveredSentences } from "../core/sentences";
+import { isDocumentFailure } from "../core/session";
 import type { Ref } from "../core/types";
+import { VERDICTS, verdictOf } from "../core/verdict";
+import { visible } from "../core/visible";
 
 /** Failing refs listed in the text at most (the structured report has them all). */
 const MAX_LISTED = 20;
+/** The text of a failing check stays about this long: failing refs beyond it are counted, not shown. */
+export const FAILING_BUDGET = 1500;
+/** A line of a message longer than this is cut (a boundary string may be long). */
+const MAX_LINE = 300;
+/** Uncovered sentences named by line, per claim document, at most; claim documents listed at most. */
+const MAX_UNCOVERED_LINES = 12;
+const MAX_COVERAGE_DOCUMENTS = 3;
+/** A claim document longer than this is not split into sentences for coverage (an answer is short). */
+const MAX_COVERAGE_CHARS = 1024 * 1024;
 
 const RECITE = "re-cite the exact words with cite (or write the annotation with annotate), or call repair on this file";
 
@@ -31,12 +48,17 @@ function hintFor(code: string): string {
             return "cite a passage of a source document, not the claim itself";
         case "mid-word-boundary":
             return "cite whole words (the alternative ref is in the warning)";
-        case "text-changed":
-            return "check the new text still says what the annotation means; then lock it, or repair the ref";
+        case "unlocked":
+            return "call lock with write: true to lock it";
         default:
             return "fix the annotation JSON at the pointer";
     }
 }
+
+/** What to do about drift: one line after the changed refs. */
+const DRIFT_HINT =
+    "to do: if the new text still says what the annotation claims, call lock with accept: true and write: true; " +
+    "otherwise re-cite (annotate with replace) or remove that source";
 
 /** A finding's severity (warnings and notes on resolving refs); undefined for an error. */
 function severityOf(problem: Problem): string | undefined {
@@ -59,32 +81,42 @@ function refOf(result: CheckResult, problem: Problem): Ref | undefined {
     return { path: ref.path, start: ref.start, end: ref.end };
 }
 
-/** The brief text; `result` must have been checked with `keepAnnotations: true` (refs are shown). */
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** A ref as `sourcecheck repair` prints it: `sources/notes.md:16 "Orbit 2.4 ships" … 16 "planned for 2.6."`. */
+function refText(ref: Ref): string {
+    const q = (text: string) => visible(JSON.stringify(text));
+    return `${visible(ref.path)}:${ref.start.line} ${q(ref.start.str)} … ${ref.end.line} ${q(ref.end.str)}`;
+}
+
+function cut(line: string): string {
+    return line.length <= MAX_LINE ? line : `${line.slice(0, MAX_LINE - 1)}…`;
+}
+
+/** What the brief text is told besides the check's result. */
+export interface BriefExtras {
+    /** Existing paths near a path that names no file (the "did you mean" of a missing document). */
+    nearest?: (path: string) => string[];
+    /** The lock's counts, when the file has a lock. */
+    lock?: LockCounts;
+}
+
+/** The brief text; `result` must have been checked with `keepAnnotations` and `keepEntries` (refs are shown). */
 export function briefCheckText(
     result: CheckResult,
     file?: string,
-    /** Existing paths near a path that names no file (the "did you mean" of a missing document). */
-    nearest: (path: string) => string[] = () => [],
+    /** Existing paths near a path that names no file, or the extras. */
+    extras: BriefExtras | ((path: string) => string[]) = {},
 ): string {
+    const { nearest = () => [], lock } = typeof extras === "function" ? { nearest: extras } : extras;
     const { report } = result;
-    const total = report.validCount + report.invalidCount;
-    const refs = result.annotations.reduce(
-        (sum, a) => sum + (a.claim ? 1 : 0) + a.sources.filter((s) => s.ref).length,
-        0,
-    );
-    const where = file ? `${file}: ` : "";
-    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-    const errors = result.problems.filter((p) => severityOf(p) === undefined);
-    const notes = result.problems.filter((p) => severityOf(p) !== undefined);
-    const lines: string[] = [];
-    if (report.exitCode === 0) {
-        lines.push(`${where}${plural(total, "annotation")}, ${plural(refs, "ref")}: all refs resolve (exit 0).`);
-    } else {
-        lines.push(
-            `${where}${plural(total, "annotation")}: ${report.validCount} valid, ${report.invalidCount} invalid (exit ${report.exitCode}).`,
-        );
-    }
-    // One block per failing ref (or file-level error), its errors in order.
+    const drift = result.problems.filter((p) => p.code === "text-changed");
+    const others = result.problems.filter((p) => p.code !== "text-changed");
+    const lines = [statusLine(result, file, drift.length, lock), verdictLine(report), ...coverageLines(result)];
+    lines.push(...driftLines(result, drift));
+    // One block per failing ref (or file-level error), its errors in order; errors before notes.
+    const errors = others.filter((p) => severityOf(p) === undefined);
+    const notes = others.filter((p) => severityOf(p) !== undefined);
     const groups = new Map<string, Problem[]>();
     for (const problem of [...errors, ...notes]) {
         const key = problem.annotation === undefined ? `p:${problem.pointer}` : `${problem.annotation}:${problem.role}`;
@@ -93,29 +125,18 @@ export function briefCheckText(
         else groups.set(key, [problem]);
     }
     let listed = 0;
+    let length = lines.reduce((sum, line) => sum + line.length + 1, 0);
+    const hintsShown = new Set<string>();
     for (const group of groups.values()) {
         if (listed === MAX_LISTED) break;
+        const block = groupLines(result, group, nearest, hintsShown);
+        const size = block.reduce((sum, line) => sum + line.length + 1, 0);
+        // The first failing ref is always shown; the rest while the text stays within its budget.
+        if (listed > 0 && length + size > FAILING_BUDGET - 100) break;
+        for (const line of block) if (line.startsWith("  to do: ")) hintsShown.add(line);
+        lines.push(...block);
+        length += size;
         listed++;
-        const first = group[0];
-        const ref = refOf(result, first);
-        const kind = group.every((p) => severityOf(p) !== undefined)
-            ? severityOf(first) === "information"
-                ? "note"
-                : "warning"
-            : "failing";
-        lines.push(`${who(first.annotation, first.role)} (${kind}): ${ref ? JSON.stringify(ref) : first.pointer}`);
-        const hints = new Set<string>();
-        for (const problem of group) {
-            const edge = problem.boundary ? `${problem.boundary}: ` : "";
-            let message = problem.message;
-            if (problem.code === "unreadable-document" && ref && /^no file /.test(message)) {
-                const near = nearest(ref.path);
-                if (near.length > 0) message += `; did you mean ${near.map((p) => JSON.stringify(p)).join(" or ")}?`;
-            }
-            lines.push(`  ${edge}${problem.code}: ${message}`);
-            hints.add(hintFor(problem.code));
-        }
-        for (const hint of hints) lines.push(`  to do: ${hint}`);
     }
     if (groups.size > listed) {
         lines.push(`… and ${groups.size - listed} more (the structured report has them; detail: "full" prints it)`);
@@ -127,4 +148,160 @@ export function briefCheckText(
         );
     }
     return lines.join("\n");
+}
+
+function statusLine(result: CheckResult, file: string | undefined, drifted: number, lock?: LockCounts): string {
+    const { report } = result;
+    const total = report.validCount + report.invalidCount;
+    const where = file ? `${file}: ` : "";
+    const unlocked = lock && lock.unlocked > 0 ? `; ${plural(lock.unlocked, "ref")} not in the lock` : "";
+    if (report.exitCode !== 0) {
+        return `${where}${plural(total, "annotation")}: ${report.validCount} valid, ${report.invalidCount} invalid${unlocked} (exit ${report.exitCode}).`;
+    }
+    const refs = result.annotations.reduce(
+        (sum, a) => sum + (a.claim ? 1 : 0) + a.sources.filter((s) => s.ref).length,
+        0,
+    );
+    const changed = drifted > 0 ? `, but ${plural(drifted, "cited text")} changed since locked` : "";
+    return `${where}${plural(total, "annotation")}, ${plural(refs, "ref")}: all refs resolve${changed}${unlocked} (exit 0).`;
+}
+
+/** `verdicts: 20 supported, 3 refuted, 2 contested, 1 broken` (broken only when there is one). */
+function verdictLine(report: CheckResult["report"]): string {
+    const counts = new Map(VERDICTS.map((verdict) => [verdict, 0]));
+    for (const entry of report.entries) counts.set(verdictOf(entry), (counts.get(verdictOf(entry)) ?? 0) + 1);
+    // Annotations too malformed to have an entry are broken too.
+    const broken = Math.max(counts.get("broken") ?? 0, report.invalidCount);
+    const parts = (["supported", "refuted", "contested"] as const).map((v) => `${counts.get(v)} ${v}`);
+    if (broken > 0) parts.push(`${broken} broken`);
+    return `verdicts: ${parts.join(", ")}.`;
+}
+
+/**
+ * Per claim document: how many of its sentences the claims of valid annotations cover, and the lines
+ * of the others (docs/view.md, "Show Coverage": the editor's rule). An unsourced sentence is
+ * expressed by not annotating it, so this is how that signal reaches an agent.
+ */
+function coverageLines(result: CheckResult): string[] {
+    const valid = new Map<number, ReportEntry>(result.report.entries.map((entry) => [entry.index, entry]));
+    const spans = new Map<string, { start: number; end: number }[]>();
+    for (const checked of result.annotations) {
+        if (!checked.claim) continue;
+        const list = spans.get(checked.claim.path) ?? [];
+        spans.set(checked.claim.path, list);
+        const resolution = checked.claimResolution;
+        if (valid.get(checked.index)?.valid && resolution?.valid)
+            list.push({ start: resolution.startOffset, end: resolution.endOffset });
+    }
+    const lines: string[] = [];
+    const paths = [...spans.keys()].sort();
+    for (const path of paths.slice(0, MAX_COVERAGE_DOCUMENTS)) {
+        const document = result.lookup.get(path);
+        if (document === undefined || isDocumentFailure(document)) continue;
+        const name = visible(JSON.stringify(path));
+        if (document.content.length > MAX_COVERAGE_CHARS) {
+            lines.push(`coverage: ${name}: not counted (over ${MAX_COVERAGE_CHARS / 1024} KiB).`);
+            continue;
+        }
+        const total = uncoveredSentences(document.content, []).length;
+        const uncovered = uncoveredSentences(document.content, spans.get(path) ?? []);
+        if (uncovered.length === 0) {
+            lines.push(`coverage: ${name}: all ${plural(total, "sentence")} covered by claims.`);
+            continue;
+        }
+        const numbers = [...new Set(uncovered.map((span) => document.lines.positionAt(span.start).line))];
+        lines.push(
+            `coverage: ${name}: ${uncovered.length} of ${plural(total, "sentence")} no claim covers, ` +
+                `line${numbers.length === 1 ? "" : "s"} ${lineList(numbers)}.`,
+        );
+    }
+    if (paths.length > MAX_COVERAGE_DOCUMENTS) {
+        lines.push(`coverage: … and ${plural(paths.length - MAX_COVERAGE_DOCUMENTS, "more claim document")}.`);
+    }
+    return lines;
+}
+
+/** `3, 7-9, 14` for ascending line numbers, the first MAX_UNCOVERED_LINES of them. */
+function lineList(numbers: number[]): string {
+    const ranges: string[] = [];
+    let shown = 0;
+    for (let i = 0; i < numbers.length && shown < MAX_UNCOVERED_LINES; i++) {
+        let j = i;
+        while (j + 1 < numbers.length && numbers[j + 1] === numbers[j] + 1) j++;
+        ranges.push(j > i ? `${numbers[i]}-${numbers[j]}` : `${numbers[i]}`);
+        shown += j - i + 1;
+        i = j;
+    }
+    const rest = numbers.length - shown;
+    return rest > 0 ? `${ranges.join(", ")} and ${rest} more` : ranges.join(", ");
+}
+
+/**
+ * Every ref whose cited text changed since it was locked, one line each with the words that changed
+ * (never hidden behind "… and N more": drift is what an agent must look at first). Past the budget,
+ * the rest are named without their words.
+ */
+function driftLines(result: CheckResult, drift: Problem[]): string[] {
+    if (drift.length === 0) return [];
+    const lines: string[] = [];
+    const unnamed: string[] = [];
+    let length = 0;
+    for (const problem of drift) {
+        const place = who(problem.annotation, problem.role);
+        const warning = driftWarning(result, problem);
+        const words = warning ? wordDiffLine(warning.lockedText, warning.text, 200) : undefined;
+        const line = `${place} (text-changed): ${words ?? cut(problem.message)}`;
+        if (length + line.length > FAILING_BUDGET / 2 && lines.length > 0) unnamed.push(place);
+        else {
+            lines.push(line);
+            length += line.length + 1;
+        }
+    }
+    if (unnamed.length > 0) lines.push(`also changed: ${unnamed.join("; ")}`);
+    lines.push(DRIFT_HINT);
+    return lines;
+}
+
+/** The `text-changed` warning (locked text and text now) of a problem's ref, from the report. */
+function driftWarning(result: CheckResult, problem: Problem): { lockedText: string; text: string } | undefined {
+    if (problem.annotation === undefined || problem.role === undefined) return undefined;
+    const entry = result.report.entries.find((e) => e.index === problem.annotation);
+    const span = problem.role === "claim" ? entry?.claim : entry?.sources[problem.role];
+    if (!span?.valid) return undefined;
+    const found = span.warnings?.find((w) => w.code === "text-changed") as
+        | { lockedText?: unknown; text?: unknown }
+        | undefined;
+    return typeof found?.lockedText === "string" && typeof found.text === "string"
+        ? { lockedText: found.lockedText, text: found.text }
+        : undefined;
+}
+
+/** The lines of one failing ref: its place and JSON, each error, what to do (once per text). */
+function groupLines(
+    result: CheckResult,
+    group: Problem[],
+    nearest: (path: string) => string[],
+    hintsShown: ReadonlySet<string>,
+): string[] {
+    const first = group[0];
+    const ref = refOf(result, first);
+    const kind = group.every((p) => severityOf(p) !== undefined)
+        ? severityOf(first) === "information"
+            ? "note"
+            : "warning"
+        : "failing";
+    const lines = [`${who(first.annotation, first.role)} (${kind}): ${ref ? refText(ref) : first.pointer}`];
+    const hints = new Set<string>();
+    for (const problem of group) {
+        const edge = problem.boundary ? `${problem.boundary}: ` : "";
+        let message = problem.message;
+        if (problem.code === "unreadable-document" && ref && /^no file /.test(message)) {
+            const near = nearest(ref.path);
+            if (near.length > 0) message += `; did you mean ${near.map((p) => JSON.stringify(p)).join(" or ")}?`;
+        }
+        lines.push(cut(`  ${edge}${problem.code}: ${message}`));
+        hints.add(`  to do: ${hintFor(problem.code)}`);
+    }
+    for (const hint of hints) if (!hintsShown.has(hint)) lines.push(hint);
+    return lines;
 }

@@ -62,7 +62,7 @@ export const checkInput = z
         detail: z
             .enum(["brief", "full"])
             .describe(
-                "brief (default): the text is one line when every ref resolves, else only the failing refs with their errors and what to do; full: the whole report as JSON text. The structured content is always the whole report.",
+                "brief (default): the text described above; full: the whole report as JSON text. The structured content is always the whole report.",
             )
             .optional(),
         locked: z.boolean().describe("With file: as check --locked, changed and unlocked refs are errors").optional(),
@@ -505,9 +505,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
             "Resolve and validate SourceCheck annotations: give either file (an annotation file under the workspace) or " +
             "annotations (inline, optionally with documents as an embedded session). The structured result is the report of " +
             "`sourcecheck check --json` (exitCode 0 when every ref resolves, 1 when some ref fails, 2 on schema errors). " +
-            "The text is brief: one line when every ref resolves; otherwise each failing ref with its errors and what to do " +
-            '(detail: "full" prints the whole report). Warnings such as self-citation are listed too. Call it after writing ' +
-            "annotations and fix until exitCode is 0.",
+            "The text is brief: status, verdict counts, coverage (answer sentences no claim covers, by line), drift " +
+            "(text-changed, the changed words), failing refs with what to do. locked: true makes drift fail. Call it after " +
+            "writing annotations and fix until exitCode is 0.",
         input: checkInput,
         output: checkOutput,
         writes: false,

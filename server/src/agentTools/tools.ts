@@ -263,7 +263,7 @@ function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutc
             let text =
                 args.detail === "full"
                     ? reportJson(report, "compact", extras)
-                    : briefCheckText(result, args.file, nearest);
+                    : briefCheckText(result, args.file, { nearest, lock: comparison?.counts });
             if (access?.error && args.detail !== "full") {
                 text = `${access.path}: ${access.error.code}: ${access.error.message} (exit 2)\n${text}`;
             }

@@ -32,4 +32,4 @@ export {
     type Sha256,
     TEXT_CAP,
 } from "./types";
-export { type DiffPiece, MAX_DIFFED, wordDiff } from "./wordDiff";
+export { type DiffPiece, MAX_DIFFED, wordDiff, wordDiffLine } from "./wordDiff";

@@ -5,6 +5,7 @@
  * and its cost quadratic in the worst case.
  */
 import { diffWordsWithSpace } from "diff";
+import { visible } from "../visible";
 
 export interface DiffPiece {
     op: "same" | "removed" | "added";
@@ -24,4 +25,89 @@ export function wordDiff(before: string, after: string): DiffPiece[] | undefined
         else pieces.push({ op, text: change.value });
     }
     return pieces;
+}
+
+/** Words of unchanged text kept on each side of a change in a diff line. */
+const CONTEXT_WORDS = 3;
+
+/**
+ * The words that changed, on one line a model or a terminal reads (docs/agents.md, "Brief check"):
+ * `… rebalancing [-is about-]{+now takes+} 40% …`, removed words in `[-…-]`, added in `{+…+}`, at most
+ * CONTEXT_WORDS unchanged words around each change, control and bidi characters escaped, and the line
+ * cut at `maxChars` after the first change at the latest. Undefined when the texts are too long to diff.
+ */
+export function wordDiffLine(before: string, after: string, maxChars = 240): string | undefined {
+    const diffed = wordDiff(before, after);
+    if (!diffed) return undefined;
+    const pieces = changeRuns(diffed);
+    const shown = pieces.map((piece, i) => {
+        const text = piece.text.replace(/\s+/g, " ");
+        if (piece.op === "removed") return `[-${text}-]`;
+        if (piece.op === "added") return `{+${text}+}`;
+        return context(text, i > 0, i < pieces.length - 1);
+    });
+    const line = visible(shown.join(""));
+    if (line.length <= maxChars) return line;
+    // Keep whole the first change at least: the words that changed are the point of the line.
+    let firstEnd = endOfMark(line, line.search(/\[-|\{\+/));
+    if (line.startsWith("{+", firstEnd)) firstEnd = endOfMark(line, firstEnd);
+    return `${line.slice(0, Math.max(maxChars - 1, firstEnd))}…`;
+}
+
+/**
+ * Changes separated only by spaces read as one: `[-group rebalancing is-]{+groups now rebalance+}`
+ * rather than three word-by-word swaps. Each run of changes becomes one removal and one addition.
+ */
+function changeRuns(pieces: DiffPiece[]): DiffPiece[] {
+    const runs: DiffPiece[] = [];
+    let removed = "";
+    let added = "";
+    const flush = () => {
+        if (removed.trim() !== "") runs.push({ op: "removed", text: removed.trim() });
+        if (added.trim() !== "") runs.push({ op: "added", text: added.trim() });
+        removed = "";
+        added = "";
+    };
+    for (let i = 0; i < pieces.length; i++) {
+        const piece = pieces[i];
+        const between = piece.op === "same" && piece.text.trim() === "" && i > 0 && i < pieces.length - 1;
+        if (piece.op === "removed") removed += piece.text;
+        else if (piece.op === "added") added += piece.text;
+        else if (between && (removed !== "" || added !== "")) {
+            removed += piece.text;
+            added += piece.text;
+        } else {
+            // The spaces the run trimmed go back into the unchanged text around it.
+            flush();
+            runs.push(piece);
+        }
+    }
+    flush();
+    return runs.map((piece, i) => {
+        if (piece.op !== "same") return piece;
+        const lead = i > 0 && !/^\s/.test(piece.text) ? " " : "";
+        const trail = i < runs.length - 1 && !/\s$/.test(piece.text) ? " " : "";
+        return { op: "same", text: `${lead}${piece.text}${trail}` };
+    });
+}
+
+/** Where the `[-…-]` or `{+…+}` mark starting at `at` ends. */
+function endOfMark(line: string, at: number): number {
+    const close = line.indexOf(line.startsWith("[-", at) ? "-]" : "+}", at + 2);
+    return close === -1 ? line.length : close + 2;
+}
+
+/** Unchanged words around changes: the last few before a change, the first few after one. */
+function context(text: string, afterChange: boolean, beforeChange: boolean): string {
+    const words = text
+        .trim()
+        .split(" ")
+        .filter((word) => word !== "");
+    const lead = text.startsWith(" ") ? " " : "";
+    const trail = text.endsWith(" ") ? " " : "";
+    const keep = (afterChange ? CONTEXT_WORDS : 0) + (beforeChange ? CONTEXT_WORDS : 0);
+    if (words.length <= keep || (!afterChange && !beforeChange)) return text;
+    const head = afterChange ? `${lead}${words.slice(0, CONTEXT_WORDS).join(" ")} ` : "";
+    const tail = beforeChange ? ` ${words.slice(-CONTEXT_WORDS).join(" ")}${trail}` : "";
+    return `${head}…${tail}`;
 }
