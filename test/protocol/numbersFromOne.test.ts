@@ -168,12 +168,8 @@ async function languageServerOutputs(root: string, file: string): Promise<[strin
     try {
         const uri = await client.open(file, "sourcecheck");
         const diagnostics: Diagnostic[] = await client.pull(uri);
-        // What a person reads of a diagnostic: its message and related messages. Its `data` is the
-        // server's note to its own code actions (custom protocol), never shown.
-        outputs.push([
-            "diagnostic messages",
-            diagnostics.map((d) => [d.message, ...(d.relatedInformation ?? []).map((r) => r.message)]),
-        ]);
+        // A diagnostic whole: its message, related messages and its data (numbered as every output is).
+        outputs.push(["diagnostics", diagnostics]);
         const text = client.text(uri);
         // A hover and the code actions on every ref: each "path" key of the file.
         let at = text.indexOf('"path"');

@@ -16,11 +16,15 @@ import type { AnnotationFile } from "../workspace/annotationFile";
 import type { FeatureWorkspace } from "./featureWorkspace";
 import { locateSpan, rangeOfPointer, rangeOfSpan } from "./positions";
 
-/** What a diagnostic carries for code actions. */
+/**
+ * What a diagnostic carries for code actions, numbered as every output is (docs/contract.md, Numbers):
+ * `annotation` and `source` from 1, `role` a word; the 0-based places are in `pointer` alone.
+ */
 export interface DiagnosticData {
     pointer: string;
     annotation?: number;
-    role?: "claim" | number;
+    role?: "claim" | "source";
+    source?: number;
     boundary?: "start" | "end";
 }
 
@@ -71,8 +75,9 @@ function toDiagnostic(workspace: FeatureWorkspace, file: AnnotationFile, problem
               : rangeOfPointer(file, problem.pointer);
     const data: DiagnosticData = {
         pointer: problem.pointer,
-        annotation: problem.annotation,
-        role: problem.role,
+        annotation: problem.annotation === undefined ? undefined : problem.annotation + 1,
+        role: problem.role === undefined ? undefined : problem.role === "claim" ? "claim" : "source",
+        source: typeof problem.role === "number" ? problem.role + 1 : undefined,
         boundary: problem.boundary,
     };
     const awaiting = awaitingSources(file, problem);
