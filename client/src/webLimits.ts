@@ -30,10 +30,19 @@ export interface Unavailable {
 /** In the browser, a command that cannot run there: its message shown and its result; else undefined. */
 export function unavailableHere(command: string): Unavailable | undefined {
     const reason = NEEDS_NODE[command];
-    if (reason === undefined || vscode.env.uiKind !== vscode.UIKind.Web) return undefined;
+    if (reason === undefined || !inWebWorkerHost()) return undefined;
     const message = reason();
     void vscode.window.showInformationMessage(vscode.l10n.t("SourceCheck: {0}", message));
     return { ok: false, unavailable: true, message };
+}
+
+/**
+ * True in the web worker extension host (vscode.dev, github.dev), where there is no Node `process`. Not
+ * the UI kind: a browser workbench on a remote Node host (code-server, Codespaces) is UI kind Web, and
+ * there the extension runs in Node with everything available.
+ */
+export function inWebWorkerHost(): boolean {
+    return typeof (globalThis as { process?: unknown }).process === "undefined";
 }
 
 /** The commands declared unavailable in the browser (docs/web.md lists them; the web leg runs each). */
