@@ -7,29 +7,17 @@ import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
-import * as os from "node:os";
 import * as path from "node:path";
 import type { Edit } from "jsonc-parser";
 import { runTool } from "../../server/src/agentTools/tools";
 import { applyOffsetEdits } from "../../server/src/core/annotationEdits";
 import { diskToolContext } from "../../server/src/mcp/diskContext";
 import { readTextFile } from "../../server/src/workspace/safeFile";
-import { SafeWriteError, writeFileSafely } from "../../server/src/workspace/safeWrite";
+import { writeFileSafely } from "../../server/src/workspace/safeWrite";
 import { runCli } from "./cliRun";
+import { refusal, tempDir as sharedTempDir } from "./safeWriteRefusal";
 
-function tempDir(): string {
-    return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-writes-")));
-}
-
-function refusal(fn: () => void): SafeWriteError {
-    try {
-        fn();
-    } catch (error) {
-        assert.ok(error instanceof SafeWriteError, `expected a SafeWriteError, got ${String(error)}`);
-        return error;
-    }
-    assert.fail("the write was not refused");
-}
+const tempDir = () => sharedTempDir("sourcecheck-writes-");
 
 const ANSWER = "The sky is blue.\nWater is wet.\n";
 const SOURCE = "Observations: the sky is blue on clear days.\n";

@@ -6,25 +6,13 @@
 import * as assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { readTextFile } from "../../server/src/workspace/safeFile";
-import { SafeWriteError, writeFileSafely } from "../../server/src/workspace/safeWrite";
+import { writeFileSafely } from "../../server/src/workspace/safeWrite";
 import { runCli } from "./cliRun";
+import { refusal, tempDir as sharedTempDir } from "./safeWriteRefusal";
 
-function tempDir(): string {
-    return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-keep-")));
-}
-
-function refusal(fn: () => void): SafeWriteError {
-    try {
-        fn();
-    } catch (error) {
-        assert.ok(error instanceof SafeWriteError, `expected a SafeWriteError, got ${String(error)}`);
-        return error;
-    }
-    assert.fail("the write was not refused");
-}
+const tempDir = () => sharedTempDir("sourcecheck-keep-");
 
 /** Run `fn` with fs.renameSync calling `before(from, to)` first (the writer's last step, found by fault injection). */
 function aroundRename<T>(before: (from: string, to: string) => void, fn: () => T): T {
