@@ -3,6 +3,8 @@
  * (docs/agents.md): the tools act on the workspace as the server sees it, unsaved buffers included,
  * and the client never resolves anything itself. Types and names only.
  */
+import type { Range as LspRange } from "vscode-languageserver-protocol";
+
 export const AGENT_TOOL = "sourcecheck/agentTool";
 
 export interface AgentToolParams {
@@ -25,5 +27,10 @@ export type AgentToolResult =
           structured: Record<string, unknown>;
           /** What the model reads. */
           text: string;
+          /**
+           * `cite` only: where the cited span is (LSP range, 0-based), so the editor shows it without
+           * resolving the ref itself (docs/architecture.md: the client never resolves refs).
+           */
+          location?: { uri: string; range: LspRange };
       }
     | { ok: false; error: AgentToolError; candidates?: unknown[] };

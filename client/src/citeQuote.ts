@@ -5,7 +5,7 @@
  * cited span selected, ready for *Cite Selection as Claim* or *Add Selection as … Source*.
  */
 import * as vscode from "vscode";
-import { RequestType } from "vscode-languageclient/node";
+import { type Range as LspRange, RequestType } from "vscode-languageclient/node";
 import { AGENT_TOOL, type AgentToolParams, type AgentToolResult } from "../../shared/agentToolProtocol";
 import type { Ref } from "./customRequestTypes";
 import type { SourceCheckClient } from "./languageClient";
@@ -49,7 +49,7 @@ export async function citeQuote(sc: SourceCheckClient, args: Partial<CiteQuoteAr
         return { ok: false, code: result.error.code, message: `${result.error.code}: ${result.error.message}` };
     const { ref, text } = result.structured as { ref: Ref; text: string };
     await vscode.env.clipboard.writeText(JSON.stringify(ref));
-    await showSpan(path, ref, text);
+    if (result.location) await showSpan(result.location);
     vscode.window.setStatusBarMessage(
         `$(check) ${vscode.l10n.t("SourceCheck: the quote is at line {0} of {1}; its ref is copied", ref.start.line, path)}`,
         8000,
@@ -70,19 +70,10 @@ async function pickDocument(): Promise<string | undefined> {
     });
 }
 
-/**
- * Opens the document with the cited span selected. The server found the span: its ref's start string
- * occurs once on its line, and the span's text follows from there.
- */
-async function showSpan(path: string, ref: Ref, text: string): Promise<void> {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder) return;
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, ...path.split("/")));
-    const line = document.lineAt(ref.start.line - 1);
-    const column = line.text.indexOf(ref.start.str);
-    if (column < 0) return;
-    const start = new vscode.Position(line.lineNumber, column);
-    const crlf = document.eol === vscode.EndOfLine.CRLF ? (text.match(/\n/g)?.length ?? 0) : 0;
-    const end = document.positionAt(document.offsetAt(start) + text.length + crlf);
-    await vscode.window.showTextDocument(document, { selection: new vscode.Range(start, end), preview: false });
+/** Opens the document with the cited span selected, where the server found it. */
+async function showSpan(location: { uri: string; range: LspRange }): Promise<void> {
+    const { start, end } = location.range;
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(location.uri));
+    const selection = new vscode.Range(start.line, start.character, end.line, end.character);
+    await vscode.window.showTextDocument(document, { selection, preview: false });
 }

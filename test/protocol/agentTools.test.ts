@@ -6,6 +6,7 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { AgentToolResult } from "../../shared/agentToolProtocol";
 import { startClient, type TestClient } from "./harness";
 
@@ -52,6 +53,25 @@ describe("agent tools through the language server", function () {
         assert.ok(index.ok);
         assert.match(index.text, new RegExp(`2 \\| ${phrase}$`));
         assert.equal(fs.readFileSync(path.join(root, "answer.md"), "utf8"), disk);
+    });
+
+    it("cite says where its span is, so the editor selects it without resolving the ref (CRLF document)", async () => {
+        const quote = "cold start";
+        const text = "Release notes.\r\nThe cold start is faster:\r\nabout 40% on large files.\r\n";
+        fs.writeFileSync(path.join(root, "crlf.md"), text);
+        const cited = await tool("cite", { path: "crlf.md", quote: "The cold start is faster" });
+        assert.ok(cited.ok && cited.location, JSON.stringify(cited));
+        // The oracle: the quote's own place in the lines as the file has them.
+        const lines = text.split("\r\n");
+        const line = lines.findIndex((l) => l.includes(quote));
+        const column = lines[line].indexOf("The cold start is faster");
+        assert.equal(cited.location.uri, pathToFileURL(path.join(root, "crlf.md")).href);
+        assert.deepEqual(cited.location.range, {
+            start: { line, character: column },
+            end: { line, character: column + "The cold start is faster".length },
+        });
+        const failed = await tool("cite", { path: "crlf.md", quote: "not in the file" });
+        assert.ok(!failed.ok);
     });
 
     it("check resolves an annotation file's refs against its own sourcecheck.config.json folder", async () => {

@@ -8,11 +8,13 @@
  * behind its back.
  */
 import * as nodePath from "node:path";
-import type { WorkspaceEdit } from "vscode-languageserver-protocol";
+import type { Range as LspRange, WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { AgentToolParams, AgentToolResult } from "../../../shared/agentToolProtocol";
 import { lockUnderRoot } from "../agentTools/lockAccess";
 import { type AnnotationFileAccess, type RefScope, runTool, type ToolContext, ToolError } from "../agentTools/tools";
+import { resolveRef } from "../core/resolve";
 import { type DocumentFailure, isDocumentFailure } from "../core/session";
+import type { Ref } from "../core/types";
 import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
@@ -23,6 +25,7 @@ import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectCo
 import { writeFileSafely } from "../workspace/safeWrite";
 import { pathToUri } from "../workspace/uris";
 import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import { toLspRange } from "./positions";
 
 /** What the tools need of the editor beyond the workspace index. */
 export interface EditorAccess {
@@ -159,5 +162,19 @@ export async function agentTool(
         };
     }
     const name = typeof params?.name === "string" ? params.name : "";
-    return runTool(name, params?.input, workspaceToolContext(workspace, root, editor));
+    const result = await runTool(name, params?.input, workspaceToolContext(workspace, root, editor));
+    if (name !== "cite" || !result.ok) return result;
+    const location = citedLocation(workspace, root, result.structured.ref as Ref);
+    return location ? { ...result, location } : result;
+}
+
+/** Where cite's ref lies, resolved here as every ref is (the editor selects it, never searches for it). */
+function citedLocation(
+    workspace: WorkspaceIndex,
+    root: string,
+    ref: Ref,
+): { uri: string; range: LspRange } | undefined {
+    const resolved = resolveRef(workspace.source.lookupFor(root), ref);
+    if (!resolved.valid) return undefined;
+    return { uri: pathToUri(nodePath.join(root, ref.path)), range: toLspRange(resolved.range) };
 }
