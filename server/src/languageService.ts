@@ -130,7 +130,7 @@ export class LanguageService {
     async whenRead(uri: string): Promise<void> {
         this.analysis.current(uri);
         for (let round = 0; round < 8 && this.workspace.reads.hasPending(); round++) {
-            this.workspace.arrived(await this.workspace.reads.settle());
+            await this.workspace.reads.settle();
             this.analysis.current(uri);
         }
     }

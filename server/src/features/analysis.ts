@@ -133,9 +133,9 @@ export class Analysis {
         for (const uri of cited) this.carriedCited.add(uri);
         if (this.waitingForReads) return;
         this.waitingForReads = true;
-        void this.workspace.reads.settle().then((paths) => {
+        // The index already dropped what was decided without each answer, as it arrived (its onArrived).
+        void this.workspace.reads.settle().then(() => {
             this.waitingForReads = false;
-            this.workspace.arrived(paths);
             this.debounce.schedule();
         });
     }

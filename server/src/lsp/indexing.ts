@@ -70,7 +70,7 @@ export class Indexer {
             // round finds the next ones (configurations, locks, cited documents); nothing half-read is shown.
             const { workspace } = this.context.service;
             for (let round = 0; round < MAX_READ_ROUNDS && workspace.reads.hasPending(); round++) {
-                workspace.arrived(await workspace.reads.settle());
+                await workspace.reads.settle();
                 ({ files, cited } = await this.checkAll(found, report));
             }
             this.afterChange(files, cited);

@@ -51,7 +51,6 @@ export class ClientFiles implements WorkspaceFiles {
     private readonly reads = new Map<string, Kept<TextRead> & { maxBytes: number }>();
     private readonly stats = new Map<string, Kept<FileInfo | undefined>>();
     private readonly inFlight = new Set<Promise<void>>();
-    private arrived: string[] = [];
     private readonly arrivalListeners: ((path: string) => void)[] = [];
 
     constructor(private readonly asker: FileAsker) {}
@@ -118,17 +117,13 @@ export class ClientFiles implements WorkspaceFiles {
         return this.inFlight.size > 0;
     }
 
-    async settle(): Promise<string[]> {
+    async settle(): Promise<void> {
         while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
-        const arrived = this.arrived;
-        this.arrived = [];
-        return arrived;
     }
 
     private track(asking: Promise<void>, path: string): Promise<void> {
         const done = asking.finally(() => {
             this.inFlight.delete(done);
-            this.arrived.push(path);
             for (const listener of this.arrivalListeners) listener(path);
         });
         this.inFlight.add(done);

@@ -29,8 +29,11 @@ export type TextRead =
 export interface PendingReads {
     /** True while some read asked for has not been answered. */
     hasPending(): boolean;
-    /** Resolves once every read asked for so far has been answered, with the paths that arrived. */
-    settle(): Promise<string[]>;
+    /**
+     * Resolves once every read asked for so far has been answered. What arrived was already told to
+     * `onArrived` listeners (the workspace index drops what it decided without it): waiters only wait.
+     */
+    settle(): Promise<void>;
     /** A file changed (created, changed or deleted): read it again when next asked. */
     changed(path: string): void;
     /**
@@ -52,7 +55,7 @@ export interface WorkspaceFiles extends PendingReads {
 /** Nothing pending ever: the disk answers synchronously (the Node language server, the CLI). */
 export const SYNCHRONOUS_READS: PendingReads = {
     hasPending: () => false,
-    settle: async () => [],
+    settle: async () => undefined,
     changed: () => undefined,
     onArrived: () => undefined,
 };

@@ -72,7 +72,7 @@ export class WorkspaceIndex {
         // A configuration's maxDocumentSize governs the documents under its root.
         this.source.maxBytesFor = (root) => this.configs.forFolder(root)?.config.maxDocumentSize;
         // Whoever waited for it, an answer drops what was decided while it was pending.
-        reads.onArrived((path) => this.arrived([path]));
+        reads.onArrived((path) => this.arrived(path));
     }
 
     /** The `files.exclude` and `search.exclude` globs of each folder (switched-on keys only). */
@@ -202,13 +202,12 @@ export class WorkspaceIndex {
         return [...this.halfRead];
     }
 
-    /** Reads that were pending arrived: forget what was decided without them (documents, configurations). */
-    arrived(paths: readonly string[]): void {
-        if (paths.length === 0) return;
-        for (const path of paths) this.source.invalidate(path);
+    /** A read that was pending arrived: forget what was decided without it (documents, configurations). */
+    private arrived(path: string): void {
+        this.source.invalidate(path);
         this.configs.clear();
         // A folder judged while its ignore rules were pending (web/discoveryFs.ts) is judged again.
-        if (paths.some((path) => GIT_RULES.test(path))) this.discoveries.clear();
+        if (GIT_RULES.test(path)) this.discoveries.clear();
     }
 
     /** The annotation files whose refs cite this absolute path. */
