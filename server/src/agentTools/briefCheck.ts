@@ -105,10 +105,8 @@ export interface BriefExtras {
 export function briefCheckText(
     result: CheckResult,
     file?: string,
-    /** Existing paths near a path that names no file, or the extras. */
-    extras: BriefExtras | ((path: string) => string[]) = {},
+    { nearest = () => [], lock }: BriefExtras = {},
 ): string {
-    const { nearest = () => [], lock } = typeof extras === "function" ? { nearest: extras } : extras;
     const { report } = result;
     const drift = result.problems.filter((p) => p.code === "text-changed");
     const others = result.problems.filter((p) => p.code !== "text-changed");

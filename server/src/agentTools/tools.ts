@@ -275,7 +275,7 @@ function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutc
     }
     // The structured content is the whole report; the text is brief unless asked for in full.
     const text =
-        args.detail === "full" ? reportJson(result.report, "compact") : briefCheckText(result, args.file, nearest);
+        args.detail === "full" ? reportJson(result.report, "compact") : briefCheckText(result, args.file, { nearest });
     return { ok: true, structured: reportObject(result.report), text };
 }
 
