@@ -128,11 +128,25 @@ export class LanguageService {
      * with them (VS Code for the Web: docs/web.md); at once on Node, where nothing is pending.
      */
     async whenRead(uri: string): Promise<void> {
-        this.analysis.current(uri);
-        for (let round = 0; round < 8 && this.workspace.reads.hasPending(); round++) {
-            await this.workspace.reads.settle();
-            this.analysis.current(uri);
-        }
+        await this.answerOnceRead(() => this.analysis.current(uri));
+    }
+
+    /**
+     * An answer computed once nothing its computation asked to read is still on its way: computed again
+     * after each round of reads arrives (VS Code for the Web: docs/web.md), so no answer comes from a
+     * half-read workspace; computed once, at once, on Node, where nothing is pending.
+     */
+    answerOnceRead<R>(compute: () => R): R | Promise<R> {
+        const first = compute();
+        if (!this.workspace.reads.hasPending()) return first;
+        return (async () => {
+            let answer = first;
+            for (let round = 0; round < 8 && this.workspace.reads.hasPending(); round++) {
+                await this.workspace.reads.settle();
+                answer = compute();
+            }
+            return answer;
+        })();
     }
 
     /** The current analysis of an annotation file, if the document is one. */

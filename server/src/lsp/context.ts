@@ -6,6 +6,7 @@
 import type { ClientCapabilities, Connection, TextDocuments } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { LanguageService } from "../languageService";
+import { SYNCHRONOUS_READS } from "../workspace/workspaceFiles";
 
 /** The client's capabilities (known from `initialize` on) and the refreshes they allow. */
 export class ClientState {
@@ -70,4 +71,21 @@ export function afterReads<P extends { textDocument: { uri: string } }, R>(
         service.workspace.reads.hasPending()
             ? service.whenRead(params.textDocument.uri).then(() => handler(params))
             : handler(params);
+}
+
+/**
+ * A request about the workspace or a file that may not be open (cited spans, coverage, the view's lists):
+ * where files arrive from the client (VS Code for the Web: docs/web.md) it waits for the index under way,
+ * then answers once the reads its answer asked for arrived (`LanguageService.answerOnceRead`), so nothing
+ * comes from a half-read workspace. On Node, where every read is synchronous, it answers at once.
+ */
+export function onceRead<P, R>(
+    service: LanguageService,
+    indexed: () => Promise<void>,
+    handler: (params: P) => R,
+): (params: P) => R | Promise<R> {
+    return (params) =>
+        service.workspace.reads === SYNCHRONOUS_READS
+            ? handler(params)
+            : indexed().then(() => service.answerOnceRead(() => handler(params)));
 }

@@ -31,7 +31,7 @@ import { pathsForRename } from "../features/followEdits";
 import { lockRefs } from "../features/lockRefs";
 import { NOT_IN_BROWSER } from "../languageService";
 import { pathToUri } from "../workspace/uris";
-import type { ServerContext } from "./context";
+import { onceRead, type ServerContext } from "./context";
 import type { DiagnosticsChannel } from "./diagnostics";
 import type { OpenBuffers } from "./documents";
 import type { Indexer } from "./indexing";
@@ -43,59 +43,90 @@ function notAnnotationFile(uri: string): ResponseError<void> {
 /** What cited documents and annotation files hold: spans, refs for a selection, summaries, coverage. */
 function registerCitationRequests({ connection, service, safe }: ServerContext, indexer: Indexer): void {
     const { workspace, analysis } = service;
+    const indexed = () => indexer.settled();
     connection.onRequest(
         citedSpansRequest,
-        safe("citedSpans", { uri: "", spans: [], brokenRefs: [] }, (params) => {
-            analysis.settle();
-            return citedSpans(workspace, params.uri);
-        }),
+        onceRead(
+            service,
+            indexed,
+            safe("citedSpans", { uri: "", spans: [], brokenRefs: [] }, (params) => {
+                analysis.settle();
+                return citedSpans(workspace, params.uri);
+            }),
+        ),
     );
     connection.onRequest(
         citedDocumentsRequest,
-        safe("citedDocuments", { uris: [] }, () => {
-            analysis.settle();
-            return { uris: workspace.citedPaths().map(pathToUri) };
-        }),
+        onceRead(
+            service,
+            indexed,
+            safe("citedDocuments", { uris: [] }, () => {
+                analysis.settle();
+                return { uris: workspace.citedPaths().map(pathToUri) };
+            }),
+        ),
     );
     connection.onRequest(
         refForSelectionRequest,
-        safe("refForSelection", { ok: false as const, message: "the server could not compute a ref" }, (params) =>
-            refForSelection(workspace, analysis.current(params.uri), params.uri, params.range),
+        onceRead(
+            service,
+            indexed,
+            safe("refForSelection", { ok: false as const, message: "the server could not compute a ref" }, (params) =>
+                refForSelection(workspace, analysis.current(params.uri), params.uri, params.range),
+            ),
         ),
     );
     connection.onRequest(annotationFilesRequest, async () => {
         // The list is whole only once the scan and the check of what it found are over.
         await indexer.settled();
-        return safe("annotationFiles", { uris: [] }, () => {
-            analysis.settle();
-            return { uris: workspace.all().map((file) => file.uri) };
-        })();
-    });
-    connection.onRequest(fileAnnotationsRequest, (params) => {
-        const file = safe("fileAnnotations", undefined, () => analysis.current(params.uri))();
-        if (!file) return notAnnotationFile(params.uri);
-        return safe("fileAnnotations", { uri: params.uri, annotations: [] }, () => fileAnnotations(workspace, file))();
-    });
-    connection.onRequest(fileSummaryRequest, (params) => {
-        const file = safe("fileSummary", undefined, () => analysis.current(params.uri))();
-        return file ? file.summary() : notAnnotationFile(params.uri);
+        return service.answerOnceRead(
+            safe("annotationFiles", { uris: [] }, () => {
+                analysis.settle();
+                return { uris: workspace.all().map((file) => file.uri) };
+            }),
+        );
     });
     connection.onRequest(
-        coverageRequest,
-        safe("coverage", { coveredChars: 0, totalChars: 0, ratio: 0 }, (params) => {
-            analysis.settle();
-            return coverage(workspace, params.uri);
+        fileAnnotationsRequest,
+        onceRead(service, indexed, (params) => {
+            const file = safe("fileAnnotations", undefined, () => analysis.current(params.uri))();
+            if (!file) return notAnnotationFile(params.uri);
+            return safe("fileAnnotations", { uri: params.uri, annotations: [] }, () =>
+                fileAnnotations(workspace, file),
+            )();
         }),
     );
-    connection.onRequest(lineIndexRequest, (params) => {
-        const result = safe("lineIndex", undefined, () => lineIndex(workspace, params.uri))();
-        return result ?? new ResponseError(ErrorCodes.InvalidParams, `cannot read ${params.uri}`);
-    });
+    connection.onRequest(
+        fileSummaryRequest,
+        onceRead(service, indexed, (params) => {
+            const file = safe("fileSummary", undefined, () => analysis.current(params.uri))();
+            return file ? file.summary() : notAnnotationFile(params.uri);
+        }),
+    );
+    connection.onRequest(
+        coverageRequest,
+        onceRead(
+            service,
+            indexed,
+            safe("coverage", { coveredChars: 0, totalChars: 0, ratio: 0 }, (params) => {
+                analysis.settle();
+                return coverage(workspace, params.uri);
+            }),
+        ),
+    );
+    connection.onRequest(
+        lineIndexRequest,
+        onceRead(service, indexed, (params) => {
+            const result = safe("lineIndex", undefined, () => lineIndex(workspace, params.uri))();
+            return result ?? new ResponseError(ErrorCodes.InvalidParams, `cannot read ${params.uri}`);
+        }),
+    );
 }
 
 /** Refs that follow edits and renames (docs/editor-features.md). */
-function registerRefUpdateRequests({ connection, service, documents, safe }: ServerContext): void {
+function registerRefUpdateRequests({ connection, service, documents, safe }: ServerContext, indexer: Indexer): void {
     const { workspace, analysis, follower } = service;
+    const indexed = () => indexer.settled();
     connection.onRequest(
         followEditsRequest,
         safe("followEdits", { edit: {}, refCount: 0, fileCount: 0 }, (params) => follower.take(params.uri)),
@@ -106,15 +137,19 @@ function registerRefUpdateRequests({ connection, service, documents, safe }: Ser
     );
     connection.onRequest(
         pathsForRenameRequest,
-        safe("pathsForRename", { edit: {}, refCount: 0, fileCount: 0 }, (params) => {
-            analysis.settle();
-            return pathsForRename(
-                workspace,
-                params,
-                (uri) => analysis.current(uri),
-                (uri) => documents.get(uri)?.version,
-            );
-        }),
+        onceRead(
+            service,
+            indexed,
+            safe("pathsForRename", { edit: {}, refCount: 0, fileCount: 0 }, (params) => {
+                analysis.settle();
+                return pathsForRename(
+                    workspace,
+                    params,
+                    (uri) => analysis.current(uri),
+                    (uri) => documents.get(uri)?.version,
+                );
+            }),
+        ),
     );
 }
 
@@ -202,7 +237,7 @@ export function registerCustomRequests(
     parts: { indexer: Indexer; buffers: OpenBuffers; diagnostics: DiagnosticsChannel; agentTool?: AgentToolHandler },
 ): void {
     registerCitationRequests(context, parts.indexer);
-    registerRefUpdateRequests(context);
+    registerRefUpdateRequests(context, parts.indexer);
     registerAuthoringRequests(context);
     registerLockRequests(context);
     registerAgentRequests(context, parts.buffers, parts.agentTool);

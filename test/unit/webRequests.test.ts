@@ -1,0 +1,256 @@
+/**
+ * The custom requests of the language server in a web worker (docs/web.md, "How it reads files"): the
+ * server as browserServer.ts starts it, bundled with the web twins, over a MessageChannel (what a worker's
+ * port is), with a client that answers its reads only when the test releases them. Cited spans, coverage,
+ * an annotation file's annotations and a line index asked for before the workspace has arrived must answer
+ * from the files once read, never from a half-read workspace (empty spans, no text, "not an annotation file").
+ */
+import * as assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { MessageChannel, type MessagePort } from "node:worker_threads";
+import type {
+    CitedSpansResult,
+    CoverageResult,
+    FileAnnotationsResult,
+    LineIndexResult,
+} from "../../shared/customProtocol";
+import { CITED_SPANS, COVERAGE, FILE_ANNOTATIONS, LINE_INDEX } from "../../shared/customProtocol";
+import {
+    type WebListResult,
+    type WebReadResult,
+    type WebStatResult,
+    webListRequest,
+    webReadRequest,
+    webStatRequest,
+} from "../../shared/webProtocol";
+
+const repo = path.resolve(__dirname, "../../..");
+
+/** The client's end, by method name: the bundle has its own copy of vscode-jsonrpc, types and all. */
+interface Client {
+    onRequest(method: string, handler: (params: { uri: string; items: unknown[] }) => unknown): void;
+    onNotification(handler: (method: string) => void): void;
+    sendRequest<R>(method: string, params: unknown): Promise<R>;
+    sendNotification(method: string, params: unknown): void;
+    listen(): void;
+}
+
+interface WebServerBundle {
+    /** browserServer.ts's start, on a port instead of the worker's own scope. */
+    startWebServer(port: MessagePort): void;
+    clientConnection(port: MessagePort): Client;
+}
+
+function loadWebServer(): WebServerBundle {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sc-webrequests-"));
+    const entry = path.join(dir, "entry.ts");
+    const out = path.join(dir, "out.js");
+    const server = (module: string) => JSON.stringify(path.join(repo, "server", "src", module));
+    fs.writeFileSync(
+        entry,
+        `import { BrowserMessageReader, BrowserMessageWriter, createConnection } from "vscode-languageserver/browser";
+        import { createProtocolConnection } from "vscode-languageserver-protocol/browser";
+        import { startLanguageServer } from ${server("languageServer")};
+        import { connectionAsker } from ${server("lsp/clientFiles")};
+        import { ClientFiles, installClientFiles } from ${server("workspace/clientFiles")};
+        import { useUriSpace } from ${server("workspace/web/uris")};
+        export function startWebServer(port) {
+            const connection = createConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));
+            const files = new ClientFiles(connectionAsker(connection));
+            installClientFiles(files);
+            startLanguageServer(connection, { reads: files, folders: (uris) => uris.length > 0 && useUriSpace(uris[0]) });
+        }
+        export function clientConnection(port) {
+            return createProtocolConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));
+        }`,
+    );
+    const webBuild = JSON.stringify(path.join(repo, "scripts", "web-build.mjs"));
+    const built = spawnSync(
+        process.execPath,
+        [
+            "--input-type=module",
+            "-e",
+            `import * as web from ${webBuild};
+            import { build } from "esbuild";
+            await build({ ...web.webOptions(), logLevel: "silent", sourcemap: false, entryPoints: [${JSON.stringify(entry)}],
+                outfile: ${JSON.stringify(out)}, define: { SOURCECHECK_VERSION: '"test"' },
+                nodePaths: [${JSON.stringify(path.join(repo, "node_modules"))}] })
+                .catch((e) => { console.log(e.errors.map((x) => x.text).join("\\n")); process.exit(1); });`,
+        ],
+        { cwd: repo, encoding: "utf8" },
+    );
+    assert.equal(built.status, 0, built.stdout + built.stderr);
+    return require(out) as WebServerBundle;
+}
+
+const ROOT = "sourcecheck-mem:/demo";
+const ANSWER = JSON.stringify({
+    annotations: [
+        {
+            claim: { path: "answer.md", start: { line: 1, str: "Cold" }, end: { line: 1, str: "faster." } },
+            sources: [
+                {
+                    path: "sources/benchmark.txt",
+                    start: { line: 4, str: "delta" },
+                    end: { line: 4, str: "-37%" },
+                    polarity: "supports",
+                    confidence: 0.9,
+                },
+            ],
+        },
+    ],
+});
+const FILES = new Map([
+    [`${ROOT}/answer.sourcecheck.json`, ANSWER],
+    [`${ROOT}/answer.md`, "Cold start is faster. It ships in May.\n"],
+    [`${ROOT}/sources/benchmark.txt`, "Cold start, median of 50 runs\n2.3.0: 820ms\n2.4.0: 517ms\ndelta: -37%\n"],
+]);
+
+/** The client's side: the workspace in memory, every read, stat and listing held until `release()`. */
+function heldWorkspace(client: Client) {
+    const held: (() => void)[] = [];
+    const hold = <T>(answer: () => T) => new Promise<T>((resolve) => held.push(() => resolve(answer())));
+    const isFolder = (uri: string) => [...FILES.keys()].some((file) => file.startsWith(`${uri}/`));
+    client.onRequest(webReadRequest.method, ({ uri }) =>
+        hold((): WebReadResult => {
+            const text = FILES.get(uri);
+            return text === undefined ? { kind: "missing" as const } : { kind: "text" as const, text };
+        }),
+    );
+    client.onRequest(webStatRequest.method, ({ uri }) =>
+        hold((): WebStatResult => {
+            const text = FILES.get(uri);
+            if (text !== undefined) return { stat: { kind: "file" as const, size: text.length, mtime: 1 } };
+            return isFolder(uri) ? { stat: { kind: "directory" as const, size: 0, mtime: 1 } } : {};
+        }),
+    );
+    client.onRequest(webListRequest.method, ({ uri }) =>
+        hold((): WebListResult => {
+            const names = new Map<string, "file" | "directory">();
+            for (const file of FILES.keys()) {
+                if (!file.startsWith(`${uri}/`)) continue;
+                const [name, ...below] = file.slice(uri.length + 1).split("/");
+                names.set(name, below.length > 0 ? "directory" : "file");
+            }
+            return { entries: [...names].map(([name, kind]) => ({ name, kind })) };
+        }),
+    );
+    return {
+        /** Answers what was asked so far; the number answered. */
+        release: () => {
+            const now = held.splice(0);
+            for (const answer of now) answer();
+            return now.length;
+        },
+    };
+}
+
+describe("the web worker's custom requests wait for the reads they need", function () {
+    this.timeout(60_000);
+    let bundle: WebServerBundle;
+    let ports: MessagePort[] = [];
+    before(() => {
+        bundle = loadWebServer();
+    });
+    afterEach(() => {
+        for (const port of ports) port.close();
+        ports = [];
+    });
+
+    async function started() {
+        const { port1, port2 } = new MessageChannel();
+        ports = [port1, port2];
+        bundle.startWebServer(port1);
+        const client = bundle.clientConnection(port2);
+        client.onRequest("workspace/configuration", (params) => params.items.map(() => null));
+        client.onRequest("client/registerCapability", () => null);
+        client.onNotification(() => undefined);
+        const workspace = heldWorkspace(client);
+        client.listen();
+        await client.sendRequest("initialize", {
+            processId: null,
+            rootUri: ROOT,
+            workspaceFolders: [{ uri: ROOT, name: "demo" }],
+            capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } },
+        });
+        client.sendNotification("initialized", {});
+        return { client, workspace };
+    }
+
+    /** Sends the request with every read held, then releases them round after round until it answers. */
+    async function askedBeforeReads<R>(send: () => Promise<R>, workspace: { release(): number }) {
+        let answered = false;
+        const asked = send().finally(() => {
+            answered = true;
+        });
+        let released = 0;
+        for (let round = 0; !answered; round++) {
+            assert.ok(round < 2000, "the request never answered");
+            await new Promise((resolve) => setTimeout(resolve, 2));
+            if (!answered) released += workspace.release();
+        }
+        assert.ok(released > 0, "answered before any read arrived");
+        return await asked;
+    }
+
+    it("cited spans of a cited document not open: the span of the annotation file read meanwhile", async () => {
+        const { client, workspace } = await started();
+        const uri = `${ROOT}/sources/benchmark.txt`;
+        const result = await askedBeforeReads(
+            () => client.sendRequest<CitedSpansResult>(CITED_SPANS, { uri }),
+            workspace,
+        );
+        assert.deepEqual(
+            result.spans.map((s) => [
+                s.kind,
+                s.range.start.line + 1,
+                s.range.start.character + 1,
+                s.range.end.character + 1,
+            ]),
+            [["supports", 4, 1, 12]],
+        );
+        assert.deepEqual(result.brokenRefs, []);
+    });
+
+    it("coverage of the answer: its sentences, the one no claim covers listed", async () => {
+        const { client, workspace } = await started();
+        const uri = `${ROOT}/answer.md`;
+        const result = await askedBeforeReads(() => client.sendRequest<CoverageResult>(COVERAGE, { uri }), workspace);
+        const text = FILES.get(uri)!;
+        assert.equal(result.totalChars > 0, true, JSON.stringify(result));
+        assert.deepEqual(
+            (result.uncovered ?? []).map((r) => text.slice(r.start.character, r.end.character)),
+            ["It ships in May."],
+        );
+    });
+
+    it("an annotation file not open: its annotations, each with its verdict", async () => {
+        const { client, workspace } = await started();
+        const uri = `${ROOT}/answer.sourcecheck.json`;
+        const result = await askedBeforeReads(
+            () => client.sendRequest<FileAnnotationsResult>(FILE_ANNOTATIONS, { uri }),
+            workspace,
+        );
+        assert.deepEqual(
+            result.annotations.map((a) => a.verdict),
+            ["supported"],
+        );
+    });
+
+    it("a line index of a file not yet read: its lines", async () => {
+        const { client, workspace } = await started();
+        const uri = `${ROOT}/sources/benchmark.txt`;
+        const result = await askedBeforeReads(
+            () => client.sendRequest<LineIndexResult>(LINE_INDEX, { uri }),
+            workspace,
+        );
+        // Numbered from 1, as everything a person reads (features/customRequests.ts lineIndex).
+        assert.equal(
+            result.text,
+            "1 | Cold start, median of 50 runs\n2 | 2.3.0: 820ms\n3 | 2.4.0: 517ms\n4 | delta: -37%\n5 | ",
+        );
+    });
+});
