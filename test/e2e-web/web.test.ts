@@ -2,7 +2,7 @@
  * SourceCheck in VS Code for the Web (docs/web.md): the extension in the web worker extension host, its
  * language server in a web worker, on a workspace of the in-memory scheme `sourcecheck-mem:` (memfs.ts).
  * Each test holds what a reviewer in github.dev relies on: the demo's diagnostics and hovers, a quick
- * fix and its undo, decorations on cited spans, Cite Selection as Claim.
+ * fix and its undo, decorations on cited spans, Cite Selection as Claim, inlay hints and navigation.
  */
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import * as vscode from "vscode";
@@ -56,6 +56,49 @@ function rangeOf(doc: vscode.TextDocument, ref: Ref): vscode.Range {
 
 type JsonRange = { startLine: number; startCharacter: number; endLine: number; endCharacter: number };
 const shown = (r: JsonRange) => `${r.startLine + 1}:${r.startCharacter + 1}-${r.endLine + 1}:${r.endCharacter + 1}`;
+
+const shownPosition = (p: vscode.Position) => `${p.line + 1}:${p.character + 1}`;
+const shownRange = (r: vscode.Range) => `${shownPosition(r.start)}-${shownPosition(r.end)}`;
+
+/** A ref that resolves: where it is in the annotation file, and the span and text it cites. */
+interface ValidRef {
+    json: (string | number)[];
+    uri: vscode.Uri;
+    range: vscode.Range;
+    text: string;
+}
+
+/** Every ref of the demo but those EXPECTED breaks, each resolved by the test itself (rangeOf). */
+async function validRefs(doc: vscode.TextDocument): Promise<ValidRef[]> {
+    const broken = new Set(EXPECTED.map((e) => e.path.slice(0, e.path[2] === "claim" ? 3 : 4).join("/")));
+    const refs: ValidRef[] = [];
+    for (const [i, annotation] of annotationsOf(doc).entries()) {
+        const each: [(string | number)[], Ref][] = [
+            [["annotations", i, "claim"], annotation.claim],
+            ...annotation.sources.map((source, j): [(string | number)[], Ref] => [
+                ["annotations", i, "sources", j],
+                source,
+            ]),
+        ];
+        for (const [json, ref] of each) {
+            if (broken.has(json.join("/"))) continue;
+            const cited = await vscode.workspace.openTextDocument(wsUri(ref.path));
+            const range = rangeOf(cited, ref);
+            refs.push({ json, uri: cited.uri, range, text: cited.getText(range) });
+        }
+    }
+    return refs;
+}
+
+/** An inlay hint's label `⇒ "text"`: the whole text, or its head and tail around one "…". */
+function shortenedFrom(label: string, text: string): boolean {
+    const match = /^⇒ "(.*)"$/s.exec(label);
+    if (!match) return false;
+    const shown = match[1];
+    if (shown === text) return true;
+    const [head, tail, ...more] = shown.split("…");
+    return more.length === 0 && tail !== undefined && text.startsWith(head) && text.endsWith(tail);
+}
 
 async function openAnswers(): Promise<vscode.TextDocument> {
     const doc = await vscode.workspace.openTextDocument(wsUri(ANSWERS));
@@ -362,6 +405,69 @@ describe("VS Code for the Web", () => {
         await vscode.window.showTextDocument(notes);
         await vscode.commands.executeCommand("workbench.action.files.revert");
         await vscode.workspace.fs.writeFile(notesUri, notesBytes);
+    });
+
+    it("inlay hints follow each ref that resolves with the text it resolves to", async () => {
+        const doc = await openAnswers();
+        const refs = await validRefs(doc);
+        const whole = new vscode.Range(0, 0, doc.lineCount, 0);
+        const hints = await waitFor(
+            () => vscode.commands.executeCommand<vscode.InlayHint[]>("vscode.executeInlayHintProvider", doc.uri, whole),
+            (found) => (found?.length ?? 0) >= refs.length,
+            `${refs.length} inlay hints, one per ref that resolves`,
+        );
+        assertEqual(hints.length, refs.length, "hints");
+        for (const { json, text } of refs) {
+            const after = tokenRange(doc, json).end;
+            const hint = hints.find((h) => h.position.isEqual(after));
+            assert(hint, `no hint after ${json.join("/")}; hints at ${hints.map((h) => shownPosition(h.position))}`);
+            const label = typeof hint.label === "string" ? hint.label : hint.label.map((part) => part.value).join("");
+            assert(
+                shortenedFrom(label, text),
+                `the hint after ${json.join("/")} is ${label}, for ${JSON.stringify(text)}`,
+            );
+        }
+    });
+
+    it("go to definition on each ref that resolves lands on the cited span, in the virtual workspace", async () => {
+        const doc = await openAnswers();
+        for (const { json, uri, range } of await validRefs(doc)) {
+            const at = tokenRange(doc, [...json, "start", "str"]).start.translate(0, 2);
+            const found = await waitFor(
+                () =>
+                    vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
+                        "vscode.executeDefinitionProvider",
+                        doc.uri,
+                        at,
+                    ),
+                (r) => (r?.length ?? 0) > 0,
+                `a definition of ${json.join("/")}`,
+            );
+            const where = found.map((hit) =>
+                "uri" in hit
+                    ? `${hit.uri} ${shownRange(hit.range)}`
+                    : `${hit.targetUri} ${shownRange(hit.targetSelectionRange ?? hit.targetRange)}`,
+            );
+            assertEqual(where, [`${uri} ${shownRange(range)}`], `the definition of ${json.join("/")}`);
+        }
+    });
+
+    it("find references on a cited span lists every ref that cites it, from the cited document", async () => {
+        const doc = await openAnswers();
+        const refs = await validRefs(doc);
+        const notes = wsUri("sources/release-notes.md");
+        // Inside annotation 2's source: the oracle is every ref whose span in the notes holds that place.
+        const target = refs.find((r) => r.json.join("/") === "annotations/1/sources/0")!;
+        const at = target.range.start.translate(0, 3);
+        const want = refs
+            .filter((r) => r.uri.toString() === notes.toString() && r.range.contains(at))
+            .map((r) => `${doc.uri} ${shownRange(tokenRange(doc, r.json))}`);
+        const found = await waitFor(
+            () => vscode.commands.executeCommand<vscode.Location[]>("vscode.executeReferenceProvider", notes, at),
+            (r) => (r?.length ?? 0) >= want.length,
+            "the references of release-notes.md line 5",
+        );
+        assertEqual(found.map((l) => `${l.uri} ${shownRange(l.range)}`).sort(), want.sort(), "the references");
     });
 
     it("what needs a Node host says so in a message and answers unavailable, never fails", async () => {
