@@ -18,6 +18,8 @@ export interface FindEvidenceParams {
     /** Folder of the index file (the extension's workspace storage); default: the user's cache. */
     indexDir?: string;
     topK?: number;
+    /** LSP work done progress: the server reports the files read and candidates checked under it. */
+    workDoneToken?: string | number;
 }
 
 export interface EvidenceHitItem {
@@ -36,4 +38,4 @@ export interface EvidenceHitItem {
 
 export type FindEvidenceResult =
     | { ok: true; query: string; hits: EvidenceHitItem[]; warnings: string[] }
-    | { ok: false; message: string };
+    | { ok: false; message: string; cancelled?: true };

@@ -5,8 +5,9 @@
  */
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { WorkDoneProgress } from "vscode-languageclient/node";
 import { annotationIndexAt } from "../../shared/annotationList";
-import type { EvidenceHitItem } from "../../shared/evidenceProtocol";
+import type { EvidenceHitItem, FindEvidenceParams, FindEvidenceResult } from "../../shared/evidenceProtocol";
 import { rememberAnnotationFile } from "./annotationFiles";
 import { appendSourceTo, chosenConfidence, revealAnnotation } from "./authoring";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
@@ -33,6 +34,8 @@ export interface FindSourcesArgs {
      * file name) instead of asking.
      */
     citingFile?: string;
+    /** For tests: cancel the search as the Cancel button does, once this many progress reports came. */
+    cancelAfterProgress?: number;
 }
 
 /** What the pick asked when several annotation files cite the claim under the cursor. */
@@ -52,6 +55,7 @@ export type FindSourcesResult =
           status: string;
       }>
     | { ok: false; message: string; cancelled?: boolean; alreadyCited: number }
+    | { ok: false; message: string; cancelled: true; progress: string[] }
     | { ok: false; message: string; cancelled: true; asked: AskedWhichFile };
 
 export class FindSources {
@@ -68,18 +72,21 @@ export class FindSources {
         const fileUri = vscode.Uri.parse(target.annotationFile, true);
         const settings = vscode.workspace.getConfiguration("sourcecheck.evidence", fileUri);
         const storage = this.context.storageUri ?? this.context.globalStorageUri;
-        const result = await vscode.window.withProgress(
-            { location: vscode.ProgressLocation.Window, title: vscode.l10n.t("SourceCheck: searching for sources") },
-            () =>
-                ask(this.sc, findEvidenceRequest, {
-                    annotationUri: target.annotationFile,
-                    annotationIndex: target.annotationIndex,
-                    include: settings.get<string[]>("include"),
-                    exclude: settings.get<string[]>("exclude"),
-                    unsafePatterns: settings.get<string[]>("unsafePatterns"),
-                    indexDir: fileSystemPath(storage),
-                }),
+        const searched = await searchWithProgress(
+            this.sc,
+            {
+                annotationUri: target.annotationFile,
+                annotationIndex: target.annotationIndex,
+                include: settings.get<string[]>("include"),
+                exclude: settings.get<string[]>("exclude"),
+                unsafePatterns: settings.get<string[]>("unsafePatterns"),
+                indexDir: fileSystemPath(storage),
+            },
+            args.cancelAfterProgress,
         );
+        if (searched.cancelled)
+            return { ok: false, message: vscode.l10n.t("Search cancelled."), cancelled: true, progress: searched.seen };
+        const result = searched.result;
         if (!result?.ok)
             return {
                 ok: false,
@@ -412,6 +419,58 @@ async function chooseHit(
         ? { ok: true, hit: picked.hit }
         : { ok: false, message: vscode.l10n.t("No source chosen."), cancelled: true };
 }
+
+/**
+ * The search under a notification with a Cancel button: the server's work done progress (files read,
+ * passages checked) fills it, and Cancel cancels the request, which the server hears between two steps
+ * (docs/evidence.md, "Progress and cancel"). The notification closes at once; the answer, if it still
+ * comes, is dropped. `seen` lists the progress messages shown.
+ */
+async function searchWithProgress(
+    sc: SourceCheckClient,
+    params: FindEvidenceParams,
+    cancelAfter: number | undefined,
+): Promise<{ cancelled: false; result: FindEvidenceResult } | { cancelled: true; seen: string[] }> {
+    const workDoneToken = `sourcecheck-find-sources-${++searches}`;
+    const seen: string[] = [];
+    return vscode.window.withProgress(
+        {
+            location: vscode.ProgressLocation.Notification,
+            title: vscode.l10n.t("SourceCheck: searching for sources"),
+            cancellable: true,
+        },
+        async (progress, token) => {
+            const source = new vscode.CancellationTokenSource();
+            const cancel = token.onCancellationRequested(() => source.cancel());
+            let shown = 0;
+            const listening = sc.client.onProgress(WorkDoneProgress.type, workDoneToken, (value) => {
+                if (value.kind !== "report") return;
+                const percentage = value.percentage ?? shown;
+                progress.report({ message: value.message, increment: Math.max(0, percentage - shown) });
+                shown = Math.max(shown, percentage);
+                seen.push(value.message ?? "");
+                if (cancelAfter !== undefined && seen.length >= cancelAfter) source.cancel();
+            });
+            const cancelled = new Promise<undefined>((resolve) =>
+                source.token.onCancellationRequested(() => resolve(undefined)),
+            );
+            try {
+                const answer = ask(sc, findEvidenceRequest, { ...params, workDoneToken }, source.token);
+                // A request cancelled may still answer (the server stops between steps): never an error.
+                answer.catch(() => undefined);
+                const result = await Promise.race([answer, cancelled]);
+                if (result === undefined || (!result.ok && result.cancelled)) return { cancelled: true as const, seen };
+                return { cancelled: false as const, result };
+            } finally {
+                listening.dispose();
+                cancel.dispose();
+                source.dispose();
+            }
+        },
+    );
+}
+
+let searches = 0;
 
 /** What a hit's score means, for the pick's tooltip: BM25 relevance, comparable only within one search. */
 export function scoreTooltip(score: number, best: number): string {

@@ -8,13 +8,18 @@ import type { SourceCheckClient } from "./languageClient";
 
 export class ServerUnavailableError extends Error {}
 
-export async function ask<P, R>(sc: SourceCheckClient, type: RequestType<P, R, void>, params: P): Promise<R> {
+export async function ask<P, R>(
+    sc: SourceCheckClient,
+    type: RequestType<P, R, void>,
+    params: P,
+    token?: vscode.CancellationToken,
+): Promise<R> {
     const state = sc.client.state;
     if (state === State.Stopped) {
         throw new ServerUnavailableError(notRunning());
     }
     try {
-        return await sc.client.sendRequest(type, params);
+        return await sc.client.sendRequest(type, params, token);
     } catch (error) {
         throw new ServerUnavailableError(describeRequestError(type.method, error));
     }

@@ -1,4 +1,6 @@
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import {
     annotationsUri,
@@ -181,6 +183,36 @@ describe("evidence: Find Sources for Claim", () => {
         const demo = await findSources({ ...args, annotationIndex: offline });
         assert.ok(!demo.ok && demo.alreadyCited === 0, JSON.stringify(demo));
         assert.equal(doc.getText(), once);
+    });
+
+    it("shows the search's progress in a notification, and Cancel stops it: nothing picked or written", async () => {
+        // 1,500 new documents: a cold read of 256 files a step, so the search is cancelled under way.
+        const bulk = wsUri("sources/bulk").fsPath;
+        fs.mkdirSync(bulk, { recursive: true });
+        for (let i = 1; i <= 1500; i++)
+            fs.writeFileSync(path.join(bulk, `note-${i}.md`), `# Note ${i}\n\nThe weather on day ${i} was mild.\n`);
+        try {
+            const args = {
+                annotationFile: annotationsUri().toString(),
+                annotationIndex: index,
+                hit: "sources/release-notes.md",
+                polarity: "supports",
+                confidence: 0.7,
+            };
+            const cancelled = (await findSources({ ...args, cancelAfterProgress: 1 })) as Found & {
+                progress?: string[];
+            };
+            assert.ok(!cancelled.ok && cancelled.cancelled, JSON.stringify(cancelled));
+            assert.match(cancelled.message, /cancelled/i);
+            // The notification showed the server's count of files read (more than one step's worth to go).
+            assert.match(cancelled.progress?.[0] ?? "", /^256 of \d{4} files read$/);
+            assert.equal(doc.getText(), original, "nothing written");
+            // The next search reads what the cancelled one did not, and finishes.
+            const after = await findSources(args);
+            assert.ok(after.ok, after.ok ? "" : after.message);
+        } finally {
+            fs.rmSync(bulk, { recursive: true, force: true });
+        }
     });
 
     it("says so, and writes nothing, when the claim does not resolve", async () => {

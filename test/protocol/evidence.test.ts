@@ -2,6 +2,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { CancellationTokenSource } from "vscode-languageserver-protocol/node";
 import { resolveRef } from "../../server/src/core/resolve";
 import { DiskDocuments } from "../../server/src/workspace/diskDocuments";
 import { startClient, type TestClient } from "./harness";
@@ -91,6 +92,72 @@ describe("sourcecheck/findEvidence", () => {
             everything.hits!.some((h) => h.path === "README.md"),
             `without sources the README is searched: ${everything.hits!.map((h) => h.path).join(", ")}`,
         );
+    });
+
+    /** `count` small documents under sources/bulk, so a cold search reads them in several steps. */
+    function bulkFiles(count: number): void {
+        const folder = path.join(client.options.root, "sources", "bulk");
+        fs.mkdirSync(folder, { recursive: true });
+        for (let i = 1; i <= count; i++)
+            fs.writeFileSync(path.join(folder, `note-${i}.md`), `# Note ${i}\n\nThe weather on day ${i} was mild.\n`);
+    }
+
+    type Progress = { token: string; value: { kind: string; message?: string; percentage?: number } };
+    const progressOf = (token: string) => (client.progress as Progress[]).filter((p) => p.token === token);
+
+    it("reports work done progress under the client's token: cancellable, files read, then the end", async () => {
+        bulkFiles(600);
+        const result = await find(1, { workDoneToken: "search-1" });
+        assert.equal(result.ok, true, result.message);
+        const kinds = progressOf("search-1").map((p) => p.value.kind);
+        assert.equal(kinds[0], "begin");
+        assert.equal(kinds.at(-1), "end");
+        const begin = progressOf("search-1")[0].value as { cancellable?: boolean };
+        assert.equal(begin.cancellable, true);
+        const reads = progressOf("search-1")
+            .map((p) => p.value.message ?? "")
+            .filter((m) => / files read$/.test(m));
+        // 600 files and the demo's, 256 a step: three steps, the last with every file.
+        assert.equal(reads.length, 3, reads.join("; "));
+        const [last, total] = reads.at(-1)!.match(/\d+/g)!.map(Number);
+        assert.equal(last, total);
+        assert.ok(total >= 600, reads.at(-1));
+    });
+
+    it("stops between steps when the request is cancelled: a cancelled answer, no progress after it, no index saved", async () => {
+        bulkFiles(3000); // 12 steps: the cancel, sent at the first report, lands long before the last
+        const source = new CancellationTokenSource();
+        const answer = client.connection.sendRequest(
+            "sourcecheck/findEvidence",
+            { annotationUri: uri, annotationIndex: 1, indexDir, workDoneToken: "search-2" },
+            source.token,
+        ) as Promise<Found & { cancelled?: boolean }>;
+        await client.waitFor(
+            () => progressOf("search-2").some((p) => p.value.kind === "report"),
+            "a first progress report",
+        );
+        source.cancel();
+        const result = await answer;
+        const atAnswer = progressOf("search-2").length;
+        assert.equal(result.ok, false);
+        assert.equal(result.cancelled, true);
+        assert.match(result.message!, /cancelled/);
+        const reports = progressOf("search-2").filter((p) => p.value.kind === "report");
+        const [done, total] = reports.at(-1)!.value.message!.match(/\d+/g)!.map(Number);
+        assert.ok(done < total, `stopped at ${done} of ${total} files`);
+        assert.equal(progressOf("search-2").at(-1)!.value.kind, "end");
+        // A later message proves the server is idle; nothing more came for the cancelled search.
+        await find(999);
+        assert.equal(progressOf("search-2").length, atAnswer);
+        // The index is saved only by a search that finished: this one never got there.
+        assert.deepEqual(
+            fs.readdirSync(indexDir).filter((n) => n.endsWith(".idx")),
+            [],
+        );
+        // The next search reads what the cancelled one did not, and finds the claim's source.
+        const again = await find(1);
+        assert.equal(again.ok, true, again.message);
+        assert.equal(again.hits![0].path, "sources/release-notes.md");
     });
 
     it("answers ok: false for a claim that is missing", async () => {

@@ -6,7 +6,7 @@
 import * as assert from "node:assert/strict";
 import { chunkMarkdown, DEFAULT_MAX_CHARS } from "../../server/src/evidence/chunker";
 import { EvidenceIndex } from "../../server/src/evidence/index";
-import { searchEvidence } from "../../server/src/evidence/select";
+import { searchEvidence, searchEvidenceSteps } from "../../server/src/evidence/select";
 
 /** A document without a blank line: `count` lines, a sentence ending every third line. */
 function paragraphless(count: number): string[] {
@@ -47,6 +47,39 @@ describe("evidence: bounded chunks", () => {
         console.log(`      line reads: ${single.reads} for 10,000 lines, ${double.reads} for the same twice`);
         assert.ok(double.reads <= 2 * single.reads + 10, `${double.reads} > 2 x ${single.reads}`);
         assert.ok(double.chunks.length <= 2 * single.chunks.length + 1);
+    });
+
+    it("searching it does at most twice the work on a document twice as long: chunks scored, steps taken", () => {
+        /** Indexes the lines as one file and searches words of every line, counting what the search touches. */
+        const counted = (lines: string[]) => {
+            const text = lines.join("\n");
+            const index = new EvidenceIndex("/c", { maxChars: DEFAULT_MAX_CHARS, unsafePatterns: [] });
+            index.upsert("big.md", text.length, 1, text);
+            let scored = 0;
+            const search = index.search.bind(index);
+            index.search = (terms) => {
+                const found = search(terms);
+                scored += found.candidates.length;
+                return found;
+            };
+            const steps = searchEvidenceSteps(index, "long report sentence", {
+                topK: 10,
+                read: () => ({ ok: true, content: text }),
+            });
+            let taken = 0;
+            for (let next = steps.next(); !next.done; next = steps.next()) taken++;
+            return { scored, taken };
+        };
+        const half = paragraphless(10_000);
+        const single = counted(half);
+        const double = counted([...half, ...half]);
+        console.log(
+            `      chunks scored: ${single.scored}, then ${double.scored}; steps ${single.taken}, ${double.taken}`,
+        );
+        assert.ok(single.scored > 100, `${single.scored} chunks scored: the query's words are in every chunk`);
+        assert.ok(double.scored <= 2 * single.scored + 1, `${double.scored} > 2 x ${single.scored}`);
+        // Checking candidates against the file stops at the top k, whatever the length.
+        assert.ok(double.taken <= 10 && single.taken <= 10, `${single.taken}, ${double.taken} steps`);
     });
 
     it("a hit in a long paragraph-less file names a few lines, not the file", () => {

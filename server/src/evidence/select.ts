@@ -10,6 +10,7 @@ import { contentHash } from "./fingerprint";
 import type { ChunkRecord, EvidenceIndex } from "./index";
 import { citationOf, evidenceBlock, evidencePrompt } from "./prompt";
 import { excerptOf, type Passage, passageOf, refForOffsets, sentenceRef } from "./refs";
+import { runSteps, type Steps } from "./steps";
 
 export const DEFAULT_TOP_K = 3;
 export const MAX_TOP_K = 20;
@@ -111,6 +112,15 @@ export function validateChunk(
 }
 
 export function searchEvidence(index: EvidenceIndex, query: string, options: SelectOptions): EvidenceResult {
+    return runSteps(searchEvidenceSteps(index, query, options));
+}
+
+/** searchEvidence as steps (steps.ts): one after each candidate checked against its file. */
+export function* searchEvidenceSteps(
+    index: EvidenceIndex,
+    query: string,
+    options: SelectOptions,
+): Steps<EvidenceResult> {
     const topK = options.topK ?? DEFAULT_TOP_K;
     const budget = options.budget ?? DEFAULT_BUDGET;
     const explain = options.explain ?? true;
@@ -156,7 +166,9 @@ export function searchEvidence(index: EvidenceIndex, query: string, options: Sel
             if (explain && options.skipReason) refused.set(chunk.id, options.skipReason);
             continue;
         }
+        // Checking a candidate reads and hashes its file: the costly part, so a step after each.
         const valid = validateChunk(chunk, read(chunk.document.path));
+        yield { phase: "searching", done: chosen.length + (valid.ok ? 1 : 0), total: topK };
         if (!valid.ok) {
             refused.set(chunk.id, valid.reason);
             continue;

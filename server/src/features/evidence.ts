@@ -8,11 +8,30 @@ import type { EvidenceHitItem, FindEvidenceParams, FindEvidenceResult } from "..
 import { annotationLabel } from "../../../shared/numbering";
 import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
 import { MAX_TOP_K, publicHit } from "../evidence/select";
+import { runStepsBetween, type SearchStep } from "../evidence/steps";
 import type { AnnotationFile } from "../workspace/annotationFile";
-import { searchCorpus } from "../workspace/evidenceSearch";
+import { type CorpusSearch, searchCorpusSteps } from "../workspace/evidenceSearch";
 import { type CorpusOptions, defaultIndexDir, type OpenedIndex } from "../workspace/evidenceStore";
 
 const EDITOR_TOP_K = 10;
+
+/** Files read between two looks at the event loop: a slice is a few milliseconds to a second of reading. */
+export const FILES_PER_STEP = 256;
+
+export const CANCELLED = "the search was cancelled";
+
+/** What a search in the editor reports, and how it learns it is no longer wanted. */
+export interface SearchWork {
+    progress?: (step: SearchStep) => void;
+    cancelled?: () => boolean;
+}
+
+class SearchCancelled extends Error {}
+
+/** A turn of the event loop: messages that arrived meanwhile (a cancellation) are handled. */
+function nextTurn(): Promise<void> {
+    return new Promise((resolve) => setImmediate(resolve));
+}
 
 function strings(value: unknown): string[] | undefined {
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v !== "") : undefined;
@@ -29,11 +48,17 @@ export class EvidenceFeature {
     /** The last index used per index file: the stat walk is all a repeated search pays. */
     private readonly kept = new Map<string, OpenedIndex>();
 
-    find(
+    /**
+     * Between steps (a slice of files read, a candidate checked) the search gives the event loop a
+     * turn, tells `work.progress`, and stops when `work.cancelled()` says so: the answer is then
+     * `cancelled`, and the index in memory keeps what was read (the next search reads the rest).
+     */
+    async find(
         file: AnnotationFile | undefined,
         params: FindEvidenceParams,
         log: (message: string) => void,
-    ): FindEvidenceResult {
+        work: SearchWork = {},
+    ): Promise<FindEvidenceResult> {
         if (!file) return { ok: false, message: "not an annotation file" };
         if (file.embedded)
             return { ok: false, message: "this file embeds its own session: evidence comes from workspace files" };
@@ -58,12 +83,33 @@ export class EvidenceFeature {
         const key = `${file.root}\n${indexDir}`;
         const topK = Number.isInteger(params.topK) ? Math.min(Math.max(params.topK!, 1), MAX_TOP_K) : EDITOR_TOP_K;
         const claimPath = site.ref.path.replace(/\\/g, "/").replace(/^\.\//, "");
-        const { result, opened } = searchCorpus(
+        const steps = searchCorpusSteps(
             file.root,
             file.root,
-            { ...options, query, topK, indexDir, explain: false, alsoSkip: [claimPath], floor: EDITOR_FLOOR },
+            {
+                ...options,
+                query,
+                topK,
+                indexDir,
+                explain: false,
+                alsoSkip: [claimPath],
+                floor: EDITOR_FLOOR,
+                filesPerStep: FILES_PER_STEP,
+            },
             this.kept.get(key),
         );
+        let found: CorpusSearch;
+        try {
+            found = await runStepsBetween(steps, async (step) => {
+                await nextTurn();
+                if (work.cancelled?.()) throw new SearchCancelled();
+                work.progress?.(step);
+            });
+        } catch (error) {
+            if (error instanceof SearchCancelled) return { ok: false, cancelled: true, message: CANCELLED };
+            throw error;
+        }
+        const { result, opened } = found;
         this.kept.set(key, opened);
         for (const warning of opened.warnings) log(`sourcecheck: ${warning}`);
         const hits: EvidenceHitItem[] = result.hits.map((hit) => ({

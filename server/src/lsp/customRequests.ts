@@ -23,6 +23,7 @@ import {
     refetchQuotesRequest,
     refForSelectionRequest,
 } from "../../../shared/requestTypes";
+import type { SearchStep } from "../evidence/steps";
 import type { agentTool } from "../features/agentTools";
 import { annotationEdit } from "../features/annotationEdit";
 import { citedSpans, coverage, lineIndex, refForSelection } from "../features/customRequests";
@@ -177,25 +178,53 @@ function registerLockRequests({ connection, service, safe }: ServerContext): voi
     );
 }
 
+/** Reading the files is most of a cold search: 0-90 %; checking the best candidates the rest. */
+function progressPercent(step: SearchStep): number {
+    const share = step.total > 0 ? step.done / step.total : 1;
+    return Math.round(step.phase === "reading" ? share * 90 : 90 + share * 10);
+}
+
+/** The line under the progress title (English, as everything the server says: docs/localization.md). */
+function progressMessage(step: SearchStep): string {
+    return step.phase === "reading"
+        ? `${step.done} of ${step.total} files read`
+        : `${step.done} of ${step.total} passages checked`;
+}
+
 /** The agent tools' handler (features/agentTools.ts), given by the Node server only (docs/web.md). */
 export type AgentToolHandler = typeof agentTool;
 
 /** Evidence search and the agent tools (docs/evidence.md, docs/agents.md); absent in the browser, they say so. */
 function registerAgentRequests(
-    { connection, service, safe }: ServerContext,
+    { connection, service }: ServerContext,
     buffers: OpenBuffers,
     agentTool: AgentToolHandler | undefined,
 ): void {
-    connection.onRequest(
-        findEvidenceRequest,
-        safe("findEvidence", { ok: false as const, message: "the server could not search for evidence" }, (params) =>
-            service.evidence
-                ? service.evidence.find(service.current(params.annotationUri), params, (m) =>
-                      connection.console.error(m),
-                  )
-                : { ok: false as const, message: `Searching for evidence ${NOT_IN_BROWSER}` },
-        ),
-    );
+    connection.onRequest(findEvidenceRequest, async (params, token: CancellationToken) => {
+        const evidence = service.evidence;
+        if (!evidence) return { ok: false as const, message: `Searching for evidence ${NOT_IN_BROWSER}` };
+        // Progress under the client's token (none without one); cancellable: the search stops between steps.
+        const reporter = connection.window.attachWorkDoneProgress(params.workDoneToken);
+        reporter.begin("Searching for sources", 0, undefined, true);
+        try {
+            return await evidence.find(
+                service.current(params.annotationUri),
+                params,
+                (m) => connection.console.error(m),
+                {
+                    cancelled: () => token.isCancellationRequested,
+                    progress: (step) => reporter.report(progressPercent(step), progressMessage(step)),
+                },
+            );
+        } catch (error) {
+            connection.console.error(
+                `sourcecheck: findEvidence failed: ${error instanceof Error ? error.stack : String(error)}`,
+            );
+            return { ok: false as const, message: "the server could not search for evidence" };
+        } finally {
+            reporter.done();
+        }
+    });
     connection.onRequest(agentToolRequest, async (params): Promise<AgentToolResult> => {
         if (!agentTool)
             return {

@@ -19,9 +19,10 @@ import {
     DEFAULT_TOP_K,
     type EvidenceResult,
     hitsWithText,
-    searchEvidence,
+    searchEvidenceSteps,
     type TextHit,
 } from "../evidence/select";
+import { runSteps, type Steps } from "../evidence/steps";
 import { boundedConfigs } from "./boundedConfigs";
 import {
     ANNOTATION_FILE_GLOBS,
@@ -31,7 +32,7 @@ import {
     INDEX_REPLACED,
     listCorpus,
     type OpenedIndex,
-    openIndex,
+    openIndexSteps,
     readCurrent,
 } from "./evidenceStore";
 import { isInside, resolveUnderRoot } from "./pathSafety";
@@ -120,28 +121,51 @@ export function searchCorpus(
     request: EvidenceQuery,
     kept?: OpenedIndex,
 ): CorpusSearch {
+    return runSteps(searchCorpusSteps(corpus, boundary, request, kept));
+}
+
+/**
+ * searchCorpus as steps (evidence/steps.ts), for a caller that reports progress and can stop between
+ * two (the editor's Find Sources): files are read `filesPerStep` at a time (default: all in one step).
+ */
+export function* searchCorpusSteps(
+    corpus: string,
+    boundary: string,
+    request: EvidenceQuery,
+    kept?: OpenedIndex,
+): Steps<CorpusSearch> {
     try {
-        return searchOnce(corpus, boundary, request, kept);
+        return yield* searchOnce(corpus, boundary, request, kept);
     } catch (error) {
         if (!(error instanceof IndexFormatError)) throw error;
         // A list of postings read after the index was opened failed: the file was replaced by another
         // run (read it again) or is damaged (build it again, with a warning).
         const replaced = error.message === INDEX_REPLACED;
-        return searchOnce(corpus, boundary, replaced ? request : { ...request, rebuild: error.message });
+        return yield* searchOnce(corpus, boundary, replaced ? request : { ...request, rebuild: error.message });
     }
 }
 
-function searchOnce(corpus: string, boundary: string, request: EvidenceQuery, kept?: OpenedIndex): CorpusSearch {
+function* searchOnce(
+    corpus: string,
+    boundary: string,
+    request: EvidenceQuery,
+    kept?: OpenedIndex,
+): Steps<CorpusSearch> {
     // The configurations that say which files are sources are those under the boundary (docs/evidence.md).
     const configBoundary = realOrSelf(boundary);
-    const opened = openIndex(corpus, request.indexDir ?? defaultIndexDir(), { ...request, configBoundary }, kept);
+    const opened = yield* openIndexSteps(
+        corpus,
+        request.indexDir ?? defaultIndexDir(),
+        { ...request, configBoundary },
+        kept,
+    );
     const index = opened.index;
     const annotationFiles = annotationFilesFor(index.root, boundary, opened.scope.annotationFiles);
     const answers = answerPaths(annotationFiles, boundary, index.root);
     for (const path of request.alsoSkip ?? []) answers.add(path);
     const topK = request.topK ?? DEFAULT_TOP_K;
     const maxChars = request.maxTextChars ?? DEFAULT_BUDGET;
-    const result = searchEvidence(index, request.query, {
+    const result = yield* searchEvidenceSteps(index, request.query, {
         topK,
         budget: request.promptBudget ?? Number.POSITIVE_INFINITY,
         explain: request.explain ?? true,

@@ -14,6 +14,7 @@ import * as vm from "node:vm";
 import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
 import { EvidenceIndex, type IndexFile, IndexFormatError, type IndexSettings } from "../evidence/index";
 import type { CurrentText } from "../evidence/select";
+import { runSteps, type Steps } from "../evidence/steps";
 import { boundedConfigs } from "./boundedConfigs";
 import { type RawFile, readFiles } from "./corpusReader";
 import { AnnotationRecognizer, Discovery } from "./discovery";
@@ -82,6 +83,8 @@ export interface CorpusOptions {
     wholeIndex?: boolean;
     /** Postings of at most this many bytes are read whole on opening (default READ_WHOLE_UP_TO). */
     readWholeUpTo?: number;
+    /** Files read between two steps of a stepwise sync (default: all in one step; evidence/steps.ts). */
+    filesPerStep?: number;
 }
 
 export interface SyncReport {
@@ -249,6 +252,16 @@ export function openIndex(
     options: CorpusOptions = {},
     kept?: OpenedIndex,
 ): OpenedIndex {
+    return runSteps(openIndexSteps(corpus, indexDir, options, kept));
+}
+
+/** openIndex as steps (evidence/steps.ts): one after each `filesPerStep` files read. */
+export function* openIndexSteps(
+    corpus: string,
+    indexDir: string,
+    options: CorpusOptions = {},
+    kept?: OpenedIndex,
+): Steps<OpenedIndex> {
     const root = fs.realpathSync(corpus);
     const indexFile = indexFileFor(indexDir, root);
     const settings = settingsOf(options);
@@ -284,7 +297,7 @@ export function openIndex(
     } else warnings.push(`the evidence index ${indexFile} is unreadable (${options.rebuild}); rebuilding it`);
     const fresh = index === undefined;
     index ??= new EvidenceIndex(root, settings);
-    const { scope, touched, ...report } = syncIndex(index, root, options);
+    const { scope, touched, ...report } = yield* syncIndexSteps(index, root, options);
     const deferred = options.deferred ?? DEFERRED_CHANGES;
     const changed = report.added + report.updated + report.deleted + touched;
     // The language server's index in memory is already up to date: its changes are written at the next big one.
@@ -355,6 +368,18 @@ export function syncIndex(
     root: string,
     options: CorpusOptions = {},
 ): SyncReport & { touched: number; scope: CorpusScope } {
+    return runSteps(syncIndexSteps(index, root, options));
+}
+
+/**
+ * syncIndex as steps: the files to read go `filesPerStep` at a time, a step after each. Stopped
+ * between two, the index holds every file read so far, whole; the rest are read by the next sync.
+ */
+function* syncIndexSteps(
+    index: EvidenceIndex,
+    root: string,
+    options: CorpusOptions,
+): Steps<SyncReport & { touched: number; scope: CorpusScope }> {
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
     const report = { added: 0, updated: 0, unchanged: 0, deleted: 0, written: false, readBytes: 0, touched: 0 };
     const seen = new Set<string>();
@@ -377,36 +402,41 @@ export function syncIndex(
     }
     toRead.sort(byPath);
     let collectedAt = 0;
-    // Read on a worker thread when there are many (corpusReader.ts), indexed here in path order.
-    readFiles(
-        toRead.map((file) => file.absolute),
-        maxBytes,
-        (at, file) => {
-            if (file.kind === "gone") return; // vanished or not a regular file any more: dropped below
-            const path = toRead[at].path;
-            seen.add(path);
-            report.readBytes += file.size;
-            if (report.readBytes - collectedAt >= COLLECT_EVERY) {
-                collectedAt = report.readBytes;
-                collectGarbage();
-            }
-            const record = index.document(path);
-            const read = decoded(file, maxBytes);
-            if ("refused" in read) {
-                const known = record?.refused !== undefined;
-                index.refuse(path, file.size, file.mtimeMs, read.refused, file.ino);
-                if (known) report.touched++;
-                else report[record ? "updated" : "added"]++;
-                return;
-            }
-            const outcome = index.upsert(path, file.size, file.mtimeMs, read.text, file.ino);
-            if (outcome === "unchanged") {
-                report.unchanged++;
-                report.touched++;
-            } else report[outcome]++;
-        },
-        { minFilesForWorker: options.minFilesForWorker, within: root },
-    );
+    const perStep = Math.max(1, options.filesPerStep ?? toRead.length);
+    for (let from = 0; from < toRead.length; from += perStep) {
+        const slice = toRead.slice(from, from + perStep);
+        // Read on a worker thread when there are many (corpusReader.ts), indexed here in path order.
+        readFiles(
+            slice.map((file) => file.absolute),
+            maxBytes,
+            (at, file) => {
+                if (file.kind === "gone") return; // vanished or not a regular file any more: dropped below
+                const path = slice[at].path;
+                seen.add(path);
+                report.readBytes += file.size;
+                if (report.readBytes - collectedAt >= COLLECT_EVERY) {
+                    collectedAt = report.readBytes;
+                    collectGarbage();
+                }
+                const record = index.document(path);
+                const read = decoded(file, maxBytes);
+                if ("refused" in read) {
+                    const known = record?.refused !== undefined;
+                    index.refuse(path, file.size, file.mtimeMs, read.refused, file.ino);
+                    if (known) report.touched++;
+                    else report[record ? "updated" : "added"]++;
+                    return;
+                }
+                const outcome = index.upsert(path, file.size, file.mtimeMs, read.text, file.ino);
+                if (outcome === "unchanged") {
+                    report.unchanged++;
+                    report.touched++;
+                } else report[outcome]++;
+            },
+            { minFilesForWorker: options.minFilesForWorker, within: root },
+        );
+        yield { phase: "reading", done: from + slice.length, total: toRead.length };
+    }
     // Every path seen is a document now, so a deleted file exists only when there are more documents.
     if (index.documentCount > seen.size)
         for (const path of index.paths) {
