@@ -1,7 +1,7 @@
 // Bundles the extension, the language server, the CLI and the library API into dist/ (docs/contract.md section 1).
 import { readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename } from "node:path";
+import { basename, resolve as resolvePath } from "node:path";
 import { build } from "esbuild";
 import { buildWeb } from "./web-build.mjs";
 
@@ -44,31 +44,77 @@ async function mcpToolList() {
 }
 
 /**
- * Lazy bundles: modules that are required only on first use, by a literal `./name` path (the registry's
- * `require("./citeCommand")`, the lock reader's `require("./lockZodSchema")`, fetch/html.ts's
- * `require("./visibleText")`, mcp/server.ts's `require("./mcpTools")`). Each is a bundle of its own in dist/, and every CLI bundle leaves that
- * require as it is (external), so it finds the bundle beside it: a command loads only its own libraries,
- * zod is parsed only when a lock is wrong, parse5 only for an HTML page and the agent tools only on `mcp`'s first tool call (docs/architecture.md,
- * "CLI bundles"). A lazy module is never imported statically: that import would load it eagerly.
+ * The CLI's bundles. Every module of ours that another loads with `require()` (never `import`) is
+ * loaded lazily, on first use, and is a bundle of its own in dist/: the commands (required by name
+ * from cli/registry.ts), the lock's zod schema (only when a lock is wrong), the HTML parser (only for
+ * an HTML page), the MCP tools (on the first tool call). Each bundle leaves such a `require()` as a
+ * require of the bundle beside it, so a command loads only its own libraries (docs/architecture.md,
+ * "CLI bundles"). The set is found in esbuild's own resolution, from the entry points down, so a
+ * command added to the registry needs nothing here.
  */
-const COMMAND_MODULES = [
-    ...new Set(
-        [...readFileSync("server/src/cli/registry.ts", "utf8").matchAll(/require\("\.\/(\w+)"\)/g)].map((m) => m[1]),
-    ),
-].map((name) => `server/src/cli/${name}.ts`);
-if (COMMAND_MODULES.length === 0) throw new Error("build: no command modules found in server/src/cli/registry.ts");
-const LAZY_MODULES = [
-    ...COMMAND_MODULES,
-    "server/src/core/lock/lockZodSchema.ts",
-    "server/src/fetch/visibleText.ts",
-    "server/src/mcp/mcpTools.ts",
-];
-const lazyName = (path) => basename(path, ".ts");
 const cliBundle = {
     ...common,
-    define: { ...define, SOURCECHECK_MCP_TOOLS: JSON.stringify(await mcpToolList()) },
-    external: LAZY_MODULES.map((path) => `./${lazyName(path)}`),
+    // JSON text (a string literal in the bundle): mcp/server.ts says why.
+    define: { ...define, SOURCECHECK_MCP_TOOLS: JSON.stringify(JSON.stringify(await mcpToolList())) },
 };
+/** The CLI's entry points: the command, and the worker `check --jobs` starts by its path. */
+const CLI_ROOTS = { cli: "server/src/cli.ts", checkWorker: "server/src/cli/checkWorker.ts" };
+/** Bundles in dist/ that are not the CLI's: a lazy module by one of these names would overwrite one. */
+const OTHER_BUNDLES = new Set(["extension", "server", "index"]);
+const ours = resolvePath("server/src");
+
+/** Leaves `require("./x")` of a module of ours as a require of `./x.js` beside the bundle; reports x. */
+function lazyRequires(found) {
+    return {
+        name: "lazy-requires",
+        setup(plugin) {
+            plugin.onResolve({ filter: /^\.\.?\//, namespace: "file" }, async (args) => {
+                if (args.kind !== "require-call" || args.pluginData === "lazy-requires") return undefined;
+                const { path } = await plugin.resolve(args.path, {
+                    kind: args.kind,
+                    resolveDir: args.resolveDir,
+                    importer: args.importer,
+                    pluginData: "lazy-requires",
+                });
+                if (!path.startsWith(`${ours}/`)) return undefined;
+                found.add(path);
+                return { path: `./${basename(path, ".ts")}.js`, external: true };
+            });
+        },
+    };
+}
+
+/** Builds the CLI's entry points, then each module they require lazily, until none is new. */
+async function buildCli() {
+    const bundles = new Map(Object.entries(CLI_ROOTS).map(([name, path]) => [name, resolvePath(path)]));
+    let wave = [...bundles];
+    while (wave.length > 0) {
+        const found = new Set();
+        await Promise.all(
+            wave.map(([name, path]) =>
+                build({
+                    ...cliBundle,
+                    entryPoints: [path],
+                    outfile: `dist/${name}.js`,
+                    plugins: [lazyRequires(found)],
+                }),
+            ),
+        );
+        wave = [];
+        for (const path of found) {
+            const name = basename(path, ".ts");
+            if (bundles.get(name) === path) continue;
+            if (bundles.has(name) || OTHER_BUNDLES.has(name)) {
+                throw new Error(
+                    `build: two bundles named dist/${name}.js (${path}); rename the lazily required module`,
+                );
+            }
+            bundles.set(name, path);
+            wave.push([name, path]);
+        }
+    }
+    if (!bundles.has("checkCommand")) throw new Error("build: no command bundle found from server/src/cli.ts");
+}
 
 // Built afresh: a bundle no longer built (dist/check.js before the lazy bundles) must not linger and be packed.
 rmSync("dist", { recursive: true, force: true });
@@ -77,9 +123,7 @@ await Promise.all([
     build({ ...common, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"] }),
     // The language server and the library stay self-contained: the .vsix ships dist/server.js alone.
     build({ ...common, define, entryPoints: ["server/src/server.ts"], outfile: "dist/server.js" }),
-    build({ ...cliBundle, entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js" }),
-    ...LAZY_MODULES.map((path) => build({ ...cliBundle, entryPoints: [path], outfile: `dist/${lazyName(path)}.js` })),
-    build({ ...cliBundle, entryPoints: ["server/src/cli/checkWorker.ts"], outfile: "dist/checkWorker.js" }),
+    buildCli(),
     build({ ...common, define, entryPoints: ["server/src/index.ts"], outfile: "dist/index.js" }),
     // VS Code for the Web: the browser entry and the server's web worker (scripts/web-build.mjs, docs/web.md).
     buildWeb({ production, define }),

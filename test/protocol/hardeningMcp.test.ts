@@ -12,7 +12,7 @@ import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { TOOL_DEFINITIONS } from "../../server/src/agentTools/schemas";
-import { diskToolContext } from "../../server/src/mcp/diskContext";
+import { diskToolRunner } from "../../server/src/mcp/diskContext";
 import { createMcpServer, serveStdio } from "../../server/src/mcp/server";
 
 function workspace(): string {
@@ -106,7 +106,7 @@ describe("hardening: MCP results always match the declared output schemas", func
 
     it("every result of every tool on a corpus of bad inputs validates in the SDK client (after listTools)", async () => {
         const root = workspace();
-        const server = createMcpServer(diskToolContext(root), "test");
+        const server = createMcpServer(diskToolRunner(root), "test");
         const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
         await server.connect(serverSide);
         const client = new Client({ name: "hardening", version: "1" });
@@ -136,7 +136,7 @@ describe("hardening: MCP results always match the declared output schemas", func
         const input = new PassThrough();
         const output = new PassThrough();
         const logged: string[] = [];
-        const served = serveStdio(diskToolContext(root), "test", { input, output, log: (l) => logged.push(l) });
+        const served = serveStdio(diskToolRunner(root), "test", { input, output, log: (l) => logged.push(l) });
         const replies: { id?: unknown; error?: { code: number }; result?: unknown }[] = [];
         let buffered = "";
         output.on("data", (chunk: Buffer) => {
@@ -189,7 +189,7 @@ describe("hardening: MCP results always match the declared output schemas", func
             return { claim: ref, sources: [{ ...ref, polarity: "supports", confidence: 1 }] };
         });
         fs.writeFileSync(path.join(root, "slow.sourcecheck.json"), JSON.stringify({ annotations }));
-        const server = createMcpServer(diskToolContext(root), "test");
+        const server = createMcpServer(diskToolRunner(root), "test");
         const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
         await server.connect(serverSide);
         const client = new Client({ name: "slow", version: "1" });

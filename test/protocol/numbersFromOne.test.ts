@@ -16,7 +16,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CodeAction, Diagnostic, Hover, MarkupContent } from "vscode-languageserver-protocol";
-import { diskToolContext } from "../../server/src/mcp/diskContext";
+import { diskToolRunner } from "../../server/src/mcp/diskContext";
 import { createMcpServer } from "../../server/src/mcp/server";
 import { runCli } from "../unit/cliRun";
 import { driftedWorkspace, FILE, GUIDE } from "../unit/driftWorkspace";
@@ -131,7 +131,7 @@ function excerpt(text: string, at: number): string {
 }
 
 async function mcpOutputs(root: string, calls: [string, Record<string, unknown>][]): Promise<[string, unknown][]> {
-    const server = createMcpServer(diskToolContext(root), "test");
+    const server = createMcpServer(diskToolRunner(root), "test");
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: "numbers", version: "1" });

@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { diskToolContext } from "../../server/src/mcp/diskContext";
+import { diskToolRunner } from "../../server/src/mcp/diskContext";
 import { createMcpServer } from "../../server/src/mcp/server";
 import type { AgentToolResult } from "../../shared/agentToolProtocol";
 import type { LockRefsResult } from "../../shared/customProtocol";
@@ -61,7 +61,7 @@ async function viaMcp(root: string, args: Record<string, unknown>): Promise<Call
 }
 
 async function callMcp(root: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-    const server = createMcpServer(diskToolContext(root), "test");
+    const server = createMcpServer(diskToolRunner(root), "test");
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: "parity", version: "1" });
@@ -160,7 +160,7 @@ describe("one operation on every front end: repair after drift, with a lock and 
             ["sources/guides.md", "Offline sync"],
             ["sources/guide.md", "Offline sync resumes when the client reconnects."],
         ];
-        const server = createMcpServer(diskToolContext(root), "test");
+        const server = createMcpServer(diskToolRunner(root), "test");
         const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
         await server.connect(serverSide);
         const mcp = new Client({ name: "parity", version: "1" });

@@ -162,6 +162,14 @@ export type ToolOutcome =
 export const MAX_INDEX_LINES = 2000;
 export const MAX_INDEX_CHARS = 200_000;
 
+/** Runs one tool call by name on raw arguments; never throws. */
+export type ToolRunner = (name: string, rawArguments: unknown) => Promise<ToolOutcome>;
+
+/** The tools run on `context`. */
+export function toolRunner(context: ToolContext): ToolRunner {
+    return (name, rawArguments) => runTool(name, rawArguments, context);
+}
+
 /** Run one tool call; never throws. */
 export async function runTool(name: string, rawArguments: unknown, context: ToolContext): Promise<ToolOutcome> {
     try {

@@ -22,7 +22,7 @@ import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, ROOT_AND_JSON, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { discoverFiles } from "./discovery";
-import { CliError, readTextInputHashed, writeFileAtomic } from "./files";
+import { CliError, isCliError, readTextInputHashed, writeFileAtomic } from "./files";
 
 const USAGE = `  sourcecheck lock [--root DIR] [--json] [--accept] PATH|GLOB...
             write beside each annotation file X.sourcecheck.json its lock X.sourcecheck.lock.json:
@@ -93,7 +93,7 @@ export function lockFile(
     try {
         ({ text, sha256: textSha256 } = readTextInputHashed(path, shown));
     } catch (error) {
-        if (error instanceof CliError) return fail("unreadable-file", error.message);
+        if (isCliError(error)) return fail("unreadable-file", error.message);
         throw error;
     }
     const resolution = resolveDocumentRoot(path, { explicitRoot, fallback: io.cwd, configs });

@@ -4,7 +4,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { diskContextOnFirstCall, serveStdio } from "../mcp/server";
+import { diskToolsOnFirstCall, serveStdio } from "../mcp/server";
 import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, usageError } from "./commandLine";
 import { CliError } from "./files";
@@ -38,7 +38,7 @@ export const mcpCommand = defineCommand({
         // The client went away mid-answer: nothing left to serve.
         process.stdout.on("error", () => process.exit(0));
         // The tools and the workspace code under them load on the first tool call, not at start-up.
-        await serveStdio(diskContextOnFirstCall(root), io.version, {
+        await serveStdio(diskToolsOnFirstCall(root), io.version, {
             input: process.stdin,
             output: process.stdout,
             log: (line) => io.stderr(`${line}\n`),

@@ -13,8 +13,16 @@ import type * as https from "node:https";
 import type * as net from "node:net";
 import { type AddressPolicy, strictAddressPolicy } from "./addressPolicy";
 import { decodeBody, mediaType } from "./decodeBody";
-import { htmlVisibleText } from "./html";
 import { bareHost, checkSourceUrl } from "./sourceUrl";
+
+/**
+ * The visible text of an HTML page. parse5 is most of a quote command's code and most pages fetched
+ * are not HTML: required (never imported) with the first page, so the CLI's build makes
+ * ./visibleText.ts a bundle of its own (docs/architecture.md, "CLI bundles").
+ */
+function htmlVisibleText(html: string): string {
+    return (require("./visibleText") as typeof import("./visibleText")).visibleText(html);
+}
 
 /** node:net's isIP, loaded when a URL is first checked (a trace checked offline checks none). */
 function isIP(host: string): number {

@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { lockUnderRoot } from "../agentTools/lockAccess";
-import { type RefScope, type ToolContext, ToolError } from "../agentTools/tools";
+import { type RefScope, type ToolContext, ToolError, type ToolRunner, toolRunner } from "../agentTools/tools";
 import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { listCandidateDocuments } from "../workspace/discovery";
@@ -23,6 +23,14 @@ export interface DiskContextOptions {
     maxBytes?: number;
     /** Where evidence indexes are kept (default: the user's cache directory). */
     indexDir?: string;
+}
+
+/**
+ * The tools run on the root on disk: what `sourcecheck mcp` requires on its first tool call, so the
+ * tools, the workspace, the checker, repair and evidence load then and as one bundle (mcp/server.ts).
+ */
+export function diskToolRunner(root: string, options: DiskContextOptions = {}): ToolRunner {
+    return toolRunner(diskToolContext(root, options));
 }
 
 export function diskToolContext(root: string, options: DiskContextOptions = {}): ToolContext {

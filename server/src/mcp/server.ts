@@ -21,7 +21,7 @@ import type {
     JsonSchemaValidator,
     jsonSchemaValidator,
 } from "@modelcontextprotocol/sdk/validation/types.js";
-import type { ToolContext, ToolOutcome } from "../agentTools/tools";
+import type { ToolOutcome, ToolRunner } from "../agentTools/tools";
 import { LineTransport } from "./lineTransport";
 
 /** What a client may show a model about the server as a whole. */
@@ -31,27 +31,32 @@ export const SERVER_INSTRUCTIONS =
     "(the claim's and the sources' verbatim quotes become refs as cite makes them; write: true appends it to the file). " +
     "Finally call check on the file and fix until its exitCode is 0.";
 
-/** The list computed by the build (scripts/build.mjs); undefined when compiled without it. */
-declare const SOURCECHECK_MCP_TOOLS: Tool[] | undefined;
+/**
+ * The list computed by the build (scripts/build.mjs), as JSON text: a string lets the build fold the
+ * condition below and drop the require of the zod schemas with its branch. Undefined when compiled
+ * without it (the tests).
+ */
+declare const SOURCECHECK_MCP_TOOLS: string | undefined;
 
 /** What tools/list answers: the build's list, else the same list made from the zod schemas. */
 export function listedTools(): Tool[] {
-    if (typeof SOURCECHECK_MCP_TOOLS !== "undefined") return SOURCECHECK_MCP_TOOLS;
-    return lazyTools().toolList();
+    return typeof SOURCECHECK_MCP_TOOLS !== "undefined"
+        ? (JSON.parse(SOURCECHECK_MCP_TOOLS) as Tool[])
+        : (require("./toolList") as typeof import("./toolList")).toolList();
 }
 
-/** The tools' bundle, loaded on first use (./mcpTools.ts). */
-function lazyTools(): typeof import("./mcpTools") {
-    return require("./mcpTools") as typeof import("./mcpTools");
+/**
+ * The tools on disk under `root`, loaded on the first tool call: ./diskContext.ts is required (never
+ * imported), so the CLI's build makes it a bundle of its own and start-up loads the SDK alone
+ * (docs/architecture.md, "CLI bundles").
+ */
+export function diskToolsOnFirstCall(root: string): ToolRunner {
+    let runner: ToolRunner | undefined;
+    return (name, rawArguments) => {
+        runner ??= (require("./diskContext") as typeof import("./diskContext")).diskToolRunner(root);
+        return runner(name, rawArguments);
+    };
 }
-
-/** The tools' context on disk under `root`, made (and its code loaded) on the first tool call. */
-export function diskContextOnFirstCall(root: string): () => ToolContext {
-    return () => lazyTools().diskToolContext(root);
-}
-
-/** The tools' context, or a function making it on the first call (the CLI: nothing loads before). */
-export type ToolContextSource = ToolContext | (() => ToolContext);
 
 /** A tool outcome as MCP's CallToolResult: structured content plus the same for models as text. */
 export function callToolResult(outcome: ToolOutcome): CallToolResult {
@@ -78,7 +83,7 @@ class ValidatorOnFirstUse implements jsonSchemaValidator {
     }
 }
 
-export function createMcpServer(source: ToolContextSource, version: string): Server {
+export function createMcpServer(runTool: ToolRunner, version: string): Server {
     const server = new Server(
         { name: "sourcecheck", title: "SourceCheck", version },
         {
@@ -92,11 +97,9 @@ export function createMcpServer(source: ToolContextSource, version: string): Ser
         tools ??= listedTools();
         return { tools };
     });
-    let context: ToolContext | undefined;
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
-        context ??= typeof source === "function" ? source() : source;
-        return callToolResult(await lazyTools().runTool(request.params.name, request.params.arguments, context));
-    });
+    server.setRequestHandler(CallToolRequestSchema, async (request) =>
+        callToolResult(await runTool(request.params.name, request.params.arguments)),
+    );
     return server;
 }
 
@@ -105,11 +108,11 @@ export function createMcpServer(source: ToolContextSource, version: string): Ser
  * `log` (stderr), never written to the protocol stream and never fatal.
  */
 export async function serveStdio(
-    context: ToolContextSource,
+    runTool: ToolRunner,
     version: string,
     streams: { input: Readable; output: Writable; log: (line: string) => void },
 ): Promise<void> {
-    const server = createMcpServer(context, version);
+    const server = createMcpServer(runTool, version);
     server.onerror = (error) => streams.log(`sourcecheck mcp: ${error.message}`);
     const transport = new LineTransport(streams.input, streams.output);
     const closed = new Promise<void>((resolve) => {

@@ -6,12 +6,19 @@
  * workspace is ever read, and nothing goes to the network.
  */
 import * as nodePath from "node:path";
-import { htmlVisibleText } from "../fetch/html";
 import { tidyPageText } from "../quotes/convert";
 import type { PageText } from "../quotes/live";
 import { fileUriPath } from "../quotes/trace";
 import { type DiskRead, readDocumentUnderRoot } from "./diskDocuments";
 import { isInside } from "./pathSafety";
+
+/**
+ * The visible text of an HTML page, its parser required (never imported) with the first page a quote
+ * file cites: most cite none (docs/architecture.md, "CLI bundles").
+ */
+function htmlVisibleText(html: string): string {
+    return (require("../fetch/visibleText") as typeof import("../fetch/visibleText")).visibleText(html);
+}
 
 export type RootedRead = (root: string, relativePath: string) => DiskRead;
 
