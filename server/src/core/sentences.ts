@@ -1,7 +1,9 @@
 /**
  * Sentences of a document and which of them no claim covers (docs/view.md, "Show Coverage"). Pure:
- * sentence boundaries come from the platform's Intl.Segmenter, per line, so a heading or a list
- * item without a full stop is a sentence of its own.
+ * sentence boundaries are the platform's Intl.Segmenter's (UAX #29, ICU's rules), per line, so a
+ * heading or a list item without a full stop is a sentence of its own. In ASCII text a small scanner
+ * finds the same boundaries without it: the first sentence segmenter of a process loads ICU's break
+ * rules, about a tenth of a bare `node -e 0` (docs/architecture.md, "CLI bundles").
  */
 
 export interface Span {
@@ -9,14 +11,101 @@ export interface Span {
     end: number;
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "sentence" });
+/** A sentence as Intl.Segmenter gives it: its text, trailing spaces included, and where it starts. */
+export interface SentenceSegment {
+    segment: string;
+    index: number;
+}
+
+/** Made on the first text that is not ASCII. */
+let segmenter: Intl.Segmenter | undefined;
+
+/** Printable ASCII, tab, LF and CR: the text the scanner below is held to Intl.Segmenter on. */
+const ASCII_TEXT = /^[\t\n\r\x20-\x7e]*$/;
+
+/** The sentences of `text`, in order, as Intl.Segmenter's sentence granularity cuts it. */
+export function sentenceSegments(text: string): SentenceSegment[] {
+    if (ASCII_TEXT.test(text)) {
+        const segments: SentenceSegment[] = [];
+        let index = 0;
+        for (const end of asciiSentenceEnds(text)) {
+            segments.push({ segment: text.slice(index, end), index });
+            index = end;
+        }
+        return segments;
+    }
+    segmenter ??= new Intl.Segmenter(undefined, { granularity: "sentence" });
+    return [...segmenter.segment(text)];
+}
+
+const CR = 0x0d;
+const LF = 0x0a;
+const isUpper = (c: number) => c >= 0x41 && c <= 0x5a;
+const isLower = (c: number) => c >= 0x61 && c <= 0x7a;
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isSpace = (c: number) => c === 0x20 || c === 0x09;
+/** `.` (UAX #29 ATerm) and `!` `?` (STerm). */
+const isATerm = (c: number) => c === 0x2e;
+const isTerm = (c: number) => c === 0x2e || c === 0x21 || c === 0x3f;
+/** Quotes and brackets (Close). */
+const isClose = (c: number) =>
+    c === 0x22 || c === 0x27 || c === 0x28 || c === 0x29 || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d;
+/** `,` `-` `:` `;` (SContinue): `etc., and` goes on. */
+const isContinue = (c: number) => c === 0x2c || c === 0x2d || c === 0x3a || c === 0x3b;
+
+/**
+ * The end offset of each sentence of an ASCII text (the last is the text's length), by UAX #29's
+ * sentence rules: a sentence ends at a line break, or after `.` `!` `?`, the quotes and brackets
+ * closing it, the spaces and one line break after those; not after a `.` followed by a digit
+ * (`3.14`), between letters and a capital (`U.S`), before a lower-case word (`e.g. this`), or before
+ * `,` `-` `:` `;` or another terminator. test/unit/asciiSentences.test.ts holds it to Intl.Segmenter.
+ */
+export function asciiSentenceEnds(text: string): number[] {
+    const ends: number[] = [];
+    const at = (i: number) => (i < text.length ? text.charCodeAt(i) : -1);
+    let i = 0;
+    while (i < text.length) {
+        const c = at(i++);
+        if (c === CR || c === LF) {
+            if (c === CR && at(i) === LF) i++;
+            if (i < text.length) ends.push(i);
+            continue;
+        }
+        if (!isTerm(c)) continue;
+        if (isATerm(c) && (isDigit(at(i)) || ((isUpper(at(i - 2)) || isLower(at(i - 2))) && isUpper(at(i))))) {
+            continue;
+        }
+        let end = i;
+        while (isClose(at(end))) end++;
+        while (isSpace(at(end))) end++;
+        if (isATerm(c) && lowerCaseFollows(text, end)) continue;
+        if (isContinue(at(end)) || isTerm(at(end))) continue;
+        if (at(end) === CR) end += at(end + 1) === LF ? 2 : 1;
+        else if (at(end) === LF) end++;
+        if (end >= text.length) break;
+        ends.push(end);
+        i = end;
+    }
+    if (text.length > 0) ends.push(text.length);
+    return ends;
+}
+
+/** Whether, from `from`, the first letter, line break or terminator is a lower-case letter. */
+function lowerCaseFollows(text: string, from: number): boolean {
+    for (let i = from; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (isLower(c)) return true;
+        if (isUpper(c) || c === CR || c === LF || isTerm(c)) return false;
+    }
+    return false;
+}
 
 /** Every sentence of the text with its surrounding blanks trimmed; blank lines have none. */
 export function sentenceSpans(text: string): Span[] {
     const spans: Span[] = [];
     let lineStart = 0;
     for (const line of text.split("\n")) {
-        for (const { segment, index } of segmenter.segment(line)) {
+        for (const { segment, index } of sentenceSegments(line)) {
             const lead = segment.length - segment.trimStart().length;
             const trimmed = segment.trim();
             if (trimmed === "") continue;

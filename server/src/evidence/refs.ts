@@ -5,12 +5,12 @@
  * (core/author.ts refForSpan) to the sentence and to the passage. Every ref resolves inside the chunk.
  */
 import { refForSpan } from "../core/author";
+import { sentenceSegments } from "../core/sentences";
 import type { SessionDocument } from "../core/session";
 import type { Position, Ref } from "../core/types";
 import { tokenize } from "./tokenizer";
 
 const HEADING_LINE = /^ {0,3}#{1,6}(?:[ \t]|$)/;
-const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: "sentence" });
 
 interface Span {
     start: Position;
@@ -51,7 +51,7 @@ export function passageOf(
     for (const [from, to] of units(document, body)) {
         // Newlines as spaces (same length): a soft-wrapped line is not a sentence end.
         const text = document.content.slice(from, to).replace(/\n/g, " ");
-        for (const segment of sentenceSegmenter.segment(text)) {
+        for (const segment of sentenceSegments(text)) {
             const trimmed = segment.segment.trim();
             if (trimmed === "") continue;
             const lead = segment.segment.length - segment.segment.trimStart().length;
