@@ -1,5 +1,5 @@
 import * as nodePath from "node:path";
-import picomatch from "picomatch";
+import type picomatchModule from "picomatch";
 import { isLockFileName } from "../core/lock/names";
 import { Discovery } from "../workspace/discovery";
 import { statOrUndefined } from "../workspace/fileStat";
@@ -47,10 +47,11 @@ export function discoverFiles(args: readonly string[], options: DiscoveryOptions
         } else if (stats?.isDirectory()) {
             for (const file of discovery.walkSync(absolute).files)
                 if (discovery.isAnnotationFile(file.path)) addFound(file);
-        } else if (picomatch.scan(arg).isGlob) {
+        } else if (globs().scan(arg).isGlob) {
             // The pattern budget first (workspace/globs.ts): alternatives multiply into exponential matching.
             const problem = globProblem(arg);
             if (problem) throw new CliError(`cannot check ${arg}: ${problem}`);
+            const picomatch = globs();
             const { base } = picomatch.scan(arg);
             const matches = picomatch(toSlashes(arg), { dot: false });
             const absolutePattern = nodePath.isAbsolute(arg);
@@ -97,6 +98,11 @@ function shownPath(cwd: string, path: string): string {
 
 function isInsideRelative(relative: string): boolean {
     return relative !== "" && !relative.startsWith("..") && !nodePath.isAbsolute(relative);
+}
+
+/** picomatch, required on the first argument that is neither file nor folder: most name files. */
+function globs(): typeof picomatchModule {
+    return require("picomatch") as typeof picomatchModule;
 }
 
 function toSlashes(path: string): string {
