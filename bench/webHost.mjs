@@ -4,7 +4,8 @@
 // the server's disk. Each round opens a fresh workbench page with one side's extension and the probe
 // (bench/webHostProbe.cjs), which times from opening the annotation file (which activates the extension)
 // until the server's diagnostics on it number as many as the CLI reports; sides alternate (measure.mjs).
-// Also reported: the web bundles' minified sizes (docs/web.md, "The build"; each <= 1 MB).
+// Both sides run minified bundles, as the published extension ships them. Also reported: the web bundles'
+// minified sizes (docs/web.md, "The build"; each <= 1 MB).
 import { spawnSync } from "node:child_process";
 import {
     copyFileSync,
@@ -41,9 +42,10 @@ const ROUND_LIMIT_MS = 150_000;
 function extensionFor(host, dir, expected) {
     mkdirSync(dir, { recursive: true });
     for (const entry of readdirSync(repo)) {
-        if (entry === "package.json" || entry.startsWith(".") || entry === "node_modules") continue;
+        if (entry === "package.json" || entry === "dist" || entry.startsWith(".") || entry === "node_modules") continue;
         symlinkSync(join(repo, entry), join(dir, entry));
     }
+    productionBundles(host, join(dir, "dist"));
     const manifest = JSON.parse(readFileSync(join(repo, "package.json"), "utf8"));
     manifest.activationEvents = manifest.activationEvents.filter((e) => !e.startsWith("workspaceContains:"));
     if (host === "web") {
@@ -126,18 +128,40 @@ async function openChromium(executablePath, scratch) {
     });
 }
 
-/** The minified web bundles, built the way `--production` builds them, into the scratch folder. */
-function webBundleSizes(scratch) {
-    const out = join(scratch, "web-bundles");
-    const script = `import { buildWeb } from "./scripts/web-build.mjs";
-        await buildWeb({ production: true, outdir: ${JSON.stringify(out)}, define: { SOURCECHECK_VERSION: '"bench"' } });`;
+/** The bundles a side runs, minified as the published extension has them (`--production`). */
+const OWN_BUNDLES = {
+    web: ["web"],
+    node: ["extension.js", "extension.js.map", "server.js", "server.js.map"],
+};
+
+/**
+ * The side's dist/: its own bundles built minified, as `node scripts/build.mjs --production` builds them
+ * (the web ones by scripts/web-build.mjs itself, the Node ones with build.mjs's options), beside the rest
+ * of the repository's dist/ by symlink. Both sides run what a user installs, not the debug build.
+ */
+function productionBundles(host, dist) {
+    mkdirSync(dist, { recursive: true });
+    for (const entry of readdirSync(join(repo, "dist"))) {
+        if (!OWN_BUNDLES[host].includes(entry)) symlinkSync(join(repo, "dist", entry), join(dist, entry));
+    }
+    const define = `{ SOURCECHECK_VERSION: '"bench"' }`;
+    const node = (entry, outfile) =>
+        `build({ bundle: true, platform: "node", target: "node20", format: "cjs", minify: true, logLevel: "warning",
+            mainFields: ["module", "main"], define: ${define}, external: ["vscode"],
+            entryPoints: [${JSON.stringify(entry)}], outfile: ${JSON.stringify(join(dist, outfile))} })`;
+    const script =
+        host === "web"
+            ? `import { buildWeb } from "./scripts/web-build.mjs";
+               await buildWeb({ production: true, outdir: ${JSON.stringify(join(dist, "web"))}, define: ${define} });`
+            : `import { build } from "esbuild";
+               await Promise.all([${node("client/src/extension.ts", "extension.js")}, ${node("server/src/server.ts", "server.js")}]);`;
     const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: repo, encoding: "utf8" });
-    if (run.status !== 0) throw new Error(`the web build failed:\n${run.stdout}${run.stderr}`);
-    return ["extension.js", "server.js"].map((name) => ({ name, bytes: statSync(join(out, name)).size }));
+    if (run.status !== 0) throw new Error(`the ${host} build failed:\n${run.stdout}${run.stderr}`);
 }
 
-function recordBundleSizes(scratch, results) {
-    for (const { name, bytes } of webBundleSizes(scratch)) {
+function recordBundleSizes(webDist, results) {
+    const sizes = ["extension.js", "server.js"].map((name) => ({ name, bytes: statSync(join(webDist, name)).size }));
+    for (const { name, bytes } of sizes) {
         const pass = bytes <= BUNDLE_BUDGET;
         results.push({
             name: `web bundle dist/web/${name}, minified`,
@@ -153,11 +177,11 @@ function recordBundleSizes(scratch, results) {
 }
 
 export async function webHostCases({ scratch, smoke, record, results }) {
-    recordBundleSizes(scratch, results);
     const vscode = await ensureOfflineVSCode({ log: (m) => console.log(`     [e2e-install] ${m}`) });
     const dir = join(scratch, "web-host");
     const { demo, expected } = demoFolder(dir);
     const web = { host: "web", dir: extensionFor("web", join(dir, "ext-web"), expected), seen: [] };
+    recordBundleSizes(join(web.dir, "dist", "web"), results);
     const node = { host: "node", dir: extensionFor("node", join(dir, "ext-node"), expected), seen: [] };
     const server = await startVSCodeServer({ extraArgs: [...WORKBENCH_ARGS], dataDir: join(dir, "vscode"), log() {} });
     writeWorkbenchSettings(join(dir, "vscode"));
