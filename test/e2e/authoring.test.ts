@@ -196,10 +196,11 @@ describe("authoring commands", () => {
             range: sentence,
         });
         ok(second, "sourcecheck.citeSelectionAsClaim");
-        // Character level this would be start "T" and end "." (both unique on line 4).
+        // Character level this would be start "T" and end "." (both unique on line 4); a lone "The"
+        // says nothing, so the start reaches the next word (docs/boundaries.md, "Readable").
         assert.deepEqual(second.ref, {
             path: "answer.md",
-            start: { line: 4, str: "The" },
+            start: { line: 4, str: "The release" },
             end: { line: 4, str: "clients." },
         });
     });

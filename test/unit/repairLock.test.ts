@@ -12,6 +12,7 @@ import {
     SessionDocument,
 } from "../../server/src/core";
 import { entryKey, LOCK_VERSION, type LockFile, lockEntry, serializeLock } from "../../server/src/core/lock";
+import { hasMeaningfulWord } from "../../server/src/core/words";
 import { runCli } from "./cliRun";
 import { lockOf, sha256 } from "./repairDrift";
 
@@ -144,8 +145,10 @@ describe("sourcecheck repair with a lock beside the file", () => {
         fs.writeFileSync(path.join(dir, "answer.md"), "The team cut cold start and memory.\n");
         const document = new SessionDocument("notes.md", SOURCE.join("\n"));
         const refs = QUOTES.map((q) => refTo(document, q));
-        // cite writes short boundaries: one or two words each.
-        for (const ref of refs) assert.ok(ref.start.str.split(" ").length <= 2 && ref.end.str.split(" ").length <= 2);
+        // cite writes short readable boundaries: a few words each, one of them meaningful ("Most" alone is not).
+        for (const ref of refs)
+            for (const str of [ref.start.str, ref.end.str])
+                assert.ok(str.split(" ").length <= 4 && hasMeaningfulWord(str), JSON.stringify(ref));
         const annotations = {
             annotations: refs.map((ref) => ({
                 claim: { path: "answer.md", start: { line: 1, str: "The team" }, end: { line: 1, str: "memory." } },

@@ -8,7 +8,7 @@
  */
 
 import { occursOnce, shortestUniqueEndingAt, shortestUniqueStartingAt, splitsSurrogatePair } from "./occurrences";
-import { isUnspaced, isWordChar, WORD_CHAR_CLASS } from "./words";
+import { hasMeaningfulWord, isUnspaced, isWordChar, WORD_CHAR_CLASS } from "./words";
 
 /** `words`: word-aligned (the default); `shortest`: the character-level shortest unique string. */
 export type BoundaryStyle = "words" | "shortest";
@@ -28,6 +28,11 @@ export interface BoundaryOptions {
     limit?: number;
     /** The longest string considered. */
     maxLength?: number;
+    /**
+     * Lengthen a word-aligned string to reach a meaningful word (default true; docs/boundaries.md,
+     * "Readable"). Completion asks again without it where the longer string would pass the ref's other edge.
+     */
+    readable?: boolean;
 }
 
 /**
@@ -203,7 +208,7 @@ export function startBoundary(line: string, column: number, options: BoundaryOpt
             .filter((e) => e > 0 && (e < window.length || windowEnd === line.length))
             .map((e) => column + e);
     }
-    return pickStart(line, column, ends, limit, maxLength, options.style);
+    return pickStart(line, column, ends, limit, maxLength, options);
 }
 
 /** A readable unique string ending at column `end` of `line`, or undefined when none exists within the limit. */
@@ -219,7 +224,7 @@ export function endBoundary(line: string, end: number, options: BoundaryOptions 
             .filter((s) => s < window.length && (s > 0 || windowStart === 0))
             .map((s) => windowStart + s);
     }
-    return pickEnd(line, end, starts, limit, maxLength, options.style);
+    return pickEnd(line, end, starts, limit, maxLength, options);
 }
 
 /**
@@ -250,7 +255,7 @@ export function boundariesAt(
         return columns.map((column) => {
             if (column < 0 || column >= line.length || splitsSurrogatePair(line, column)) return undefined;
             const near = ends.filter((e) => e > column && e - column <= maxLength);
-            return pickStart(line, column, near, line.length, maxLength, options.style);
+            return pickStart(line, column, near, line.length, maxLength, options);
         });
     }
     const from = Math.max(0, first - maxLength);
@@ -261,7 +266,7 @@ export function boundariesAt(
     return columns.map((end) => {
         if (end <= 0 || end > line.length || splitsSurrogatePair(line, end)) return undefined;
         const near = starts.filter((s) => s < end && (end - s <= maxLength || s === 0));
-        return pickEnd(line, end, near, 0, maxLength, options.style);
+        return pickEnd(line, end, near, 0, maxLength, options);
     });
 }
 
@@ -272,7 +277,7 @@ function pickStart(
     ends: number[],
     limit: number,
     maxLength: number,
-    style: BoundaryStyle | undefined,
+    { style, readable = true }: BoundaryOptions,
 ): BoundaryChoice | undefined {
     if (style !== "shortest") {
         const candidates = ends.filter((e) => e <= limit);
@@ -281,6 +286,7 @@ function pickStart(
         const chosen = firstUnique(
             line,
             candidates.map((e) => line.slice(column, e)),
+            readable,
         );
         if (chosen !== undefined) return { str: chosen, granularity: "words" };
     }
@@ -296,7 +302,7 @@ function pickEnd(
     starts: number[],
     limit: number,
     maxLength: number,
-    style: BoundaryStyle | undefined,
+    { style, readable = true }: BoundaryOptions,
 ): BoundaryChoice | undefined {
     if (style !== "shortest") {
         const candidates = starts.filter((s) => s >= limit);
@@ -304,6 +310,7 @@ function pickEnd(
         const chosen = firstUnique(
             line,
             candidates.reverse().map((s) => line.slice(s, end)),
+            readable,
         );
         if (chosen !== undefined) return { str: chosen, granularity: "words" };
     }
@@ -319,7 +326,7 @@ function pickEnd(
  * occurrence of every shorter one), so a binary search finds it in a few scans of the line: a
  * megabyte line of repeated words must not cost one scan per word.
  */
-function firstUnique(line: string, candidates: string[]): string | undefined {
+function firstUnique(line: string, candidates: string[], readable: boolean): string | undefined {
     // Whitespace-only candidates can only form a prefix of the list (a longer one holds a shorter one).
     const usable = candidates.filter((candidate) => candidate.trim().length > 0);
     // Galloping first (1, 2, 4, ... candidates in), since the answer is usually one of the first few
@@ -337,7 +344,30 @@ function firstUnique(line: string, candidates: string[]): string | undefined {
         else low = mid + 1;
     }
     if (low === usable.length) return undefined;
+    // Readable: a unique string that holds a word a reader can anchor on, where one within reach does.
+    const meaningful = readable ? firstMeaningfulFrom(usable, low) : undefined;
+    if (meaningful !== undefined) return meaningful;
     const chosen = usable[low];
     if (characterCount(chosen) < 2 && isUnspaced(chosen) && low + 1 < usable.length) return usable[low + 1];
     return chosen;
+}
+
+/**
+ * A boundary is lengthened to reach a meaningful word (core/words.ts hasMeaningfulWord) only up to
+ * this many characters: `"The release"` rather than `"The"`, but never half a line for it.
+ */
+const MAX_MEANINGFUL_REACH = 60;
+
+/**
+ * The first candidate from `low` on (each unique, as uniqueness only grows along the list) that
+ * holds a meaningful word, within MAX_MEANINGFUL_REACH characters; undefined when none does. A
+ * plain scan: the reach bounds it to a few words, however long the line.
+ */
+function firstMeaningfulFrom(candidates: readonly string[], low: number): string | undefined {
+    for (let at = low; at < candidates.length; at++) {
+        const candidate = candidates[at];
+        if (at > low && candidate.length > MAX_MEANINGFUL_REACH) return undefined;
+        if (hasMeaningfulWord(candidate)) return candidate;
+    }
+    return undefined;
 }

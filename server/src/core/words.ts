@@ -38,3 +38,73 @@ export function wordRuns(text: string): string[] {
 export function wordCharCount(text: string): number {
     return text.match(WORD_CHARS)?.length ?? 0;
 }
+
+/** English words that carry no evidence on their own (search terms) and say nothing in a boundary. */
+export const STOP_WORDS: ReadonlySet<string> = new Set([
+    "a",
+    "an",
+    "and",
+    "are",
+    "as",
+    "at",
+    "be",
+    "by",
+    "can",
+    "do",
+    "for",
+    "from",
+    "in",
+    "is",
+    "it",
+    "of",
+    "on",
+    "or",
+    "the",
+    "this",
+    "to",
+    "was",
+    "what",
+    "which",
+    "with",
+]);
+
+/**
+ * Words that say how a claim is put rather than what it is about (questions, modals, pronouns). They
+ * are indexed and scored like any term, but left out of a query's coverage, so that "how should"
+ * absent from every document does not make a query look unanswerable (docs/evidence.md, "Abstention").
+ */
+export const WEAK_WORDS: ReadonlySet<string> = new Set(
+    (
+        "about all also any been being but could did does each every had has have he her his how if into its may " +
+        "might more most must no not only our she should so some such than that their them then there these they " +
+        "those us very was we were when where who why will would you your"
+    ).split(" "),
+);
+
+/** A word of this many characters or more can carry a boundary's meaning (two in an unspaced script). */
+const MEANINGFUL_LENGTH = 3;
+
+/** What surrounds a word in a token and is not part of what it says: quotes, brackets, closing punctuation (not `%` `$` `€` `£` `¥`). */
+const TOKEN_EDGES = new RegExp(`^[^${WORD_CHAR_CLASS}%$€£¥]+|[^${WORD_CHAR_CLASS}%$€£¥]+$`, "gu");
+
+/**
+ * Whether `text` holds a word a reader can anchor on (docs/boundaries.md, "Readable"): a token
+ * (between spaces, without the punctuation around it) that is not a stop or weak word ("The", "A",
+ * "Our") and has at least three characters ("01" and "is" say little, "37%" and "2.3" do), or two
+ * characters of a script written without spaces.
+ */
+export function hasMeaningfulWord(text: string): boolean {
+    for (const token of text.split(/\s+/u)) {
+        const core = token.replace(TOKEN_EDGES, "");
+        if (!WORD_CHAR.test(core)) continue;
+        const length = [...core].length;
+        if (isUnspaced(core)) {
+            if (length >= 2) return true;
+            continue;
+        }
+        if (length < MEANINGFUL_LENGTH) continue;
+        const folded = core.toLowerCase();
+        if (!STOP_WORDS.has(folded) && !WEAK_WORDS.has(folded)) return true;
+    }
+    return false;
+}

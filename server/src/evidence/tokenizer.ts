@@ -7,49 +7,9 @@
  * dictionary, match partial words of a query, and tokenize about ten times faster.
  */
 
-import { UNSPACED_CHAR_CLASS, WORD_CHAR_CLASS } from "../core/words";
+import { STOP_WORDS, UNSPACED_CHAR_CLASS, WEAK_WORDS, WORD_CHAR_CLASS } from "../core/words";
 
-/** English words that carry no evidence on their own. */
-export const STOP_WORDS: ReadonlySet<string> = new Set([
-    "a",
-    "an",
-    "and",
-    "are",
-    "as",
-    "at",
-    "be",
-    "by",
-    "can",
-    "do",
-    "for",
-    "from",
-    "in",
-    "is",
-    "it",
-    "of",
-    "on",
-    "or",
-    "the",
-    "this",
-    "to",
-    "was",
-    "what",
-    "which",
-    "with",
-]);
-
-/**
- * Words that say how a claim is put rather than what it is about (questions, modals, pronouns). They
- * are indexed and scored like any term, but left out of a query's coverage, so that "how should"
- * absent from every document does not make a query look unanswerable (docs/evidence.md, "Abstention").
- */
-export const WEAK_WORDS: ReadonlySet<string> = new Set(
-    (
-        "about all also any been being but could did does each every had has have he her his how if into its may " +
-        "might more most must no not only our she should so some such than that their them then there these they " +
-        "those us very was we were when where who why will would you your"
-    ).split(" "),
-);
+export { STOP_WORDS, WEAK_WORDS };
 
 /**
  * Other forms of an English word a document may use instead (`citations` for `citation`, `policy`

@@ -135,11 +135,15 @@ function computeCandidates(
     const columns = spanEdges(text, boundary).slice(0, occurrenceBudget(text));
     const choices = boundariesAt(text, boundary, columns, { style, maxLength: MAX_FIX_STR });
     for (const [i, column] of columns.entries()) {
-        const choice = choices[i];
-        if (choice === undefined || seen.has(choice.str)) continue;
+        let choice = choices[i];
+        let detail = choice && describeCandidate(document, path, boundary, line, choice, other, column);
+        // Lengthened to a meaningful word, it may pass the other boundary: then the plain word-aligned one.
+        if (choice && detail === undefined) {
+            choice = boundariesAt(text, boundary, [column], { style, maxLength: MAX_FIX_STR, readable: false })[0];
+            detail = choice && describeCandidate(document, path, boundary, line, choice, other, column);
+        }
+        if (choice === undefined || detail === undefined || seen.has(choice.str)) continue;
         seen.add(choice.str);
-        const detail = describeCandidate(document, path, boundary, line, choice, other, column);
-        if (detail === undefined) continue;
         found.push({ choice, detail, order: found.length, sentence: atSentenceEdge(text, boundary, column) });
     }
     // The other boundary is itself broken: no candidate can fix the ref, so offer them on their own.
