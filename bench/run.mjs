@@ -1,6 +1,6 @@
 // `npm run bench`: speed and memory as ratios measured side by side in one run (docs/benchmarks.md).
 // Writes bench/results.json and prints a table. `--smoke` runs tiny workloads only (part of npm test).
-// `--only=NAME` runs one group (cli, schema, lsp, evidence, follow, workspaces, agents, repair,
+// `--only=NAME` runs one group (cli, schema, lsp, evidence, evidence-server, follow, workspaces, agents, repair,
 // repair-lock, repair-slips, editor, lock, startup, web-host); with `--record` its rows are merged into results.json.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -255,6 +255,8 @@ if (!only || only === "cli") await cliCases();
 if (!only || only === "schema") await schemaCase();
 if (!only || only === "lsp") await lspCases({ scratch, smoke, record, results });
 if (!only || only === "evidence") await evidenceCases({ scratch, smoke, record, results });
+if (!only || only === "evidence-server")
+    await (await import("./evidenceServer.mjs")).evidenceServerCases({ scratch, smoke, record });
 if (!only || only === "follow") await (await import("./followEdits.mjs")).followEditsCases({ scratch, smoke, record });
 if (!only || only === "workspaces")
     await (await import("./workspaces.mjs")).workspacesCases({ scratch, smoke, record, results });

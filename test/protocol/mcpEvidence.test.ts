@@ -129,4 +129,18 @@ describe("mcp: evidence for agents", function () {
         const bad = await call("evidence", { query: "x", maxChars: 5 });
         assert.equal(bad.isError, true);
     });
+    it("the index the server keeps between queries follows files added, changed and deleted", async () => {
+        const query = "albatross migration counted";
+        assert.deepEqual((await evidence({ query })).hits, [], "no file says it yet");
+        fs.mkdirSync(path.join(root, "birds"));
+        const file = path.join(root, "birds", "survey.md");
+        fs.writeFileSync(file, "# Survey\n\nThe albatross migration was counted twice this year.\n");
+        const added = await evidence({ query });
+        assert.equal(added.hits[0]?.path, "birds/survey.md");
+        fs.writeFileSync(file, "# Survey\n\nThe albatross migration was counted once, by boat, in the month of May.\n");
+        const changed = await evidence({ query });
+        assert.match(changed.hits[0]?.text ?? "", /by boat/);
+        fs.rmSync(file);
+        assert.deepEqual((await evidence({ query })).hits, [], "the deleted file is gone from the kept index");
+    });
 });

@@ -18,7 +18,7 @@ import type { Ref } from "../core/types";
 import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
-import { searchEvidenceUnderRoot } from "../workspace/evidenceSearch";
+import { type KeptIndexes, searchEvidenceUnderRoot } from "../workspace/evidenceSearch";
 import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
@@ -54,6 +54,12 @@ function wholeRange(text: string) {
         end: { line: lines.length - 1, character: lines[lines.length - 1].length },
     };
 }
+
+/**
+ * Evidence indexes kept in memory for the agents' queries, for as long as the language server runs
+ * (a context is made per tool call; the indexes outlive it).
+ */
+const keptIndexes: KeptIndexes = new Map();
 
 export function workspaceToolContext(workspace: WorkspaceIndex, root: string, editor: EditorAccess): ToolContext {
     /** An annotation file as the editor has it, written back as one edit of the whole text. */
@@ -122,7 +128,7 @@ export function workspaceToolContext(workspace: WorkspaceIndex, root: string, ed
         },
         files: () => workspace.filesUnder(root),
         evidence({ corpus, maxChars, ...request }) {
-            const found = searchEvidenceUnderRoot(root, corpus, { ...request, maxTextChars: maxChars });
+            const found = searchEvidenceUnderRoot(root, corpus, { ...request, maxTextChars: maxChars }, keptIndexes);
             if ("code" in found) throw new ToolError(found.code, found.message);
             return found;
         },

@@ -12,7 +12,7 @@ import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevisi
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { listCandidateDocuments } from "../workspace/discovery";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
-import { searchEvidenceUnderRoot } from "../workspace/evidenceSearch";
+import { type KeptIndexes, searchEvidenceUnderRoot } from "../workspace/evidenceSearch";
 import { FreshDocuments } from "../workspace/freshDocuments";
 import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
@@ -36,6 +36,8 @@ export function diskToolRunner(root: string, options: DiskContextOptions = {}): 
 export function diskToolContext(root: string, options: DiskContextOptions = {}): ToolContext {
     const files = new FreshDocuments(root, options.maxBytes);
     const realRoot = () => fs.realpathSync(root);
+    /** Evidence indexes kept in memory between queries: the server lives as long as the agent's session. */
+    const keptIndexes: KeptIndexes = new Map();
     /** One reader per document root and size cap, so each keeps its unchanged files between calls. */
     const readers = new Map<string, FreshDocuments>();
     const readerFor = (documentRoot: string, maxBytes: number | undefined): FreshDocuments => {
@@ -93,11 +95,12 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
         },
         files: () => listCandidateDocuments(root),
         evidence({ corpus, maxChars, ...request }) {
-            const found = searchEvidenceUnderRoot(root, corpus, {
-                ...request,
-                maxTextChars: maxChars,
-                indexDir: options.indexDir,
-            });
+            const found = searchEvidenceUnderRoot(
+                root,
+                corpus,
+                { ...request, maxTextChars: maxChars, indexDir: options.indexDir },
+                keptIndexes,
+            );
             if ("code" in found) throw new ToolError(found.code, found.message);
             return found;
         },

@@ -310,6 +310,13 @@ function answersInCorpus(answer: string | readonly string[] | undefined, prefix:
 }
 
 /**
+ * The indexes a long-lived server (the MCP server, the language server's agent tools) keeps in memory
+ * between queries, by corpus folder and index directory: a query then pays the stat walk of the
+ * corpus, not the reading of its index file (docs/evidence.md, "In a server").
+ */
+export type KeptIndexes = Map<string, OpenedIndex>;
+
+/**
  * The agent tools' search (MCP, VS Code): a folder under `root` (default the root), paths of hits,
  * refs and answers relative to the root, so a hit's ref goes into an annotation as it is.
  */
@@ -317,13 +324,16 @@ export function searchEvidenceUnderRoot(
     root: string,
     corpus: string | undefined,
     request: EvidenceQuery,
+    kept?: KeptIndexes,
 ): EvidenceAnswer | DocumentFailure {
     const folder = corpusFolder(root, corpus);
     if ("code" in folder) return folder;
     // An agent's exclude globs add to the default ones (node_modules) rather than replace them.
     const exclude = request.exclude === undefined ? undefined : [...DEFAULT_EXCLUDE, ...request.exclude];
     const alsoSkip = [...(request.alsoSkip ?? []), ...answersInCorpus(request.answer, folder.prefix)];
-    const { answer } = searchCorpus(folder.absolute, root, { ...request, exclude, alsoSkip });
+    const key = `${folder.absolute}\0${request.indexDir ?? ""}`;
+    const { answer, opened } = searchCorpus(folder.absolute, root, { ...request, exclude, alsoSkip }, kept?.get(key));
+    kept?.set(key, opened);
     if (folder.prefix === "") return answer;
     const under = (path: string) => `${folder.prefix}/${path}`;
     return {
