@@ -13,6 +13,7 @@ import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
 import { type AnnotationChange, annotationEditRequest, type LspRange, type Ref } from "./customRequestTypes";
 import { annotationName, polarityWord } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
+import { showNotice } from "./notices";
 import { ask, messageOf } from "./requests";
 import { type Outcome, refFor, type SelectionArgs, selectionTarget } from "./selection";
 import { displayPath } from "./uriPaths";
@@ -91,14 +92,12 @@ export class Authoring {
         const annotationFile = await this.adopt(
             fileUri,
             written,
-            withWidening(
-                vscode.l10n.t(
-                    "claim added as {0} in {1}; add a source next",
-                    annotationName(written.annotationIndex),
-                    fileName(fileUri),
-                ),
-                reffed.widenedNote,
+            vscode.l10n.t(
+                "claim added as {0} in {1}; add a source next",
+                annotationName(written.annotationIndex),
+                fileName(fileUri),
             ),
+            reffed.widenedNote,
         );
         return {
             ok: true,
@@ -115,14 +114,16 @@ export class Authoring {
         fileUri: vscode.Uri,
         written: { document: vscode.TextDocument; annotationIndex: number },
         message: string,
+        note?: string,
     ): Promise<{ uri: string; status: string }> {
         const annotationFile = uriKey(fileUri);
         this.current.set({ annotationFile, annotationIndex: written.annotationIndex });
         rememberAnnotationFile(this.context, fileUri);
         await revealAnnotation(written.document, written.annotationIndex);
-        const status = `SourceCheck: ${message}`;
-        vscode.window.setStatusBarMessage(`$(check) ${status}`, 8000);
-        return { uri: annotationFile, status };
+        // The status bar holds the key fact; a widened selection is said where it stays (a notification).
+        vscode.window.setStatusBarMessage(`$(check) SourceCheck: ${message}`, 8000);
+        if (note) void showNotice("information", note);
+        return { uri: annotationFile, status: `SourceCheck: ${withWidening(message, note)}` };
     }
 
     async addSelectionAsSource(polarity: "supports" | "refutes", args: AddSourceArgs): Promise<AddSourceResult> {
@@ -147,7 +148,7 @@ export class Authoring {
             polarityWord(polarity),
             annotationName(written.annotationIndex),
         );
-        const annotationFile = await this.adopt(fileUri, written, withWidening(added, reffed.widenedNote));
+        const annotationFile = await this.adopt(fileUri, written, added, reffed.widenedNote);
         return {
             ok: true,
             status: annotationFile.status,

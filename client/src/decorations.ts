@@ -18,6 +18,7 @@ import {
     type SpanKind,
     type Verdict,
 } from "./customRequestTypes";
+import { columnsOf, fitToColumns, labelColumns } from "./fitLabel";
 import { annotationName, sourceName } from "./l10n";
 
 const THROTTLE_MS = 120;
@@ -167,15 +168,7 @@ export function brokenRefReason(ref: Pick<BrokenRef, "code" | "message">): strin
     const order = /^start line (\d+) comes after end line (\d+)/.exec(m);
     if (order) return vscode.l10n.t("its start (line {0}) comes after its end (line {1})", order[1], order[2]);
     if (/do not enclose a span/.test(m)) return vscode.l10n.t("its start and end do not enclose a span");
-    return cutAtWord(m, 80);
-}
-
-/** `text` cut to at most `max` characters at a word's edge, "…" marking the cut (item 8 of issue 34). */
-export function cutAtWord(text: string, max: number): string {
-    if (text.length <= max) return text;
-    const room = text.slice(0, max - 1);
-    const space = room.search(/\s\S*$/);
-    return `${(space > max / 2 ? room.slice(0, space) : room).trimEnd()}…`;
+    return m; // cut where it is shown (fitLabel.ts)
 }
 
 /** The whole line a broken ref names: a background and, after the text, what is wrong. */
@@ -189,7 +182,28 @@ function createBrokenLineType(): vscode.TextEditorDecorationType {
     });
 }
 
-function brokenLineOptions(refs: BrokenRef[]): vscode.DecorationOptions[] {
+/**
+ * How many columns the editors of a document show, for labels after a line. VS Code tells an extension
+ * no editor's width: a bounded word wrap's column, else the farthest ruler, else VIEW_COLUMNS.
+ */
+function viewColumns(document: vscode.TextDocument): number {
+    const editor = vscode.workspace.getConfiguration("editor", document);
+    const wrap = editor.get<string>("wordWrap");
+    if (wrap === "wordWrapColumn" || wrap === "bounded") return editor.get<number>("wordWrapColumn") ?? VIEW_COLUMNS;
+    const rulers = (editor.get<unknown[]>("rulers") ?? [])
+        .map((r) => (typeof r === "number" ? r : (r as { column?: number })?.column))
+        .filter((c): c is number => typeof c === "number" && c > 0);
+    return rulers.length > 0 ? Math.max(...rulers) : VIEW_COLUMNS;
+}
+
+/** Columns of an editor beside the side bar in a 1080p window at the default font size. */
+const VIEW_COLUMNS = 140;
+/** The label's left margin (2em) in columns of a monospace font. */
+const LABEL_MARGIN_COLUMNS = 4;
+
+function brokenLineOptions(refs: BrokenRef[], document: vscode.TextDocument): vscode.DecorationOptions[] {
+    const view = viewColumns(document);
+    const tabSize = Number(vscode.workspace.getConfiguration("editor", document).get("tabSize")) || 4;
     const byLine = new Map<number, BrokenRef[]>();
     for (const ref of refs) {
         const line = ref.range.start.line;
@@ -198,7 +212,9 @@ function brokenLineOptions(refs: BrokenRef[]): vscode.DecorationOptions[] {
     return [...byLine].map(([line, list]) => {
         const first = list[0];
         const more = list.length > 1 ? vscode.l10n.t(" (and {0} more)", list.length - 1) : "";
-        const label = `${VERDICT_GLYPHS.broken} ${brokenRefLabel(first)}${more}`;
+        // Cut at a word edge to what the line leaves of the view; the hover has every word.
+        const room = labelColumns(view, columnsOf(document.lineAt(line).text, tabSize), LABEL_MARGIN_COLUMNS);
+        const label = fitToColumns(`${VERDICT_GLYPHS.broken} ${brokenRefLabel(first)}${more}`, room);
         const hover = new vscode.MarkdownString(undefined, true);
         hover.supportHtml = false;
         for (const ref of list) {
@@ -265,7 +281,14 @@ export class CitedSpanDecorations implements vscode.Disposable {
             store.onDidChange((uris) => this.schedule(uris)),
             vscode.window.onDidChangeVisibleTextEditors(() => this.schedule(undefined)),
             vscode.workspace.onDidChangeConfiguration((event) => {
-                if (event.affectsConfiguration("sourcecheck.decorations.enabled")) this.schedule(undefined);
+                if (
+                    event.affectsConfiguration("sourcecheck.decorations.enabled") ||
+                    // The width labels are cut to (viewColumns).
+                    ["editor.wordWrap", "editor.wordWrapColumn", "editor.rulers", "editor.tabSize"].some((key) =>
+                        event.affectsConfiguration(key),
+                    )
+                )
+                    this.schedule(undefined);
             }),
         );
         this.schedule(undefined);
@@ -330,6 +353,7 @@ export class CitedSpanDecorations implements vscode.Disposable {
                     ? ref
                     : { ...ref, range: { start: { line: last, character: 0 }, end: { line: last, character: 0 } } },
             ),
+            document,
         );
         // One gutter icon per line, the most concerning first: a broken claim's glyph wins over a source's.
         const gutter = new Map<"supports" | "refutes" | Verdict, vscode.Range[]>();

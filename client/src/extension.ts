@@ -26,6 +26,7 @@ import { registerLanguageModelTools } from "./languageModelTools";
 import { LanguageStatus } from "./languageStatus";
 import { LINE_INDEX_SCHEME, LineIndexProvider, showLineIndex } from "./lineIndex";
 import { LockKeeper } from "./lockRefs";
+import { showNotice } from "./notices";
 import { registerQuoteFiles } from "./quoteFiles";
 import { messageOf } from "./requests";
 import { argsObject, type SelectionArgs } from "./selection";
@@ -43,12 +44,11 @@ type Result = { ok: boolean; message?: string; cancelled?: boolean };
 async function reporting<T extends Result>(body: () => Promise<T>): Promise<T | { ok: false; message: string }> {
     try {
         const result = await body();
-        if (!result.ok && !result.cancelled && result.message)
-            void vscode.window.showErrorMessage(vscode.l10n.t("SourceCheck: {0}", result.message));
+        if (!result.ok && !result.cancelled && result.message) void showNotice("error", result.message);
         return result;
     } catch (error) {
         const message = messageOf(error);
-        void vscode.window.showErrorMessage(vscode.l10n.t("SourceCheck: {0}", message));
+        void showNotice("error", message);
         return { ok: false, message };
     }
 }

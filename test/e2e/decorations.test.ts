@@ -123,6 +123,26 @@ describe("decorations on cited spans", () => {
         assert.ok(at16 >= 0, `line 16 is marked: ${JSON.stringify(notes.brokenLines)}`);
         assert.equal(notes.brokenLabels[at16], '⚠ broken ref: the end "planned for 2.6." is not on line 16');
         for (const label of notes.brokenLabels) assert.doesNotMatch(label, /boundary-not-found|boundary-ambiguous/);
+        // A narrower view (a ruler at 90): the label is cut at a word edge to what line 16 leaves of it.
+        const editorSettings = vscode.workspace.getConfiguration("editor");
+        await editorSettings.update("rulers", [90], vscode.ConfigurationTarget.Global);
+        try {
+            const narrow = await waitFor(
+                "the label of line 16 cut to the ruler",
+                () =>
+                    vscode.commands.executeCommand<Marks>(
+                        "sourcecheck._decorationsForEditor",
+                        wsUri("sources/release-notes.md").toString(),
+                    ),
+                (a) => a !== undefined && a.brokenLabels[a.brokenLines.indexOf(15)]?.endsWith("…"),
+            );
+            const cut = narrow.brokenLabels[narrow.brokenLines.indexOf(15)];
+            // 90 columns less line 16's 72 and the margin's 4 is under the least a label gets: 24.
+            assert.equal(cut, "⚠ broken ref: the end…");
+            assert.ok('⚠ broken ref: the end "planned for 2.6." is not on line 16'.startsWith(cut.slice(0, -1)));
+        } finally {
+            await editorSettings.update("rulers", undefined, vscode.ConfigurationTarget.Global);
+        }
         // One gutter icon per span, on its first line: never one per line of a span.
         const starts = new Set([...notes.claim, ...notes.supports, ...notes.refutes].map((r) => r.startLine));
         assert.deepEqual(
