@@ -183,21 +183,27 @@ function createBrokenLineType(): vscode.TextEditorDecorationType {
 }
 
 /**
- * How many columns the editors of a document show, for labels after a line. VS Code tells an extension
- * no editor's width: a bounded word wrap's column, else the farthest ruler, else VIEW_COLUMNS.
+ * How many columns the editors of a document show, for labels after a line, and whether long lines
+ * wrap there. VS Code tells an extension no editor's width: a bounded word wrap's column; with word
+ * wrap at the view's edge (Markdown's default), WRAPPED_VIEW_COLUMNS; else the farthest ruler, else
+ * VIEW_COLUMNS.
  */
-function viewColumns(document: vscode.TextDocument): number {
+function viewColumns(document: vscode.TextDocument): { columns: number; wraps: boolean } {
     const editor = vscode.workspace.getConfiguration("editor", document);
     const wrap = editor.get<string>("wordWrap");
-    if (wrap === "wordWrapColumn" || wrap === "bounded") return editor.get<number>("wordWrapColumn") ?? VIEW_COLUMNS;
+    if (wrap === "wordWrapColumn" || wrap === "bounded")
+        return { columns: editor.get<number>("wordWrapColumn") ?? WRAPPED_VIEW_COLUMNS, wraps: true };
+    if (wrap === "on") return { columns: WRAPPED_VIEW_COLUMNS, wraps: true };
     const rulers = (editor.get<unknown[]>("rulers") ?? [])
         .map((r) => (typeof r === "number" ? r : (r as { column?: number })?.column))
         .filter((c): c is number => typeof c === "number" && c > 0);
-    return rulers.length > 0 ? Math.max(...rulers) : VIEW_COLUMNS;
+    return { columns: rulers.length > 0 ? Math.max(...rulers) : VIEW_COLUMNS, wraps: false };
 }
 
 /** Columns of an editor beside the side bar in a 1080p window at the default font size. */
 const VIEW_COLUMNS = 140;
+/** Columns assumed when lines wrap at the view's edge: VS Code's default wrap column, about half a screen. */
+const WRAPPED_VIEW_COLUMNS = 80;
 /** The label's left margin (2em) in columns of a monospace font. */
 const LABEL_MARGIN_COLUMNS = 4;
 
@@ -213,7 +219,10 @@ function brokenLineOptions(refs: BrokenRef[], document: vscode.TextDocument): vs
         const first = list[0];
         const more = list.length > 1 ? vscode.l10n.t(" (and {0} more)", list.length - 1) : "";
         // Cut at a word edge to what the line leaves of the view; the hover has every word.
-        const room = labelColumns(view, columnsOf(document.lineAt(line).text, tabSize), LABEL_MARGIN_COLUMNS);
+        // A wrapped line's label follows its last row.
+        const lineColumns = columnsOf(document.lineAt(line).text, tabSize);
+        const lastRow = view.wraps ? lineColumns % view.columns : lineColumns;
+        const room = labelColumns(view.columns, lastRow, LABEL_MARGIN_COLUMNS);
         const label = fitToColumns(`${VERDICT_GLYPHS.broken} ${brokenRefLabel(first)}${more}`, room);
         const hover = new vscode.MarkdownString(undefined, true);
         hover.supportHtml = false;
