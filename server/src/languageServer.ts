@@ -6,40 +6,32 @@
 import { type Connection, type InitializeResult, TextDocumentSyncKind, TextDocuments } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { citedSpansChangedNotification, refsCanFollowNotification } from "../../shared/requestTypes";
-import { CODE_ACTION_KINDS } from "./features/codeActions";
-import type { EvidenceFeature } from "./features/evidence";
-import type { FetchPage } from "./features/quoteFiles";
-import { QUOTE_CODE_ACTION_KINDS } from "./features/quoteFiles";
-import { createLanguageService, type LanguageService } from "./languageService";
+import {
+    ALL_CODE_ACTION_KINDS,
+    type AnnotationFile,
+    createLanguageService,
+    type LanguageService,
+    type LanguageServiceOptions,
+} from "./languageService";
 import { registerCodeActions } from "./lsp/codeActions";
 import { registerCompletion } from "./lsp/completion";
 import { askForConfigurationChanges, loadConfiguration, registerConfiguration } from "./lsp/configuration";
 import { ClientState, guardWith, type ServerContext } from "./lsp/context";
-import { type AgentToolHandler, registerCustomRequests } from "./lsp/customRequests";
+import { registerCustomRequests } from "./lsp/customRequests";
 import { DiagnosticsChannel, registerDiagnostics } from "./lsp/diagnostics";
-import { OpenBuffers, registerDocuments } from "./lsp/documents";
+import { registerDocuments } from "./lsp/documents";
 import { registerHover } from "./lsp/hover";
 import { Indexer, watchWorkspaceFolders } from "./lsp/indexing";
 import { registerWatchedFiles, watchFiles } from "./lsp/watchedFiles";
-import type { AnnotationFile } from "./workspace/annotationFile";
-import { readSettings } from "./workspace/settings";
-import { uriToPath } from "./workspace/uris";
-import type { PendingReads } from "./workspace/workspaceFiles";
-import { WorkspaceIndex } from "./workspace/workspaceIndex";
 
 /**
  * What differs between the Node server (server.ts) and the web worker (browserServer.ts): how files
  * are read, and the capabilities only Node has (docs/web.md). Absent ones answer with a sentence
  * saying they are not available in VS Code for the Web.
  */
-export interface ServerHost {
-    /** Reads still on their way (the browser's files come from the client); none on Node. */
-    reads?: PendingReads;
+export interface ServerHost extends Pick<LanguageServiceOptions, "reads" | "fetchPage" | "evidence" | "agentTool"> {
     /** The workspace folders' URIs, once known (the browser maps that scheme's URIs to paths). */
     folders?(uris: string[]): void;
-    fetchPage?: FetchPage;
-    evidence?: EvidenceFeature;
-    agentTool?: AgentToolHandler;
 }
 
 /** What the server offers, given what the client can do. */
@@ -48,7 +40,7 @@ function serverCapabilities(client: ClientState): InitializeResult["capabilities
         textDocumentSync: TextDocumentSyncKind.Incremental,
         hoverProvider: true,
         codeActionProvider: {
-            codeActionKinds: [...CODE_ACTION_KINDS, ...QUOTE_CODE_ACTION_KINDS],
+            codeActionKinds: ALL_CODE_ACTION_KINDS,
             resolveProvider: false,
         },
         completionProvider: { triggerCharacters: ['"'], resolveProvider: false },
@@ -68,14 +60,14 @@ export function startLanguageServer(connection: Connection, host: ServerHost = {
     // Edits of cited documents are recorded as they are applied, so refs into them can follow (features/followEdits.ts).
     const documents: TextDocuments<TextDocument> = new TextDocuments<TextDocument>({
         create: TextDocument.create,
-        update: (document, changes, version): TextDocument => service.follower.update(document, changes, version),
+        update: (document, changes, version): TextDocument => service.applyChanges(document, changes, version),
     });
-    const buffers = new OpenBuffers(documents);
     const client = new ClientState(connection);
     const service: LanguageService = createLanguageService({
-        workspace: new WorkspaceIndex(buffers, host.reads),
+        reads: host.reads,
         fetchPage: host.fetchPage,
         evidence: host.evidence,
+        agentTool: host.agentTool,
         documents,
         logger: { error: (message) => connection.console.error(message) },
         events: {
@@ -99,11 +91,7 @@ export function startLanguageServer(connection: Connection, host: ServerHost = {
         client.capabilities = params.capabilities;
         const uris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
         host.folders?.(uris);
-        const folders = params.workspaceFolders?.map((f) => uriToPath(f.uri)) ?? [
-            params.rootUri ? uriToPath(params.rootUri) : (params.rootPath ?? undefined),
-        ];
-        service.workspace.folders = folders.filter((f): f is string => typeof f === "string");
-        service.workspace.configure(readSettings(params.initializationOptions));
+        service.initialize(params);
         return { capabilities: serverCapabilities(client), serverInfo: { name: "sourcecheck" } };
     });
     connection.onInitialized(async () => {
@@ -111,18 +99,18 @@ export function startLanguageServer(connection: Connection, host: ServerHost = {
         askForConfigurationChanges(context);
         watchWorkspaceFolders(context, indexer);
         // Path completion waits for the scan's list of files; the scan needs the exclusion settings first.
-        const scanned = loadConfiguration(context).then(() => service.workspace.scan());
-        service.workspace.expectScan(scanned);
+        const scanned = loadConfiguration(context).then(() => service.scan());
+        service.expectScan(scanned);
         await indexer.index(scanned);
     });
     registerConfiguration(context, indexer);
-    registerDocuments(context, buffers, diagnostics);
-    registerWatchedFiles(context, diagnostics, indexer, buffers);
+    registerDocuments(context, diagnostics);
+    registerWatchedFiles(context, diagnostics, indexer);
     registerDiagnostics(context, diagnostics);
     registerHover(context);
     registerCodeActions(context);
     registerCompletion(context);
-    registerCustomRequests(context, { indexer, buffers, diagnostics, agentTool: host.agentTool });
+    registerCustomRequests(context, { indexer, diagnostics });
     documents.listen(connection);
     connection.listen();
 }

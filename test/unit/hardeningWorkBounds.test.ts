@@ -17,7 +17,6 @@ import { parseJsonText } from "../../server/src/core/parse";
 import { findLockedText } from "../../server/src/core/repair/locked";
 import { Session, SessionDocument } from "../../server/src/core/session";
 import { createLanguageService } from "../../server/src/languageService";
-import { WorkspaceIndex } from "../../server/src/workspace/workspaceIndex";
 import { runCli } from "./cliRun";
 
 /** `[{},{},…]` of about `bytes` bytes: two schema errors per three bytes. */
@@ -102,15 +101,13 @@ describe("hardening: problems listed per file at most 1,000, the rest counted", 
     });
 
     it("the language server publishes at most 1,000 diagnostics and a note; every annotation is still broken", () => {
-        const workspace = new WorkspaceIndex({ get: () => undefined });
-        workspace.folders = [dir];
         const document = TextDocument.create(pathToFileURL(file).href, "sourcecheck", 1, emptyObjects(TWO_MB));
         const service = createLanguageService({
-            workspace,
             documents: { get: (uri) => (uri === document.uri ? document : undefined) },
             logger: { error: (message) => assert.fail(message) },
             events: { changed() {}, removed() {}, refsCanFollow() {} },
         });
+        service.initialize({ rootPath: dir });
         const { report, file: analysed } = service.diagnostics(document.uri, undefined);
         assert.equal(report.kind, "full");
         const items = (report as { items: { code?: unknown; range: { start: { line: number } } }[] }).items;

@@ -11,7 +11,6 @@ import { pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { FetchPage } from "../../server/src/features/quoteFiles";
 import { createLanguageService } from "../../server/src/languageService";
-import { WorkspaceIndex } from "../../server/src/workspace/workspaceIndex";
 import { NOTES_LANGUAGE } from "../../shared/quoteProtocol";
 
 const NOTES = "claim: c\nquote: The quoted words\nurl: https://example.test/page\n";
@@ -25,16 +24,14 @@ function setUp() {
         fetched.push(url);
         return { ok: true, url, mediaType: "text/plain", text: "The quoted words are here." };
     };
-    const workspace = new WorkspaceIndex({ get: () => undefined });
-    workspace.folders = [root];
     const changed: string[] = [];
     const service = createLanguageService({
-        workspace,
         documents: { get: (uri) => open.get(uri) },
         logger: { error: (message) => assert.fail(message) },
         events: { changed: (files) => changed.push(...files.map((f) => f.uri)), removed() {}, refsCanFollow() {} },
         fetchPage,
     });
+    service.initialize({ rootPath: root });
     const openDocument = (name: string, languageId: string, text: string) => {
         const document = TextDocument.create(pathToFileURL(path.join(root, name)).href, languageId, 1, text);
         open.set(document.uri, document);
@@ -98,14 +95,59 @@ describe("language service (no connection)", () => {
         const { root, service, openDocument, fetched } = setUp();
         try {
             const notes = openDocument("notes.txt", NOTES_LANGUAGE, NOTES);
-            const result = await service.quotes.refetch(notes.uri, new AbortController().signal);
+            const result = await service.refetchQuotes(notes.uri, new AbortController().signal);
             assert.deepEqual(fetched, ["https://example.test/page"]);
             assert.deepEqual(result, { ok: true, pageCount: 1, failedCount: 0, citationCount: 1, matchedCount: 1 });
             const aborted = new AbortController();
             aborted.abort();
-            const cancelled = await service.quotes.refetch(notes.uri, aborted.signal);
+            const cancelled = await service.refetchQuotes(notes.uri, aborted.signal);
             assert.equal(cancelled.ok, false);
             assert.deepEqual(fetched, ["https://example.test/page"], "nothing fetched once cancelled");
+        } finally {
+            fs.rmSync(root, { recursive: true, force: true });
+        }
+    });
+
+    it("is one frozen object that answers the custom protocol itself, its internals out of reach", async () => {
+        const { root, service, openDocument } = setUp();
+        try {
+            assert.ok(Object.isFrozen(service), "frozen");
+            for (const internal of ["workspace", "analysis", "follower", "quotes", "evidence", "buffers"]) {
+                assert.equal(internal in service, false, `no ${internal}`);
+            }
+            assert.throws(() => {
+                (service as unknown as { hover: unknown }).hover = () => null;
+            }, TypeError);
+            const claim = { path: "doc.md", start: { line: 1, str: "Alpha" }, end: { line: 1, str: "beta" } };
+            const source = { path: "doc.md", start: { line: 1, str: "gamma." }, end: { line: 1, str: "gamma." } };
+            const sources = [{ ...source, polarity: "supports", confidence: 0.9 }];
+            const annotation = openDocument(
+                "answer.sourcecheck.json",
+                "sourcecheck",
+                JSON.stringify({ annotations: [{ claim, sources }] }),
+            );
+            service.documentOpened(annotation);
+            const listed = service.fileAnnotations(annotation.uri);
+            assert.equal(listed?.annotations.length, 1);
+            assert.equal(service.fileAnnotations(pathToFileURL(path.join(root, "doc.md")).href), undefined);
+            // The claim's span in the cited document, with the annotation that cites it.
+            const docUri = pathToFileURL(path.join(root, "doc.md")).href;
+            const spans = service.citedSpans(docUri);
+            assert.deepEqual(
+                spans.spans.map((s) => [s.kind, s.range]),
+                [
+                    ["claim", { start: { line: 0, character: 0 }, end: { line: 0, character: 10 } }],
+                    ["supports", { start: { line: 0, character: 11 }, end: { line: 0, character: 17 } }],
+                ],
+            );
+            assert.deepEqual(service.citedDocuments(), { uris: [docUri] });
+            assert.equal(service.coverage(docUri).coveredChars, 9, "the claim's non-blank characters");
+            assert.equal(service.lineIndex(docUri)?.text, "1 | Alpha beta gamma.\n2 | ");
+            // Find Sources and the agent tools are the host's to give: without them, the service says so.
+            const search = await service.findEvidence({ annotationUri: annotation.uri, annotationIndex: 0 });
+            assert.match(search.ok ? "" : search.message, /not available in VS Code for the Web/);
+            const tool = await service.agentTool({ name: "check", input: {} }, async () => true);
+            assert.match(tool.ok ? "" : tool.error.message, /not available in VS Code for the Web/);
         } finally {
             fs.rmSync(root, { recursive: true, force: true });
         }

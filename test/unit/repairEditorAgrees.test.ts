@@ -11,7 +11,6 @@ import { pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { Ref } from "../../server/src/core";
 import { createLanguageService } from "../../server/src/languageService";
-import { WorkspaceIndex } from "../../server/src/workspace/workspaceIndex";
 import { runCli } from "./cliRun";
 import { random } from "./repairCorpus";
 import { makeSlipCase, SLIP_DOC, SLIP_KINDS, type SlipCase } from "./repairSlips";
@@ -30,16 +29,14 @@ function claimOf(text: string): Ref {
 
 /** The claim after the editor's preferred quick fix, or as it was when none is preferred. */
 function editorRepair(root: string, text: string): Ref {
-    const workspace = new WorkspaceIndex({ get: () => undefined });
-    workspace.folders = [root];
     const document = TextDocument.create(pathToFileURL(path.join(root, FILE)).href, "sourcecheck", 1, text);
     const service = createLanguageService({
-        workspace,
         documents: { get: (uri) => (uri === document.uri ? document : undefined) },
         logger: { error: (message) => assert.fail(message) },
         events: { changed() {}, removed() {}, refsCanFollow() {} },
         fetchPage: async () => assert.fail("no page is fetched"),
     });
+    service.initialize({ rootPath: root });
     service.diagnostics(document.uri, undefined);
     const whole = { start: { line: 0, character: 0 }, end: document.positionAt(text.length) };
     const actions = service.codeActions({

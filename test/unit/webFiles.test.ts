@@ -11,13 +11,12 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { Hover } from "vscode-languageserver-protocol";
+import { FileChangeType, type Hover } from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { createLanguageService } from "../../server/src/languageService";
 import type { ClientFiles, ClientRead, FileAsker, installClientFiles } from "../../server/src/workspace/clientFiles";
 import type { readDocumentUnderRoot } from "../../server/src/workspace/web/diskDocuments";
 import type { useUriSpace } from "../../server/src/workspace/web/uris";
-import type { WorkspaceIndex } from "../../server/src/workspace/workspaceIndex";
 
 const repo = path.resolve(__dirname, "../../..");
 
@@ -25,7 +24,6 @@ const repo = path.resolve(__dirname, "../../..");
 interface WebModules {
     ClientFiles: typeof ClientFiles;
     installClientFiles: typeof installClientFiles;
-    WorkspaceIndex: typeof WorkspaceIndex;
     createLanguageService: typeof createLanguageService;
     useUriSpace: typeof useUriSpace;
     readDocumentUnderRoot: typeof readDocumentUnderRoot;
@@ -42,7 +40,6 @@ function loadWebBundle(): WebModules {
         entry,
         [
             `export { ClientFiles, installClientFiles } from ${server("workspace/clientFiles")};`,
-            `export { WorkspaceIndex } from ${server("workspace/workspaceIndex")};`,
             `export { createLanguageService } from ${server("languageService")};`,
             `export { useUriSpace } from ${server("workspace/web/uris")};`,
             `export { readDocumentUnderRoot } from ${server("workspace/web/diskDocuments")};`,
@@ -143,16 +140,15 @@ describe("the browser's reads through the client (web twins)", function () {
         web.useUriSpace("sourcecheck-mem:/demo");
         const clientFiles = new web.ClientFiles(client.asker);
         web.installClientFiles(clientFiles);
-        const workspace = new web.WorkspaceIndex({ get: () => undefined }, clientFiles);
-        workspace.folders = ["/demo"];
         const open = new Map<string, TextDocument>();
         const errors: string[] = [];
         const service = web.createLanguageService({
-            workspace,
+            reads: clientFiles,
             documents: { get: (uri) => open.get(uri) },
             logger: { error: (message) => errors.push(message) },
             events: { changed() {}, removed() {}, refsCanFollow() {} },
         });
+        service.initialize({ rootPath: "/demo" });
         const doc = web.TextDocument.create("sourcecheck-mem:/demo/answer.sourcecheck.json", "sourcecheck", 1, ANSWER);
         open.set(doc.uri, doc);
         /** Releases the client's answers, round after round, until `waiting` resolves. */
@@ -177,7 +173,7 @@ describe("the browser's reads through the client (web twins)", function () {
             const report = service.diagnostics(doc.uri, undefined).report;
             return report.kind === "full" ? report.items.map((d) => `${d.code} ${d.message}`) : [];
         };
-        return { ...client, clientFiles, workspace, service, doc, errors, answerUntil, hoverText, codes };
+        return { ...client, clientFiles, service, doc, errors, answerUntil, hoverText, codes };
     }
 
     it("a read pending, then answered, yields the file; its arrival is told whoever waits", async () => {
@@ -236,16 +232,14 @@ describe("the browser's reads through the client (web twins)", function () {
     it("a cited file missing, then created (the client's change event), is found", async () => {
         const files = new Map(DEMO);
         files.delete("/demo/sources/benchmark.txt");
-        const { workspace, service, doc, answerUntil, codes } = setUp(files);
+        const { service, doc, answerUntil, codes } = setUp(files);
         // As the server starts: the workspace is walked (its folders' rules known), then checked.
-        await answerUntil(workspace.scan());
+        await answerUntil(service.scan());
         await answerUntil(service.whenRead(doc.uri));
         assert.deepEqual(codes(), ['unreadable-document no file "sources/benchmark.txt" under the document root']);
         files.set("/demo/sources/benchmark.txt", DEMO[2][1]);
-        // What lsp/watchedFiles.ts does with a Created event.
-        workspace.noteFileCreated("/demo/sources/benchmark.txt");
-        service.analysis.citedChanged("sourcecheck-mem:/demo/sources/benchmark.txt");
-        service.analysis.flush();
+        // The client's Created event, as lsp/watchedFiles.ts hands it to the service.
+        service.fileChangedOnDisk({ uri: "sourcecheck-mem:/demo/sources/benchmark.txt", type: FileChangeType.Created });
         await answerUntil(service.whenRead(doc.uri));
         assert.deepEqual(codes(), []);
     });

@@ -54,8 +54,7 @@ function loadWebServer(): WebServerBundle {
         `import { BrowserMessageReader, BrowserMessageWriter, createConnection } from "vscode-languageserver/browser";
         import { createProtocolConnection } from "vscode-languageserver-protocol/browser";
         import { startLanguageServer } from ${server("languageServer")};
-        import { connectionAsker } from ${server("lsp/clientFiles")};
-        import { ClientFiles, installClientFiles } from ${server("workspace/clientFiles")};
+        import { ClientFiles, connectionAsker, installClientFiles } from ${server("workspace/clientFiles")};
         import { useUriSpace } from ${server("workspace/web/uris")};
         export function startWebServer(port) {
             const connection = createConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));

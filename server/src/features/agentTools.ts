@@ -24,7 +24,7 @@ import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { writeFileSafely } from "../workspace/safeWrite";
 import { pathToUri } from "../workspace/uris";
-import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import type { ToolWorkspace } from "./featureWorkspace";
 import { toLspRange } from "./positions";
 
 /** What the tools need of the editor beyond the workspace index. */
@@ -39,7 +39,7 @@ export interface EditorAccess {
  * The root agents work in: the first workspace folder, moved by `sourcecheck.documentRoot`. Nothing
  * above it is read, configuration files included; annotation files beneath it get their own roots.
  */
-export function agentRoot(workspace: WorkspaceIndex): string | undefined {
+export function agentRoot(workspace: ToolWorkspace): string | undefined {
     const folder = workspace.folders[0];
     if (folder === undefined) return undefined;
     const explicit = workspace.settings.documentRoot;
@@ -61,7 +61,7 @@ function wholeRange(text: string) {
  */
 const keptIndexes: KeptIndexes = new Map();
 
-export function workspaceToolContext(workspace: WorkspaceIndex, root: string, editor: EditorAccess): ToolContext {
+export function workspaceToolContext(workspace: ToolWorkspace, root: string, editor: EditorAccess): ToolContext {
     /** An annotation file as the editor has it, written back as one edit of the whole text. */
     const fileAccess = (path: string, label: string): AnnotationFileAccess | DocumentFailure => {
         const checked = workspace.source.get(root, path); // path safety, symlinks, size cap
@@ -156,7 +156,7 @@ export function workspaceToolContext(workspace: WorkspaceIndex, root: string, ed
 }
 
 export async function agentTool(
-    workspace: WorkspaceIndex,
+    workspace: ToolWorkspace,
     params: AgentToolParams,
     editor: EditorAccess,
 ): Promise<AgentToolResult> {
@@ -175,11 +175,7 @@ export async function agentTool(
 }
 
 /** Where cite's ref lies, resolved here as every ref is (the editor selects it, never searches for it). */
-function citedLocation(
-    workspace: WorkspaceIndex,
-    root: string,
-    ref: Ref,
-): { uri: string; range: LspRange } | undefined {
+function citedLocation(workspace: ToolWorkspace, root: string, ref: Ref): { uri: string; range: LspRange } | undefined {
     const resolved = resolveRef(workspace.source.lookupFor(root), ref);
     if (!resolved.valid) return undefined;
     return { uri: pathToUri(nodePath.join(root, ref.path)), range: toLspRange(resolved.range) };

@@ -7,8 +7,8 @@
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { pathToUri, uriToPath } from "../workspace/uris";
-import type { WorkspaceIndex } from "../workspace/workspaceIndex";
 import { Debounce } from "./debounce";
+import type { CheckingWorkspace } from "./featureWorkspace";
 
 export interface OpenDocuments {
     get(uri: string): TextDocument | undefined;
@@ -32,7 +32,7 @@ export class Analysis {
     private readonly debounce: Debounce;
 
     constructor(
-        readonly workspace: WorkspaceIndex,
+        readonly workspace: CheckingWorkspace,
         private readonly documents: OpenDocuments,
         private readonly events: AnalysisEvents,
         delayMs = 120,

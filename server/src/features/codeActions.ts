@@ -31,8 +31,8 @@ import { isDocumentFailure, type SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
 import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
 import { sha256 } from "../workspace/sha256";
-import type { WorkspaceIndex } from "../workspace/workspaceIndex";
 import { problemDiagnostics } from "./diagnostics";
+import type { FixingWorkspace } from "./featureWorkspace";
 import { refEdits } from "./followEdits";
 import { describeRange, oneLine } from "./format";
 import { offsetAt, rangeOfPointer } from "./positions";
@@ -70,7 +70,7 @@ const REASONS: Record<RepairReason, string> = {
     path: "its path was wrong",
 };
 
-export function codeActions(workspace: WorkspaceIndex, file: AnnotationFile, params: CodeActionParams): CodeAction[] {
+export function codeActions(workspace: FixingWorkspace, file: AnnotationFile, params: CodeActionParams): CodeAction[] {
     const only = params.context.only;
     const wanted = (kind: string) => !only || only.some((o) => kind === o || kind.startsWith(`${o}.`));
     const actions: CodeAction[] = [];
@@ -168,7 +168,7 @@ function toAction(file: AnnotationFile, fix: Fix, kind: string, diagnostics?: Di
 }
 
 /** Where the repair engine reads this file's documents, and which paths it may offer instead. */
-function repairDocuments(workspace: WorkspaceIndex, file: AnnotationFile): RepairDocuments {
+function repairDocuments(workspace: FixingWorkspace, file: AnnotationFile): RepairDocuments {
     return {
         get: (path) => file.lookup.get(path),
         candidatePaths: () =>
@@ -194,7 +194,7 @@ const repairCache = new WeakMap<
     }
 >();
 
-export function repairsOf(workspace: WorkspaceIndex, file: AnnotationFile, site: RefSite): RepairCandidate[] {
+export function repairsOf(workspace: FixingWorkspace, file: AnnotationFile, site: RefSite): RepairCandidate[] {
     let cache = repairCache.get(file);
     if (!cache || cache.stamp !== file.stamp) {
         const documents = repairDocuments(workspace, file);
@@ -222,7 +222,7 @@ export function repairsOf(workspace: WorkspaceIndex, file: AnnotationFile, site:
 }
 
 /** The quick fixes of one broken ref: one per repair candidate, the certain one preferred. */
-export function repairFixes(workspace: WorkspaceIndex, file: AnnotationFile, site: RefSite): Fix[] {
+export function repairFixes(workspace: FixingWorkspace, file: AnnotationFile, site: RefSite): Fix[] {
     const candidates = repairsOf(workspace, file, site);
     return candidates.map((candidate) => repairFix(file, site, candidate, candidates.length));
 }
@@ -256,7 +256,7 @@ function repairFix(file: AnnotationFile, site: RefSite, candidate: RepairCandida
  * to the locked text" moves the ref to where the lock-anchored repair finds the locked text itself.
  */
 function lockActions(
-    workspace: WorkspaceIndex,
+    workspace: FixingWorkspace,
     file: AnnotationFile,
     site: RefSite,
     diagnostics: Diagnostic[],
@@ -318,7 +318,7 @@ function documentOf(file: AnnotationFile, site: RefSite): SessionDocument | unde
 }
 
 /** A valid ref rewritten with readable unique boundaries, when those are shorter than the written ones. */
-function shortenFix(workspace: WorkspaceIndex, file: AnnotationFile, site: RefSite): Fix | undefined {
+function shortenFix(workspace: FixingWorkspace, file: AnnotationFile, site: RefSite): Fix | undefined {
     const document = documentOf(file, site);
     const resolution = site.resolution;
     if (!document || !resolution.valid) return undefined;
@@ -342,7 +342,7 @@ function shortenFix(workspace: WorkspaceIndex, file: AnnotationFile, site: RefSi
  * whole ref valid and edits only that ref's tokens, so applying them together breaks nothing.
  */
 function fixAllAction(
-    workspace: WorkspaceIndex,
+    workspace: FixingWorkspace,
     file: AnnotationFile,
     kind: string,
     diagnostics?: Diagnostic[],

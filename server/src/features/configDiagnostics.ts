@@ -5,12 +5,12 @@
  */
 import { DiagnosticSeverity, type PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import { pathToUri } from "../workspace/uris";
-import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import type { ConfiguredWorkspace } from "./featureWorkspace";
 
 /** Publish the problems of the configuration files read so far; clear those fixed since `shown`. */
 export function publishConfigProblems(
     send: (params: PublishDiagnosticsParams) => void,
-    workspace: WorkspaceIndex,
+    workspace: ConfiguredWorkspace,
     shown: Set<string>,
 ): void {
     const broken = new Set<string>();

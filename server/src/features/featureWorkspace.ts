@@ -2,11 +2,16 @@
  * What the language features need from the workspace (docs/architecture.md), as
  * vscode-markdown-languageservice's `IWorkspace`: a few questions about documents and citations, no
  * file system. The server answers them with `WorkspaceIndex` (open buffers first, then the disk
- * under each document root); unit tests answer them from memory and record what was asked.
+ * under each document root); unit tests answer them from memory and record what was asked. A feature
+ * that needs more than `FeatureWorkspace` says exactly what, in one of the interfaces below: no feature
+ * names the concrete index.
  */
 import type { SessionDocument } from "../core/session";
 import type { AnnotationFile, Citation } from "../workspace/annotationFile";
+import type { DocumentSource } from "../workspace/documentSource";
+import type { ConfigLoad } from "../workspace/projectConfig";
 import type { Settings } from "../workspace/settings";
+import type { PendingReads } from "../workspace/workspaceFiles";
 
 export type { Citation } from "../workspace/annotationFile";
 
@@ -26,4 +31,53 @@ export interface FeatureWorkspace {
     /** The absolute path a workspace-mode ref of this file names, when it is under the root. */
     absoluteOf(file: AnnotationFile, refPath: string): string | undefined;
     uriOf(file: AnnotationFile, refPath: string): string | undefined;
+}
+
+/** Quick fixes (features/codeActions.ts): the questions above, and whether the editor keeps locks. */
+export interface FixingWorkspace extends FeatureWorkspace {
+    readonly settings: Pick<Settings, "boundaryStyle" | "lockUpdate">;
+}
+
+/** Refs following edits and renames (features/followEdits.ts): who cites what, and the settings for it. */
+export interface FollowingWorkspace extends FeatureWorkspace {
+    readonly settings: Pick<Settings, "boundaryStyle" | "updateRefsOnEdit">;
+    /** The annotation files citing this absolute path. */
+    dependentsOf(absolutePath: string): AnnotationFile[];
+    /** Cited documents at or below this absolute path. */
+    citedUnder(absolutePath: string): string[];
+}
+
+/** The analysis (features/analysis.ts): checking annotation files as they change, and forgetting them. */
+export interface CheckingWorkspace {
+    /** Reads still on their way (the browser's files come from the client: docs/web.md). */
+    readonly reads: PendingReads;
+    isAnnotationFile(uri: string, languageId?: string): boolean;
+    get(uri: string): AnnotationFile | undefined;
+    analyze(uri: string, version: number, text: string, keepValue?: boolean): AnnotationFile;
+    analyzeFromDisk(uri: string, version?: number): AnnotationFile | undefined;
+    remove(uri: string): void;
+    isHalfRead(uri: string): boolean;
+    halfReadFiles(): string[];
+    /** A cited document changed: the annotation files whose refs into it were resolved again. */
+    documentChanged(absolutePath: string): AnnotationFile[];
+    uriOf(file: AnnotationFile, refPath: string): string | undefined;
+}
+
+/** Lock Refs (features/lockRefs.ts): whether the editor keeps locks, and the folder writes stay in. */
+export interface LockingWorkspace {
+    readonly settings: Pick<Settings, "lockUpdate">;
+    folderOf(absolutePath: string): string | undefined;
+}
+
+/** The configuration files read so far, for their diagnostics (features/configDiagnostics.ts). */
+export interface ConfiguredWorkspace {
+    readonly configs: { loaded(): ConfigLoad[] };
+}
+
+/** The agent tools in the editor (features/agentTools.ts): folders, documents under a root, the files of the scan. */
+export interface ToolWorkspace {
+    readonly folders: readonly string[];
+    readonly settings: Pick<Settings, "documentRoot" | "maxDocumentSize">;
+    readonly source: Pick<DocumentSource, "get" | "lookupFor">;
+    filesUnder(root: string): string[];
 }

@@ -31,8 +31,8 @@ import type { Ref } from "../core/types";
 import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
 import { isInside } from "../workspace/pathSafety";
 import { uriToPath } from "../workspace/uris";
-import type { WorkspaceIndex } from "../workspace/workspaceIndex";
 import { Debounce } from "./debounce";
+import type { FollowingWorkspace } from "./featureWorkspace";
 import { rangeOfSpan } from "./positions";
 
 /** Changes made to one document since the last pause. */
@@ -62,7 +62,7 @@ export interface FollowerHost {
     notify(params: RefsCanFollowParams): void;
 }
 
-function boundaryStyle(workspace: WorkspaceIndex): BoundaryStyle {
+function boundaryStyle(workspace: FollowingWorkspace): BoundaryStyle {
     return workspace.settings.boundaryStyle;
 }
 
@@ -91,7 +91,7 @@ export class EditFollower {
     private readonly debounce: Debounce;
 
     constructor(
-        private readonly workspace: WorkspaceIndex,
+        private readonly workspace: FollowingWorkspace,
         private readonly host: FollowerHost,
         delayMs = 250,
     ) {
@@ -383,7 +383,7 @@ function refPathFor(root: string, absolute: string): string | undefined {
 
 /** The `path` edits for files (or folders) renamed from oldUri to newUri. */
 export function pathsForRename(
-    workspace: WorkspaceIndex,
+    workspace: FollowingWorkspace,
     params: PathsForRenameParams,
     current: (uri: string) => AnnotationFile | undefined,
     openVersion: (uri: string) => number | undefined,

@@ -15,12 +15,12 @@ import { readLockBeside, writeLockFile } from "../workspace/lockFiles";
 import { describeWriteError } from "../workspace/safeWrite";
 import { sha256 } from "../workspace/sha256";
 import { pathToUri, uriToPath } from "../workspace/uris";
-import type { WorkspaceIndex } from "../workspace/workspaceIndex";
+import type { LockingWorkspace } from "./featureWorkspace";
 
 const NOTHING = { written: false, hadLock: false, locked: 0, changed: 0, unresolved: 0, accepted: 0 } as const;
 
 export function lockRefs(
-    workspace: WorkspaceIndex,
+    workspace: LockingWorkspace,
     file: AnnotationFile | undefined,
     params: LockRefsParams,
 ): LockRefsResult {

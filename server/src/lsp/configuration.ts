@@ -5,9 +5,6 @@
  * what is excluded, where documents are read from), never for other settings.
  */
 import { DidChangeConfigurationNotification } from "vscode-languageserver";
-import { readSettings } from "../workspace/settings";
-import { pathToUri } from "../workspace/uris";
-import { enabledGlobs } from "../workspace/workspaceScan";
 import type { ServerContext } from "./context";
 import type { Indexer } from "./indexing";
 
@@ -17,21 +14,10 @@ const CONFIGURATION_SECTIONS = ["sourcecheck", "files.exclude", "search.exclude"
 /** Ask the client for the settings (when it can be asked) and apply them. */
 export async function loadConfiguration(context: ServerContext): Promise<void> {
     const { connection, client, service } = context;
-    const { workspace } = service;
     if (!client.capabilities.workspace?.configuration) return;
     try {
-        const folders = workspace.folders;
-        const [section, ...excludes] = await connection.workspace.getConfiguration([
-            { section: "sourcecheck" },
-            ...folders.flatMap((folder) => [
-                { section: "files.exclude", scopeUri: pathToUri(folder) },
-                { section: "search.exclude", scopeUri: pathToUri(folder) },
-            ]),
-        ]);
-        const settings = section !== null && section !== undefined ? readSettings(section) : undefined;
-        if (settings && JSON.stringify(settings) !== JSON.stringify(workspace.settings)) workspace.configure(settings);
-        const globs = (i: number) => [...enabledGlobs(excludes[2 * i]), ...enabledGlobs(excludes[2 * i + 1])];
-        workspace.configureExcludes(new Map(folders.map((folder, i) => [folder, globs(i)])));
+        const request = service.configurationRequest();
+        request.apply(await connection.workspace.getConfiguration(request.items));
     } catch (error) {
         connection.console.error(`sourcecheck: reading settings failed: ${String(error)}`);
     }
@@ -40,19 +26,14 @@ export async function loadConfiguration(context: ServerContext): Promise<void> {
 /** Settings changed: re-read them; index again only when the scan or the resolution depends on what changed. */
 async function reconfigure(context: ServerContext, indexer: Indexer, raw: unknown): Promise<void> {
     const { client, service } = context;
-    const { workspace } = service;
     const section = (raw as { sourcecheck?: unknown } | null)?.sourcecheck;
-    const resolutionKey = () => JSON.stringify([workspace.settings.documentRoot, workspace.settings.maxDocumentSize]);
-    const before = {
-        scan: workspace.scanKey(),
-        resolution: resolutionKey(),
-        inlay: workspace.settings.inlayHintsEnabled,
-    };
+    const before = service.configurationKey();
     if (client.capabilities.workspace?.configuration) await loadConfiguration(context);
-    else if (section !== undefined) workspace.configure(readSettings(section));
-    service.follower.configured();
-    if (workspace.scanKey() !== before.scan || resolutionKey() !== before.resolution) await indexer.reindex();
-    else if (workspace.settings.inlayHintsEnabled !== before.inlay) client.refreshInlayHints();
+    else if (section !== undefined) service.configure(section);
+    service.configured();
+    const after = service.configurationKey();
+    if (after.scan !== before.scan || after.resolution !== before.resolution) await indexer.reindex();
+    else if (after.inlayHints !== before.inlayHints) client.refreshInlayHints();
 }
 
 export function registerConfiguration(context: ServerContext, indexer: Indexer): void {

@@ -6,7 +6,6 @@
 import type { ClientCapabilities, Connection, TextDocuments } from "vscode-languageserver";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { LanguageService } from "../languageService";
-import { SYNCHRONOUS_READS } from "../workspace/workspaceFiles";
 
 /** The client's capabilities (known from `initialize` on) and the refreshes they allow. */
 export class ClientState {
@@ -68,7 +67,7 @@ export function afterReads<P extends { textDocument: { uri: string } }, R>(
     handler: (params: P) => R,
 ): (params: P) => R | Promise<R> {
     return (params) =>
-        service.workspace.reads.hasPending()
+        service.readsPending()
             ? service.whenRead(params.textDocument.uri).then(() => handler(params))
             : handler(params);
 }
@@ -85,7 +84,7 @@ export function onceRead<P, R>(
     handler: (params: P) => R,
 ): (params: P) => R | Promise<R> {
     return (params) =>
-        service.workspace.reads === SYNCHRONOUS_READS
+        service.readsSynchronous()
             ? handler(params)
             : indexed().then(() => service.answerOnceRead(() => handler(params)));
 }

@@ -3,7 +3,6 @@
  * requests and notifications the client sends, each answered by the language service.
  */
 import { type CancellationToken, ErrorCodes, ResponseError } from "vscode-languageserver";
-import type { AgentToolResult } from "../../../shared/agentToolProtocol";
 import {
     agentToolRequest,
     annotationEditRequest,
@@ -23,18 +22,9 @@ import {
     refetchQuotesRequest,
     refForSelectionRequest,
 } from "../../../shared/requestTypes";
-import type { SearchStep } from "../evidence/steps";
-import type { agentTool } from "../features/agentTools";
-import { annotationEdit } from "../features/annotationEdit";
-import { citedSpans, coverage, lineIndex, refForSelection } from "../features/customRequests";
-import { fileAnnotations } from "../features/fileAnnotations";
-import { pathsForRename } from "../features/followEdits";
-import { lockRefs } from "../features/lockRefs";
-import { NOT_IN_BROWSER } from "../languageService";
-import { pathToUri } from "../workspace/uris";
+import type { SearchStep } from "../languageService";
 import { onceRead, type ServerContext } from "./context";
 import type { DiagnosticsChannel } from "./diagnostics";
-import type { OpenBuffers } from "./documents";
 import type { Indexer } from "./indexing";
 
 function notAnnotationFile(uri: string): ResponseError<void> {
@@ -43,17 +33,13 @@ function notAnnotationFile(uri: string): ResponseError<void> {
 
 /** What cited documents and annotation files hold: spans, refs for a selection, summaries, coverage. */
 function registerCitationRequests({ connection, service, safe }: ServerContext, indexer: Indexer): void {
-    const { workspace, analysis } = service;
     const indexed = () => indexer.settled();
     connection.onRequest(
         citedSpansRequest,
         onceRead(
             service,
             indexed,
-            safe("citedSpans", { uri: "", spans: [], brokenRefs: [] }, (params) => {
-                analysis.settle();
-                return citedSpans(workspace, params.uri);
-            }),
+            safe("citedSpans", { uri: "", spans: [], brokenRefs: [] }, (params) => service.citedSpans(params.uri)),
         ),
     );
     connection.onRequest(
@@ -61,10 +47,7 @@ function registerCitationRequests({ connection, service, safe }: ServerContext, 
         onceRead(
             service,
             indexed,
-            safe("citedDocuments", { uris: [] }, () => {
-                analysis.settle();
-                return { uris: workspace.citedPaths().map(pathToUri) };
-            }),
+            safe("citedDocuments", { uris: [] }, () => service.citedDocuments()),
         ),
     );
     connection.onRequest(
@@ -73,35 +56,29 @@ function registerCitationRequests({ connection, service, safe }: ServerContext, 
             service,
             indexed,
             safe("refForSelection", { ok: false as const, message: "the server could not compute a ref" }, (params) =>
-                refForSelection(workspace, analysis.current(params.uri), params.uri, params.range),
+                service.refForSelection(params.uri, params.range),
             ),
         ),
     );
     connection.onRequest(annotationFilesRequest, async () => {
         // The list is whole only once the scan and the check of what it found are over.
         await indexer.settled();
-        return service.answerOnceRead(
-            safe("annotationFiles", { uris: [] }, () => {
-                analysis.settle();
-                return { uris: workspace.all().map((file) => file.uri) };
-            }),
-        );
+        return service.answerOnceRead(safe("annotationFiles", { uris: [] }, () => service.annotationFiles()));
     });
     connection.onRequest(
         fileAnnotationsRequest,
         onceRead(service, indexed, (params) => {
-            const file = safe("fileAnnotations", undefined, () => analysis.current(params.uri))();
-            if (!file) return notAnnotationFile(params.uri);
-            return safe("fileAnnotations", { uri: params.uri, annotations: [] }, () =>
-                fileAnnotations(workspace, file),
+            const result = safe("fileAnnotations", { uri: params.uri, annotations: [] }, () =>
+                service.fileAnnotations(params.uri),
             )();
+            return result ?? notAnnotationFile(params.uri);
         }),
     );
     connection.onRequest(
         fileSummaryRequest,
         onceRead(service, indexed, (params) => {
-            const file = safe("fileSummary", undefined, () => analysis.current(params.uri))();
-            return file ? file.summary() : notAnnotationFile(params.uri);
+            const summary = safe("fileSummary", undefined, () => service.fileSummary(params.uri))();
+            return summary ?? notAnnotationFile(params.uri);
         }),
     );
     connection.onRequest(
@@ -109,57 +86,45 @@ function registerCitationRequests({ connection, service, safe }: ServerContext, 
         onceRead(
             service,
             indexed,
-            safe("coverage", { coveredChars: 0, totalChars: 0, ratio: 0 }, (params) => {
-                analysis.settle();
-                return coverage(workspace, params.uri);
-            }),
+            safe("coverage", { coveredChars: 0, totalChars: 0, ratio: 0 }, (params) => service.coverage(params.uri)),
         ),
     );
     connection.onRequest(
         lineIndexRequest,
         onceRead(service, indexed, (params) => {
-            const result = safe("lineIndex", undefined, () => lineIndex(workspace, params.uri))();
+            const result = safe("lineIndex", undefined, () => service.lineIndex(params.uri))();
             return result ?? new ResponseError(ErrorCodes.InvalidParams, `cannot read ${params.uri}`);
         }),
     );
 }
 
 /** Refs that follow edits and renames (docs/editor-features.md). */
-function registerRefUpdateRequests({ connection, service, documents, safe }: ServerContext, indexer: Indexer): void {
-    const { workspace, analysis, follower } = service;
+function registerRefUpdateRequests({ connection, service, safe }: ServerContext, indexer: Indexer): void {
     const indexed = () => indexer.settled();
     connection.onRequest(
         followEditsRequest,
-        safe("followEdits", { edit: {}, refCount: 0, fileCount: 0 }, (params) => follower.take(params.uri)),
+        safe("followEdits", { edit: {}, refCount: 0, fileCount: 0 }, (params) => service.followEdits(params.uri)),
     );
     connection.onNotification(
         dismissFollowEditsNotification,
-        safe("dismissFollowEdits", undefined, (params) => follower.dismiss(params.uri)),
+        safe("dismissFollowEdits", undefined, (params) => service.dismissFollowEdits(params.uri)),
     );
     connection.onRequest(
         pathsForRenameRequest,
         onceRead(
             service,
             indexed,
-            safe("pathsForRename", { edit: {}, refCount: 0, fileCount: 0 }, (params) => {
-                analysis.settle();
-                return pathsForRename(
-                    workspace,
-                    params,
-                    (uri) => analysis.current(uri),
-                    (uri) => documents.get(uri)?.version,
-                );
-            }),
+            safe("pathsForRename", { edit: {}, refCount: 0, fileCount: 0 }, (params) => service.pathsForRename(params)),
         ),
     );
 }
 
 /** The client's authoring writes: the server computes the edit, the client applies it (one undo). */
-function registerAuthoringRequests({ connection, safe }: ServerContext): void {
+function registerAuthoringRequests({ connection, service, safe }: ServerContext): void {
     connection.onRequest(
         annotationEditRequest,
         safe("annotationEdit", { ok: false as const, message: "the server could not compute the edit" }, (params) =>
-            annotationEdit(params),
+            service.annotationEdit(params),
         ),
     );
 }
@@ -169,12 +134,9 @@ function registerLockRequests({ connection, service, safe }: ServerContext): voi
     const failed = { ok: false, message: "the server could not lock the refs", written: false, hadLock: false };
     connection.onRequest(
         lockRefsRequest,
-        safe("lockRefs", { ...failed, locked: 0, changed: 0, unresolved: 0, accepted: 0 }, (params) => {
-            const result = lockRefs(service.workspace, service.analysis.current(params.uri), params);
-            // The new lock is read when the file is checked again: drift and its diagnostics update now.
-            if (result.written) service.analysis.fileChanged(params.uri);
-            return result;
-        }),
+        safe("lockRefs", { ...failed, locked: 0, changed: 0, unresolved: 0, accepted: 0 }, (params) =>
+            service.lockRefs(params),
+        ),
     );
 }
 
@@ -191,31 +153,18 @@ function progressMessage(step: SearchStep): string {
         : `${step.done} of ${step.total} passages checked`;
 }
 
-/** The agent tools' handler (features/agentTools.ts), given by the Node server only (docs/web.md). */
-export type AgentToolHandler = typeof agentTool;
-
 /** Evidence search and the agent tools (docs/evidence.md, docs/agents.md); absent in the browser, they say so. */
-function registerAgentRequests(
-    { connection, service }: ServerContext,
-    buffers: OpenBuffers,
-    agentTool: AgentToolHandler | undefined,
-): void {
+function registerAgentRequests({ connection, service }: ServerContext): void {
     connection.onRequest(findEvidenceRequest, async (params, token: CancellationToken) => {
-        const evidence = service.evidence;
-        if (!evidence) return { ok: false as const, message: `Searching for evidence ${NOT_IN_BROWSER}` };
+        if (!service.canFindEvidence()) return service.findEvidence(params);
         // Progress under the client's token (none without one); cancellable: the search stops between steps.
         const reporter = connection.window.attachWorkDoneProgress(params.workDoneToken);
         reporter.begin("Searching for sources", 0, undefined, true);
         try {
-            return await evidence.find(
-                service.current(params.annotationUri),
-                params,
-                (m) => connection.console.error(m),
-                {
-                    cancelled: () => token.isCancellationRequested,
-                    progress: (step) => reporter.report(progressPercent(step), progressMessage(step)),
-                },
-            );
+            return await service.findEvidence(params, {
+                cancelled: () => token.isCancellationRequested,
+                progress: (step) => reporter.report(progressPercent(step), progressMessage(step)),
+            });
         } catch (error) {
             connection.console.error(
                 `sourcecheck: findEvidence failed: ${error instanceof Error ? error.stack : String(error)}`,
@@ -225,19 +174,12 @@ function registerAgentRequests(
             reporter.done();
         }
     });
-    connection.onRequest(agentToolRequest, async (params): Promise<AgentToolResult> => {
-        if (!agentTool)
-            return {
-                ok: false,
-                error: { code: "unavailable", message: `The SourceCheck agent tools ${NOT_IN_BROWSER}` },
-            };
-        // A tool called at start-up sees every file, as the CLI and MCP do ("did you mean" lists them).
-        await service.workspace.whenScanned();
-        return agentTool(service.workspace, params, {
-            buffer: (path) => buffers.buffer(path),
-            applyEdit: async (edit, label) => (await connection.workspace.applyEdit({ label, edit })).applied,
-        });
-    });
+    connection.onRequest(agentToolRequest, (params) =>
+        service.agentTool(
+            params,
+            async (edit, label) => (await connection.workspace.applyEdit({ label, edit })).applied,
+        ),
+    );
 }
 
 /** Quote files (docs/quotes.md): re-fetch the cited pages on request, convert to an annotation file. */
@@ -249,7 +191,7 @@ function registerQuoteRequests(
         const controller = new AbortController();
         const cancel = token.onCancellationRequested(() => controller.abort());
         try {
-            const result = await service.quotes.refetch(params.uri, controller.signal);
+            const result = await service.refetchQuotes(params.uri, controller.signal);
             const document = documents.get(params.uri);
             if (result.ok && client.pullDiagnostics) client.refreshDiagnostics();
             else if (result.ok && document) diagnostics.quoteChanged(document);
@@ -258,17 +200,17 @@ function registerQuoteRequests(
             cancel.dispose();
         }
     });
-    connection.onRequest(convertQuotesRequest, (params) => service.quotes.convert(params.uri));
+    connection.onRequest(convertQuotesRequest, (params) => service.convertQuotes(params.uri));
 }
 
 export function registerCustomRequests(
     context: ServerContext,
-    parts: { indexer: Indexer; buffers: OpenBuffers; diagnostics: DiagnosticsChannel; agentTool?: AgentToolHandler },
+    parts: { indexer: Indexer; diagnostics: DiagnosticsChannel },
 ): void {
     registerCitationRequests(context, parts.indexer);
     registerRefUpdateRequests(context, parts.indexer);
     registerAuthoringRequests(context);
     registerLockRequests(context);
-    registerAgentRequests(context, parts.buffers, parts.agentTool);
+    registerAgentRequests(context);
     registerQuoteRequests(context, parts.diagnostics);
 }

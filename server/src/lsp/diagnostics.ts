@@ -6,8 +6,7 @@
  * pulls it, and its pushed diagnostics are cleared so nothing shows twice.
  */
 import type { TextDocument } from "vscode-languageserver-textdocument";
-import { diagnosticsOf } from "../features/diagnostics";
-import type { AnnotationFile } from "../workspace/annotationFile";
+import type { AnnotationFile } from "../languageService";
 import type { ServerContext } from "./context";
 
 export class DiagnosticsChannel {
@@ -71,8 +70,8 @@ export class DiagnosticsChannel {
     /** A quote file opened, changed or re-fetched: push its diagnostics (the client pulls them otherwise). */
     quoteChanged(document: TextDocument): void {
         const { service, client, connection } = this.context;
-        if (!service.quotes.handles(document.uri) || client.pullDiagnostics) return;
-        const diagnostics = service.quotes.diagnostics(document.uri);
+        if (!service.isQuoteFile(document.uri) || client.pullDiagnostics) return;
+        const diagnostics = service.quoteDiagnostics(document.uri);
         if (diagnostics.length > 0 || this.quotesPushed.has(document.uri)) {
             void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
         }
@@ -81,7 +80,7 @@ export class DiagnosticsChannel {
     }
 
     private push(file: AnnotationFile, version?: number): void {
-        const diagnostics = diagnosticsOf(this.context.service.workspace, file);
+        const diagnostics = this.context.service.annotationDiagnostics(file);
         void this.context.connection.sendDiagnostics({ uri: file.uri, version, diagnostics });
         if (file.problems.length > 0) this.pushed.add(file.uri);
         else this.pushed.delete(file.uri);

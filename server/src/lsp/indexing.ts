@@ -3,9 +3,7 @@
  * and check it, with work-done progress, yielding between files so a large workspace never freezes the
  * editor; again when the folders, the recognition or the exclusions change.
  */
-import { publishConfigProblems } from "../features/configDiagnostics";
-import type { AnnotationFile } from "../workspace/annotationFile";
-import { pathToUri, uriToPath } from "../workspace/uris";
+import type { AnnotationFile } from "../languageService";
 import type { ServerContext } from "./context";
 import type { DiagnosticsChannel } from "./diagnostics";
 
@@ -44,15 +42,9 @@ export class Indexer {
     /** Roots or recognition changed: forget closed files, scan again, clear what is no longer an annotation file. */
     async reindex(): Promise<void> {
         const { service, documents } = this.context;
-        const { workspace, analysis } = service;
-        const before = workspace.all().map((f) => f.uri);
-        for (const uri of before) if (documents.get(uri) === undefined) workspace.remove(uri);
-        for (const document of documents.all()) {
-            if (workspace.isAnnotationFile(document.uri, document.languageId)) analysis.fileChanged(document.uri);
-            else if (workspace.get(document.uri)) workspace.remove(document.uri);
-        }
+        const before = service.beforeReindex(documents.all());
         await this.index();
-        for (const uri of before) if (!workspace.get(uri)) this.diagnostics.forget(uri);
+        for (const uri of before) if (!service.isKnown(uri)) this.diagnostics.forget(uri);
     }
 
     private async run(scanned?: Promise<string[]>): Promise<void> {
@@ -62,21 +54,20 @@ export class Indexer {
             : undefined;
         try {
             progress?.begin("SourceCheck: checking annotation files", 0, "finding annotation files", false);
-            const found = await (scanned ?? this.context.service.workspace.scan());
+            const found = await (scanned ?? this.context.service.scan());
             const report = (index: number, path: string) =>
                 progress?.report(Math.round((index / Math.max(1, found.length)) * 100), path);
             let { files, cited } = await this.checkAll(found, report);
             // Reads still on their way (the browser's files come from the client: docs/web.md): each
             // round finds the next ones (configurations, locks, cited documents); nothing half-read is shown.
-            const { workspace } = this.context.service;
-            for (let round = 0; round < MAX_READ_ROUNDS && workspace.reads.hasPending(); round++) {
-                await workspace.reads.settle();
+            const { service } = this.context;
+            for (let round = 0; round < MAX_READ_ROUNDS && service.readsPending(); round++) {
+                await service.settleReads();
                 ({ files, cited } = await this.checkAll(found, report));
             }
             this.afterChange(files, cited);
-            publishConfigProblems(
+            service.publishConfigProblems(
                 (params) => void connection.sendDiagnostics(params),
-                this.context.service.workspace,
                 this.shownConfigProblems,
             );
         } catch (error) {
@@ -92,7 +83,7 @@ export class Indexer {
         found: string[],
         report: (index: number, path: string) => void,
     ): Promise<{ files: AnnotationFile[]; cited: string[] }> {
-        const { service, documents } = this.context;
+        const { service } = this.context;
         const files: AnnotationFile[] = [];
         const cited = new Set<string>();
         let slice = Date.now();
@@ -103,15 +94,11 @@ export class Indexer {
                 await new Promise((resolve) => setTimeout(resolve, 0));
                 slice = Date.now();
             }
-            const uri = pathToUri(path);
             report(index, path);
-            const file =
-                documents.get(uri) !== undefined
-                    ? service.analysis.current(uri)
-                    : service.workspace.analyzeFromDisk(uri);
-            if (!file) continue;
-            files.push(file);
-            for (const target of service.analysis.citedUris(file)) cited.add(target);
+            const found = service.checkFound(path);
+            if (!found.file) continue;
+            files.push(found.file);
+            for (const target of found.cited) cited.add(target);
         }
         return { files, cited: [...cited] };
     }
@@ -123,9 +110,10 @@ export function watchWorkspaceFolders(context: ServerContext, indexer: Indexer):
     if (!client.capabilities.workspace?.workspaceFolders) return;
     connection.workspace.onDidChangeWorkspaceFolders(
         safe("workspace folders", undefined, (event) => {
-            const removed = new Set(event.removed.map((f) => uriToPath(f.uri)));
-            const added = event.added.map((f) => uriToPath(f.uri)).filter((f): f is string => f !== undefined);
-            service.workspace.folders = [...service.workspace.folders.filter((f) => !removed.has(f)), ...added];
+            service.changeFolders(
+                event.added.map((f) => f.uri),
+                event.removed.map((f) => f.uri),
+            );
             void indexer.reindex();
         }),
     );

@@ -6,6 +6,9 @@
  * Every answer kept has an invalidation path: `changed` (the client forwards file changes) drops it, and
  * each arrival is told to `onArrived` listeners, which drop what was decided without it.
  */
+import type { RequestType } from "vscode-languageserver-protocol";
+import { webListRequest, webReadRequest, webStatRequest } from "../../../shared/webProtocol";
+import { pathToUri } from "./uris";
 import type { FileInfo, FileKind, TextRead, WorkspaceFiles } from "./workspaceFiles";
 
 /** What the client answers to a read (shared/webProtocol.ts carries it). */
@@ -14,11 +17,30 @@ export type ClientRead =
     | { kind: "missing" | "directory" | "binary" | "not-utf8" | "error"; message?: string }
     | { kind: "too-large"; size: number };
 
-/** The three questions the server asks the client (lsp/clientFiles.ts sends them). */
+/** The three questions the server asks the client (`connectionAsker` sends them). */
 export interface FileAsker {
     read(path: string, maxBytes: number): Promise<ClientRead>;
     stat(path: string): Promise<FileInfo | undefined>;
     list(directory: string): Promise<{ name: string; kind: FileKind | "symlink" }[] | undefined>;
+}
+
+/** What sends a request to the client: the worker's connection (browserServer.ts). */
+export interface RequestSender {
+    sendRequest<P, R>(type: RequestType<P, R, void>, params: P): Promise<R>;
+}
+
+/** The questions of a `FileAsker` sent to the client as shared/webProtocol.ts's requests (docs/web.md). */
+export function connectionAsker(connection: RequestSender): FileAsker {
+    return {
+        read: (path, maxBytes) => connection.sendRequest(webReadRequest, { uri: pathToUri(path), maxBytes }),
+        stat: async (path) => {
+            const { stat } = await connection.sendRequest(webStatRequest, { uri: pathToUri(path) });
+            if (!stat) return undefined;
+            return { kind: stat.kind === "symlink" ? "other" : stat.kind, size: stat.size, mtime: stat.mtime };
+        },
+        list: async (directory) =>
+            (await connection.sendRequest(webListRequest, { uri: pathToUri(directory) })).entries,
+    };
 }
 
 function textReadOf(read: ClientRead): TextRead {

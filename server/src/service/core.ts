@@ -1,0 +1,88 @@
+/**
+ * What one language service holds (languageService.ts): the workspace index it builds over the open
+ * buffers, the analysis, the edit follower and the quote files. Nothing outside the service sees it:
+ * the registrations of lsp/ reach it only through the service's methods (docs/architecture.md).
+ */
+import type { RefsCanFollowParams } from "../../../shared/customProtocol";
+import type { agentTool } from "../features/agentTools";
+import { Analysis, type AnalysisEvents } from "../features/analysis";
+import type { EvidenceFeature } from "../features/evidence";
+import { EditFollower } from "../features/followEdits";
+import { type FetchPage, QuoteFiles } from "../features/quoteFiles";
+import { OpenBuffers, type OpenDocuments } from "../workspace/openBuffers";
+import type { PendingReads } from "../workspace/workspaceFiles";
+import { WorkspaceIndex } from "../workspace/workspaceIndex";
+
+export interface Logger {
+    error(message: string): void;
+}
+
+/** What the service tells whoever holds the connection: what the analysis tells it, and more. */
+export interface ServiceEvents extends Omit<AnalysisEvents, "log"> {
+    /** Refs that can follow edits of a cited document (docs/editor-features.md). */
+    refsCanFollow(params: RefsCanFollowParams): void;
+}
+
+/** The agent tools' handler (features/agentTools.ts), given by the Node server only (docs/web.md). */
+export type AgentToolHandler = typeof agentTool;
+
+export interface LanguageServiceOptions {
+    /** The open documents (the server's TextDocuments): their unsaved text wins over the disk. */
+    documents: OpenDocuments;
+    /** Reads still on their way (the browser's files come from the client: docs/web.md); none on Node. */
+    reads?: PendingReads;
+    logger: Logger;
+    events: ServiceEvents;
+    /**
+     * How cited pages are re-fetched (the Node server: the strict policy and the system resolver). Absent
+     * where pages cannot be fetched (a browser's CORS: docs/web.md): a re-fetch says so.
+     */
+    fetchPage?: FetchPage;
+    /** Evidence search over the workspace (Find Sources); absent in the browser (docs/web.md). */
+    evidence?: EvidenceFeature;
+    /** The agent tools (VS Code's language model tools); absent in the browser (docs/web.md). */
+    agentTool?: AgentToolHandler;
+}
+
+/** Said where a capability of the desktop is not there (VS Code for the Web: docs/web.md). */
+export const NOT_IN_BROWSER = "is not available in VS Code for the Web (see docs/web.md)";
+
+export class ServiceCore {
+    readonly workspace: WorkspaceIndex;
+    readonly buffers: OpenBuffers;
+    readonly analysis: Analysis;
+    readonly follower: EditFollower;
+    readonly quotes: QuoteFiles;
+    readonly documents: OpenDocuments;
+    readonly logger: Logger;
+    readonly evidence: EvidenceFeature | undefined;
+    readonly agentTool: AgentToolHandler | undefined;
+
+    constructor({ documents, reads, logger, events, fetchPage, evidence, agentTool }: LanguageServiceOptions) {
+        this.documents = documents;
+        this.logger = logger;
+        this.evidence = evidence;
+        this.agentTool = agentTool;
+        this.buffers = new OpenBuffers(documents);
+        const workspace = new WorkspaceIndex(this.buffers, reads);
+        this.workspace = workspace;
+        this.analysis = new Analysis(workspace, documents, {
+            changed: (files, citedUris) => events.changed(files, citedUris),
+            removed: (uri) => events.removed(uri),
+            log: (message) => logger.error(message),
+        });
+        this.follower = new EditFollower(workspace, {
+            current: (uri) => this.analysis.current(uri),
+            settle: () => this.analysis.settle(),
+            openVersion: (uri) => documents.get(uri)?.version,
+            notify: (params) => events.refsCanFollow(params),
+        });
+        const noFetch: FetchPage = async (url) => ({
+            ok: false,
+            url,
+            code: "SOURCE_UNAVAILABLE",
+            message: `re-fetching a page ${NOT_IN_BROWSER}`,
+        });
+        this.quotes = new QuoteFiles(documents, fetchPage ?? noFetch, () => workspace.folders);
+    }
+}
