@@ -32,10 +32,18 @@ module.exports = {
         {
             name: "workspace-below-features",
             comment:
-                "server/src/workspace is where documents come from, below the features and the agent tools that use it (docs/architecture.md): it imports neither.",
+                "server/src/workspace is where documents come from, below the features, the agent tools and the quote files that use it (docs/architecture.md): it imports none of them.",
             severity: "error",
             from: { path: "^server/src/workspace/" },
-            to: { path: "^server/src/(features|agentTools)/" },
+            to: { path: "^server/src/(features|agentTools|quotes)/" },
+        },
+        {
+            name: "lsp-through-the-service",
+            comment:
+                "The registrations (server/src/lsp/) bind the language service to the connection and reach the server only through it: languageService.ts and each other, besides shared/ and npm packages (docs/architecture.md).",
+            severity: "error",
+            from: { path: "^server/src/lsp/" },
+            to: { path: "^server/src/", pathNot: "^server/src/(lsp/|languageService\\.ts$)" },
         },
         {
             name: "features-are-thin",

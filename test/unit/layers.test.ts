@@ -53,8 +53,13 @@ const CLEAN: Record<string, string> = {
     "server/src/operations/op.ts": "import { A } from '../core/a';\nexport const op = A;\n",
     "server/src/mcp/tools.ts": "import { read } from '../workspace/files';\nexport const tools = read;\n",
     "client/src/view.ts": "import { NAME } from '../../shared/protocol';\nexport const v = NAME;\n",
+    "server/src/quotes/notes.ts": "import { A } from '../core/a';\nexport const notes = A;\n",
+    "server/src/workspace/pages.ts": "import { A } from '../core/a';\nexport const pages = A;\n",
+    "server/src/languageService.ts": "import { h } from './features/hover';\nexport const service = { hover: h };\n",
+    "server/src/lsp/context.ts":
+        "import type { service } from '../languageService';\nexport type Context = typeof service;\n",
     "server/src/lsp/hover.ts":
-        "import type { Connection } from 'vscode-languageserver/node';\nexport const register = (c: Connection) => c;\n",
+        "import type { Connection } from 'vscode-languageserver/node';\nimport { NAME } from '../../../shared/protocol';\nimport { service } from '../languageService';\nimport type { Context } from './context';\nexport const register = (c: Connection, x?: Context) => [c, x, service, NAME];\n",
 };
 
 describe("layers the build enforces (dependency-cruiser in npm run lint)", () => {
@@ -85,11 +90,17 @@ describe("layers the build enforces (dependency-cruiser in npm run lint)", () =>
                 "server/src/operations/bad.ts",
                 "import { read } from '../workspace/files';\nexport const b = read;\n",
             ],
+            // Below the features and the quote files: what a page's text is lives in core/, not quotes/.
             "workspace-below-features": [
                 "server/src/workspace/bad.ts",
-                "import { h } from '../features/hover';\nexport const b = h;\n",
+                "import { h } from '../features/hover';\nimport { notes } from '../quotes/notes';\nexport const b = [h, notes];\n",
             ],
             "mcp-not-into-cli": ["server/src/mcp/bad.ts", "import { run } from '../cli/run';\nexport const b = run;\n"],
+            // A registration past the service, even for a type only.
+            "lsp-through-the-service": [
+                "server/src/lsp/bad.ts",
+                "import type { h } from '../features/hover';\nimport { read } from '../workspace/files';\nexport const b: typeof h | typeof read = read;\n",
+            ],
             "client-asks-the-server": [
                 "client/src/bad.ts",
                 "import { A } from '../../server/src/core/a';\nexport const b = A;\n",
@@ -112,9 +123,21 @@ describe("layers the build enforces (dependency-cruiser in npm run lint)", () =>
                 output,
                 /features-are-thin: server\/src\/features\/bad\.ts → \S*node_modules\/vscode-languageserver\//,
             );
+            for (const to of ["features/hover", "quotes/notes"]) {
+                assert.match(
+                    output,
+                    new RegExp(`workspace-below-features: server/src/workspace/bad\\.ts → server/src/${to}\\.ts`),
+                );
+            }
+            for (const to of ["features/hover", "workspace/files"]) {
+                assert.match(
+                    output,
+                    new RegExp(`lsp-through-the-service: server/src/lsp/bad\\.ts → server/src/${to}\\.ts`),
+                );
+            }
             assert.doesNotMatch(
                 output,
-                /(hover|run|tools|view|a|files|protocol|op)\.ts →/,
+                /(hover|run|tools|view|a|files|protocol|op|notes|pages|context)\.ts →/,
                 "a clean module was flagged",
             );
         } finally {

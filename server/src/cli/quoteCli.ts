@@ -4,10 +4,11 @@
  * (docs/quotes.md).
  */
 import * as nodePath from "node:path";
+import type { PageText } from "../core/pageSources";
 import { visible } from "../core/visible";
 import { fetchSourceText } from "../fetch/fetchSource";
 import type { QuoteDiagnostic } from "../quotes/diagnostics";
-import type { LiveItem, PageText } from "../quotes/live";
+import type { LiveItem } from "../quotes/live";
 import { traceCiteExits } from "./command";
 import type { CliIo } from "./commands";
 import { CliError, isCliError, readTextInput } from "./files";

@@ -29,10 +29,11 @@ import {
     TRACE_LANGUAGE,
 } from "../../../shared/quoteProtocol";
 import { LineIndex } from "../core/lines";
+import { type PageText, tidyPageText } from "../core/pageSources";
 import type { FetchOptions, FetchResult } from "../fetch/fetchSource";
-import { convertQuotes, convertTrace, tidyPageText } from "../quotes/convert";
+import { convertQuotes, convertTrace } from "../quotes/convert";
 import type { QuoteDiagnostic } from "../quotes/diagnostics";
-import { checkQuotesLive, type LiveMatch, type PageText } from "../quotes/live";
+import { checkQuotesLive, type LiveMatch } from "../quotes/live";
 import { type ParsedQuotes, parseNotes } from "../quotes/notes";
 import { parseReport } from "../quotes/report";
 import { analyzeTrace, type TraceAnalysis } from "../quotes/trace";

@@ -8,6 +8,7 @@
 import { refForSpan } from "../core/author";
 import { citeQuote } from "../core/cite";
 import { normalizeLineEndings } from "../core/lines";
+import { tidyPageText } from "../core/pageSources";
 import { SessionDocument } from "../core/session";
 import type { Annotation, Ref, SourceDocument, SourceRef } from "../core/types";
 import { findQuote } from "./match";
@@ -135,15 +136,6 @@ export function convertQuotes(
 
 function unavailable(url: string) {
     return { code: "SOURCE_UNAVAILABLE", message: `${url} was not fetched` };
-}
-
-export function tidyPageText(text: string): string {
-    return normalizeLineEndings(text)
-        .split("\n")
-        .map((line) => line.replace(/[ \t\u00a0]+/g, " ").trim())
-        .join("\n")
-        .replace(/\n{3,}/g, "\n\n")
-        .trim();
 }
 
 function convertClaims(claims: PendingClaim[]): ConvertedFile {

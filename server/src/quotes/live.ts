@@ -4,12 +4,11 @@
  * in TraceCite's shape (`source_count`, `citation_count`, `matched_count`, one item per citation or
  * per source), without echoing page text or quotes.
  */
+import type { PageText } from "../core/pageSources";
 import { count } from "./diagnostics";
 import { findQuoteIn, foldText, type QuoteMatch } from "./match";
 import type { QuoteCitation } from "./notes";
 import type { TraceAnalysis } from "./trace";
-
-export type PageText = { ok: true; text: string } | { ok: false; code: string; message: string };
 
 export interface LiveItem {
     /** 1-based line of the quote (notes, reports) or of the source (traces). */

@@ -6,9 +6,7 @@
  * workspace is ever read, and nothing goes to the network.
  */
 import * as nodePath from "node:path";
-import { tidyPageText } from "../quotes/convert";
-import type { PageText } from "../quotes/live";
-import { fileUriPath } from "../quotes/trace";
+import { fileUriPath, type PageText, tidyPageText } from "../core/pageSources";
 import { type DiskRead, readDocumentUnderRoot } from "./diskDocuments";
 import { isInside } from "./pathSafety";
 

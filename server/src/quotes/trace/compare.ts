@@ -2,16 +2,7 @@
 import type { QuoteDiagnostic } from "../diagnostics";
 import { analyzeTrace } from "./check";
 
-/** The path a `file:` URI names (`file:rel/path`, `file:///abs/path`), not percent-decoded; else undefined. */
-export function fileUriPath(uri: string): string | undefined {
-    if (uri.startsWith("file://")) {
-        const rest = uri.slice("file://".length);
-        // file://host/path names another machine; only an empty host (file:///...) is local.
-        return rest.startsWith("/") ? rest : undefined;
-    }
-    if (uri.startsWith("file:")) return uri.slice("file:".length) || undefined;
-    return undefined;
-}
+export { fileUriPath } from "../../core/pageSources";
 
 export interface SourceChange {
     kind: "added" | "removed" | "changed";
