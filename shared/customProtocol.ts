@@ -35,12 +35,17 @@ export type SpanKind = "claim" | "supports" | "refutes";
 export type Verdict = "supported" | "refuted" | "contested" | "broken";
 export const SPAN_KINDS: readonly SpanKind[] = ["claim", "supports", "refutes"];
 
-export interface Citation {
+/**
+ * Which ref of an annotation: its claim, or a source numbered from 1 (docs/contract.md, "Numbers":
+ * `annotation` and `source` count from 1; 0-based positions only in `index` and JSON Pointers).
+ */
+export type RefRole = { role: "claim"; source?: undefined } | { role: "source"; source: number };
+
+export type Citation = RefRole & {
     /** The annotation file holding the citing annotation. */
     annotationUri: string;
-    annotationIndex: number;
-    /** "claim", or the index of the source within the annotation. */
-    role: "claim" | number;
+    /** The citing annotation, numbered from 1. */
+    annotation: number;
     polarity?: Polarity;
     confidence?: number;
     /** The resolved claim of that annotation, when it resolves. */
@@ -54,11 +59,10 @@ export interface Citation {
      * entry per ref (its first error), so a hover on the span can say which ref and why (docs/verdicts.md).
      */
     problems?: RefProblem[];
-}
+};
 
 /** A ref of an annotation that fails, or whose cited text changed since it was locked. */
-export interface RefProblem {
-    role: "claim" | number;
+export type RefProblem = RefRole & {
     /** The ref's `path`, as written. */
     path: string;
     /** For example `boundary-not-found`, or `text-changed` for drift. */
@@ -66,7 +70,7 @@ export interface RefProblem {
     message: string;
     /** Where the ref sits in the annotation file: its quick fixes are asked for there. */
     refRange: LspRange;
-}
+};
 
 export interface CitedSpan {
     range: LspRange;
@@ -82,20 +86,20 @@ export interface CitedSpansParams {
  * A ref into this document that does not resolve, placed on the line it names (the line of the
  * boundary that failed, else its start line) when that line exists.
  */
-export interface BrokenRef {
+export type BrokenRef = RefRole & {
     /** The whole named line, 0-based like every LSP range. */
     range: LspRange;
     /** 1-based, as the ref writes it. */
     line: number;
-    role: "claim" | number;
     annotationUri: string;
-    annotationIndex: number;
+    /** The annotation, numbered from 1. */
+    annotation: number;
     /** The first error, for example `boundary-not-found`. */
     code: string;
     message: string;
     /** Where the broken ref sits in the annotation file. */
     refRange: LspRange;
-}
+};
 
 export interface CitedSpansResult {
     uri: string;
@@ -161,12 +165,11 @@ export interface RefsCanFollowParams {
     changed?: ChangedCitation[];
 }
 
-/** A ref whose cited text an edit changed: its annotation file, and the 0-based annotation and source (or the claim). */
-export interface ChangedCitation {
+/** A ref whose cited text an edit changed: its annotation file, its annotation and source (or the claim), from 1. */
+export type ChangedCitation = RefRole & {
     fileUri: string;
     annotation: number;
-    role: "claim" | number;
-}
+};
 
 /** Ask for (followEdits) or drop (dismissFollowEdits) the pending updates of refs into `uri`. */
 export interface FollowEditsParams {
@@ -241,9 +244,7 @@ export interface AnnotationFilesResult {
 /** The annotations of an annotation file, for the SourceCheck view (docs/view.md). */
 export const FILE_ANNOTATIONS = "sourcecheck/fileAnnotations";
 
-export interface AnnotationRefSummary {
-    /** "claim", or the index of the source. */
-    role: "claim" | number;
+export type AnnotationRefSummary = RefRole & {
     valid: boolean;
     /** The cited document and span, when the ref resolves in a workspace file. */
     uri?: string;
@@ -255,9 +256,10 @@ export interface AnnotationRefSummary {
     confidence?: number;
     /** Where the ref sits in the annotation file. */
     refRange: LspRange;
-}
+};
 
 export interface AnnotationSummary {
+    /** The annotation's position in the file's array, from 0 (as in its JSON Pointer). */
     index: number;
     verdict: Verdict;
     claim?: AnnotationRefSummary;

@@ -5,6 +5,7 @@
  * names annotations and sources through these helpers, so the two numberings never meet in a
  * sentence; test/unit/numbering.test.ts checks that no producer spells an index itself.
  */
+import type { RefRole } from "./customProtocol";
 
 /** "annotation 9" for the 0-based index 8. */
 export function annotationLabel(index: number, capital = false): string {
@@ -16,9 +17,19 @@ export function sourceLabel(index: number, capital = false): string {
     return `${capital ? "Source" : "source"} ${index + 1}`;
 }
 
+/** Which ref of an annotation (its claim, or a source numbered from 1) from the core's role: "claim" or a 0-based source index. */
+export function refRoleOf(role: "claim" | number): RefRole {
+    return role === "claim" ? { role: "claim" } : { role: "source", source: role + 1 };
+}
+
 /** The 1-based number a person reads for a 0-based index. */
 export function ordinal(index: number): number {
     return index + 1;
+}
+
+/** The 0-based index of a number counted from 1 (an `annotation` or `source` of the protocol). */
+export function indexOfOrdinal(number: number): number {
+    return number - 1;
 }
 
 function unescapeToken(token: string): string {

@@ -19,7 +19,7 @@ import {
     type Verdict,
 } from "./customRequestTypes";
 import { columnsOf, fitToColumns, labelColumns } from "./fitLabel";
-import { annotationName, sourceName } from "./l10n";
+import { annotationNumbered, sourceNumbered } from "./l10n";
 
 const THROTTLE_MS = 120;
 
@@ -229,11 +229,11 @@ function brokenLineOptions(refs: BrokenRef[], document: vscode.TextDocument): vs
         for (const ref of list) {
             const title =
                 ref.role === "claim"
-                    ? vscode.l10n.t("**SourceCheck · broken claim** of {0}: ", annotationName(ref.annotationIndex))
+                    ? vscode.l10n.t("**SourceCheck · broken claim** of {0}: ", annotationNumbered(ref.annotation))
                     : vscode.l10n.t(
                           "**SourceCheck · broken {0}** of {1}: ",
-                          sourceName(ref.role),
-                          annotationName(ref.annotationIndex),
+                          sourceNumbered(ref.source),
+                          annotationNumbered(ref.annotation),
                       );
             hover.appendMarkdown(title);
             hover.appendText(`${ref.message} (${ref.code})`);

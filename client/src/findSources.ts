@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import { WorkDoneProgress } from "vscode-languageclient/node";
 import { annotationIndexAt } from "../../shared/annotationList";
 import type { EvidenceHitItem, FindEvidenceParams, FindEvidenceResult } from "../../shared/evidenceProtocol";
+import { indexOfOrdinal } from "../../shared/numbering";
 import { rememberAnnotationFile } from "./annotationFiles";
 import { appendSourceTo, chosenConfidence, revealAnnotation } from "./authoring";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
@@ -163,13 +164,14 @@ export class FindSources {
         if (!ref) return undefined;
         const result = await ask(this.sc, fileAnnotationsRequest, { uri: target.annotationFile });
         const annotation = result?.annotations?.find((a) => a.index === target.annotationIndex);
-        for (const source of annotation?.sources ?? []) {
-            if (!source.valid || !source.uri || !source.range || typeof source.role !== "number") continue;
+        // The sources in order: the array position is the source's index.
+        for (const [index, source] of (annotation?.sources ?? []).entries()) {
+            if (!source.valid || !source.uri || !source.range || source.role !== "source") continue;
             const uri = vscode.Uri.parse(source.uri);
             if (!uri.path.endsWith(`/${ref.path}`)) continue;
             if (source.range.start.line + 1 !== ref.start.line || source.range.end.line + 1 !== ref.end.line) continue;
             const document = await vscode.workspace.openTextDocument(uri);
-            if (document.getText(toRange(source.range)) === hit.refText) return source.role;
+            if (document.getText(toRange(source.range)) === hit.refText) return index;
         }
         return undefined;
     }
@@ -213,16 +215,19 @@ export class FindSources {
                 .filter((s) => s.kind === "claim")
                 .filter((s) => toRange(s.range).contains(cursor))
                 .flatMap((s) => s.citations.filter((c) => c.role === "claim"));
-            const unique = [...new Map(claims.map((c) => [`${c.annotationUri}#${c.annotationIndex}`, c])).values()];
+            const unique = [...new Map(claims.map((c) => [`${c.annotationUri}#${c.annotation}`, c])).values()];
             if (unique.length === 1)
                 return {
                     ok: true,
                     annotationFile: unique[0].annotationUri,
-                    annotationIndex: unique[0].annotationIndex,
+                    annotationIndex: indexOfOrdinal(unique[0].annotation),
                 };
             if (unique.length > 1)
                 return pickCitingFile(
-                    unique.map((c) => ({ annotationFile: c.annotationUri, annotationIndex: c.annotationIndex })),
+                    unique.map((c) => ({
+                        annotationFile: c.annotationUri,
+                        annotationIndex: indexOfOrdinal(c.annotation),
+                    })),
                     args.citingFile,
                 );
             return this.askForClaim(editor.selection.isEmpty ? undefined : editor);

@@ -15,7 +15,7 @@ import {
     type RefUpdate,
     refsCanFollowNotification,
 } from "./customRequestTypes";
-import { annotationName, askWithButtons, counted, countedRefsInFiles, sourceName } from "./l10n";
+import { annotationNumbered, askWithButtons, counted, countedRefsInFiles, sourceNumbered } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
 import { ask, messageOf } from "./requests";
 
@@ -224,12 +224,12 @@ export function driftText(changed: ChangedCitation[], citedName: string, origin:
 /** One line per changed ref for the output channel: which ref, in which file, and what happened. */
 export function driftDetails(changed: ChangedCitation[]): string[] {
     return changed.map((c) => {
-        const which = c.role === "claim" ? vscode.l10n.t("the claim") : sourceName(c.role);
+        const which = c.role === "claim" ? vscode.l10n.t("the claim") : sourceNumbered(c.source);
         const file = path.posix.basename(vscode.Uri.parse(c.fileUri).path);
         return vscode.l10n.t(
             "{0} of {1} in {2}: the cited text changed in this edit",
             which,
-            annotationName(c.annotation),
+            annotationNumbered(c.annotation),
             file,
         );
     });

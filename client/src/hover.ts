@@ -12,7 +12,7 @@ import { decorationsEnabled } from "./config";
 import type { Citation, CitedSpan, RefProblem } from "./customRequestTypes";
 import { brokenRefReason, toRange } from "./decorations";
 import { FIX_REF_COMMAND } from "./fixRef";
-import { annotationName, sourceName, verdictWord } from "./l10n";
+import { annotationNumbered, sourceNumbered, verdictWord } from "./l10n";
 
 export const OPEN_REF_COMMAND = "sourcecheck.openRef";
 
@@ -61,7 +61,7 @@ function verdictLead(citation: Citation): string {
 
 /** Which ref and why, then the fix: "source 1 (`sources/notes.md`): the end "2.6." is not on line 16 · Fix…". */
 function describeProblem(citation: Citation, problem: RefProblem): string {
-    const ref = problem.role === "claim" ? vscode.l10n.t("the claim") : sourceName(problem.role);
+    const ref = problem.role === "claim" ? vscode.l10n.t("the claim") : sourceNumbered(problem.source);
     const path = `\`${problem.path.replace(/`/g, "")}\``;
     const why =
         problem.code === "text-changed"
@@ -79,11 +79,11 @@ function fixRefLink(citation: Citation, problem: RefProblem): string {
 function describeCitation(citation: Citation): string {
     const file = path.posix.basename(vscode.Uri.parse(citation.annotationUri).path).replace(/`/g, "");
     // Numbered from 1, as everything a person reads (docs/contract.md section 5).
-    const annotation = annotationName(citation.annotationIndex);
+    const annotation = annotationNumbered(citation.annotation);
     const where =
         citation.role === "claim"
             ? vscode.l10n.t("{0} in {1}", annotation, `\`${file}\``)
-            : vscode.l10n.t("{0} of {1} in {2}", sourceName(citation.role), annotation, `\`${file}\``);
+            : vscode.l10n.t("{0} of {1} in {2}", sourceNumbered(citation.source), annotation, `\`${file}\``);
     const parts: string[] = [`${verdictLead(citation)} —`];
     if (citation.role === "claim") {
         parts.push(vscode.l10n.t("claim of"));

@@ -16,6 +16,16 @@ export function sourceName(index: number, capital = false): string {
     return capital ? vscode.l10n.t("Source {0}", ordinal(index)) : vscode.l10n.t("source {0}", ordinal(index));
 }
 
+/** "annotation 9" for `annotation: 9` of the server's protocol, which counts from 1 (docs/custom-protocol.md). */
+export function annotationNumbered(annotation: number, capital = false): string {
+    return capital ? vscode.l10n.t("Annotation {0}", annotation) : vscode.l10n.t("annotation {0}", annotation);
+}
+
+/** "source 1" for `source: 1` of the server's protocol, which counts from 1. */
+export function sourceNumbered(source: number, capital = false): string {
+    return capital ? vscode.l10n.t("Source {0}", source) : vscode.l10n.t("source {0}", source);
+}
+
 /** "supporting" or "refuting", translated. */
 export function polarityWord(polarity: "supports" | "refutes"): string {
     return polarity === "supports" ? vscode.l10n.t("supporting") : vscode.l10n.t("refuting");

@@ -7,7 +7,7 @@ import * as vscode from "vscode";
 import { VERDICT_CODICONS, verdictColorId } from "../../shared/legend";
 import { ordinal } from "../../shared/numbering";
 import type { AnnotationRefSummary, AnnotationSummary, FileSummary, Verdict } from "./customRequestTypes";
-import { annotationName, counted, sourceName, verdictWord } from "./l10n";
+import { annotationName, counted, sourceNumbered, verdictWord } from "./l10n";
 
 /**
  * The legend's shapes and colours (docs/verdicts.md, "One legend"): the codicon of the gutter's shape
@@ -144,7 +144,7 @@ export function reasonsOf(annotation: AnnotationSummary): string[] {
 
 /** A source's line in the view: its resolved text, or why it does not resolve. */
 export function sourceLabel(ref: AnnotationRefSummary): string {
-    const role = typeof ref.role === "number" ? sourceName(ref.role) : vscode.l10n.t("claim");
+    const role = ref.role === "source" ? sourceNumbered(ref.source) : vscode.l10n.t("claim");
     return ref.valid ? (ref.text ?? "") : `${role}: ${ref.error ?? vscode.l10n.t("does not resolve")}`;
 }
 

@@ -10,15 +10,18 @@ interface CitedSpans {
         kind: string;
         citations: {
             annotationUri: string;
-            annotationIndex: number;
-            role: "claim" | number;
+            /** Numbered from 1. */
+            annotation: number;
+            role: "claim" | "source";
+            source?: number;
             polarity?: string;
             confidence?: number;
             claimText?: string;
             verdict: string;
             refRange: ReturnType<typeof rangeOf>;
             problems?: {
-                role: "claim" | number;
+                role: "claim" | "source";
+                source?: number;
                 path: string;
                 code: string;
                 message: string;
@@ -29,9 +32,10 @@ interface CitedSpans {
     brokenRefs: {
         range: ReturnType<typeof rangeOf>;
         line: number;
-        role: "claim" | number;
+        role: "claim" | "source";
+        source?: number;
         annotationUri: string;
-        annotationIndex: number;
+        annotation: number;
         code: string;
         message: string;
         refRange: ReturnType<typeof rangeOf>;
@@ -61,22 +65,22 @@ describe("custom protocol", () => {
     it("sourcecheck/citedSpans: the valid claim spans of the answer, with who cites them", async () => {
         const result = await client.request<CitedSpans>("sourcecheck/citedSpans", { uri: client.uri("answer.md") });
         assert.equal(result.uri, client.uri("answer.md"));
-        // Valid claims: annotations 0-3 and 5-7 (annotation 4's claim is ambiguous), sorted by position.
+        // Valid claims: annotations 1-4 and 6-8 (annotation 5's claim is ambiguous), sorted by position.
         assert.deepEqual(
-            result.spans.map((s) => [s.kind, s.range, s.citations.map((c) => c.annotationIndex)]),
+            result.spans.map((s) => [s.kind, s.range, s.citations.map((c) => c.annotation)]),
             [
-                ["claim", line(2, 10, 37), [6]],
-                ["claim", line(2, 41, 44), [0]],
-                ["claim", line(2, 55, 89), [7]],
-                ["claim", line(3, 17, 49), [1]],
-                ["claim", line(4, 36, 66), [2]],
-                ["claim", line(5, 18, 58), [3]],
-                ["claim", line(7, 13, 52), [5]],
+                ["claim", line(2, 10, 37), [7]],
+                ["claim", line(2, 41, 44), [1]],
+                ["claim", line(2, 55, 89), [8]],
+                ["claim", line(3, 17, 49), [2]],
+                ["claim", line(4, 36, 66), [3]],
+                ["claim", line(5, 18, 58), [4]],
+                ["claim", line(7, 13, 52), [6]],
             ],
         );
         assert.deepEqual(result.spans[1].citations[0], {
             annotationUri: uri,
-            annotationIndex: 0,
+            annotation: 1,
             role: "claim",
             claimText: "37%",
             verdict: "supported",
@@ -98,11 +102,12 @@ describe("custom protocol", () => {
         assert.deepEqual(
             {
                 role: citation.role,
+                source: citation.source,
                 polarity: citation.polarity,
                 confidence: citation.confidence,
                 claimText: citation.claimText,
             },
-            { role: 0, polarity: "supports", confidence: 0.95, claimText: "37%" },
+            { role: "source", source: 1, polarity: "supports", confidence: 0.95, claimText: "37%" },
         );
         const notes = await client.request<CitedSpans>("sourcecheck/citedSpans", {
             uri: client.uri("sources/release-notes.md"),
@@ -219,10 +224,10 @@ describe("custom protocol", () => {
         const notes = await client.request<CitedSpans>("sourcecheck/citedSpans", {
             uri: client.uri("sources/release-notes.md"),
         });
-        // Annotation 1 supported (one supporting source), 3 refuted, 4 broken (its claim is ambiguous).
-        const verdictOf = (index: number) =>
-            notes.spans.flatMap((s) => s.citations).find((c) => c.annotationIndex === index)?.verdict;
-        assert.deepEqual([verdictOf(1), verdictOf(3), verdictOf(4)], ["supported", "refuted", "broken"]);
+        // Annotation 2 supported (one supporting source), 4 refuted, 5 broken (its claim is ambiguous).
+        const verdictOf = (annotation: number) =>
+            notes.spans.flatMap((s) => s.citations).find((c) => c.annotation === annotation)?.verdict;
+        assert.deepEqual([verdictOf(2), verdictOf(4), verdictOf(5)], ["supported", "refuted", "broken"]);
         // "planned for 2.6." is not on line 16 of the release notes: a broken ref, shown on that line.
         const broken = notes.brokenRefs.find((b) => b.message.includes("planned for 2.6."));
         assert.ok(broken, JSON.stringify(notes.brokenRefs));
@@ -243,25 +248,23 @@ describe("custom protocol", () => {
         });
         assert.equal(fixed.brokenRefs.filter((b) => b.line === 16).length, 0);
         const answer = await client.request<CitedSpans>("sourcecheck/citedSpans", { uri: client.uri("answer.md") });
-        // Annotation 4's claim end is ambiguous ("release" twice on line 7): broken, on line 7.
-        assert.ok(
-            answer.brokenRefs.some((b) => b.annotationIndex === 4 && b.line === 7 && b.code === "boundary-ambiguous"),
-        );
+        // Annotation 5's claim end is ambiguous ("release" twice on line 7): broken, on line 7.
+        assert.ok(answer.brokenRefs.some((b) => b.annotation === 5 && b.line === 7 && b.code === "boundary-ambiguous"));
     });
 
     // Issue 34.2: the hover of a claim says which ref of its annotation is broken and why.
     it("sourcecheck/citedSpans: a claim of a broken annotation carries which ref fails, why, and where to fix it", async () => {
-        const claimOf = async (index: number) =>
+        const claimOf = async (annotation: number) =>
             (await client.request<CitedSpans>("sourcecheck/citedSpans", { uri: client.uri("answer.md") })).spans
                 .flatMap((s) => s.citations)
-                .find((c) => c.annotationIndex === index);
-        const broken = await claimOf(5);
+                .find((c) => c.annotation === annotation);
+        const broken = await claimOf(6);
         assert.equal(broken?.verdict, "broken");
         assert.equal(broken?.problems?.length, 1, JSON.stringify(broken?.problems));
         const [problem] = broken?.problems ?? [];
         assert.deepEqual(
-            { role: problem.role, path: problem.path, code: problem.code },
-            { role: 0, path: "sources/release-notes.md", code: "boundary-not-found" },
+            { role: problem.role, source: problem.source, path: problem.path, code: problem.code },
+            { role: "source", source: 1, path: "sources/release-notes.md", code: "boundary-not-found" },
         );
         assert.match(problem.message, /^end boundary "planned for 2\.6\." does not occur on line 16/);
         assert.deepEqual(
@@ -271,9 +274,9 @@ describe("custom protocol", () => {
                 '{ "path": "sources/release-notes.md", "start": { "line": 16, "str": "Orbit 2.4 ships" }, "end": { "line": 16, "str": "planned for 2.6." }, "polarity": "refutes", "confidence": 0.95 }',
             ),
         );
-        assert.equal((await claimOf(0))?.problems, undefined, "a supported annotation has no problems");
+        assert.equal((await claimOf(1))?.problems, undefined, "a supported annotation has no problems");
         await client.change(uri, text.replace('"planned for 2.6."', '"planned for 2.5."'));
-        const fixed = await claimOf(5);
+        const fixed = await claimOf(6);
         assert.equal(fixed?.verdict, "refuted");
         assert.equal(fixed?.problems, undefined);
     });

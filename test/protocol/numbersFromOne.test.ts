@@ -15,6 +15,7 @@ import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { getLocation } from "jsonc-parser";
 import type { CodeAction, Diagnostic, Hover, MarkupContent } from "vscode-languageserver-protocol";
 import { diskToolRunner } from "../../server/src/mcp/diskContext";
 import { createMcpServer } from "../../server/src/mcp/server";
@@ -84,18 +85,27 @@ function inspectValue(
     if ("role" in record && typeof record.role === "number") {
         findings.push({ where, what: `role is the number ${record.role} (${JSON.stringify(record).slice(0, 160)})` });
     }
+    // 0-based positions only in a field named `index` (or inside a pointer): never `annotationIndex`.
+    for (const key of Object.keys(record)) {
+        if (/^(annotation|source)Index$/.test(key))
+            findings.push({ where, what: `${key} (${JSON.stringify(record).slice(0, 160)})` });
+    }
     for (const key of ["annotation", "source"] as const) {
         if (typeof record[key] === "number" && (record[key] as number) < 1) {
             findings.push({ where, what: `${key}: ${record[key]} (${JSON.stringify(record).slice(0, 160)})` });
         }
     }
-    if (place && typeof record.annotation === "number") {
+    if (place && (typeof record.annotation === "number" || typeof record.source === "number")) {
         counted.items++;
-        if (record.annotation !== Number(place[1]) + 1) {
+        if (typeof record.annotation === "number" && record.annotation !== Number(place[1]) + 1) {
             findings.push({ where, what: `annotation ${record.annotation} at ${record.pointer}` });
         }
         if (place[3] !== undefined && typeof record.source === "number" && record.source !== Number(place[3]) + 1) {
             findings.push({ where, what: `source ${record.source} at ${record.pointer}` });
+        }
+        const role = place[3] !== undefined ? "source" : "claim";
+        if (typeof record.role === "string" && record.role !== role) {
+            findings.push({ where, what: `role ${record.role} at ${record.pointer}` });
         }
     }
     for (const [key, child] of Object.entries(record)) {
@@ -162,6 +172,36 @@ function cliOutputs(root: string, commands: string[][]): [string, unknown][] {
     });
 }
 
+/** The JSON Pointer of the ref whose text starts at `range.start` of the annotation file, read by jsonc-parser. */
+function pointerAt(text: string, range: { start: { line: number; character: number } }): string | undefined {
+    const lines = text.split("\n");
+    let offset = range.start.character + 1; // inside the ref's "{", so the location is the ref itself
+    for (let line = 0; line < range.start.line; line++) offset += lines[line].length + 1;
+    const at = getLocation(text, offset).path;
+    if (at[0] !== "annotations" || typeof at[1] !== "number") return undefined;
+    if (at[2] === "claim") return `/annotations/${at[1]}/claim`;
+    return at[2] === "sources" && typeof at[3] === "number" ? `/annotations/${at[1]}/sources/${at[3]}` : undefined;
+}
+
+/**
+ * A copy of the view's data with `pointer` beside each item whose ref (refRange) lies in `uri`'s text:
+ * the items carry no pointer of their own, so the ref's place in the file is the independent oracle.
+ */
+function withPointers(value: unknown, text: string, uri: string, file = uri): unknown {
+    if (Array.isArray(value)) return value.map((item) => withPointers(item, text, uri, file));
+    if (typeof value !== "object" || value === null) return value;
+    const record = value as Record<string, unknown>;
+    const own = typeof record.annotationUri === "string" ? record.annotationUri : file;
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(record)) copy[key] = withPointers(item, text, uri, own);
+    const range = record.refRange as { start: { line: number; character: number } } | undefined;
+    if (own === uri && range?.start) {
+        const pointer = pointerAt(text, range);
+        if (pointer !== undefined) copy.pointer = pointer;
+    }
+    return copy;
+}
+
 async function languageServerOutputs(root: string, file: string): Promise<[string, unknown][]> {
     const client = await startClient({ root, pull: true });
     const outputs: [string, unknown][] = [];
@@ -195,6 +235,16 @@ async function languageServerOutputs(root: string, file: string): Promise<[strin
             stringsOf(await client.request("sourcecheck/fileAnnotations", { uri })),
         ]);
         outputs.push(["view: file summary", stringsOf(await client.request("sourcecheck/fileSummary", { uri }))]);
+        // The data itself: each item of the view and each cited span names its annotation and source;
+        // where its ref sits in the file (refRange) gives the JSON Pointer the oracle checks it against.
+        const pointed = (value: unknown) => withPointers(value, text, uri);
+        outputs.push(["view items", pointed(await client.request("sourcecheck/fileAnnotations", { uri }))]);
+        const cited = await client.request<{ uris: string[] }>("sourcecheck/citedDocuments", {});
+        assert.ok(cited.uris.length > 0, "the workspace cites documents");
+        for (const document of cited.uris) {
+            const spans = await client.request("sourcecheck/citedSpans", { uri: document });
+            outputs.push([`cited spans of ${path.basename(document)}`, pointed(spans)]);
+        }
         for (const name of ["check", "repair", "lock"]) {
             outputs.push([
                 `agent tool ${name}`,
@@ -253,6 +303,11 @@ describe("numbers from 1 on every front end (docs/contract.md, Numbers)", functi
             assert.deepEqual(report, [], report.slice(0, 40).join("\n"));
             // The walk saw places to check (a walk that found nothing to look at proves nothing).
             assert.ok(counted.items >= 10, `${counted.items} items with a pointer and an annotation`);
+            // The view's items and cited spans among them, each held to its ref's place in the file.
+            const view = { items: 0, texts: 0 };
+            for (const [where, output] of outputs)
+                if (/^(view items|cited spans)/.test(where)) inspect(where, output, [], view);
+            assert.ok(view.items >= 6, `${view.items} view items and cited spans checked against their place`);
             assert.ok(outputs.length >= 30, `${outputs.length} outputs`);
             assert.ok(fs.existsSync(path.join(root, file)));
         });
@@ -272,6 +327,17 @@ describe("numbers from 1 on every front end (docs/contract.md, Numbers)", functi
         assert.ok(found("a.sourcecheck.json:0:4: annotation 1, source 1") === 1);
         assert.ok(found("see annotation 0, source 1") === 1);
         assert.equal(found({ annotation: 3, role: "source", source: 2, pointer: "/annotations/2/sources/1" }), 0);
+        // The view's data as it was (shared/customProtocol.ts): a 0-based annotationIndex, a numeric role.
+        assert.equal(found({ annotationUri: "a", annotationIndex: 0, role: 0 }), 2);
+        // Its items checked against the ref's place in the file: a source named the claim, a source off by one.
+        const text = '{ "annotations": [ { "claim": {"path": "a"}, "sources": [ {"path": "b"}, {"path": "c"} ] } ] }';
+        const at = (needle: string) => ({ start: { line: 0, character: text.indexOf(needle) } });
+        const item = (refRange: unknown, more: object) =>
+            withPointers({ annotationUri: "u", refRange, ...more }, text, "u");
+        assert.equal(found(item(at('{"path": "c"}'), { annotation: 1, role: "source", source: 2 })), 0);
+        assert.equal(found(item(at('{"path": "c"}'), { annotation: 1, role: "source", source: 1 })), 1);
+        assert.equal(found(item(at('{"path": "a"}'), { annotation: 1, role: "source", source: 1 })), 1);
+        assert.equal(found(item(at('{"path": "b"}'), { annotation: 2, role: "source", source: 1 })), 1);
         assert.equal(found("a.sourcecheck.json:12:4: annotation 1, source 1: line 3 of guide.md"), 0);
     });
 });

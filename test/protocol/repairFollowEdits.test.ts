@@ -233,7 +233,7 @@ describe("refs follow edits of a cited document (sourcecheck/followEdits)", () =
             uri: notesUri,
             refCount: valid.length - 1,
             fileCount: 1,
-            changed: [{ fileUri: client.uri(ANNOTATIONS), annotation: 4, role: 0 }],
+            changed: [{ fileUri: client.uri(ANNOTATIONS), annotation: 5, role: "source", source: 1 }],
         });
         const update = await client.request<RefUpdate>("sourcecheck/followEdits", { uri: notesUri });
         assert.equal(update.refCount, valid.length - 1);
@@ -261,7 +261,7 @@ describe("refs follow edits of a cited document (sourcecheck/followEdits)", () =
                 uri: notesUri,
                 refCount: 0,
                 fileCount: 0,
-                changed: [{ fileUri: client.uri(ANNOTATIONS), annotation: 4, role: 0 }],
+                changed: [{ fileUri: client.uri(ANNOTATIONS), annotation: 5, role: "source", source: 1 }],
             },
         ]);
         assert.equal((await client.request<RefUpdate>("sourcecheck/followEdits", { uri: notesUri })).refCount, 0);

@@ -167,8 +167,8 @@ describe("features against an in-memory workspace", () => {
         const notes = citedSpans(workspace, pathToUri(`${ROOT}/notes.md`));
         assert.deepEqual(workspace.asked, [`citationsOf ${ROOT}/notes.md`, `citable ${pathToUri(`${ROOT}/notes.md`)}`]);
         assert.deepEqual(
-            notes.brokenRefs.map((b) => [b.line, b.code, b.annotationIndex, b.role]),
-            [[2, "boundary-not-found", 1, 0]],
+            notes.brokenRefs.map((b) => [b.line, b.code, b.annotation, b.role, b.source]),
+            [[2, "boundary-not-found", 2, "source", 1]],
         );
     });
 

@@ -13,6 +13,7 @@ import type {
     RefProblem,
     SpanKind,
 } from "../../../shared/customProtocol";
+import { ordinal, refRoleOf } from "../../../shared/numbering";
 import { type RefAttempt, refForSpan } from "../core/author";
 import { type BoundaryStyle, snapToWord } from "../core/boundaries";
 import { decodedOffsetInJsonString } from "../core/jsonString";
@@ -51,8 +52,8 @@ export function citedSpans(workspace: FeatureWorkspace, uri: string): CitedSpans
         const claim = file.site(site.annotation, "claim");
         const citation: Citation = {
             annotationUri: file.uri,
-            annotationIndex: site.annotation,
-            role: site.role,
+            annotation: ordinal(site.annotation),
+            ...refRoleOf(site.role),
             verdict: file.verdictOf(site.annotation),
             refRange: rangeOfPointer(file, site.pointer),
         };
@@ -78,7 +79,7 @@ function refProblemsOf(file: AnnotationFile, annotation: number): RefProblem[] {
         const failure = site.resolution.valid ? file.driftOf(site) : site.resolution.errors[0];
         if (!failure) continue;
         problems.push({
-            role: site.role,
+            ...refRoleOf(site.role),
             path: site.ref.path,
             code: failure.code,
             message: failure.message,
@@ -110,9 +111,9 @@ function brokenRefsIn(workspace: FeatureWorkspace, uri: string, citations: Index
                 end: { line: line - 1, character: lines.line(line).length },
             },
             line,
-            role: site.role,
+            ...refRoleOf(site.role),
             annotationUri: file.uri,
-            annotationIndex: site.annotation,
+            annotation: ordinal(site.annotation),
             code: error.code,
             message: error.message,
             refRange: rangeOfPointer(file, site.pointer),

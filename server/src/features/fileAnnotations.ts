@@ -3,6 +3,7 @@
  * sources (resolved text, span, or why not), for the SourceCheck view (docs/view.md).
  */
 import type { AnnotationRefSummary, AnnotationSummary, FileAnnotationsResult } from "../../../shared/customProtocol";
+import { refRoleOf } from "../../../shared/numbering";
 import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
 import type { FeatureWorkspace } from "./featureWorkspace";
 import { oneLine } from "./format";
@@ -31,7 +32,7 @@ export function fileAnnotations(workspace: FeatureWorkspace, file: AnnotationFil
 
 function summarize(workspace: FeatureWorkspace, file: AnnotationFile, site: RefSite): AnnotationRefSummary {
     const summary: AnnotationRefSummary = {
-        role: site.role,
+        ...refRoleOf(site.role),
         valid: site.resolution.valid,
         refRange: rangeOfPointer(file, site.pointer),
     };

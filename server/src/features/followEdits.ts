@@ -20,6 +20,7 @@ import type {
     RefsCanFollowParams,
     RefUpdate,
 } from "../../../shared/customProtocol";
+import { ordinal, refRoleOf } from "../../../shared/numbering";
 import { sameRef } from "../../../shared/refModel";
 import { refTokenEdits, refTokenPointers } from "../core/annotationEdits";
 import type { BoundaryStyle } from "../core/boundaries";
@@ -253,7 +254,11 @@ export class EditFollower {
                 if (texts.was !== undefined && texts.now !== texts.was) {
                     if (entry) pending?.delete(key);
                     if (!drifted.has(key))
-                        changed.push({ fileUri: file.uri, annotation: site.annotation, role: site.role });
+                        changed.push({
+                            fileUri: file.uri,
+                            annotation: ordinal(site.annotation),
+                            ...refRoleOf(site.role),
+                        });
                     drifted.add(key);
                     continue;
                 }
