@@ -24,7 +24,7 @@ import { SessionDocument } from "../core/session";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { uriToPath } from "../workspace/uris";
 import type { FeatureWorkspace, Citation as IndexedCitation } from "./featureWorkspace";
-import { offsetAt, prefetchRefSpans, rangeOfPointer, toLspRange } from "./positions";
+import { fromLspPosition, lineRange, offsetAt, prefetchRefSpans, rangeOfPointer, toLspRange } from "./positions";
 
 const MAX_CLAIM_TEXT = 500;
 
@@ -106,10 +106,7 @@ function brokenRefsIn(workspace: FeatureWorkspace, uri: string, citations: Index
         const line = lines.hasLine(named) ? named : lines.lineCount;
         if (!lines.hasLine(line)) continue;
         result.push({
-            range: {
-                start: { line: line - 1, character: 0 },
-                end: { line: line - 1, character: lines.line(line).length },
-            },
+            range: lineRange(line, lines.line(line).length),
             line,
             ...refRoleOf(site.role),
             annotationUri: file.uri,
@@ -141,12 +138,7 @@ export function refForSelection(
     // mouse must not write "ew scheduler" or "queu"); `shortest` keeps character precision.
     const snapped = style === "words" ? snapSelection(document, range) : range;
     const attempt = withNote(
-        refForSpan(
-            document,
-            { line: snapped.start.line + 1, column: snapped.start.character },
-            { line: snapped.end.line + 1, column: snapped.end.character },
-            { style },
-        ),
+        refForSpan(document, fromLspPosition(snapped.start), fromLspPosition(snapped.end), { style }),
         style,
     );
     const widened = snapped.start.character !== range.start.character || snapped.end.character !== range.end.character;
@@ -156,10 +148,12 @@ export function refForSelection(
 /** The selection with each edge moved out of the word it cuts (lines past the end left alone). */
 function snapSelection(document: SessionDocument, range: LspRange): LspRange {
     const lines = document.lines;
-    const edge = (position: LspRange["start"], side: "start" | "end") =>
-        position.line + 1 > lines.lineCount
+    const edge = (position: LspRange["start"], side: "start" | "end") => {
+        const { line, column } = fromLspPosition(position);
+        return line > lines.lineCount
             ? position
-            : { line: position.line, character: snapToWord(lines.line(position.line + 1), position.character, side) };
+            : { line: position.line, character: snapToWord(lines.line(line), column, side) };
+    };
     return { start: edge(range.start, "start"), end: edge(range.end, "end") };
 }
 
@@ -211,14 +205,7 @@ export function coverage(workspace: FeatureWorkspace, uri: string): CoverageResu
     const uncovered = uncoveredSentences(
         content,
         spans.map(([start, end]) => ({ start, end })),
-    ).map(({ start, end }) => {
-        const from = lines.positionAt(start);
-        const to = lines.positionAt(end);
-        return {
-            start: { line: from.line - 1, character: from.column },
-            end: { line: to.line - 1, character: to.column },
-        };
-    });
+    ).map(({ start, end }) => toLspRange({ start: lines.positionAt(start), end: lines.positionAt(end) }));
     return { coveredChars: covered, totalChars: total, ratio: total === 0 ? 0 : covered / total, uncovered };
 }
 

@@ -7,7 +7,7 @@ import { isDocumentFailure } from "../core/session";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { uriToPath } from "../workspace/uris";
 import type { FeatureWorkspace } from "./featureWorkspace";
-import { locateSpan, offsetAt, prefetchRefSpans, rangeOfPointer, rangeOfSpan } from "./positions";
+import { fromLspPosition, locateSpan, offsetAt, prefetchRefSpans, rangeOfPointer, rangeOfSpan } from "./positions";
 
 export function definition(
     workspace: FeatureWorkspace,
@@ -50,8 +50,7 @@ export function references(
     annotationFile: AnnotationFile | undefined,
 ): Location[] {
     let targetPath = uriToPath(uri);
-    let line = position.line + 1;
-    let column = position.character;
+    let { line, column } = fromLspPosition(position);
     // On a ref in an annotation file: the references of the span it resolves to.
     if (annotationFile) {
         const site = annotationFile.hitAt(offsetAt(annotationFile, position))?.site;

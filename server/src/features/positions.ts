@@ -55,11 +55,23 @@ export function prefetchRefSpans(citations: { file: AnnotationFile; site: RefSit
     for (const [file, pointers] of byFile) file.spansOf(pointers);
 }
 
+/** The core's place (line from 1, column from 0) as an LSP position (line from 0): the one conversion. */
+export function toLspPosition(place: { line: number; column: number }): LspPosition {
+    return { line: place.line - 1, character: place.column };
+}
+
+/** An LSP position as the core's place (line from 1, column from 0). */
+export function fromLspPosition(position: LspPosition): { line: number; column: number } {
+    return { line: position.line + 1, column: position.character };
+}
+
 export function toLspRange(range: Range): LspRange {
-    return {
-        start: { line: range.start.line - 1, character: range.start.column },
-        end: { line: range.end.line - 1, character: range.end.column },
-    };
+    return { start: toLspPosition(range.start), end: toLspPosition(range.end) };
+}
+
+/** The whole of a line (from 1) of `length` characters, as an LSP range. */
+export function lineRange(line: number, length: number): LspRange {
+    return toLspRange({ start: { line, column: 0 }, end: { line, column: length } });
 }
 
 /**

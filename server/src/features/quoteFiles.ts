@@ -39,6 +39,7 @@ import { parseReport } from "../quotes/report";
 import { analyzeTrace, type TraceAnalysis } from "../quotes/trace";
 import { isFileUrl, readFileSource } from "../workspace/fileSources";
 import { pathToUri, uriToPath } from "../workspace/uris";
+import { toLspRange } from "./positions";
 
 /** How pages are fetched: the strict policy of fetch/fetchSource.ts in the server, a recorder in tests. */
 export type FetchPage = (url: string, options: Pick<FetchOptions, "signal">) => Promise<FetchResult>;
@@ -327,6 +328,6 @@ function toDiagnostic(document: TextDocument, finding: QuoteDiagnostic, severity
 function hoverAt(line: number, columns: { start: number; end: number }, text: string): Hover {
     return {
         contents: { kind: MarkupKind.Markdown, value: text },
-        range: { start: { line: line - 1, character: columns.start }, end: { line: line - 1, character: columns.end } },
+        range: toLspRange({ start: { line, column: columns.start }, end: { line, column: columns.end } }),
     };
 }
