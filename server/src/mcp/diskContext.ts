@@ -12,7 +12,7 @@ import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevisi
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { listCandidateDocuments } from "../workspace/discovery";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
-import { type KeptIndexes, searchEvidenceUnderRoot } from "../workspace/evidenceSearch";
+import { type KeptIndexes, searchEvidenceUnderRoot, WatchedIndexes } from "../workspace/evidenceSearch";
 import { FreshDocuments } from "../workspace/freshDocuments";
 import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
@@ -23,6 +23,11 @@ export interface DiskContextOptions {
     maxBytes?: number;
     /** Where evidence indexes are kept (default: the user's cache directory). */
     indexDir?: string;
+    /**
+     * Evidence indexes follow file events instead of a walk per query (the MCP server, which lets its
+     * event loop turn before each call so the events are heard); otherwise each query walks the corpus.
+     */
+    watchEvidence?: boolean;
 }
 
 /**
@@ -36,8 +41,11 @@ export function diskToolRunner(root: string, options: DiskContextOptions = {}): 
 export function diskToolContext(root: string, options: DiskContextOptions = {}): ToolContext {
     const files = new FreshDocuments(root, options.maxBytes);
     const realRoot = () => fs.realpathSync(root);
-    /** Evidence indexes kept in memory between queries: the server lives as long as the agent's session. */
-    const keptIndexes: KeptIndexes = new Map();
+    /**
+     * Evidence indexes kept in memory between queries, following file events: the server lives as
+     * long as the agent's session (docs/evidence.md, "In a server").
+     */
+    const keptIndexes: KeptIndexes = options.watchEvidence ? new WatchedIndexes() : new Map();
     /** One reader per document root and size cap, so each keeps its unchanged files between calls. */
     const readers = new Map<string, FreshDocuments>();
     const readerFor = (documentRoot: string, maxBytes: number | undefined): FreshDocuments => {
@@ -98,7 +106,8 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
             const found = searchEvidenceUnderRoot(
                 root,
                 corpus,
-                { ...request, maxTextChars: maxChars, indexDir: options.indexDir },
+                // Many queries to come: the index's postings are read once, not per query's terms.
+                { ...request, maxTextChars: maxChars, indexDir: options.indexDir, wholeIndex: true },
                 keptIndexes,
             );
             if ("code" in found) throw new ToolError(found.code, found.message);

@@ -53,7 +53,9 @@ export function listedTools(): Tool[] {
 export function diskToolsOnFirstCall(root: string): ToolRunner {
     let runner: ToolRunner | undefined;
     return (name, rawArguments) => {
-        runner ??= (require("./diskContext") as typeof import("./diskContext")).diskToolRunner(root);
+        runner ??= (require("./diskContext") as typeof import("./diskContext")).diskToolRunner(root, {
+            watchEvidence: true,
+        });
         return runner(name, rawArguments);
     };
 }
@@ -97,9 +99,12 @@ export function createMcpServer(runTool: ToolRunner, version: string): Server {
         tools ??= listedTools();
         return { tools };
     });
-    server.setRequestHandler(CallToolRequestSchema, async (request) =>
-        callToolResult(await runTool(request.params.name, request.params.arguments)),
-    );
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+        // One turn of the event loop first: file events already queued (a file the client wrote before
+        // calling) are heard before the tool runs, so the evidence kept in memory is current.
+        await new Promise((resolve) => setImmediate(resolve));
+        return callToolResult(await runTool(request.params.name, request.params.arguments));
+    });
     return server;
 }
 

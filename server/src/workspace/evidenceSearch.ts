@@ -24,6 +24,7 @@ import {
 } from "../evidence/select";
 import { runSteps, type Steps } from "../evidence/steps";
 import { boundedConfigs } from "./boundedConfigs";
+import { CorpusWatcher } from "./corpusWatcher";
 import {
     ANNOTATION_FILE_GLOBS,
     type CorpusOptions,
@@ -34,6 +35,7 @@ import {
     type OpenedIndex,
     openIndexSteps,
     readCurrent,
+    refreshChanged,
 } from "./evidenceStore";
 import { isInside, resolveUnderRoot } from "./pathSafety";
 import { resolveDocumentRoot } from "./projectConfig";
@@ -314,7 +316,49 @@ function answersInCorpus(answer: string | readonly string[] | undefined, prefix:
  * between queries, by corpus folder and index directory: a query then pays the stat walk of the
  * corpus, not the reading of its index file (docs/evidence.md, "In a server").
  */
-export type KeptIndexes = Map<string, OpenedIndex>;
+export interface KeptIndexes {
+    get(key: string): OpenedIndex | undefined;
+    set(key: string, opened: OpenedIndex): void;
+    /**
+     * Whether the kept index of `folder` is current without a walk (WatchedIndexes: a watcher saw
+     * every change, now applied); absent or false: the query walks the corpus.
+     */
+    current?(key: string, folder: string, opened: OpenedIndex | undefined): boolean;
+}
+
+/**
+ * Kept indexes that follow the operating system's file events (workspace/corpusWatcher.ts): a query
+ * walks the corpus only when the watcher cannot vouch for what changed (its first query, a new file
+ * or folder, an error), and otherwise reads again only the files it heard of.
+ */
+export class WatchedIndexes implements KeptIndexes {
+    private readonly kept = new Map<string, OpenedIndex>();
+    private readonly watchers = new Map<string, CorpusWatcher>();
+
+    get(key: string): OpenedIndex | undefined {
+        return this.kept.get(key);
+    }
+
+    set(key: string, opened: OpenedIndex): void {
+        this.kept.set(key, opened);
+    }
+
+    current(key: string, folder: string, opened: OpenedIndex | undefined): boolean {
+        let watcher = this.watchers.get(key);
+        if (!watcher) {
+            // Started before the first walk, so nothing written during it goes unheard.
+            watcher = new CorpusWatcher(fs.realpathSync(folder));
+            this.watchers.set(key, watcher);
+        }
+        const changed = watcher.take();
+        return opened !== undefined && changed !== undefined && refreshChanged(opened, changed);
+    }
+
+    close(): void {
+        for (const watcher of this.watchers.values()) watcher.close();
+        this.watchers.clear();
+    }
+}
 
 /**
  * The agent tools' search (MCP, VS Code): a folder under `root` (default the root), paths of hits,
@@ -331,8 +375,12 @@ export function searchEvidenceUnderRoot(
     // An agent's exclude globs add to the default ones (node_modules) rather than replace them.
     const exclude = request.exclude === undefined ? undefined : [...DEFAULT_EXCLUDE, ...request.exclude];
     const alsoSkip = [...(request.alsoSkip ?? []), ...answersInCorpus(request.answer, folder.prefix)];
-    const key = `${folder.absolute}\0${request.indexDir ?? ""}`;
-    const { answer, opened } = searchCorpus(folder.absolute, root, { ...request, exclude, alsoSkip }, kept?.get(key));
+    // The patterns are part of the key: a kept index is current only for the files they chose.
+    const key = JSON.stringify([folder.absolute, request.indexDir ?? "", request.include ?? [], exclude ?? []]);
+    const previous = kept?.get(key);
+    const upToDate = kept?.current?.(key, folder.absolute, previous) === true;
+    const query = { ...request, exclude, alsoSkip, upToDate };
+    const { answer, opened } = searchCorpus(folder.absolute, root, query, previous);
     kept?.set(key, opened);
     if (folder.prefix === "") return answer;
     const under = (path: string) => `${folder.prefix}/${path}`;

@@ -85,6 +85,11 @@ export interface CorpusOptions {
     readWholeUpTo?: number;
     /** Files read between two steps of a stepwise sync (default: all in one step; evidence/steps.ts). */
     filesPerStep?: number;
+    /**
+     * The kept index is known to be current (a watcher saw every change and refreshChanged applied
+     * them): it is used as it is, without the walk.
+     */
+    upToDate?: boolean;
 }
 
 export interface SyncReport {
@@ -271,6 +276,17 @@ export function* openIndexSteps(
         kept !== undefined &&
         kept.indexFile === indexFile &&
         EvidenceIndex.settingsKey(kept.index.settings) === EvidenceIndex.settingsKey(settings);
+    if (reusable && options.upToDate) {
+        const report = {
+            added: 0,
+            updated: 0,
+            unchanged: kept.index.documentCount,
+            deleted: 0,
+            written: false,
+            readBytes: 0,
+        };
+        return { ...kept, report, warnings: [] };
+    }
     if (reusable) index = kept.index;
     else if (!options.rebuild) {
         try {
@@ -307,6 +323,46 @@ export function* openIndexSteps(
         report.written = true;
     }
     return { index, indexFile, report, warnings, scope };
+}
+
+/**
+ * Brings a kept index up to date for the files a watcher saw change (corpus-relative paths), without
+ * a walk (docs/evidence.md, "In a server"). False, with nothing done, when a path is neither a
+ * document the index knows nor a known annotation file (a new file, a folder, a configuration): the
+ * caller walks the corpus instead.
+ */
+export function refreshChanged(
+    opened: OpenedIndex,
+    changed: readonly string[],
+    maxBytes = DEFAULT_MAX_DOCUMENT_BYTES,
+): boolean {
+    const index = opened.index;
+    const annotationFiles = new Set(opened.scope.annotationFiles);
+    if (changed.some((path) => index.document(path) === undefined && !annotationFiles.has(path))) return false;
+    const toRead: string[] = [];
+    for (const path of changed) {
+        if (annotationFiles.has(path)) continue; // read afresh by every query (the answers they name)
+        const stats = fs.lstatSync(nodePath.join(index.root, path), LSTAT_OPTIONS);
+        if (!stats?.isFile()) index.remove(path);
+        else if (!index.sameFile(path, stats.size, stats.mtimeMs, stats.ino)) toRead.push(path);
+    }
+    readFiles(
+        toRead.map((path) => nodePath.join(index.root, path)),
+        maxBytes,
+        (at, file) => {
+            const path = toRead[at];
+            if (file.kind === "gone") {
+                index.remove(path);
+                return;
+            }
+            const read = decoded(file, maxBytes);
+            if ("refused" in read) index.refuse(path, file.size, file.mtimeMs, read.refused, file.ino);
+            else index.upsert(path, file.size, file.mtimeMs, read.text, file.ino);
+        },
+        { within: index.root },
+    );
+    opened.scope = { ...opened.scope, ...index.counts() };
+    return true;
 }
 
 /** Why an index file read again is refused when another run wrote a new one meanwhile. */
