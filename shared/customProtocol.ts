@@ -4,6 +4,7 @@
  * one definition and cannot drift. Ranges are LSP ranges: 0-based lines, UTF-16 columns, end exclusive.
  */
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
+import type { RefRole } from "./numbering";
 import type { Polarity, Ref } from "./refModel";
 
 export type { Boundary, Ref } from "./refModel";
@@ -39,7 +40,7 @@ export const SPAN_KINDS: readonly SpanKind[] = ["claim", "supports", "refutes"];
  * Which ref of an annotation: its claim, or a source numbered from 1 (docs/contract.md, "Numbers":
  * `annotation` and `source` count from 1; 0-based positions only in `index` and JSON Pointers).
  */
-export type RefRole = { role: "claim"; source?: undefined } | { role: "source"; source: number };
+export type { RefRole } from "./numbering";
 
 export type Citation = RefRole & {
     /** The annotation file holding the citing annotation. */

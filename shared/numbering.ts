@@ -5,7 +5,12 @@
  * names annotations and sources through these helpers, so the two numberings never meet in a
  * sentence; test/unit/numbering.test.ts checks that no producer spells an index itself.
  */
-import type { RefRole } from "./customProtocol";
+
+/**
+ * Which ref of an annotation a front end names (docs/contract.md, "Numbers"): the claim, or a source
+ * counted from 1. Declared here, beside the numbering, so the npm package's types need no LSP types.
+ */
+export type RefRole = { role: "claim"; source?: undefined } | { role: "source"; source: number };
 
 /** "annotation 9" for the 0-based index 8. */
 export function annotationLabel(index: number, capital = false): string {
