@@ -123,11 +123,13 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
         const outputChars = tools.reduce((sum, tool) => sum + JSON.stringify(tool.outputSchema).length, 0);
         // annotate's several annotations and source edits added about 0.4 KB of fields (docs/agents.md).
         // lock's changed, unresolved and per-ref next step (one lock operation, numbers from 1) about 0.2 KB.
-        assert.ok(outputChars < 8700, `${outputChars} characters of output schemas`);
+        // cite's and annotate's errors name the quote (role, source, pointer) and the next step: about 0.45 KB.
+        assert.ok(outputChars < 9200, `${outputChars} characters of output schemas`);
         // The lock tool (docs/lock.md) adds about 1 KB to the listing, annotate's several annotations,
         // source-level replace and remove and force about 2 KB more; the fields of ref errors and warnings
-        // the schemas lacked while the types had them (test/unit/toolSchemaTypes.ts) 0.1 KB: 22.5 KB in all.
-        assert.ok(JSON.stringify(tools).length < 22_500, `${JSON.stringify(tools).length} characters listed`);
+        // the schemas lacked while the types had them (test/unit/toolSchemaTypes.ts) 0.1 KB, cite's and
+        // annotate's error places and next steps 0.45 KB: 23 KB in all.
+        assert.ok(JSON.stringify(tools).length < 23_000, `${JSON.stringify(tools).length} characters listed`);
         const evidence = tools.find((tool) => tool.name === "evidence")?.outputSchema as unknown as {
             anyOf: { properties: Record<string, { items?: { properties?: Record<string, unknown> } }> }[];
         };

@@ -194,6 +194,57 @@ describe("one operation on every front end: repair after drift, with a lock and 
     });
 });
 
+describe("one operation on every front end: annotate's failures", function () {
+    this.timeout(60_000);
+
+    it("a quote not found, an ambiguous claim and a missing path: the same error, place and next step on every front end", async () => {
+        const root = driftedWorkspace({ git: false });
+        const claim = { path: "answer.md", quote: "Orbit resumes sync offline" };
+        const source = (path: string, quote: string) => ({ path, quote, polarity: "supports", confidence: 0.9 });
+        const requests = [
+            {
+                claim: { path: "answer.md", quote: "nowhere in the answer" },
+                sources: [source("sources/guide.md", "x")],
+            },
+            { claim, sources: [source("sources/guide.md", "Offline sync resumes when the client reconnects.")] },
+            { claim, sources: [source("sources/guides.md", "Offline sync")] },
+            { claim: { path: "answer.md", quote: "and" }, sources: [source("sources/guide.md", "Offline sync")] },
+        ];
+        const server = createMcpServer(diskToolRunner(root), "test");
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await server.connect(serverSide);
+        const mcp = new Client({ name: "parity", version: "1" });
+        await mcp.connect(clientSide);
+        await mcp.listTools();
+        const editor = await startClient({ root, pull: true });
+        try {
+            for (const request of requests) {
+                const label = JSON.stringify(request);
+                const input = { file: FILE, ...request };
+                const cli = runCli(["annotate", "--json", FILE, "-"], { cwd: root, stdin: JSON.stringify(request) });
+                const fromCli = JSON.parse(cli.stdout);
+                assert.notEqual(cli.status, 0, label);
+                assert.ok(fromCli.error.role === "claim" || fromCli.error.role === "source", label);
+                assert.ok(fromCli.error.next, `${label}: a next step`);
+                const viaMcp = (await mcp.callTool({ name: "annotate", arguments: input })) as CallToolResult;
+                const viaEditor = await editor.request<AgentToolResult>("sourcecheck/agentTool", {
+                    name: "annotate",
+                    input,
+                });
+                assert.ok(!viaEditor.ok, label);
+                const fromEditor = viaEditor.candidates
+                    ? { error: viaEditor.error, candidates: viaEditor.candidates }
+                    : { error: viaEditor.error };
+                assert.deepEqual(viaMcp.structuredContent, fromCli, `MCP annotate ${label}`);
+                assert.deepEqual(fromEditor, fromCli, `editor annotate ${label}`);
+            }
+        } finally {
+            await mcp.close();
+            await editor.stop();
+        }
+    });
+});
+
 /** The CLI's lock result for one file without its envelope (`file`, `exitCode`): the operation's result. */
 function cliLockResult(root: string, accept: boolean): { status: number; result: Record<string, unknown> } {
     const run = runCli(["lock", "--json", ...(accept ? ["--accept"] : []), FILE], { cwd: root });

@@ -435,6 +435,19 @@ describe("sourcecheck annotate", () => {
         }
     });
 
+    it("--json names a warned ref by role word and source from 1, never a 0-based role", () => {
+        const midWordSource = ["--source", "supports", "0.9", "docs/report.md", "rowth was 45% in 2020"];
+        const run = runCli(["annotate", "--json", "answer.sourcecheck.json", ...claim, ...midWordSource], {
+            cwd: dir,
+        });
+        assert.equal(run.status, 0, run.stderr);
+        const warnings = JSON.parse(run.stdout).warnings;
+        assert.equal(warnings.length, 1);
+        assert.equal(warnings[0].code, "mid-word-boundary");
+        assert.equal(warnings[0].role, "source");
+        assert.equal(warnings[0].source, 1);
+    });
+
     it("reads the request as JSON from stdin", () => {
         const request = {
             claim: { path: "answer.md", quote: "Growth was 45% in 2020." },
@@ -470,6 +483,21 @@ describe("sourcecheck annotate", () => {
         const error = JSON.parse(missing.stdout).error;
         assert.equal(error.code, "quote-not-found");
         assert.equal(error.pointer, "/sources/0");
+        // Numbers as every output counts them (docs/contract.md): the role a word, the source from 1.
+        assert.equal(error.role, "source");
+        assert.equal(error.source, 1);
+        const candidates = JSON.parse(missing.stdout).candidates ?? [];
+        assert.deepEqual(
+            error.next,
+            candidates.length > 0
+                ? {
+                      action: "choose-candidate",
+                      path: "docs/report.md",
+                      line: candidates[0].ref.start.line,
+                      candidates: candidates.length,
+                  }
+                : { action: "cite-again", path: "docs/report.md" },
+        );
         assert.ok(!fs.existsSync(file()));
         const self = runCli(
             [

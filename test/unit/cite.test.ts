@@ -305,11 +305,17 @@ describe("cli: cite", () => {
         assert.equal(ambiguous.status, 1);
         assert.deepEqual(JSON.parse(ambiguous.stdout).error.lines, [4, 7, 7]);
         assert.equal(JSON.parse(ambiguous.stdout).error.code, "quote-ambiguous");
+        // What to do next is data (docs/contract.md, "Next steps"): quote again, from the first occurrence.
+        assert.deepEqual(JSON.parse(ambiguous.stdout).error.next, { action: "cite-again", path: "answer.md", line: 4 });
         const missing = await cli(["cite", "--json", "--root", demo, "answer.md", "Orbit 9"]);
         assert.equal(missing.status, 1);
         assert.deepEqual(JSON.parse(missing.stdout), {
             // `lines` only where there are occurrences, as the cite tools answer (one operation).
-            error: { code: "quote-not-found", message: JSON.parse(missing.stdout).error.message },
+            error: {
+                code: "quote-not-found",
+                message: JSON.parse(missing.stdout).error.message,
+                next: { action: "cite-again", path: "answer.md" },
+            },
         });
         const near = await cli(["cite", "--json", "--root", demo, "answer.md", "Under Ten Minutes"]);
         assert.equal(near.status, 1);
@@ -317,6 +323,13 @@ describe("cli: cite", () => {
         assert.equal(nearJson.error.code, "quote-not-found");
         assert.equal(nearJson.candidates[0].text, "under ten minutes");
         assert.equal(nearJson.candidates[0].certain, false);
+        const candidateLine = nearJson.candidates[0].ref.start.line;
+        assert.deepEqual(nearJson.error.next, {
+            action: "choose-candidate",
+            path: "answer.md",
+            line: candidateLine,
+            candidates: 1,
+        });
         const text = await cli(["cite", "--root", demo, "answer.md", "Orbit 9"]);
         assert.equal(text.status, 1);
         assert.equal(text.stdout, "");
@@ -339,6 +352,7 @@ describe("cli: cite", () => {
         const missing = await cli(["cite", "--json", "--root", demo, "nope.md", "x"]);
         assert.equal(missing.status, 2);
         assert.equal(JSON.parse(missing.stdout).error.code, "unreadable-document");
+        assert.deepEqual(JSON.parse(missing.stdout).error.next, { action: "fix-path", path: "nope.md" });
         assert.equal((await cli(["cite", "--root", demo, "answer.md"])).status, 2);
         assert.equal((await cli(["cite", "--bogus", "answer.md", "x"])).status, 2);
     });

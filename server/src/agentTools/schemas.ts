@@ -213,17 +213,38 @@ export const refSchema = z.object({ path: z.string(), start: boundary, end: boun
 const position = z.object({ line: z.number().int(), column: z.number().int() });
 const range = z.object({ start: position, end: position });
 
-/** Every tool error: a stable code the model can act on (docs/agents.md), a message, and lines where they help. */
+/** What to do about a problem, as data (docs/contract.md, "Next steps"). */
+export const nextStep = z.object({
+    action: z.enum(NEXT_ACTIONS as [NextAction, ...NextAction[]]),
+    path: z.string().optional(),
+    line: z.number().int().min(1).optional(),
+    candidates: z.number().int().min(1).optional(),
+});
+
+/**
+ * Every tool error: a stable code the model can act on (docs/agents.md), a message, lines where they
+ * help; annotate names the quote (role, source from 1, pointer); next says what to do, as data.
+ */
 export const toolErrorOutput = z.object({
     error: z.object({
         code: z.string(),
         message: z.string(),
         lines: z.array(z.number().int()).optional(),
+        role: z.enum(["claim", "source"]).optional(),
+        source: z.number().int().min(1).optional(),
+        pointer: z.string().optional(),
+        next: nextStep.optional(),
     }),
     /** With `quote-not-found`: the near match the quote probably meant, never certain. */
     candidates: z
         .array(z.object({ ref: refSchema, text: z.string(), reason: z.literal("misquote"), certain: z.literal(false) }))
         .optional(),
+});
+
+/** The error of a tool whose failures name no quote: the shape above without the quote's place and next step. */
+const plainToolErrorOutput = z.object({
+    error: toolErrorOutput.shape.error.pick({ code: true, message: true, lines: true }),
+    candidates: toolErrorOutput.shape.candidates,
 });
 
 /** Why a ref does not resolve (docs/codes.md); an ambiguous boundary lists where it occurs (columns from 0). */
@@ -341,13 +362,6 @@ const refPlace = {
     /** With role "source": which source of the annotation, from 1. */
     source: z.number().int().min(1).optional(),
 };
-/** What to do about a problem, as data (docs/contract.md, "Next steps"). */
-export const nextStep = z.object({
-    action: z.enum(NEXT_ACTIONS as [NextAction, ...NextAction[]]),
-    path: z.string().optional(),
-    line: z.number().int().min(1).optional(),
-    candidates: z.number().int().min(1).optional(),
-});
 export const lockOutput = z.object({
     /** The lock file, relative to the root. */
     lock: z.string(),
@@ -456,6 +470,8 @@ export interface ToolDefinition {
      */
     listedInput?: z.ZodType;
     output: z.ZodType;
+    /** Its errors' schema, when they say more than a code and a message (cite and annotate: the quote's place, next). */
+    errorOutput?: z.ZodType;
     /** True when a call may change files (`repair`, `annotate` with `write: true`): VS Code asks before it runs. */
     writes: boolean;
 }
@@ -482,6 +498,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
             "quote-ambiguous (it occurs on several lines, listed in lines: quote more surrounding words until it is unique).",
         input: citeInput,
         output: citeOutput,
+        errorOutput: toolErrorOutput,
         writes: false,
     },
     {
@@ -495,6 +512,7 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
             "Nothing is written unless write is true. Errors: quote-not-found, quote-ambiguous, self-citation.",
         input: annotateInput,
         output: annotateOutput,
+        errorOutput: toolErrorOutput,
         writes: true,
     },
     {
@@ -585,7 +603,7 @@ const LISTED_OUTPUT_DEPTH = 3;
  * the zod schema, so every result that meets the zod schema meets this one (the SDK client checks).
  */
 export function outputJsonSchema(tool: ToolDefinition): Record<string, unknown> {
-    const full = jsonSchemaOf(z.union([tool.output, toolErrorOutput]), "output");
+    const full = jsonSchemaOf(z.union([tool.output, tool.errorOutput ?? plainToolErrorOutput]), "output");
     return { type: "object", ...(trimSchema(full, 0) as Record<string, unknown>) };
 }
 

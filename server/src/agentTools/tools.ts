@@ -3,12 +3,14 @@
  * from: the disk under a root for the MCP server, the language server's view (unsaved buffers
  * included) for VS Code's agents. No file system here. Every failure is a ToolError with a stable code.
  */
+
 import type { z } from "zod";
 import { sourceLabel } from "../../../shared/numbering";
 import { checkInput as checkAnnotations } from "../core/check";
 import type { CiteCandidate } from "../core/cite";
 import { LockComparison, type LockError, type LockFile, lockFileNameFor } from "../core/lock";
 import { nearestPaths } from "../core/nearestPaths";
+import type { NextStep } from "../core/nextStep";
 import { numberedLines } from "../core/numberedLines";
 import { parseJsonText } from "../core/parse";
 import { normalizeRefPath } from "../core/refPath";
@@ -56,6 +58,12 @@ export interface ToolErrorShape {
     code: ToolErrorCode;
     message: string;
     lines?: number[];
+    /** Which quote failed (annotate): the role a word, the source from 1, the request's pointer. */
+    role?: "claim" | "source";
+    source?: number;
+    pointer?: string;
+    /** What to do next, as data (docs/contract.md, "Next steps"). */
+    next?: NextStep;
 }
 
 export class ToolError extends Error {
@@ -65,14 +73,16 @@ export class ToolError extends Error {
         readonly lines?: number[],
         /** Near matches offered with `quote-not-found` (never certain). */
         readonly candidates?: CiteCandidate[],
+        /** More of the shape: where the failure is and the next step (the operation's own fields). */
+        readonly details: Omit<ToolErrorShape, "code" | "message" | "lines"> = {},
     ) {
         super(message);
     }
 
     get shape(): ToolErrorShape {
-        return this.lines === undefined
-            ? { code: this.code, message: this.message }
-            : { code: this.code, message: this.message, lines: this.lines };
+        const shape: ToolErrorShape = { code: this.code, message: this.message };
+        if (this.lines !== undefined) shape.lines = this.lines;
+        return { ...shape, ...this.details };
     }
 }
 
@@ -332,7 +342,8 @@ function cite(args: z.infer<typeof citeInput>, context: ToolContext): ToolOutcom
     const outcome = citeOperation(args, { document: (path) => context.document(path), files: () => context.files() });
     if (!outcome.ok) {
         const { error, candidates } = outcome.failure;
-        throw new ToolError(error.code as ToolErrorCode, error.message, error.lines, candidates);
+        const details = error.next ? { next: error.next } : {};
+        throw new ToolError(error.code as ToolErrorCode, error.message, error.lines, candidates, details);
     }
     const { output } = outcome;
     if (!output.warnings) return json(output);
@@ -428,9 +439,11 @@ async function annotate(args: z.infer<typeof annotateInput>, context: ToolContex
             { documents: scope.documents(), files: () => scope.files(), text: file.text },
         );
         if (!outcome.ok) {
-            const { code, message, lines, candidates } = outcome.error;
+            const { code, message, lines, candidates, role, pointer, next } = outcome.error;
             const toolCode = code === "invalid-path" ? "invalid-arguments" : code;
-            throw new ToolError(toolCode, message, code === "quote-ambiguous" ? lines : undefined, candidates);
+            const source = outcome.error.role === "source" ? { source: outcome.error.source } : {};
+            const details = { role, ...source, pointer, ...(next ? { next } : {}) };
+            throw new ToolError(toolCode, message, lines, candidates, details);
         }
         const { done } = outcome;
         if (write === true) {

@@ -187,11 +187,10 @@ export const annotateCommand = defineCommand({
             ),
         );
         if (!outcome.ok) {
-            const { code, message, lines, candidates, role, pointer } = outcome.error;
-            if (args.json) {
-                const error = { code, message, role, pointer, lines: lines ?? [] };
-                io.stdout(`${JSON.stringify(candidates ? { error, candidates } : { error }, null, 2)}\n`);
-            } else io.stderr(`sourcecheck: ${code}: ${visible(message)}\n`);
+            // The operation's failure as the annotate tools return it (docs/contract.md, "Next steps").
+            const { candidates, ...error } = outcome.error;
+            if (args.json) io.stdout(`${JSON.stringify(candidates ? { error, candidates } : { error }, null, 2)}\n`);
+            else io.stderr(`sourcecheck: ${error.code}: ${visible(error.message)}\n`);
             // A document that cannot be had, or a path that names none, is bad input; an uncitable quote is not.
             return outcome.badInput ? 2 : 1;
         }

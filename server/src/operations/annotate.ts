@@ -5,7 +5,7 @@
  * sources (numbered from 1). `sourcecheck annotate` and the `annotate` tools run it; each front end
  * reads the file, writes the text this returns (only when asked) and words the result.
  */
-import { annotationLabel, sourceLabel } from "../../../shared/numbering";
+import { annotationLabel, type RefRole, refRoleOf, sourceLabel } from "../../../shared/numbering";
 import {
     type AnnotateError,
     type AnnotateRequest,
@@ -17,11 +17,12 @@ import {
 import { applyOffsetEdits, removeSource, replaceSource } from "../core/annotationEdits";
 import { checkInput } from "../core/check";
 import { nearestPaths } from "../core/nearestPaths";
+import type { NextStep } from "../core/nextStep";
 import { parseJsonText } from "../core/parse";
 import { resolveRef } from "../core/resolve";
 import type { DocumentLookup } from "../core/session";
 import type { Annotation } from "../core/types";
-import { cite } from "./cite";
+import { cite, nextAfterUncited } from "./cite";
 import { OperationError } from "./errors";
 
 /** An annotation, or one source of it, numbered from 1. */
@@ -62,8 +63,28 @@ export interface AnnotateDone {
     warnings: AnnotateWarning[];
 }
 
+/**
+ * A quote that could not be cited, as every front end reports it (docs/contract.md, "Numbers" and
+ * "Next steps"): `role` "claim" or "source" with `source` from 1, and what to do next as data.
+ */
+export type AnnotateFailure = Omit<AnnotateError, "role"> & RefRole & { next?: NextStep };
+
 /** A quote that could not be cited: `badInput` when a document cannot be had (exit 2), else exit 1. */
-export type AnnotateOutcome = { ok: true; done: AnnotateDone } | { ok: false; error: AnnotateError; badInput: boolean };
+export type AnnotateOutcome =
+    | { ok: true; done: AnnotateDone }
+    | { ok: false; error: AnnotateFailure; badInput: boolean };
+
+/** A warning as front ends report it: the ref's role a word, its source counted from 1. */
+function publicWarning({ role, ...warning }: AnnotateWarning): Record<string, unknown> {
+    return { ...warning, ...refRoleOf(role) };
+}
+
+/** `lines` only where there are occurrences, as cite answers; the same object on every front end. */
+function publicFailure({ role, lines, ...error }: AnnotateError, path: string): AnnotateFailure {
+    const next = nextAfterUncited(error.code, path, lines, error.candidates, error.message);
+    const occurrences = lines !== undefined && lines.length > 0 ? { lines } : {};
+    return { ...error, ...occurrences, ...refRoleOf(role), ...(next ? { next } : {}) };
+}
 
 export function annotate(request: AnnotateOperationRequest, capabilities: AnnotateCapabilities): AnnotateOutcome {
     checkShape(request);
@@ -87,7 +108,7 @@ export function annotate(request: AnnotateOperationRequest, capabilities: Annota
     }
     const output: Record<string, unknown> = { index: edited.index, annotation: built.annotation };
     if (edit.kind === "replace") output.replaced = true;
-    if (built.warnings.length > 0) output.warnings = built.warnings;
+    if (built.warnings.length > 0) output.warnings = built.warnings.map(publicWarning);
     const what = `${annotationLabel(edited.index)} of ${request.file}`;
     return { ok: true, done: { text: edited.text, output, what, kind: edit.kind, warnings: built.warnings } };
 }
@@ -122,14 +143,14 @@ function build(request: AnnotateRequest, capabilities: AnnotateCapabilities): Bu
     const built = annotateQuotes(request, capabilities.documents);
     if (built.ok) return built;
     const error = { ...built.error };
+    const quote = error.role === "claim" ? request.claim : request.sources[error.role];
     if (error.code === "unreadable-document" && / no file /.test(error.message)) {
-        const quote = error.role === "claim" ? request.claim : request.sources[error.role];
         const near = nearestPaths(quote.path.replace(/^\.\//, ""), capabilities.files());
         if (near.length > 0) error.message += `; did you mean ${near.map((p) => JSON.stringify(p)).join(" or ")}?`;
     }
     const uncitable =
         error.code === "quote-not-found" || error.code === "quote-ambiguous" || error.code === "self-citation";
-    return { ok: false, error, badInput: !uncitable };
+    return { ok: false, error: publicFailure(error, quote.path), badInput: !uncitable };
 }
 
 /**
@@ -184,7 +205,7 @@ function appendSeveral(
         if (!edited.ok) throw new OperationError("invalid-arguments", `annotate: ${edited.message}`);
         text = edited.text;
         const item: Record<string, unknown> = { index: edited.index, annotation: built.annotation };
-        if (built.warnings.length > 0) item.warnings = built.warnings;
+        if (built.warnings.length > 0) item.warnings = built.warnings.map(publicWarning);
         warnings.push(...built.warnings);
         added.push(item);
     }
@@ -218,7 +239,7 @@ function replaceOneSource(
             ...(lines ? { lines } : {}),
             ...(cited.failure.candidates ? { candidates: cited.failure.candidates } : {}),
         };
-        return { ok: false, error, badInput: cited.badInput };
+        return { ok: false, error: publicFailure(error, quote.path), badInput: cited.badInput };
     }
     const source = { ...cited.output.ref, polarity: quote.polarity, confidence: quote.confidence };
     const edited = replaceSource(text, request.file, target.annotation - 1, target.source - 1, source);

@@ -5,6 +5,7 @@
  */
 import { type CiteCandidate, citeQuote } from "../core/cite";
 import { nearestPaths } from "../core/nearestPaths";
+import type { NextStep } from "../core/nextStep";
 import { normalizeRefPath } from "../core/refPath";
 import type { SpanWarning } from "../core/refWarnings";
 import { type DocumentFailure, isDocumentFailure, type SessionDocument } from "../core/session";
@@ -29,7 +30,7 @@ export interface CiteOutput {
 }
 
 export interface CiteFailure {
-    error: { code: string; message: string; lines?: number[] };
+    error: { code: string; message: string; lines?: number[]; next?: NextStep };
     /** With `quote-not-found`: the near match the quote probably meant, never certain. */
     candidates?: CiteCandidate[];
 }
@@ -41,11 +42,12 @@ export type CiteOutcome =
 
 export function cite(request: CiteRequest, capabilities: DocumentCapabilities): CiteOutcome {
     const found = documentFor(request.path, capabilities);
-    if ("error" in found) return { ok: false, failure: found, badInput: true };
+    if ("error" in found) return { ok: false, failure: withNext(found, request.path), badInput: true };
     const result = citeQuote(found, request.quote);
     if (!result.ok) {
         const { code, message, lines } = result.error;
-        const error = lines.length > 0 ? { code, message, lines } : { code, message };
+        const next = nextAfterUncited(code, found.path, lines, result.candidates, message);
+        const error = { code, message, ...(lines.length > 0 ? { lines } : {}), ...(next ? { next } : {}) };
         return {
             ok: false,
             failure: result.candidates ? { error, candidates: result.candidates } : { error },
@@ -55,6 +57,32 @@ export function cite(request: CiteRequest, capabilities: DocumentCapabilities): 
     const output: CiteOutput = { ref: result.ref, text: result.text };
     if (result.warnings) output.warnings = result.warnings;
     return { ok: true, output };
+}
+
+/**
+ * What to do after a quote could not be cited, as data (docs/contract.md, "Next steps"): choose the
+ * near match offered, quote again (longer, when the quote occurs several times), or fix the path.
+ */
+export function nextAfterUncited(
+    code: string,
+    path: string,
+    lines: readonly number[] = [],
+    candidates: readonly CiteCandidate[] = [],
+    message = "",
+): NextStep | undefined {
+    if (code === "quote-not-found" && candidates.length > 0)
+        return { action: "choose-candidate", path, line: candidates[0].ref.start.line, candidates: candidates.length };
+    if (code === "quote-not-found" || code === "self-citation") return { action: "cite-again", path };
+    if (code === "quote-ambiguous")
+        return lines.length > 0 ? { action: "cite-again", path, line: lines[0] } : { action: "cite-again", path };
+    if (code === "unknown-path" || (code === "unreadable-document" && /\bno file /.test(message)))
+        return { action: "fix-path", path };
+    return undefined;
+}
+
+function withNext(failure: CiteFailure, path: string): CiteFailure {
+    const next = nextAfterUncited(failure.error.code, path, [], [], failure.error.message);
+    return next ? { ...failure, error: { ...failure.error, next } } : failure;
 }
 
 /**
