@@ -160,13 +160,7 @@ describe("one operation on every front end: repair after drift, with a lock and 
             ["sources/guides.md", "Offline sync"],
             ["sources/guide.md", "Offline sync resumes when the client reconnects."],
         ];
-        const server = createMcpServer(diskToolRunner(root), "test");
-        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-        await server.connect(serverSide);
-        const mcp = new Client({ name: "parity", version: "1" });
-        await mcp.connect(clientSide);
-        await mcp.listTools();
-        const editor = await startClient({ root, pull: true });
+        const { mcp, editor } = await frontEnds(root);
         try {
             for (const [path, quote] of requests) {
                 const cli = runCli(["cite", "--json", path, quote], { cwd: root });
@@ -210,13 +204,7 @@ describe("one operation on every front end: annotate's failures", function () {
             { claim, sources: [source("sources/guides.md", "Offline sync")] },
             { claim: { path: "answer.md", quote: "and" }, sources: [source("sources/guide.md", "Offline sync")] },
         ];
-        const server = createMcpServer(diskToolRunner(root), "test");
-        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-        await server.connect(serverSide);
-        const mcp = new Client({ name: "parity", version: "1" });
-        await mcp.connect(clientSide);
-        await mcp.listTools();
-        const editor = await startClient({ root, pull: true });
+        const { mcp, editor } = await frontEnds(root);
         try {
             for (const request of requests) {
                 const label = JSON.stringify(request);
@@ -244,6 +232,17 @@ describe("one operation on every front end: annotate's failures", function () {
         }
     });
 });
+
+/** The MCP server (over an in-memory transport, with the SDK client) and the language server, on one root. */
+async function frontEnds(root: string) {
+    const server = createMcpServer(diskToolRunner(root), "test");
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const mcp = new Client({ name: "parity", version: "1" });
+    await mcp.connect(clientSide);
+    await mcp.listTools();
+    return { mcp, editor: await startClient({ root, pull: true }) };
+}
 
 /** The CLI's lock result for one file without its envelope (`file`, `exitCode`): the operation's result. */
 function cliLockResult(root: string, accept: boolean): { status: number; result: Record<string, unknown> } {
