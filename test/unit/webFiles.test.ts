@@ -17,6 +17,7 @@ import type { createLanguageService } from "../../server/src/languageService";
 import type { ClientFiles, ClientRead, FileAsker, installClientFiles } from "../../server/src/workspace/clientFiles";
 import type { readDocumentUnderRoot } from "../../server/src/workspace/web/diskDocuments";
 import type { useUriSpace } from "../../server/src/workspace/web/uris";
+import { WEB_ANSWER, WEB_BENCHMARK } from "./webDemo";
 
 const repo = path.resolve(__dirname, "../../..");
 
@@ -105,27 +106,10 @@ function heldClient(files: Map<string, string>) {
     return { asker, release, asked };
 }
 
-const ANSWER = JSON.stringify({
-    annotations: [
-        {
-            claim: { path: "answer.md", start: { line: 1, str: "Cold" }, end: { line: 1, str: "faster." } },
-            sources: [
-                {
-                    path: "sources/benchmark.txt",
-                    start: { line: 4, str: "delta" },
-                    end: { line: 4, str: "-37%" },
-                    polarity: "supports",
-                    confidence: 0.9,
-                },
-            ],
-        },
-    ],
-});
-
 const DEMO: [string, string][] = [
-    ["/demo/answer.sourcecheck.json", ANSWER],
+    ["/demo/answer.sourcecheck.json", WEB_ANSWER],
     ["/demo/answer.md", "Cold start is faster.\n"],
-    ["/demo/sources/benchmark.txt", "Cold start, median of 50 runs\n2.3.0: 820ms\n2.4.0: 517ms\ndelta: -37%\n"],
+    ["/demo/sources/benchmark.txt", WEB_BENCHMARK],
 ];
 
 describe("the browser's reads through the client (web twins)", function () {
@@ -149,7 +133,12 @@ describe("the browser's reads through the client (web twins)", function () {
             events: { changed() {}, removed() {}, refsCanFollow() {} },
         });
         service.initialize({ rootPath: "/demo" });
-        const doc = web.TextDocument.create("sourcecheck-mem:/demo/answer.sourcecheck.json", "sourcecheck", 1, ANSWER);
+        const doc = web.TextDocument.create(
+            "sourcecheck-mem:/demo/answer.sourcecheck.json",
+            "sourcecheck",
+            1,
+            WEB_ANSWER,
+        );
         open.set(doc.uri, doc);
         /** Releases the client's answers, round after round, until `waiting` resolves. */
         const answerUntil = async (waiting: Promise<unknown>) => {
@@ -165,7 +154,7 @@ describe("the browser's reads through the client (web twins)", function () {
             return waiting;
         };
         const hoverText = () => {
-            const at = doc.positionAt(ANSWER.indexOf('"delta"') + 2);
+            const at = doc.positionAt(WEB_ANSWER.indexOf('"delta"') + 2);
             const hover = service.hover({ textDocument: { uri: doc.uri }, position: at }) as Hover | null;
             return JSON.stringify(hover?.contents ?? null);
         };

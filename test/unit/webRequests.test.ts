@@ -26,6 +26,7 @@ import {
     webReadRequest,
     webStatRequest,
 } from "../../shared/webProtocol";
+import { WEB_ANSWER, WEB_BENCHMARK } from "./webDemo";
 
 const repo = path.resolve(__dirname, "../../..");
 
@@ -86,26 +87,10 @@ function loadWebServer(): WebServerBundle {
 }
 
 const ROOT = "sourcecheck-mem:/demo";
-const ANSWER = JSON.stringify({
-    annotations: [
-        {
-            claim: { path: "answer.md", start: { line: 1, str: "Cold" }, end: { line: 1, str: "faster." } },
-            sources: [
-                {
-                    path: "sources/benchmark.txt",
-                    start: { line: 4, str: "delta" },
-                    end: { line: 4, str: "-37%" },
-                    polarity: "supports",
-                    confidence: 0.9,
-                },
-            ],
-        },
-    ],
-});
 const FILES = new Map([
-    [`${ROOT}/answer.sourcecheck.json`, ANSWER],
+    [`${ROOT}/answer.sourcecheck.json`, WEB_ANSWER],
     [`${ROOT}/answer.md`, "Cold start is faster. It ships in May.\n"],
-    [`${ROOT}/sources/benchmark.txt`, "Cold start, median of 50 runs\n2.3.0: 820ms\n2.4.0: 517ms\ndelta: -37%\n"],
+    [`${ROOT}/sources/benchmark.txt`, WEB_BENCHMARK],
 ]);
 
 /** The client's side: the workspace in memory, every read, stat and listing held until `release()`. */
