@@ -10,6 +10,8 @@ import * as assert from "node:assert/strict";
 import nodeFs, * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { EvidenceFeature, type SearchWork } from "../../server/src/features/evidence";
+import type { AnnotationFile } from "../../server/src/workspace/annotationFile";
 import { type KeptIndexes, searchEvidenceUnderRoot, WatchedIndexes } from "../../server/src/workspace/evidenceSearch";
 import type { OpenedIndex } from "../../server/src/workspace/evidenceStore";
 
@@ -97,5 +99,69 @@ describe("evidence kept in a server follows file events", function () {
         const again = search("fog mornings", plain);
         assert.ok(again.count > 0);
         assert.equal(again.value.hits[0]?.path, "weather.md");
+    });
+});
+
+describe("Find Sources in the language server keeps its index by file events too", function () {
+    this.timeout(30000);
+    let root: string;
+    let indexDir: string;
+
+    before(() => {
+        root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-find-watch-")));
+        indexDir = fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-find-watch-index-"));
+        fs.writeFileSync(path.join(root, "answer.md"), "The heron nests by the lake.\n");
+        fs.mkdirSync(path.join(root, "notes"));
+        fs.writeFileSync(path.join(root, "notes", "birds.md"), "# Birds\n\nThe heron nests by the lake in spring.\n");
+        fs.writeFileSync(path.join(root, "notes", "boats.md"), "# Boats\n\nThe ferry crosses the lake twice a day.\n");
+    });
+
+    after(() => {
+        fs.rmSync(root, { recursive: true, force: true });
+        fs.rmSync(indexDir, { recursive: true, force: true });
+    });
+
+    /** The feature reads of the annotation file only its root and the claim's resolved text. */
+    function annotationFile(claim: string): AnnotationFile {
+        const site = { resolution: { valid: true, text: claim }, ref: { path: "answer.md" } };
+        return { embedded: false, root, site: () => site } as unknown as AnnotationFile;
+    }
+
+    async function find(feature: EvidenceFeature, claim: string, work: SearchWork = {}) {
+        let count = 0;
+        const original = nodeFs.readdirSync;
+        (nodeFs as { readdirSync: unknown }).readdirSync = (...args: Parameters<typeof fs.readdirSync>) => {
+            count++;
+            return original(...args);
+        };
+        try {
+            const params = { annotationUri: "file:///a.sourcecheck.json", annotationIndex: 0, indexDir };
+            return { value: await feature.find(annotationFile(claim), params, () => {}, work), count };
+        } finally {
+            nodeFs.readdirSync = original;
+        }
+    }
+
+    it("walks on the first search, then reads only what changed; a cancelled search makes the next one walk", async () => {
+        const feature = new EvidenceFeature();
+        const first = await find(feature, "heron nests");
+        assert.ok(first.count > 0, "the first search walks the document root");
+        assert.equal(first.value.ok && first.value.hits[0]?.path, "notes/birds.md");
+
+        fs.appendFileSync(path.join(root, "notes", "boats.md"), "\nA zeppelin once moored above the ferry.\n");
+        await settle();
+        const changed = await find(feature, "zeppelin moored");
+        assert.equal(changed.count, 0, "a changed document is read again without a walk");
+        assert.equal(changed.value.ok && changed.value.hits[0]?.path, "notes/boats.md");
+
+        fs.writeFileSync(path.join(root, "notes", "kites.md"), "# Kites\n\nA red kite hovers over the field.\n");
+        await settle();
+        const cancelled = await find(feature, "red kite hovers", { cancelled: () => true });
+        assert.equal(cancelled.value.ok, false);
+        assert.equal(!cancelled.value.ok && cancelled.value.cancelled, true);
+        // The stopped search took the watcher's news of kites.md without applying it: only a walk can.
+        const after = await find(feature, "red kite hovers");
+        assert.ok(after.count > 0, "the search after a cancelled one walks");
+        assert.equal(after.value.ok && after.value.hits[0]?.path, "notes/kites.md");
     });
 });

@@ -18,7 +18,7 @@ import type { Ref } from "../core/types";
 import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
-import { type KeptIndexes, searchEvidenceUnderRoot } from "../workspace/evidenceSearch";
+import { type KeptIndexes, searchEvidenceUnderRoot, WatchedIndexes } from "../workspace/evidenceSearch";
 import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
@@ -57,9 +57,10 @@ function wholeRange(text: string) {
 
 /**
  * Evidence indexes kept in memory for the agents' queries, for as long as the language server runs
- * (a context is made per tool call; the indexes outlive it).
+ * (a context is made per tool call; the indexes outlive it), following file events as the MCP
+ * server's do (docs/evidence.md, "In a server").
  */
-const keptIndexes: KeptIndexes = new Map();
+const keptIndexes: KeptIndexes = new WatchedIndexes();
 
 export function workspaceToolContext(workspace: ToolWorkspace, root: string, editor: EditorAccess): ToolContext {
     /** An annotation file as the editor has it, written back as one edit of the whole text. */
@@ -168,6 +169,8 @@ export async function agentTool(
         };
     }
     const name = typeof params?.name === "string" ? params.name : "";
+    // A turn first, so the file events of a file written just before the call are heard (evidence).
+    await new Promise((resolve) => setImmediate(resolve));
     const result = await runTool(name, params?.input, workspaceToolContext(workspace, root, editor));
     if (name !== "cite" || !result.ok) return result;
     const location = citedLocation(workspace, root, result.structured.ref as Ref);

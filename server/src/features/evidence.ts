@@ -10,7 +10,7 @@ import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
 import { MAX_TOP_K, publicHit } from "../evidence/select";
 import { runStepsBetween, type SearchStep } from "../evidence/steps";
 import type { AnnotationFile } from "../workspace/annotationFile";
-import { type CorpusSearch, searchCorpusSteps } from "../workspace/evidenceSearch";
+import { type CorpusSearch, searchCorpusSteps, WatchedIndexes } from "../workspace/evidenceSearch";
 import { type CorpusOptions, defaultIndexDir, type OpenedIndex } from "../workspace/evidenceStore";
 
 const EDITOR_TOP_K = 10;
@@ -45,8 +45,12 @@ function strings(value: unknown): string[] | undefined {
 const EDITOR_FLOOR = 0;
 
 export class EvidenceFeature {
-    /** The last index used per index file: the stat walk is all a repeated search pays. */
-    private readonly kept = new Map<string, OpenedIndex>();
+    /**
+     * The last index used per corpus, index file and patterns, following file events as the MCP
+     * server's do (docs/evidence.md, "In a server"): a repeated search walks the corpus only when a
+     * watcher cannot vouch for what changed (its first search, a new file, a search cancelled mid-walk).
+     */
+    private readonly kept = new WatchedIndexes();
 
     /**
      * Between steps (a slice of files read, a candidate checked) the search gives the event loop a
@@ -80,7 +84,12 @@ export class EvidenceFeature {
         };
         const indexDir =
             typeof params.indexDir === "string" && params.indexDir !== "" ? params.indexDir : defaultIndexDir();
-        const key = `${file.root}\n${indexDir}`;
+        // The patterns are part of the key: a kept index is current only for the files they chose.
+        const key = JSON.stringify([file.root, indexDir, options.include ?? [], options.exclude ?? []]);
+        const previous = this.kept.get(key);
+        // A turn first, so the events of a file written just before the request are heard.
+        await nextTurn();
+        const upToDate = this.upToDate(key, file.root, previous);
         const topK = Number.isInteger(params.topK) ? Math.min(Math.max(params.topK!, 1), MAX_TOP_K) : EDITOR_TOP_K;
         const claimPath = site.ref.path.replace(/\\/g, "/").replace(/^\.\//, "");
         const steps = searchCorpusSteps(
@@ -95,8 +104,9 @@ export class EvidenceFeature {
                 alsoSkip: [claimPath],
                 floor: EDITOR_FLOOR,
                 filesPerStep: FILES_PER_STEP,
+                upToDate,
             },
-            this.kept.get(key),
+            previous,
         );
         let found: CorpusSearch;
         try {
@@ -106,6 +116,7 @@ export class EvidenceFeature {
                 work.progress?.(step);
             });
         } catch (error) {
+            this.kept.unfinishedSearch(key);
             if (error instanceof SearchCancelled) return { ok: false, cancelled: true, message: CANCELLED };
             throw error;
         }
@@ -118,5 +129,14 @@ export class EvidenceFeature {
             text: hit.text,
         }));
         return { ok: true, query, hits, warnings: opened.warnings };
+    }
+
+    /** Whether the kept index is current without a walk; a root the watcher cannot open walks. */
+    private upToDate(key: string, root: string, previous: OpenedIndex | undefined): boolean {
+        try {
+            return this.kept.current(key, root, previous);
+        } catch {
+            return false;
+        }
     }
 }

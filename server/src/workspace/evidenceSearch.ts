@@ -334,6 +334,8 @@ export interface KeptIndexes {
 export class WatchedIndexes implements KeptIndexes {
     private readonly kept = new Map<string, OpenedIndex>();
     private readonly watchers = new Map<string, CorpusWatcher>();
+    /** Keys whose last search stopped before it ended (Find Sources cancelled): the next one walks. */
+    private readonly unfinished = new Set<string>();
 
     get(key: string): OpenedIndex | undefined {
         return this.kept.get(key);
@@ -351,7 +353,14 @@ export class WatchedIndexes implements KeptIndexes {
             this.watchers.set(key, watcher);
         }
         const changed = watcher.take();
+        // What a stopped walk heard is taken but not applied: only a walk can vouch for the index now.
+        if (this.unfinished.delete(key)) return false;
         return opened !== undefined && changed !== undefined && refreshChanged(opened, changed);
+    }
+
+    /** The search of `key` stopped before it ended: its next query walks (with the index kept). */
+    unfinishedSearch(key: string): void {
+        this.unfinished.add(key);
     }
 
     close(): void {
