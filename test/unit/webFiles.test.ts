@@ -7,9 +7,6 @@
  * and an answer that arrives while someone else waits for it still reaches the check that asked.
  */
 import * as assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { FileChangeType, type Hover } from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";
@@ -17,9 +14,9 @@ import type { createLanguageService } from "../../server/src/languageService";
 import type { ClientFiles, ClientRead, FileAsker, installClientFiles } from "../../server/src/workspace/clientFiles";
 import type { readDocumentUnderRoot } from "../../server/src/workspace/web/diskDocuments";
 import type { useUriSpace } from "../../server/src/workspace/web/uris";
-import { WEB_ANSWER, WEB_BENCHMARK } from "./webDemo";
+import { loadWebEntry, WEB_ANSWER, WEB_BENCHMARK } from "./webDemo";
 
-const repo = path.resolve(__dirname, "../../..");
+const _repo = path.resolve(__dirname, "../../..");
 
 /** What the bundle exports: the web worker's language service and files. */
 interface WebModules {
@@ -33,12 +30,7 @@ interface WebModules {
 
 /** Bundles the language service with the web twins (scripts/web-build.mjs's options) and loads it. */
 function loadWebBundle(): WebModules {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sc-webfiles-"));
-    const entry = path.join(dir, "entry.ts");
-    const out = path.join(dir, "out.js");
-    const server = (module: string) => JSON.stringify(path.join(repo, "server", "src", module));
-    fs.writeFileSync(
-        entry,
+    return loadWebEntry<WebModules>("webfiles", (server) =>
         [
             `export { ClientFiles, installClientFiles } from ${server("workspace/clientFiles")};`,
             `export { createLanguageService } from ${server("languageService")};`,
@@ -47,22 +39,6 @@ function loadWebBundle(): WebModules {
             `export { TextDocument } from "vscode-languageserver-textdocument";`,
         ].join("\n"),
     );
-    const webBuild = JSON.stringify(path.join(repo, "scripts", "web-build.mjs"));
-    const built = spawnSync(
-        process.execPath,
-        [
-            "--input-type=module",
-            "-e",
-            `import * as web from ${webBuild};
-            import { build } from "esbuild";
-            await build({ ...web.webOptions(), logLevel: "silent", sourcemap: false, entryPoints: [${JSON.stringify(entry)}],
-                outfile: ${JSON.stringify(out)}, nodePaths: [${JSON.stringify(path.join(repo, "node_modules"))}] })
-                .catch((e) => { console.log(e.errors.map((x) => x.text).join("\\n")); process.exit(1); });`,
-        ],
-        { cwd: repo, encoding: "utf8" },
-    );
-    assert.equal(built.status, 0, built.stdout + built.stderr);
-    return require(out) as WebModules;
 }
 
 /** A client over files in memory whose answers wait until `release()`; it counts what it was asked. */

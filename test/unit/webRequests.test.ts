@@ -6,9 +6,6 @@
  * from the files once read, never from a half-read workspace (empty spans, no text, "not an annotation file").
  */
 import * as assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import type {
@@ -26,9 +23,9 @@ import {
     webReadRequest,
     webStatRequest,
 } from "../../shared/webProtocol";
-import { WEB_ANSWER, WEB_BENCHMARK } from "./webDemo";
+import { loadWebEntry, WEB_ANSWER, WEB_BENCHMARK } from "./webDemo";
 
-const repo = path.resolve(__dirname, "../../..");
+const _repo = path.resolve(__dirname, "../../..");
 
 /** The client's end, by method name: the bundle has its own copy of vscode-jsonrpc, types and all. */
 interface Client {
@@ -46,13 +43,10 @@ interface WebServerBundle {
 }
 
 function loadWebServer(): WebServerBundle {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sc-webrequests-"));
-    const entry = path.join(dir, "entry.ts");
-    const out = path.join(dir, "out.js");
-    const server = (module: string) => JSON.stringify(path.join(repo, "server", "src", module));
-    fs.writeFileSync(
-        entry,
-        `import { BrowserMessageReader, BrowserMessageWriter, createConnection } from "vscode-languageserver/browser";
+    return loadWebEntry<WebServerBundle>(
+        "webrequests",
+        (server) =>
+            `import { BrowserMessageReader, BrowserMessageWriter, createConnection } from "vscode-languageserver/browser";
         import { createProtocolConnection } from "vscode-languageserver-protocol/browser";
         import { startLanguageServer } from ${server("languageServer")};
         import { ClientFiles, connectionAsker, installClientFiles } from ${server("workspace/clientFiles")};
@@ -67,23 +61,6 @@ function loadWebServer(): WebServerBundle {
             return createProtocolConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));
         }`,
     );
-    const webBuild = JSON.stringify(path.join(repo, "scripts", "web-build.mjs"));
-    const built = spawnSync(
-        process.execPath,
-        [
-            "--input-type=module",
-            "-e",
-            `import * as web from ${webBuild};
-            import { build } from "esbuild";
-            await build({ ...web.webOptions(), logLevel: "silent", sourcemap: false, entryPoints: [${JSON.stringify(entry)}],
-                outfile: ${JSON.stringify(out)}, define: { SOURCECHECK_VERSION: '"test"' },
-                nodePaths: [${JSON.stringify(path.join(repo, "node_modules"))}] })
-                .catch((e) => { console.log(e.errors.map((x) => x.text).join("\\n")); process.exit(1); });`,
-        ],
-        { cwd: repo, encoding: "utf8" },
-    );
-    assert.equal(built.status, 0, built.stdout + built.stderr);
-    return require(out) as WebServerBundle;
 }
 
 const ROOT = "sourcecheck-mem:/demo";
