@@ -11,7 +11,7 @@ import { MAX_TOP_K, publicHit } from "../evidence/select";
 import { runStepsBetween, type SearchStep } from "../evidence/steps";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { type CorpusSearch, searchCorpusSteps, WatchedIndexes } from "../workspace/evidenceSearch";
-import { type CorpusOptions, defaultIndexDir, type OpenedIndex } from "../workspace/evidenceStore";
+import { type CorpusOptions, defaultIndexDir } from "../workspace/evidenceStore";
 
 const EDITOR_TOP_K = 10;
 
@@ -89,7 +89,7 @@ export class EvidenceFeature {
         const previous = this.kept.get(key);
         // A turn first, so the events of a file written just before the request are heard.
         await nextTurn();
-        const upToDate = this.upToDate(key, file.root, previous);
+        const upToDate = this.kept.current(key, file.root, previous);
         const topK = Number.isInteger(params.topK) ? Math.min(Math.max(params.topK!, 1), MAX_TOP_K) : EDITOR_TOP_K;
         const claimPath = site.ref.path.replace(/\\/g, "/").replace(/^\.\//, "");
         const steps = searchCorpusSteps(
@@ -129,14 +129,5 @@ export class EvidenceFeature {
             text: hit.text,
         }));
         return { ok: true, query, hits, warnings: opened.warnings };
-    }
-
-    /** Whether the kept index is current without a walk; a root the watcher cannot open walks. */
-    private upToDate(key: string, root: string, previous: OpenedIndex | undefined): boolean {
-        try {
-            return this.kept.current(key, root, previous);
-        } catch {
-            return false;
-        }
     }
 }

@@ -349,7 +349,8 @@ export class WatchedIndexes implements KeptIndexes {
         let watcher = this.watchers.get(key);
         if (!watcher) {
             // Started before the first walk, so nothing written during it goes unheard.
-            watcher = new CorpusWatcher(fs.realpathSync(folder));
+            // A folder that cannot be resolved is watched as named: the watcher then vouches for nothing.
+            watcher = new CorpusWatcher(realOrSelf(folder));
             this.watchers.set(key, watcher);
         }
         const changed = watcher.take();
