@@ -7,12 +7,20 @@
 /** How long the steps run before other work gets its turn, in milliseconds. */
 export const SLICE_MS = 10;
 
+/**
+ * One turn of the event loop: what is already queued (a cancellation, file events of a file written
+ * just before a request) is handled before the caller goes on.
+ */
+export function nextTurn(): Promise<void> {
+    return new Promise((resolve) => setImmediate(resolve));
+}
+
 export async function runCooperatively<T>(steps: Generator<void, T, void>, sliceMs = SLICE_MS): Promise<T> {
     let sliceStart = performance.now();
     let next = steps.next();
     while (!next.done) {
         if (performance.now() - sliceStart >= sliceMs) {
-            await new Promise((resolve) => setImmediate(resolve));
+            await nextTurn();
             sliceStart = performance.now();
         }
         next = steps.next();

@@ -10,6 +10,7 @@
 import * as nodePath from "node:path";
 import type { Range as LspRange, WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { AgentToolParams, AgentToolResult } from "../../../shared/agentToolProtocol";
+import { nextTurn } from "../agentTools/cooperative";
 import { lockUnderRoot } from "../agentTools/lockAccess";
 import { type AnnotationFileAccess, type RefScope, runTool, type ToolContext, ToolError } from "../agentTools/tools";
 import { resolveRef } from "../core/resolve";
@@ -170,7 +171,7 @@ export async function agentTool(
     }
     const name = typeof params?.name === "string" ? params.name : "";
     // A turn first, so the file events of a file written just before the call are heard (evidence).
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     const result = await runTool(name, params?.input, workspaceToolContext(workspace, root, editor));
     if (name !== "cite" || !result.ok) return result;
     const location = citedLocation(workspace, root, result.structured.ref as Ref);

@@ -6,6 +6,7 @@
 
 import type { EvidenceHitItem, FindEvidenceParams, FindEvidenceResult } from "../../../shared/evidenceProtocol";
 import { annotationLabel } from "../../../shared/numbering";
+import { nextTurn } from "../agentTools/cooperative";
 import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
 import { MAX_TOP_K, publicHit } from "../evidence/select";
 import { runStepsBetween, type SearchStep } from "../evidence/steps";
@@ -27,11 +28,6 @@ export interface SearchWork {
 }
 
 class SearchCancelled extends Error {}
-
-/** A turn of the event loop: messages that arrived meanwhile (a cancellation) are handled. */
-function nextTurn(): Promise<void> {
-    return new Promise((resolve) => setImmediate(resolve));
-}
 
 function strings(value: unknown): string[] | undefined {
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v !== "") : undefined;

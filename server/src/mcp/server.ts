@@ -21,6 +21,7 @@ import type {
     JsonSchemaValidator,
     jsonSchemaValidator,
 } from "@modelcontextprotocol/sdk/validation/types.js";
+import { nextTurn } from "../agentTools/cooperative";
 import type { ToolOutcome, ToolRunner } from "../agentTools/tools";
 import { LineTransport } from "./lineTransport";
 
@@ -102,7 +103,7 @@ export function createMcpServer(runTool: ToolRunner, version: string): Server {
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
         // One turn of the event loop first: file events already queued (a file the client wrote before
         // calling) are heard before the tool runs, so the evidence kept in memory is current.
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
         return callToolResult(await runTool(request.params.name, request.params.arguments));
     });
     return server;
