@@ -10,8 +10,9 @@
 import { annotationLabel, sourceLabel } from "../../../shared/numbering";
 import { type CheckResult, MAX_LISTED_PROBLEMS, type Problem, type ReportEntry } from "../core/check";
 import { type LockCounts, wordDiffLine } from "../core/lock";
+import { didYouMean } from "../core/nearestPaths";
 import { uncoveredSentences } from "../core/sentences";
-import { isDocumentFailure } from "../core/session";
+import { isDocumentFailure, namesNoFile } from "../core/session";
 import type { Ref } from "../core/types";
 import { VERDICTS, verdictOf } from "../core/verdict";
 import { visible } from "../core/visible";
@@ -293,10 +294,7 @@ function groupLines(
     for (const problem of group) {
         const edge = problem.boundary ? `${problem.boundary}: ` : "";
         let message = problem.message;
-        if (problem.code === "unreadable-document" && ref && /^no file /.test(message)) {
-            const near = nearest(ref.path);
-            if (near.length > 0) message += `; did you mean ${near.map((p) => JSON.stringify(p)).join(" or ")}?`;
-        }
+        if (ref && namesNoFile(problem)) message += didYouMean(nearest(ref.path));
         lines.push(cut(`  ${edge}${problem.code}: ${message}`));
         hints.add(`  to do: ${hintFor(problem.code)}`);
     }

@@ -8,6 +8,11 @@ import { levenshtein } from "./editDistance";
 const MAX_COMPARED = 20_000;
 const MAX_SUGGESTED = 3;
 
+/** "; did you mean "a" or "b"?" to end a message with, or nothing when no path is near. */
+export function didYouMean(near: readonly string[]): string {
+    return near.length === 0 ? "" : `; did you mean ${near.map((p) => JSON.stringify(p)).join(" or ")}?`;
+}
+
 /** Up to three existing paths close to `wanted`, closest first; none when nothing is close. */
 export function nearestPaths(wanted: string, candidates: Iterable<string>): string[] {
     const limit = Math.max(2, Math.floor(wanted.length / 4));

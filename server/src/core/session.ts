@@ -33,6 +33,19 @@ export interface DocumentFailure {
     message: string;
 }
 
+/** What a path that names no file says, wherever documents are read (disk, the browser's client, a session). */
+export function noFileMessage(path: string): string {
+    return `no file ${JSON.stringify(path)} under the document root`;
+}
+
+/**
+ * Whether a failure is a path that names no file (possibly behind a prefix such as "claim: "): the
+ * failures "did you mean" and the `fix-path` next step are for.
+ */
+export function namesNoFile(failure: { code: string; message: string }): boolean {
+    return failure.code === "unreadable-document" && /\bno file "/.test(failure.message);
+}
+
 /** Where refs find their documents: a session, or the workspace (files, open buffers). */
 export interface DocumentLookup {
     get(path: string): SessionDocument | DocumentFailure | undefined;

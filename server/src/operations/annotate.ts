@@ -16,11 +16,11 @@ import {
 } from "../core/annotate";
 import { applyOffsetEdits, removeSource, replaceSource } from "../core/annotationEdits";
 import { checkInput } from "../core/check";
-import { nearestPaths } from "../core/nearestPaths";
+import { didYouMean, nearestPaths } from "../core/nearestPaths";
 import type { NextStep } from "../core/nextStep";
 import { parseJsonText } from "../core/parse";
 import { resolveRef } from "../core/resolve";
-import type { DocumentLookup } from "../core/session";
+import { type DocumentLookup, namesNoFile, noFileMessage } from "../core/session";
 import type { Annotation } from "../core/types";
 import { cite, nextAfterUncited } from "./cite";
 import { OperationError } from "./errors";
@@ -144,10 +144,8 @@ function build(request: AnnotateRequest, capabilities: AnnotateCapabilities): Bu
     if (built.ok) return built;
     const error = { ...built.error };
     const quote = error.role === "claim" ? request.claim : request.sources[error.role];
-    if (error.code === "unreadable-document" && / no file /.test(error.message)) {
-        const near = nearestPaths(quote.path.replace(/^\.\//, ""), capabilities.files());
-        if (near.length > 0) error.message += `; did you mean ${near.map((p) => JSON.stringify(p)).join(" or ")}?`;
-    }
+    if (namesNoFile(error))
+        error.message += didYouMean(nearestPaths(quote.path.replace(/^\.\//, ""), capabilities.files()));
     const uncitable =
         error.code === "quote-not-found" || error.code === "quote-ambiguous" || error.code === "self-citation";
     return { ok: false, error: publicFailure(error, quote.path), badInput: !uncitable };
@@ -223,10 +221,7 @@ function replaceOneSource(
     const quote = request.sources![0];
     const cited = cite(quote, {
         document: (path) =>
-            capabilities.documents.get(path) ?? {
-                code: "unreadable-document",
-                message: `no file ${JSON.stringify(path)} under the document root`,
-            },
+            capabilities.documents.get(path) ?? { code: "unreadable-document", message: noFileMessage(path) },
         files: () => capabilities.files(),
     });
     if (!cited.ok) {

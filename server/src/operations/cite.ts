@@ -4,11 +4,11 @@
  * `cite` tools (MCP, VS Code) return the same object; documents come from the front end.
  */
 import { type CiteCandidate, citeQuote } from "../core/cite";
-import { nearestPaths } from "../core/nearestPaths";
+import { didYouMean, nearestPaths } from "../core/nearestPaths";
 import type { NextStep } from "../core/nextStep";
 import { normalizeRefPath } from "../core/refPath";
 import type { SpanWarning } from "../core/refWarnings";
-import { type DocumentFailure, isDocumentFailure, type SessionDocument } from "../core/session";
+import { type DocumentFailure, isDocumentFailure, namesNoFile, type SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
 
 export interface CiteRequest {
@@ -75,8 +75,7 @@ export function nextAfterUncited(
     if (code === "quote-not-found" || code === "self-citation") return { action: "cite-again", path };
     if (code === "quote-ambiguous")
         return lines.length > 0 ? { action: "cite-again", path, line: lines[0] } : { action: "cite-again", path };
-    if (code === "unknown-path" || (code === "unreadable-document" && /\bno file /.test(message)))
-        return { action: "fix-path", path };
+    if (code === "unknown-path" || namesNoFile({ code, message })) return { action: "fix-path", path };
     return undefined;
 }
 
@@ -102,9 +101,5 @@ export function documentFor(path: string, capabilities: DocumentCapabilities): S
 
 /** A missing file's message, with the existing paths closest to the one given. */
 export function withNearestPaths(failure: DocumentFailure, path: string, files: () => Iterable<string>): string {
-    if (failure.code !== "unreadable-document" || !/^no file /.test(failure.message)) return failure.message;
-    const near = nearestPaths(path, files());
-    return near.length === 0
-        ? failure.message
-        : `${failure.message}; did you mean ${near.map((p) => JSON.stringify(p)).join(" or ")}?`;
+    return namesNoFile(failure) ? failure.message + didYouMean(nearestPaths(path, files())) : failure.message;
 }

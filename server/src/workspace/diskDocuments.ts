@@ -6,7 +6,7 @@
  */
 import * as nodeFs from "node:fs";
 import { normalizeLineEndings } from "../core/lines";
-import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
+import { type DocumentFailure, type DocumentLookup, noFileMessage, SessionDocument } from "../core/session";
 import { isInside, resolveUnderRoot } from "./pathSafety";
 import { readTextFile, type SafeFileSystem } from "./safeFile";
 import type { FileSnapshot } from "./safeWrite";
@@ -67,7 +67,7 @@ export function readDocumentUnderRoot(
         real = fs.realpathSync(verdict.absolute);
     } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === "ENOENT" || code === "ENOTDIR") return unreadable(`no file ${quoted} under the document root`);
+        if (code === "ENOENT" || code === "ENOTDIR") return unreadable(noFileMessage(documentPath));
         if (code === "ELOOP") return unreadable(`the path ${quoted} is a symlink loop`);
         return unreadable(`cannot open ${quoted}: ${code ?? "error"}`);
     }

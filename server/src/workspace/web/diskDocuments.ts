@@ -4,7 +4,7 @@
  * virtual file system has no symlinks to follow out of the root: the path check is the whole check.
  */
 import { normalizeLineEndings } from "../../core/lines";
-import type { DocumentFailure } from "../../core/session";
+import { type DocumentFailure, noFileMessage } from "../../core/session";
 import { resolveUnderRoot } from "../pathSafety";
 import { readTextFile } from "./safeFile";
 
@@ -35,8 +35,7 @@ export function readDocumentUnderRoot(
     });
     if (!read.ok) {
         // A pending read is never "no file": it says so, and the check is made again once it arrived.
-        const message =
-            read.reason === "missing" ? `no file ${quoted} under the document root` : `${quoted} ${read.message}`;
+        const message = read.reason === "missing" ? noFileMessage(documentPath) : `${quoted} ${read.message}`;
         return { ok: false, failure: { code: "unreadable-document", message } };
     }
     const content = normalizeLineEndings(read.text);
