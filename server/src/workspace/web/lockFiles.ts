@@ -4,7 +4,8 @@
  * desktop's (web/safeWrite.ts says so).
  */
 import * as nodePath from "node:path";
-import { type LockError, type LockFile, lockFileNameFor, parseLock } from "../../core/lock";
+import { lockFileNameFor, parseLock } from "../../core/lock";
+import type { LockRead } from "../lockFiles";
 import { readTextFile } from "./safeFile";
 import { type FileSnapshot, writeFileSafely } from "./safeWrite";
 import { sha256 } from "./sha256";
@@ -13,12 +14,7 @@ export { sha256 };
 
 export const MAX_LOCK_BYTES = 256 * 1024 * 1024;
 
-export interface LockRead {
-    path: string;
-    snapshot?: FileSnapshot;
-    lock?: LockFile;
-    error?: LockError;
-}
+export type { LockRead } from "../lockFiles";
 
 export function lockPathFor(annotationPath: string): string {
     return nodePath.join(nodePath.dirname(annotationPath), lockFileNameFor(nodePath.basename(annotationPath)));

@@ -5,26 +5,12 @@
  * (workspace/workspaceIndex.ts), and nothing it decided meanwhile is shown (docs/web.md).
  */
 import { clientFiles } from "../clientFiles";
-import type { FileSnapshot } from "../safeWrite";
+import type { SafeRead, SafeReadOptions } from "../safeFile";
 import { sha256 } from "./sha256";
 
-export type { SafeFileSystem } from "../safeFile";
-
-export type SafeRead =
-    | { ok: true; text: string; snapshot?: FileSnapshot; textSha256?: string }
-    | {
-          ok: false;
-          reason: "missing" | "directory" | "not-regular" | "too-large" | "not-text" | "outside" | "error" | "pending";
-          message: string;
-          size?: number;
-      };
-
-export interface SafeReadOptions {
-    maxBytes?: number;
-    within?: string;
-    snapshot?: boolean;
-    textSha256?: boolean;
-}
+// The same result and options as the desktop's reader (type-only: nothing of node:fs reaches the bundle);
+// `fs` is the desktop's test seam and is not consulted here.
+export type { SafeFileSystem, SafeRead, SafeReadOptions } from "../safeFile";
 
 export function readTextFile(path: string, options: SafeReadOptions = {}): SafeRead {
     const read = clientFiles().readText(path, options.maxBytes ?? Number.MAX_SAFE_INTEGER);

@@ -4,14 +4,8 @@
  * what the desktop writes directly (a lock kept by the editor, the agent tools' writes) is refused with
  * a sentence saying so, never an error.
  */
-export interface FileSnapshot {
-    dev: number;
-    ino: number;
-    size: number;
-    mtimeMs: number;
-    sha256: string;
-    bom: boolean;
-}
+// What a reader saw of a file: the desktop's type (type-only), so reads in both builds agree.
+export type { FileSnapshot } from "../safeWrite";
 
 export type SafeWriteCode = "io-error";
 
