@@ -196,7 +196,8 @@ export type AnnotationChange =
     | { kind: "appendClaim"; claim: Ref }
     | {
           kind: "appendSource";
-          annotationIndex: number;
+          /** The annotation the source goes to, counted from 1 (docs/contract.md, "Numbers"). */
+          annotation: number;
           source: Ref & { polarity: Polarity; confidence: number };
       };
 
@@ -212,7 +213,8 @@ export interface AnnotationEditParams {
 }
 
 export type AnnotationEditResult =
-    | { ok: true; edit: WorkspaceEdit; annotationIndex: number; sourceIndex?: number }
+    /** `annotation` and `source` (when a source was added): the places written, counted from 1. */
+    | { ok: true; edit: WorkspaceEdit; annotation: number; source?: number }
     /** `not-in-session`: the file embeds its own session, which has no document `path`. */
     | { ok: false; message: string; code?: "not-in-session"; path?: string };
 

@@ -9,7 +9,8 @@ export const FIND_EVIDENCE = "sourcecheck/findEvidence";
 export interface FindEvidenceParams {
     /** The annotation file whose claim is the query (its document root is the corpus). */
     annotationUri: string;
-    annotationIndex: number;
+    /** The annotation whose claim is the query, counted from 1 (docs/contract.md, "Numbers"). */
+    annotation: number;
     /** Corpus globs relative to the document root; defaults `**\/*.md`, `**\/*.markdown` minus node_modules. */
     include?: string[];
     exclude?: string[];

@@ -1,9 +1,9 @@
 /**
- * One numbering for people (docs/contract.md section 5): every text a person reads counts annotations and
- * sources from 1, while JSON Pointers and machine output (`--json`, command results) keep their
- * 0-based indices. Every user-facing producer (client, language server, CLI text, HTML report)
- * names annotations and sources through these helpers, so the two numberings never meet in a
- * sentence; test/unit/numbering.test.ts checks that no producer spells an index itself.
+ * One numbering (docs/contract.md, "Numbers"): every text a person reads, and every field named
+ * `annotation` or `source` in any output, command argument or request, counts from 1; a 0-based
+ * position appears only in a field named `index` or inside a JSON Pointer. Every producer (client,
+ * language server, CLI text, HTML report) names annotations and sources through these helpers, so
+ * the two numberings never meet in a sentence; test/unit/numbering.test.ts checks that no producer spells an index itself.
  */
 
 /**

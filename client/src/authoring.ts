@@ -7,11 +7,17 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { annotationCount, annotationSpan } from "../../shared/annotationList";
+import { indexOfOrdinal, ordinal } from "../../shared/numbering";
 import { pickAnnotationFile, rememberAnnotationFile } from "./annotationFiles";
 import { uriKey } from "./citedSpans";
-import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
+import {
+    type AnnotationTarget,
+    annotationArgMessage,
+    type CurrentAnnotation,
+    indexOfAnnotationArg,
+} from "./currentAnnotation";
 import { type AnnotationChange, annotationEditRequest, type LspRange, type Ref } from "./customRequestTypes";
-import { annotationName, polarityWord } from "./l10n";
+import { annotationNumbered, polarityWord } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
 import { showNotice } from "./notices";
 import { ask, messageOf } from "./requests";
@@ -46,21 +52,25 @@ export interface CiteClaimArgs extends SelectionArgs {
 
 export interface AddSourceArgs extends SelectionArgs {
     annotationFile?: string;
-    annotationIndex?: number;
+    /** The annotation to add the source to, counted from 1 (docs/contract.md, "Numbers"). */
+    annotation?: number;
     confidence?: number;
 }
 
-/** `status`: what the status bar said (numbered for people); `widenedTo`: the range cited after snapping to words. */
+/**
+ * `status`: what the status bar said; `widenedTo`: the range cited after snapping to words. Results
+ * name the annotation and source written counted from 1, as every front end does (docs/contract.md).
+ */
 interface Said {
     status: string;
     widenedTo?: LspRange;
 }
-export type CiteClaimResult = Outcome<{ annotationFile: string; annotationIndex: number; ref: Ref } & Said>;
+export type CiteClaimResult = Outcome<{ annotationFile: string; annotation: number; ref: Ref } & Said>;
 export type AddSourceResult = Outcome<
     {
         annotationFile: string;
-        annotationIndex: number;
-        sourceIndex: number;
+        annotation: number;
+        source: number;
         ref: Ref;
     } & Said
 >;
@@ -94,7 +104,7 @@ export class Authoring {
             written,
             vscode.l10n.t(
                 "claim added as {0} in {1}; add a source next",
-                annotationName(written.annotationIndex),
+                annotationNumbered(written.annotation),
                 fileName(fileUri),
             ),
             reffed.widenedNote,
@@ -102,7 +112,7 @@ export class Authoring {
         return {
             ok: true,
             annotationFile: annotationFile.uri,
-            annotationIndex: written.annotationIndex,
+            annotation: written.annotation,
             ref: reffed.ref,
             status: annotationFile.status,
             widenedTo: reffed.widenedTo,
@@ -112,14 +122,15 @@ export class Authoring {
     /** After a write: the annotation becomes current, the file remembered and shown, the user told. */
     private async adopt(
         fileUri: vscode.Uri,
-        written: { document: vscode.TextDocument; annotationIndex: number },
+        written: { document: vscode.TextDocument; annotation: number },
         message: string,
         note?: string,
     ): Promise<{ uri: string; status: string }> {
         const annotationFile = uriKey(fileUri);
-        this.current.set({ annotationFile, annotationIndex: written.annotationIndex });
+        const index = indexOfOrdinal(written.annotation);
+        this.current.set({ annotationFile, index });
         rememberAnnotationFile(this.context, fileUri);
-        await revealAnnotation(written.document, written.annotationIndex);
+        await revealAnnotation(written.document, index);
         // The status bar holds the key fact; a widened selection is said where it stays (a notification).
         vscode.window.setStatusBarMessage(`$(check) SourceCheck: ${message}`, 8000);
         if (note) void showNotice("information", note);
@@ -137,7 +148,7 @@ export class Authoring {
         if (!confidence.ok) return confidence;
         const fileUri = parseUri(target.annotationFile);
         if (!fileUri) return { ok: false, message: vscode.l10n.t("Not a URI: {0}", target.annotationFile) };
-        const written = await appendSourceTo(this.sc, fileUri, target.annotationIndex, {
+        const written = await appendSourceTo(this.sc, fileUri, target.index, {
             ...reffed.ref,
             polarity,
             confidence: confidence.confidence,
@@ -146,7 +157,7 @@ export class Authoring {
         const added = vscode.l10n.t(
             "{0} source added to {1}",
             polarityWord(polarity),
-            annotationName(written.annotationIndex),
+            annotationNumbered(written.annotation),
         );
         const annotationFile = await this.adopt(fileUri, written, added, reffed.widenedNote);
         return {
@@ -154,8 +165,8 @@ export class Authoring {
             status: annotationFile.status,
             widenedTo: reffed.widenedTo,
             annotationFile: annotationFile.uri,
-            annotationIndex: written.annotationIndex,
-            sourceIndex: written.sourceIndex ?? 0,
+            annotation: written.annotation,
+            source: written.source ?? 1,
             ref: reffed.ref,
         };
     }
@@ -179,8 +190,10 @@ export class Authoring {
         if (args.annotationFile !== undefined) {
             const uri = parseUri(args.annotationFile);
             if (!uri) return { ok: false, message: vscode.l10n.t("Not a URI: {0}", args.annotationFile) };
-            if (args.annotationIndex !== undefined) {
-                return { ok: true, annotationFile: uriKey(uri), annotationIndex: args.annotationIndex };
+            if (args.annotation !== undefined) {
+                const index = indexOfAnnotationArg(args.annotation);
+                if (index === undefined) return { ok: false, message: annotationArgMessage() };
+                return { ok: true, annotationFile: uriKey(uri), index };
             }
             const current = this.current.get();
             if (current && current.annotationFile === uriKey(uri)) return { ok: true, ...current };
@@ -192,7 +205,7 @@ export class Authoring {
                     ok: false,
                     message: vscode.l10n.t("{0} has no annotations yet: cite a claim first.", fileName(uri)),
                 };
-            return { ok: true, annotationFile: uriKey(uri), annotationIndex: count - 1 };
+            return { ok: true, annotationFile: uriKey(uri), index: count - 1 };
         }
         const current = this.current.get();
         if (!current) {
@@ -232,10 +245,10 @@ export async function chosenConfidence(
 export function appendSourceTo(
     sc: SourceCheckClient,
     fileUri: vscode.Uri,
-    annotationIndex: number,
+    index: number,
     source: Ref & { polarity: "supports" | "refutes"; confidence: number },
 ): ReturnType<typeof editAnnotationFile> {
-    return editAnnotationFile(sc, fileUri, { kind: "appendSource", annotationIndex, source });
+    return editAnnotationFile(sc, fileUri, { kind: "appendSource", annotation: ordinal(index), source });
 }
 
 async function pickConfidence(polarity: "supports" | "refutes"): Promise<number | undefined> {
@@ -294,7 +307,7 @@ export async function editAnnotationFile(
     sc: SourceCheckClient,
     uri: vscode.Uri,
     change: AnnotationChange,
-): Promise<Outcome<{ document: vscode.TextDocument; annotationIndex: number; sourceIndex?: number }>> {
+): Promise<Outcome<{ document: vscode.TextDocument; annotation: number; source?: number }>> {
     const name = fileName(uri);
     let document: vscode.TextDocument | undefined;
     if (await exists(uri)) {
@@ -338,8 +351,8 @@ export async function editAnnotationFile(
     return {
         ok: true,
         document: after.document,
-        annotationIndex: result.annotationIndex,
-        sourceIndex: result.sourceIndex,
+        annotation: result.annotation,
+        source: result.source,
     };
 }
 

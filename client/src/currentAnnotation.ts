@@ -7,13 +7,27 @@
  */
 import * as vscode from "vscode";
 import { annotationExtents, indexAtOffset } from "../../shared/annotationList";
+import { indexOfOrdinal } from "../../shared/numbering";
 import { uriKey } from "./citedSpans";
 import { isAnnotationDocument } from "./config";
 
 export interface AnnotationTarget {
     /** URI string of the annotation file. */
     annotationFile: string;
-    annotationIndex: number;
+    /** The annotation's 0-based position in the file's array (commands name it from 1). */
+    index: number;
+}
+
+/** The 0-based position of a command's `annotation` argument, counted from 1; undefined unless a whole number ≥ 1. */
+export function indexOfAnnotationArg(annotation: unknown): number | undefined {
+    return Number.isInteger(annotation) && (annotation as number) >= 1
+        ? indexOfOrdinal(annotation as number)
+        : undefined;
+}
+
+/** What a command says when `annotation` is not a number counted from 1. */
+export function annotationArgMessage(): string {
+    return vscode.l10n.t("Pass annotation (a whole number counted from 1) with annotationFile.");
 }
 
 interface Extents {
@@ -52,7 +66,7 @@ export class CurrentAnnotation implements vscode.Disposable {
         // Typing, undo and our own edits move the cursor with the text (no kind): not a choice.
         if (event.kind === undefined && seen !== undefined && seen !== document.version) return;
         const index = this.indexAt(document, document.offsetAt(event.selections[0].active));
-        if (index !== undefined) this.set({ annotationFile: key, annotationIndex: index });
+        if (index !== undefined) this.set({ annotationFile: key, index });
     }
 
     private indexAt(document: vscode.TextDocument, offset: number): number | undefined {

@@ -29,7 +29,7 @@ export class CurrentAnnotationStatus implements vscode.Disposable {
         ]);
         const file = path.posix.basename(vscode.Uri.parse(target.annotationFile).path);
         this.item.name = vscode.l10n.t("SourceCheck current annotation");
-        this.item.text = `$(pin) ${annotationName(target.annotationIndex)}`;
+        this.item.text = `$(pin) ${annotationName(target.index)}`;
         this.item.detail = vscode.l10n.t("next source goes to {0}", file);
         this.item.command = {
             title: vscode.l10n.t("Open"),

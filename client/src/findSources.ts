@@ -8,16 +8,21 @@ import * as vscode from "vscode";
 import { WorkDoneProgress } from "vscode-languageclient/node";
 import { annotationIndexAt } from "../../shared/annotationList";
 import type { EvidenceHitItem, FindEvidenceParams, FindEvidenceResult } from "../../shared/evidenceProtocol";
-import { indexOfOrdinal } from "../../shared/numbering";
+import { indexOfOrdinal, ordinal } from "../../shared/numbering";
 import { rememberAnnotationFile } from "./annotationFiles";
 import { appendSourceTo, chosenConfidence, revealAnnotation } from "./authoring";
 import { type CitedSpansStore, uriKey } from "./citedSpans";
 import { isAnnotationDocument } from "./config";
-import type { AnnotationTarget, CurrentAnnotation } from "./currentAnnotation";
+import {
+    type AnnotationTarget,
+    annotationArgMessage,
+    type CurrentAnnotation,
+    indexOfAnnotationArg,
+} from "./currentAnnotation";
 import type { Ref } from "./customRequestTypes";
 import { annotationFilesRequest, fileAnnotationsRequest, findEvidenceRequest } from "./customRequestTypes";
 import { toRange } from "./decorations";
-import { annotationName, polarityWord, sourceName } from "./l10n";
+import { annotationName, annotationNumbered, polarityWord, sourceName, sourceNumbered } from "./l10n";
 import type { SourceCheckClient } from "./languageClient";
 import { ask } from "./requests";
 import { type Outcome, toLspRange } from "./selection";
@@ -25,7 +30,8 @@ import { fileSystemPath } from "./uriPaths";
 
 export interface FindSourcesArgs {
     annotationFile?: string;
-    annotationIndex?: number;
+    /** The annotation whose claim is searched for, counted from 1 (docs/contract.md, "Numbers"). */
+    annotation?: number;
     /** The hit to cite: its 0-based index in the list, or its path (the best hit from that file). */
     hit?: number | string;
     polarity?: "supports" | "refutes";
@@ -48,13 +54,15 @@ export interface AskedWhichFile {
 export type FindSourcesResult =
     | Outcome<{
           annotationFile: string;
-          annotationIndex: number;
-          sourceIndex: number;
+          /** The annotation and the source written, counted from 1. */
+          annotation: number;
+          source: number;
           ref: Ref;
           hits: EvidenceHitItem[];
           /** What the status bar said. */
           status: string;
       }>
+    /** `alreadyCited`: the source of the annotation that cites the hit already, counted from 1. */
     | { ok: false; message: string; cancelled?: boolean; alreadyCited: number }
     | { ok: false; message: string; cancelled: true; progress: string[] }
     | { ok: false; message: string; cancelled: true; asked: AskedWhichFile };
@@ -77,7 +85,7 @@ export class FindSources {
             this.sc,
             {
                 annotationUri: target.annotationFile,
-                annotationIndex: target.annotationIndex,
+                annotation: ordinal(target.index),
                 include: settings.get<string[]>("include"),
                 exclude: settings.get<string[]>("exclude"),
                 unsafePatterns: settings.get<string[]>("unsafePatterns"),
@@ -109,10 +117,10 @@ export class FindSources {
                 hit.hit.ref!.start.line,
                 hit.hit.ref!.end.line,
                 sourceName(already),
-                annotationName(target.annotationIndex),
+                annotationName(target.index),
             );
             void vscode.window.showInformationMessage(vscode.l10n.t("SourceCheck: {0}", message));
-            return { ok: false, message, cancelled: true, alreadyCited: already };
+            return { ok: false, message, cancelled: true, alreadyCited: ordinal(already) };
         }
         const polarity = args.polarity ?? (await pickPolarity());
         if (polarity !== "supports" && polarity !== "refutes") {
@@ -129,30 +137,31 @@ export class FindSources {
         const confidence = await chosenConfidence(polarity, args.confidence);
         if (!confidence.ok) return confidence;
         const ref = hit.hit.ref!;
-        const written = await appendSourceTo(this.sc, fileUri, target.annotationIndex, {
+        const written = await appendSourceTo(this.sc, fileUri, target.index, {
             ...ref,
             polarity,
             confidence: confidence.confidence,
         });
         if (!written.ok) return written;
         // As after any authoring command: the annotation becomes current, the file remembered and shown.
-        this.current.set({ annotationFile: uriKey(fileUri), annotationIndex: written.annotationIndex });
+        const index = indexOfOrdinal(written.annotation);
+        this.current.set({ annotationFile: uriKey(fileUri), index });
         rememberAnnotationFile(this.context, fileUri);
-        await revealAnnotation(written.document, written.annotationIndex);
+        await revealAnnotation(written.document, index);
         const status = vscode.l10n.t(
             "SourceCheck: {0} source {1} added to {2} as {3}",
             polarityWord(polarity),
             hit.hit.path,
-            annotationName(written.annotationIndex),
-            sourceName(written.sourceIndex ?? 0),
+            annotationNumbered(written.annotation),
+            sourceNumbered(written.source ?? 1),
         );
         vscode.window.setStatusBarMessage(`$(check) ${status}`, 8000);
         return {
             ok: true,
             status,
             annotationFile: uriKey(fileUri),
-            annotationIndex: written.annotationIndex,
-            sourceIndex: written.sourceIndex ?? 0,
+            annotation: written.annotation,
+            source: written.source ?? 1,
             ref,
             hits: result.hits,
         };
@@ -163,7 +172,7 @@ export class FindSources {
         const ref = hit.ref;
         if (!ref) return undefined;
         const result = await ask(this.sc, fileAnnotationsRequest, { uri: target.annotationFile });
-        const annotation = result?.annotations?.find((a) => a.index === target.annotationIndex);
+        const annotation = result?.annotations?.find((a) => a.index === target.index);
         // The sources in order: the array position is the source's index.
         for (const [index, source] of (annotation?.sources ?? []).entries()) {
             if (!source.valid || !source.uri || !source.range || source.role !== "source") continue;
@@ -191,13 +200,9 @@ export class FindSources {
             } catch {
                 return { ok: false, message: vscode.l10n.t("annotationFile is not a URI: {0}", args.annotationFile) };
             }
-            const index = args.annotationIndex;
-            if (!Number.isInteger(index) || (index as number) < 0)
-                return {
-                    ok: false,
-                    message: vscode.l10n.t("Pass annotationIndex (a whole number) with annotationFile."),
-                };
-            return { ok: true, annotationFile: uriKey(uri), annotationIndex: index as number };
+            const index = indexOfAnnotationArg(args.annotation);
+            if (index === undefined) return { ok: false, message: annotationArgMessage() };
+            return { ok: true, annotationFile: uriKey(uri), index };
         }
         const editor = vscode.window.activeTextEditor;
         if (editor && (await this.isAnnotationFile(editor.document))) {
@@ -205,8 +210,7 @@ export class FindSources {
                 editor.document.getText(),
                 editor.document.offsetAt(editor.selection.active),
             );
-            if (index !== undefined)
-                return { ok: true, annotationFile: uriKey(editor.document.uri), annotationIndex: index };
+            if (index !== undefined) return { ok: true, annotationFile: uriKey(editor.document.uri), index };
             return this.askForClaim(undefined);
         }
         if (editor) {
@@ -220,13 +224,13 @@ export class FindSources {
                 return {
                     ok: true,
                     annotationFile: unique[0].annotationUri,
-                    annotationIndex: indexOfOrdinal(unique[0].annotation),
+                    index: indexOfOrdinal(unique[0].annotation),
                 };
             if (unique.length > 1)
                 return pickCitingFile(
                     unique.map((c) => ({
                         annotationFile: c.annotationUri,
-                        annotationIndex: indexOfOrdinal(c.annotation),
+                        index: indexOfOrdinal(c.annotation),
                     })),
                     args.citingFile,
                 );
@@ -254,7 +258,7 @@ export class FindSources {
                 if (annotation.claim?.valid)
                     claims.push({
                         annotationFile: uri,
-                        annotationIndex: annotation.index,
+                        index: annotation.index,
                         text: annotation.claim.text,
                     });
             }
@@ -280,8 +284,8 @@ export class FindSources {
             // The file's name tells apart claims with the same text in two annotation files.
             const shared = texts.filter((t) => t === texts[i]).length > 1;
             return {
-                label: preview(claim.text ?? annotationName(claim.annotationIndex), 100),
-                description: `${annotationName(claim.annotationIndex)} · ${names[i]}${shared ? vscode.l10n.t(" (same text in another file)") : ""}`,
+                label: preview(claim.text ?? annotationName(claim.index), 100),
+                description: `${annotationName(claim.index)} · ${names[i]}${shared ? vscode.l10n.t(" (same text in another file)") : ""}`,
                 claim,
             };
         });
@@ -300,25 +304,25 @@ export class FindSources {
             return {
                 ok: true,
                 annotationFile: picked.claim.annotationFile,
-                annotationIndex: picked.claim.annotationIndex,
+                index: picked.claim.index,
             };
         const cited = await vscode.commands.executeCommand<{
             ok: boolean;
             annotationFile?: string;
-            annotationIndex?: number;
+            annotation?: number;
             message?: string;
             cancelled?: boolean;
         }>("sourcecheck.citeSelectionAsClaim", {
             uri: uriKey(editor!.document.uri),
             range: toLspRange(editor!.selection),
         });
-        if (!cited?.ok || cited.annotationFile === undefined || cited.annotationIndex === undefined)
+        if (!cited?.ok || cited.annotationFile === undefined || cited.annotation === undefined)
             return {
                 ok: false,
                 message: cited?.message ?? vscode.l10n.t("The selection was not cited."),
                 cancelled: cited?.cancelled,
             };
-        return { ok: true, annotationFile: cited.annotationFile, annotationIndex: cited.annotationIndex };
+        return { ok: true, annotationFile: cited.annotationFile, index: indexOfOrdinal(cited.annotation) };
     }
 }
 
@@ -332,7 +336,7 @@ async function pickCitingFile(
 ): Promise<Outcome<AnnotationTarget> | { ok: false; message: string; cancelled: true; asked: AskedWhichFile }> {
     const items = citing.map((target) => ({
         label: fileName(target.annotationFile),
-        description: annotationName(target.annotationIndex),
+        description: annotationName(target.index),
         detail: vscode.workspace.asRelativePath(vscode.Uri.parse(target.annotationFile), true),
         target,
     }));
@@ -362,7 +366,7 @@ function listed(names: string[]): string {
 
 interface ClaimChoice {
     annotationFile: string;
-    annotationIndex: number;
+    index: number;
     text?: string;
 }
 

@@ -249,7 +249,7 @@ describe("VS Code for the Web", () => {
         assert(at >= 0, `line 8 of answer.md does not hold "${wanted}"`);
         const result = await vscode.commands.executeCommand<{
             ok: boolean;
-            annotationIndex?: number;
+            annotation?: number;
             message?: string;
         }>("sourcecheck.citeSelectionAsClaim", {
             annotationFile: doc.uri.toString(),

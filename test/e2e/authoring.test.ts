@@ -99,43 +99,43 @@ describe("authoring commands", () => {
     it("cite claim, add supporting and refuting sources: each inserts a correct ref, and the new annotation is valid", async () => {
         const count = valueAt<unknown[]>(doc, ["annotations"]).length;
         const claimSel = await selectionOf("answer.md", 8, "available for Linux, macOS and Windows");
-        const claim = await run<{ annotationFile: string; annotationIndex: number; ref: Ref }>(
+        const claim = await run<{ annotationFile: string; annotation: number; ref: Ref }>(
             "sourcecheck.citeSelectionAsClaim",
             { annotationFile: annotationsUri().toString(), uri: wsUri("answer.md").toString(), range: claimSel },
         );
         ok(claim, "sourcecheck.citeSelectionAsClaim");
-        assert.equal(claim.annotationIndex, count);
+        assert.equal(claim.annotation, count + 1, "the annotation written, counted from 1");
         await assertRefFor(claim.ref, "answer.md", claimSel);
         assert.deepEqual(valueAt(doc, ["annotations", count]), { claim: claim.ref, sources: [] });
 
         const supportSel = await selectionOf("sources/release-notes.md", 16, "Orbit 2.4 ships for Linux and macOS.");
-        const supports = await run<{ annotationIndex: number; sourceIndex: number; ref: Ref }>(
+        const supports = await run<{ annotation: number; source: number; ref: Ref }>(
             "sourcecheck.addSelectionAsSupportingSource",
             {
                 annotationFile: annotationsUri().toString(),
-                annotationIndex: count,
+                annotation: count + 1,
                 confidence: 0.95,
                 uri: wsUri("sources/release-notes.md").toString(),
                 range: supportSel,
             },
         );
         ok(supports, "sourcecheck.addSelectionAsSupportingSource");
-        assert.deepEqual([supports.annotationIndex, supports.sourceIndex], [count, 0]);
+        assert.deepEqual([supports.annotation, supports.source], [count + 1, 1]);
         await assertRefFor(supports.ref, "sources/release-notes.md", supportSel);
 
         const refuteSel = await selectionOf("sources/release-notes.md", 16, "Windows support is planned");
-        const refutes = await run<{ annotationIndex: number; sourceIndex: number; ref: Ref }>(
+        const refutes = await run<{ annotation: number; source: number; ref: Ref }>(
             "sourcecheck.addSelectionAsRefutingSource",
             {
                 annotationFile: annotationsUri().toString(),
-                annotationIndex: count,
+                annotation: count + 1,
                 confidence: 0.7,
                 uri: wsUri("sources/release-notes.md").toString(),
                 range: refuteSel,
             },
         );
         ok(refutes, "sourcecheck.addSelectionAsRefutingSource");
-        assert.deepEqual([refutes.annotationIndex, refutes.sourceIndex], [count, 1]);
+        assert.deepEqual([refutes.annotation, refutes.source], [count + 1, 2]);
         await assertRefFor(refutes.ref, "sources/release-notes.md", refuteSel);
 
         assert.deepEqual(valueAt(doc, ["annotations", count]), {
@@ -209,7 +209,7 @@ describe("authoring commands", () => {
         const count = valueAt<unknown[]>(doc, ["annotations"]).length;
         const slip = await selectionOf("sources/release-notes.md", 7, "ew scheduler with priority queu");
         const whole = await selectionOf("sources/release-notes.md", 7, "New scheduler with priority queues");
-        const claim = await run<{ ref: Ref; annotationIndex: number; status: string; widenedTo?: LspRange }>(
+        const claim = await run<{ ref: Ref; annotation: number; status: string; widenedTo?: LspRange }>(
             "sourcecheck.citeSelectionAsClaim",
             {
                 annotationFile: annotationsUri().toString(),
@@ -220,7 +220,7 @@ describe("authoring commands", () => {
         ok(claim, "sourcecheck.citeSelectionAsClaim");
         assert.deepEqual(claim.widenedTo, whole);
         await assertRefFor(claim.ref, "sources/release-notes.md", whole);
-        assert.equal(claim.annotationIndex, count);
+        assert.equal(claim.annotation, count + 1);
         assert.match(claim.status, new RegExp(`^SourceCheck: claim added as annotation ${count + 1} in `));
         assert.match(claim.status, /whole words are cited: “New scheduler with priority queues”/);
 

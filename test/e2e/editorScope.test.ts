@@ -239,24 +239,22 @@ describe("editor: one voice, features where they belong, verdicts and broken ref
         editor.selection = new vscode.Selection(third, third);
         await waitFor(
             "annotation 2 current after Go to Line",
-            () => vscode.commands.executeCommand<{ annotationIndex: number }>("sourcecheck._currentAnnotation"),
-            (t) => t?.annotationIndex === 2,
+            () => vscode.commands.executeCommand<{ index: number }>("sourcecheck._currentAnnotation"),
+            (t) => t?.index === 2,
         );
         // The Problems panel opens the file at the problem's range.
         const fifth = tokenRange(doc, ["annotations", 4, "claim", "end", "str"]);
         await vscode.window.showTextDocument(doc, { selection: fifth });
         await waitFor(
             "annotation 4 current after navigating to its problem",
-            () => vscode.commands.executeCommand<{ annotationIndex: number }>("sourcecheck._currentAnnotation"),
-            (t) => t?.annotationIndex === 4,
+            () => vscode.commands.executeCommand<{ index: number }>("sourcecheck._currentAnnotation"),
+            (t) => t?.index === 4,
         );
         // Typing inside annotation 0 moves the cursor with the text: not a choice of annotation.
         const first = tokenRange(doc, ["annotations", 0, "claim", "path"]);
         await editor.edit((b) => b.replace(first, doc.getText(first)));
         await sleep(300);
-        const current = await vscode.commands.executeCommand<{ annotationIndex: number }>(
-            "sourcecheck._currentAnnotation",
-        );
-        assert.equal(current?.annotationIndex, 4);
+        const current = await vscode.commands.executeCommand<{ index: number }>("sourcecheck._currentAnnotation");
+        assert.equal(current?.index, 4);
     });
 });

@@ -28,8 +28,9 @@ interface Hit {
 }
 type Found = Result<{
     annotationFile: string;
-    annotationIndex: number;
-    sourceIndex: number;
+    /** The annotation and the source written, counted from 1. */
+    annotation: number;
+    source: number;
     ref: Ref;
     hits: Hit[];
     status: string;
@@ -62,16 +63,18 @@ describe("evidence: Find Sources for Claim", () => {
         await restoreText(doc, original);
         await cleanSlate();
     });
+    /** Find Sources for the cold-start claim (`annotation` counted from 1), citing the release notes' best hit. */
+    const supportsTheClaim = () => ({
+        annotationFile: annotationsUri().toString(),
+        annotation: index + 1,
+        hit: "sources/release-notes.md",
+        polarity: "supports",
+        confidence: 0.7,
+    });
 
     it("appends a hit's ref as a valid source of the claim's annotation, undone in one step", async () => {
         const before = valueAt<Annotation[]>(doc, ["annotations"])[index].sources.length;
-        const result = await findSources({
-            annotationFile: annotationsUri().toString(),
-            annotationIndex: index,
-            hit: "sources/release-notes.md",
-            polarity: "supports",
-            confidence: 0.7,
-        });
+        const result = await findSources(supportsTheClaim());
         assert.ok(result.ok, `findSourcesForClaim failed: ${result.ok ? "" : result.message}`);
         assert.ok(result.hits.length > 0);
         assert.ok(
@@ -88,7 +91,7 @@ describe("evidence: Find Sources for Claim", () => {
         const sources = valueAt<Annotation[]>(doc, ["annotations"])[index].sources;
         assert.equal(sources.length, before + 1);
         assert.deepEqual(sources[before], { ...result.ref, polarity: "supports", confidence: 0.7 });
-        assert.equal(result.sourceIndex, before);
+        assert.equal(result.source, before + 1);
         // The server agrees the new source is valid: no diagnostic inside it.
         const path = ["annotations", index, "sources", before];
         await waitFor(
@@ -126,7 +129,7 @@ describe("evidence: Find Sources for Claim", () => {
             (r) => r.ok,
         );
         assert.ok(result.ok);
-        assert.equal(result.annotationIndex, other);
+        assert.equal(result.annotation, other + 1);
         assert.equal(result.annotationFile, annotationsUri().toString());
         const resolved = await resolveRef(result.ref);
         assert.ok(resolved, `the new ref ${JSON.stringify(result.ref)} does not resolve`);
@@ -137,13 +140,7 @@ describe("evidence: Find Sources for Claim", () => {
 
     it("with the cursor on no claim, asks which claim (never the one used before), and writes nothing when dismissed", async () => {
         // A first search makes a claim current: the old behaviour would reuse it silently.
-        const first = await findSources({
-            annotationFile: annotationsUri().toString(),
-            annotationIndex: index,
-            hit: "sources/release-notes.md",
-            polarity: "supports",
-            confidence: 0.7,
-        });
+        const first = await findSources(supportsTheClaim());
         assert.ok(first.ok, first.ok ? "" : first.message);
         // The status counts from 1, as everything a person reads.
         assert.match(first.status, new RegExp(`added to annotation ${index + 1} as source \\d+$`));
@@ -161,27 +158,21 @@ describe("evidence: Find Sources for Claim", () => {
     });
 
     it("says so, and adds nothing, when the picked span is already a source of that annotation", async () => {
-        const args = {
-            annotationFile: annotationsUri().toString(),
-            annotationIndex: index,
-            hit: "sources/release-notes.md",
-            polarity: "supports",
-            confidence: 0.7,
-        };
+        const args = supportsTheClaim();
         const first = await findSources(args);
         assert.ok(first.ok, first.ok ? "" : first.message);
         const once = doc.getText();
         const again = await findSources(args);
         assert.ok(!again.ok);
-        assert.equal(again.alreadyCited, first.sourceIndex);
-        assert.match(again.message, new RegExp(`already source ${first.sourceIndex + 1} of annotation ${index + 1}`));
+        assert.equal(again.alreadyCited, first.source);
+        assert.match(again.message, new RegExp(`already source ${first.source} of annotation ${index + 1}`));
         assert.equal(doc.getText(), once);
         // The demo's own source of the offline-sync claim is the release notes' line about it: found, not added twice.
         const offline = valueAt<Annotation[]>(doc, ["annotations"]).findIndex(
             (a) => a.claim.start.str === "offline sync",
         );
-        const demo = await findSources({ ...args, annotationIndex: offline });
-        assert.ok(!demo.ok && demo.alreadyCited === 0, JSON.stringify(demo));
+        const demo = await findSources({ ...args, annotation: offline + 1 });
+        assert.ok(!demo.ok && demo.alreadyCited === 1, JSON.stringify(demo));
         assert.equal(doc.getText(), once);
     });
 
@@ -192,13 +183,7 @@ describe("evidence: Find Sources for Claim", () => {
         for (let i = 1; i <= 1500; i++)
             fs.writeFileSync(path.join(bulk, `note-${i}.md`), `# Note ${i}\n\nThe weather on day ${i} was mild.\n`);
         try {
-            const args = {
-                annotationFile: annotationsUri().toString(),
-                annotationIndex: index,
-                hit: "sources/release-notes.md",
-                polarity: "supports",
-                confidence: 0.7,
-            };
+            const args = supportsTheClaim();
             const cancelled = (await findSources({ ...args, cancelAfterProgress: 1 })) as Found & {
                 progress?: string[];
             };
@@ -216,7 +201,7 @@ describe("evidence: Find Sources for Claim", () => {
     });
 
     it("says so, and writes nothing, when the claim does not resolve", async () => {
-        const result = await findSources({ annotationFile: annotationsUri().toString(), annotationIndex: 999, hit: 0 });
+        const result = await findSources({ annotationFile: annotationsUri().toString(), annotation: 999, hit: 0 });
         assert.ok(!result.ok);
         assert.match(result.message, /no claim|does not resolve/);
         assert.equal(doc.getText(), original);

@@ -28,7 +28,7 @@ const SECOND_TEXT = `${JSON.stringify(
 )}\n`;
 
 type Found =
-    | { ok: true; annotationFile: string; annotationIndex: number }
+    | { ok: true; annotationFile: string; annotation: number }
     | { ok: false; message: string; cancelled?: boolean; asked?: { title: string; choices: string[] } };
 
 async function hoverText(uri: vscode.Uri, position: vscode.Position): Promise<string> {
@@ -102,7 +102,7 @@ describe("Find Sources: a claim two annotation files cite", () => {
         });
         assert.ok(found.ok, JSON.stringify(found));
         assert.equal(found.annotationFile, second().toString());
-        assert.equal(found.annotationIndex, 0);
+        assert.equal(found.annotation, 1);
         assert.notEqual(found.annotationFile, annotationsUri().toString());
     });
 });

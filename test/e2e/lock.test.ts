@@ -119,7 +119,7 @@ describe("locks in the editor", () => {
                 "sourcecheck.addSelectionAsSupportingSource",
                 {
                     annotationFile: doc.uri.toString(),
-                    annotationIndex: 0,
+                    annotation: 1,
                     confidence: 0.5,
                     uri: notes.uri.toString(),
                     range: { start: { line: 3, character: 0 }, end: { line: 3, character: ADDED.length } },

@@ -37,13 +37,14 @@ describe("sourcecheck/findEvidence", () => {
         await client.stop();
     });
 
-    const find = (annotationIndex: number, extra: object = {}) =>
-        client.request<Found>("sourcecheck/findEvidence", { annotationUri: uri, annotationIndex, indexDir, ...extra });
+    /** `annotation` counted from 1, as the request takes it. */
+    const find = (annotation: number, extra: object = {}) =>
+        client.request<Found>("sourcecheck/findEvidence", { annotationUri: uri, annotation, indexDir, ...extra });
 
     it("searches the document root for a claim's text, never offering the claim's own document", async () => {
         const value = JSON.parse(client.text(uri)) as { annotations: { claim: { start: { str: string } } }[] };
         const index = value.annotations.findIndex((a) => a.claim.start.str === "offline sync");
-        const result = await find(index);
+        const result = await find(index + 1);
         assert.equal(result.ok, true, result.message);
         assert.equal(result.query, "offline sync for mobile clients.");
         assert.ok(result.hits!.length > 0);
@@ -65,21 +66,21 @@ describe("sourcecheck/findEvidence", () => {
             path.join(root, "sources", "sync.md"),
             "# Sync\n\nOffline sync for mobile clients is in 2.4.\n",
         );
-        const after = await find(1);
+        const after = await find(2);
         assert.equal(after.hits![0].path, "sources/sync.md");
-        const unsafe = await find(1, { unsafePatterns: ["is in 2.4"] });
+        const unsafe = await find(2, { unsafePatterns: ["is in 2.4"] });
         assert.ok(unsafe.hits!.every((h) => h.path !== "sources/sync.md"));
         fs.rmSync(path.join(root, "sources", "sync.md"));
-        const gone = await find(1);
+        const gone = await find(2);
         assert.ok(gone.hits!.every((h) => h.path !== "sources/sync.md"));
-        const onlyTxt = await find(1, { include: ["**/*.txt"] });
+        const onlyTxt = await find(2, { include: ["**/*.txt"] });
         assert.ok(onlyTxt.hits!.every((h) => h.path.endsWith(".txt")));
     });
 
     it("honours the sources of sourcecheck.config.json: the demo's README is never a hit, without the setting it is", async () => {
         const root = client.options.root;
         // Annotation 2's claim ("offline sync … clients.") is named in the README's table of claims.
-        const named = await find(1);
+        const named = await find(2);
         assert.equal(named.ok, true, named.message);
         assert.ok(named.hits!.length > 0);
         assert.ok(
@@ -87,7 +88,7 @@ describe("sourcecheck/findEvidence", () => {
             named.hits!.map((h) => h.path).join(", "),
         );
         fs.writeFileSync(path.join(root, "sourcecheck.config.json"), "{}\n");
-        const everything = await find(1);
+        const everything = await find(2);
         assert.ok(
             everything.hits!.some((h) => h.path === "README.md"),
             `without sources the README is searched: ${everything.hits!.map((h) => h.path).join(", ")}`,
@@ -107,7 +108,7 @@ describe("sourcecheck/findEvidence", () => {
 
     it("reports work done progress under the client's token: cancellable, files read, then the end", async () => {
         bulkFiles(600);
-        const result = await find(1, { workDoneToken: "search-1" });
+        const result = await find(2, { workDoneToken: "search-1" });
         assert.equal(result.ok, true, result.message);
         const kinds = progressOf("search-1").map((p) => p.value.kind);
         assert.equal(kinds[0], "begin");
@@ -129,7 +130,7 @@ describe("sourcecheck/findEvidence", () => {
         const source = new CancellationTokenSource();
         const answer = client.connection.sendRequest(
             "sourcecheck/findEvidence",
-            { annotationUri: uri, annotationIndex: 1, indexDir, workDoneToken: "search-2" },
+            { annotationUri: uri, annotation: 2, indexDir, workDoneToken: "search-2" },
             source.token,
         ) as Promise<Found & { cancelled?: boolean }>;
         await client.waitFor(
@@ -155,7 +156,7 @@ describe("sourcecheck/findEvidence", () => {
             [],
         );
         // The next search reads what the cancelled one did not, and finds the claim's source.
-        const again = await find(1);
+        const again = await find(2);
         assert.equal(again.ok, true, again.message);
         assert.equal(again.hits![0].path, "sources/release-notes.md");
     });
@@ -163,6 +164,10 @@ describe("sourcecheck/findEvidence", () => {
     it("answers ok: false for a claim that is missing", async () => {
         const result = await find(999);
         assert.equal(result.ok, false);
-        assert.match(result.message!, /no claim/);
+        assert.match(result.message!, /annotation 999 has no claim/);
+        // Counted from 1: 0 names no annotation, and the answer says how to count.
+        const zero = await find(0);
+        assert.equal(zero.ok, false);
+        assert.match(zero.message!, /counted from 1/);
     });
 });

@@ -135,7 +135,7 @@ describe("Find Sources in the language server keeps its index by file events too
             return original(...args);
         };
         try {
-            const params = { annotationUri: "file:///a.sourcecheck.json", annotationIndex: 0, indexDir };
+            const params = { annotationUri: "file:///a.sourcecheck.json", annotation: 1, indexDir };
             return { value: await feature.find(annotationFile(claim), params, () => {}, work), count };
         } finally {
             nodeFs.readdirSync = original;

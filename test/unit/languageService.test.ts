@@ -144,7 +144,7 @@ describe("language service (no connection)", () => {
             assert.equal(service.coverage(docUri).coveredChars, 9, "the claim's non-blank characters");
             assert.equal(service.lineIndex(docUri)?.text, "1 | Alpha beta gamma.\n2 | ");
             // Find Sources and the agent tools are the host's to give: without them, the service says so.
-            const search = await service.findEvidence({ annotationUri: annotation.uri, annotationIndex: 0 });
+            const search = await service.findEvidence({ annotationUri: annotation.uri, annotation: 1 });
             assert.match(search.ok ? "" : search.message, /not available in VS Code for the Web/);
             const tool = await service.agentTool({ name: "check", input: {} }, async () => true);
             assert.match(tool.ok ? "" : tool.error.message, /not available in VS Code for the Web/);

@@ -144,7 +144,7 @@ describe("one writer of ref edits, converted at the edges", () => {
         const params = { uri, text, version: 7, formatting: { tabSize: 4, insertSpaces: true } };
         const appended = annotationEdit({ ...params, change: { kind: "appendClaim", claim } });
         assert.ok(appended.ok);
-        assert.equal(appended.annotationIndex, 0);
+        assert.equal(appended.annotation, 1, "the annotation written, counted from 1");
         const change = appended.edit.documentChanges?.[0];
         assert.ok(change && "textDocument" in change);
         assert.deepEqual(change.textDocument, { uri, version: 7 });

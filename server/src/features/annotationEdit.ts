@@ -7,6 +7,7 @@
 import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnnotationEditParams, AnnotationEditResult } from "../../../shared/customProtocol";
+import { indexOfOrdinal, ordinal } from "../../../shared/numbering";
 import {
     appendClaim,
     appendSource,
@@ -50,13 +51,13 @@ export function annotationEdit(params: AnnotationEditParams): AnnotationEditResu
     const result: EditResult =
         change.kind === "appendClaim"
             ? appendClaim(text, name, change.claim, formatting)
-            : appendSource(text, name, change.annotationIndex, change.source, formatting);
+            : appendSource(text, name, indexOfOrdinal(change.annotation), change.source, formatting);
     if (!result.ok) return result;
     return {
         ok: true,
         edit: workspaceEditOf(uri, text, params.version, result.edits),
-        annotationIndex: result.annotationIndex,
-        sourceIndex: result.sourceIndex,
+        annotation: ordinal(result.annotationIndex),
+        source: result.sourceIndex === undefined ? undefined : ordinal(result.sourceIndex),
     };
 }
 

@@ -5,7 +5,7 @@
  */
 
 import type { EvidenceHitItem, FindEvidenceParams, FindEvidenceResult } from "../../../shared/evidenceProtocol";
-import { annotationLabel } from "../../../shared/numbering";
+import { annotationLabel, indexOfOrdinal } from "../../../shared/numbering";
 import { nextTurn } from "../agentTools/cooperative";
 import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
 import { MAX_TOP_K, publicHit } from "../evidence/select";
@@ -63,12 +63,15 @@ export class EvidenceFeature {
         if (file.embedded)
             return { ok: false, message: "this file embeds its own session: evidence comes from workspace files" };
         if (file.root === undefined) return { ok: false, message: "the annotation file has no document root" };
-        const site = file.site(params.annotationIndex, "claim");
-        if (!site) return { ok: false, message: `${annotationLabel(params.annotationIndex)} has no claim` };
+        const index = indexOfOrdinal(params.annotation);
+        if (!Number.isInteger(index) || index < 0)
+            return { ok: false, message: "findEvidence needs `annotation`, a whole number counted from 1" };
+        const site = file.site(index, "claim");
+        if (!site) return { ok: false, message: `${annotationLabel(index)} has no claim` };
         if (!site.resolution.valid) {
             return {
                 ok: false,
-                message: `the claim of ${annotationLabel(params.annotationIndex)} does not resolve (${site.resolution.errors[0]?.code}): fix it first`,
+                message: `the claim of ${annotationLabel(index)} does not resolve (${site.resolution.errors[0]?.code}): fix it first`,
             };
         }
         const query = site.resolution.text;
