@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { annotationLabel } from "../../../shared/numbering";
+import { annotationLabel, indexOfOrdinal } from "../../../shared/numbering";
 import { type AnnotateRequest, editAnnotationFile, roleName } from "../core/annotate";
 import { visible } from "../core/visible";
 import { annotate } from "../operations/annotate";
@@ -219,7 +219,7 @@ export const annotateCommand = defineCommand({
 function fromOne(refused: { message: string; count?: number }, file: string, number: number | undefined): string {
     if (refused.count === undefined || number === undefined) return refused.message;
     const held = refused.count === 0 ? "it has none" : `it has ${refused.count}, numbered 1 to ${refused.count}`;
-    return `${file} has no ${annotationLabel(number - 1)} (${held})`;
+    return `${file} has no ${annotationLabel(indexOfOrdinal(number))} (${held})`;
 }
 
 /** `--remove N`: the file without annotation N, written only with --write (exit 0), else shown. */
@@ -227,7 +227,7 @@ function removeAnnotationCommand(args: Parsed, file: string, number: number, io:
     const absolute = nodePath.resolve(io.cwd, file);
     if (!fs.existsSync(absolute)) throw new CliError(`annotate: ${file} does not exist; there is nothing to remove`);
     const existing = readTextInputForUpdate(absolute, file);
-    const removed = editAnnotationFile(existing.text, file, { kind: "remove", index: number - 1 });
+    const removed = editAnnotationFile(existing.text, file, { kind: "remove", index: indexOfOrdinal(number) });
     if (!removed.ok) throw new CliError(`annotate: ${fromOne(removed, file, number)}`);
     if (args.write) writeFileAtomic(absolute, removed.text, { expected: existing.snapshot }, file);
     if (args.json) {
@@ -235,8 +235,8 @@ function removeAnnotationCommand(args: Parsed, file: string, number: number, io:
     } else {
         io.stdout(
             args.write
-                ? `removed ${annotationLabel(number - 1)} from ${visible(file)}\n`
-                : `${annotationLabel(number - 1)} of ${visible(file)} would be removed, not written (add --write to remove it)\n`,
+                ? `removed ${annotationLabel(indexOfOrdinal(number))} from ${visible(file)}\n`
+                : `${annotationLabel(indexOfOrdinal(number))} of ${visible(file)} would be removed, not written (add --write to remove it)\n`,
         );
     }
     return 0;

@@ -5,6 +5,7 @@
  * certain repairs are applied, 1 otherwise, 2 on schema errors or bad usage.
  */
 import * as nodePath from "node:path";
+import { ordinal } from "../../../shared/numbering";
 import { LineIndex } from "../core/lines";
 import { LocatedText } from "../core/parse";
 import type { RepairDocuments } from "../core/repair";
@@ -128,7 +129,7 @@ function formatRepairs(file: string, text: string, plan: RepairPlan, write: bool
     const lines = new LineIndex(text);
     const at = (pointer: string) => {
         const position = lines.positionAt(located.spanOf(pointer).offset);
-        return `${file}:${position.line}:${position.column + 1}`;
+        return `${file}:${position.line}:${ordinal(position.column)}`;
     };
     const out: string[] = [];
     const schemaErrors = result.schemaErrors ?? [];

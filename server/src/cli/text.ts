@@ -1,4 +1,5 @@
 /** Human-readable output of `check`: one line per problem at `file:line:col` of its token, then a summary. */
+import { ordinal } from "../../../shared/numbering";
 import { type CheckResult, listedProblems, moreProblemsNote, type Problem } from "../core/check";
 import { LineIndex } from "../core/lines";
 import { locatePointers, type Span } from "../core/locate";
@@ -43,8 +44,8 @@ export function locateProblems(result: CheckResult, sources: ProblemSource[]): L
         return {
             ...problem,
             file: source.file,
-            start: { line: start.line, column: start.column + 1 },
-            end: { line: end.line, column: end.column + 1 },
+            start: { line: start.line, column: ordinal(start.column) },
+            end: { line: end.line, column: ordinal(end.column) },
         };
     });
 }

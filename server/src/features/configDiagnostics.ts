@@ -6,6 +6,7 @@
 import { DiagnosticSeverity, type PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import { pathToUri } from "../workspace/uris";
 import type { ConfiguredWorkspace } from "./featureWorkspace";
+import { lspPositionOfPeoples } from "./positions";
 
 /** Publish the problems of the configuration files read so far; clear those fixed since `shown`. */
 export function publishConfigProblems(
@@ -20,7 +21,7 @@ export function publishConfigProblems(
         broken.add(uri);
         // Every problem of the file, not only the first: one pass of fixes, not one per save.
         const diagnostics = load.problems.map((problem) => {
-            const start = { line: problem.line - 1, character: problem.column - 1 };
+            const start = lspPositionOfPeoples(problem);
             const end = { line: start.line, character: start.character + Math.max(1, problem.length) };
             return {
                 range: { start, end },

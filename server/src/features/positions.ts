@@ -23,6 +23,11 @@ export function linesOf(file: AnnotationFile): LineIndex {
     return lines;
 }
 
+/** An LSP position for a place as people read it: line and column both counted from 1. */
+export function lspPositionOfPeoples(place: { line: number; column: number }): LspPosition {
+    return { line: place.line - 1, character: place.column - 1 };
+}
+
 export function positionAt(file: AnnotationFile, offset: number): LspPosition {
     const at = linesOf(file).positionAt(Math.max(0, Math.min(offset, file.text.length)));
     return { line: at.line - 1, character: at.column };
