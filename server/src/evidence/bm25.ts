@@ -18,7 +18,14 @@ export interface Candidate {
 
 /** What a search found: candidates best first, each query term's idf, and the query's whole weight. */
 export interface Scored {
-    candidates: Candidate[];
+    /** Every candidate, best first (sorted whole when first read: a query's selection uses `ordered`). */
+    readonly candidates: Candidate[];
+    /**
+     * The candidates whose `matched` `keep` accepts, best first, and at its place the best one it
+     * refuses: what a walk of `candidates` that passes over the refused ones after the first meets.
+     * Only these are sorted (a floor refuses most candidates of a large corpus).
+     */
+    ordered(keep: (matched: number) => boolean): Iterable<Candidate>;
     idf: Map<string, number>;
     /**
      * The idf of the query's distinct terms summed (weak words and lone letters or digits left out), a
@@ -49,14 +56,14 @@ export function scoreBm25(view: ScoringView, queryTerms: readonly string[]): Sco
     }
     const idfs = new Map<string, number>();
     const distinct = new Set(queryTerms);
-    if (eligible === 0) return { candidates: [], idf: idfs, queryWeight: 0 };
+    const scores = new Float64Array(eligible === 0 ? 0 : slots);
+    const matched = new Float64Array(scores.length);
+    const touched: number[] = [];
+    if (eligible === 0) return new Ranking(view, scores, matched, touched, idfs, 0);
     const averageLength = totalLength / eligible;
     let seenWeight = 0;
     let seenTerms = 0;
     let unseenTerms = 0;
-    const scores = new Float64Array(slots);
-    const matched = new Float64Array(slots);
-    const touched: number[] = [];
     for (const term of distinct) {
         const list = view.postings(term);
         let df = 0;
@@ -84,18 +91,63 @@ export function scoreBm25(view: ScoringView, queryTerms: readonly string[]): Sco
     }
     // A word no chunk holds weighs as much as the query's average word that some chunk holds.
     const queryWeight = seenTerms === 0 ? 0 : seenWeight + (unseenTerms * seenWeight) / seenTerms;
-    const candidates: Candidate[] = [];
-    for (const slot of touched)
-        if (scores[slot] > 0) candidates.push({ slot, score: scores[slot], matched: matched[slot] });
-    const pathOf = (slot: number) => view.pathOf(table[slot * FIELDS + DOC]);
-    candidates.sort((a, b) => {
-        if (a.score !== b.score) return b.score - a.score;
-        const pa = pathOf(a.slot);
-        const pb = pathOf(b.slot);
-        if (pa !== pb) return pa < pb ? -1 : 1;
-        const la = table[a.slot * FIELDS + START];
-        const lb = table[b.slot * FIELDS + START];
-        return la !== lb ? la - lb : a.slot - b.slot;
-    });
-    return { candidates, idf: idfs, queryWeight };
+    return new Ranking(view, scores, matched, touched, idfs, queryWeight);
+}
+
+/** The scores of one query; its candidates are sorted when read (all of them, or those a selection may show). */
+class Ranking implements Scored {
+    private all: Candidate[] | undefined;
+    /** The order of two slots: higher score first, then path, line, slot. */
+    private readonly compare: (a: number, b: number) => number;
+
+    constructor(
+        view: ScoringView,
+        private readonly scores: Float64Array,
+        private readonly matched: Float64Array,
+        private readonly touched: readonly number[],
+        readonly idf: Map<string, number>,
+        readonly queryWeight: number,
+    ) {
+        const { table } = view;
+        this.compare = (a, b) => {
+            if (scores[a] !== scores[b]) return scores[b] - scores[a];
+            const da = table[a * FIELDS + DOC];
+            const db = table[b * FIELDS + DOC];
+            if (da !== db) {
+                const pa = view.pathOf(da);
+                const pb = view.pathOf(db);
+                if (pa !== pb) return pa < pb ? -1 : 1;
+            }
+            const la = table[a * FIELDS + START];
+            const lb = table[b * FIELDS + START];
+            return la !== lb ? la - lb : a - b;
+        };
+    }
+
+    get candidates(): Candidate[] {
+        if (this.all === undefined) {
+            const slots = this.touched.filter((slot) => this.scores[slot] > 0);
+            slots.sort(this.compare);
+            this.all = slots.map((slot) => this.candidate(slot));
+        }
+        return this.all;
+    }
+
+    *ordered(keep: (matched: number) => boolean): Generator<Candidate> {
+        const kept: number[] = [];
+        let refused: number | undefined;
+        for (const slot of this.touched) {
+            if (!(this.scores[slot] > 0)) continue;
+            if (keep(this.matched[slot])) kept.push(slot);
+            else if (refused === undefined || this.compare(slot, refused) < 0) refused = slot;
+        }
+        if (refused !== undefined) kept.push(refused);
+        // Postings come in slot order, so ties come mostly in order already: the sort's runs find them.
+        kept.sort(this.compare);
+        for (const slot of kept) yield this.candidate(slot);
+    }
+
+    private candidate(slot: number): Candidate {
+        return { slot, score: this.scores[slot], matched: this.matched[slot] };
+    }
 }

@@ -83,6 +83,13 @@ export class EvidenceIndex {
     private postings: StoredPostings | undefined;
     private memo = new Map<string, IndexedDocument>();
     private memoSize = 0;
+    /**
+     * Ids of slots asked for (a slot's id holds while it lives; compaction renumbers): a kept index's
+     * queries name the same unsafe and duplicate chunks in `rejected` each time (docs/evidence.md, "In a server").
+     */
+    private ids: (string | undefined)[] = [];
+    /** unsafeChunks() until a document is added, changed or removed. */
+    private unsafeList: { id: string; reason: string }[] | undefined;
     private readonly patterns: string[];
     private readonly visit: TermVisitor;
 
@@ -173,6 +180,7 @@ export class EvidenceIndex {
             return;
         }
         if (existing) this.remove(path);
+        this.unsafeList = undefined;
         const record: DocumentRecord = {
             path,
             size,
@@ -215,6 +223,7 @@ export class EvidenceIndex {
             return "unchanged";
         }
         if (existing) this.remove(path);
+        this.unsafeList = undefined;
         const indexed = this.memo.get(hash) ?? this.indexDocument(hash, text);
         const record: DocumentRecord = {
             path,
@@ -263,6 +272,7 @@ export class EvidenceIndex {
             this.table[slot * FIELDS + DOC] = -1;
         }
         this.deadSlots += record.chunkCount;
+        this.unsafeList = undefined;
         this.docs[at] = null;
         this.byPath.delete(path);
         return true;
@@ -380,7 +390,7 @@ export class EvidenceIndex {
             headingPath: heading === "" ? [] : heading.split("\u001f"),
             fingerprint: print,
             occurrence,
-            id: this.idOf(document, print, occurrence),
+            id: this.chunkIdAt(slot)!,
         };
     }
 
@@ -389,8 +399,14 @@ export class EvidenceIndex {
         const base = slot * FIELDS;
         const docIndex = this.table[base + DOC];
         if (docIndex < 0) return undefined;
-        const print: [number, number] = [this.table[base + FP_HI], this.table[base + FP_LO]];
-        return this.idOf(this.recordAt(docIndex)!, print, this.table[base + FLAGS] >>> 8);
+        let id = this.ids[slot];
+        if (id === undefined) {
+            const print: [number, number] = [this.table[base + FP_HI], this.table[base + FP_LO]];
+            id = this.idOf(this.recordAt(docIndex)!, print, this.table[base + FLAGS] >>> 8);
+            if (slot >= this.ids.length) this.ids = grownTo(this.ids, this.slots);
+            this.ids[slot] = id;
+        }
+        return id;
     }
 
     /** The fingerprint of a slot's text as one exact integer (equal keys: duplicate evidence). */
@@ -406,6 +422,7 @@ export class EvidenceIndex {
 
     /** Ids and reasons of the live chunks of unsafe documents: what the gate turns away before scoring. */
     unsafeChunks(): { id: string; reason: string }[] {
+        if (this.unsafeList) return [...this.unsafeList];
         const found: { id: string; reason: string }[] = [];
         for (let at = 0; at < this.docs.length; at++) {
             if (this.docs[at] === undefined && !this.stored!.isUnsafe(at)) continue;
@@ -416,7 +433,8 @@ export class EvidenceIndex {
                 if (id) found.push({ id, reason: record.unsafe });
             }
         }
-        return found;
+        this.unsafeList = found;
+        return [...found];
     }
 
     /** BM25 over the live, safe chunks (bm25.ts): candidates with a positive score, best first. */
@@ -504,6 +522,8 @@ export class EvidenceIndex {
         this.docs = docs;
         this.stored = undefined; // every record was built above
         this.byPath = new Map(docs.map((record, index) => [record.path, index]));
+        this.ids = [];
+        this.unsafeList = undefined;
         this.slots = next;
         this.deadSlots = 0;
     }
@@ -588,4 +608,14 @@ export class EvidenceIndex {
         index.postings = image.postings;
         return index;
     }
+}
+
+/**
+ * `list` in an array of `length` made at once (8 bytes a slot, no strings): filling an array far past
+ * its end turns it into a slow dictionary, and a Map's lookups cost three times as much.
+ */
+function grownTo(list: (string | undefined)[], length: number): (string | undefined)[] {
+    const grown = new Array<string | undefined>(length);
+    for (let i = 0; i < list.length; i++) grown[i] = list[i];
+    return grown;
 }

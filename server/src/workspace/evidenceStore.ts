@@ -336,6 +336,7 @@ export function refreshChanged(
     changed: readonly string[],
     maxBytes = DEFAULT_MAX_DOCUMENT_BYTES,
 ): boolean {
+    if (changed.length === 0) return true;
     const index = opened.index;
     const annotationFiles = new Set(opened.scope.annotationFiles);
     if (changed.some((path) => index.document(path) === undefined && !annotationFiles.has(path))) return false;
