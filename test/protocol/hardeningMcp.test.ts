@@ -171,6 +171,66 @@ describe("hardening: MCP results always match the declared output schemas", func
         await served;
     });
 
+    it("--log-timings logs each request answered (method, tool, time in the server), and nothing without it", async () => {
+        const root = workspace();
+        for (const logTimings of [true, false]) {
+            const input = new PassThrough();
+            const output = new PassThrough();
+            const logged: string[] = [];
+            const served = serveStdio(
+                diskToolRunner(root),
+                "test",
+                { input, output, log: (l) => logged.push(l) },
+                logTimings,
+            );
+            const replies: { id?: unknown }[] = [];
+            let buffered = "";
+            output.on("data", (chunk: Buffer) => {
+                buffered += chunk.toString("utf8");
+                for (let newline = buffered.indexOf("\n"); newline !== -1; newline = buffered.indexOf("\n")) {
+                    replies.push(JSON.parse(buffered.slice(0, newline)));
+                    buffered = buffered.slice(newline + 1);
+                }
+            });
+            const send = (message: unknown) => input.write(`${JSON.stringify(message)}\n`);
+            send({
+                jsonrpc: "2.0",
+                id: 0,
+                method: "initialize",
+                params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+            });
+            send({ jsonrpc: "2.0", method: "notifications/initialized" });
+            send({
+                jsonrpc: "2.0",
+                id: "c",
+                method: "tools/call",
+                params: { name: "index", arguments: { path: "doc.md" } },
+            });
+            send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+            const deadline = Date.now() + 20_000;
+            while (replies.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+            input.end();
+            await served;
+            const timings = logged
+                .filter((line) => line.startsWith("sourcecheck mcp: timing "))
+                .map((line) => JSON.parse(line.slice("sourcecheck mcp: timing ".length)));
+            if (!logTimings) {
+                assert.deepEqual(timings, []);
+                continue;
+            }
+            assert.deepEqual(
+                // By id: tools/list may be answered before the tool call, which loads the tools first.
+                timings.map(({ ms, ...named }) => named).sort((a, b) => String(a.id).localeCompare(String(b.id))),
+                [
+                    { id: 0, method: "initialize" },
+                    { id: 2, method: "tools/list" },
+                    { id: "c", method: "tools/call", tool: "index" },
+                ],
+            );
+            assert.ok(timings.every((timing) => typeof timing.ms === "number" && timing.ms >= 0));
+        }
+    });
+
     it("a slow repair does not hold up other calls: a cite sent after it is answered first", async () => {
         const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-mcp-slow-")));
         const lines = Array.from(

@@ -9,9 +9,10 @@ import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, usageError } from "./commandLine";
 import { CliError } from "./files";
 
-const USAGE = `  sourcecheck mcp [--root DIR]
+const USAGE = `  sourcecheck mcp [--root DIR] [--log-timings]
             serve the tools index, cite, annotate, check, repair, lock and evidence to MCP clients over stdio;
-            paths are relative to --root (default: the current directory), nothing outside it is read`;
+            paths are relative to --root (default: the current directory), nothing outside it is read;
+            --log-timings writes each request's time in the server to stderr`;
 
 const SPEC: CommandSpec = {
     name: "mcp",
@@ -21,7 +22,7 @@ const SPEC: CommandSpec = {
 
 export const mcpCommand = defineCommand({
     spec: SPEC,
-    options: { root: { type: "string" } },
+    options: { root: { type: "string" }, "log-timings": { type: "boolean" } },
     async run({ values, positionals }, io): Promise<number> {
         if (positionals.length > 0) throw usageError(SPEC, ` takes no operands, not ${positionals[0]}`);
         const root = nodePath.resolve(io.cwd, values.root ?? ".");
@@ -38,11 +39,12 @@ export const mcpCommand = defineCommand({
         // The client went away mid-answer: nothing left to serve.
         process.stdout.on("error", () => process.exit(0));
         // The tools and the workspace code under them load on the first tool call, not at start-up.
-        await serveStdio(diskToolsOnFirstCall(root), io.version, {
-            input: process.stdin,
-            output: process.stdout,
-            log: (line) => io.stderr(`${line}\n`),
-        });
+        await serveStdio(
+            diskToolsOnFirstCall(root),
+            io.version,
+            { input: process.stdin, output: process.stdout, log: (line) => io.stderr(`${line}\n`) },
+            values["log-timings"] === true,
+        );
         return 0;
     },
 });

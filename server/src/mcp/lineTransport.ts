@@ -22,6 +22,15 @@ function requestId(value: unknown): string | number | undefined {
 export const MAX_MESSAGE_BYTES = 96 * 1024 * 1024;
 const EDGE_BYTES = 4096;
 
+/** A request answered, timed from its line read to its answer written (`sourcecheck mcp --log-timings`). */
+export interface RequestTiming {
+    id: string | number;
+    method: string;
+    /** The tool called, for tools/call. */
+    tool?: string;
+    ms: number;
+}
+
 export class LineTransport implements Transport {
     onmessage?: (message: JSONRPCMessage) => void;
     onerror?: (error: Error) => void;
@@ -34,10 +43,15 @@ export class LineTransport implements Transport {
     private tail: Buffer = Buffer.alloc(0);
     private closed = false;
 
+    /** Requests being answered, when `timed` is set: the time their line was read. */
+    private readonly received = new Map<string | number, Omit<RequestTiming, "ms"> & { at: number }>();
+
     constructor(
         private readonly input: Readable,
         private readonly output: Writable,
         private readonly maxBytes = MAX_MESSAGE_BYTES,
+        /** Told of each request answered, with its time in the server (a bench's or a debugger's channel). */
+        private readonly timed?: (timing: RequestTiming) => void,
     ) {}
 
     async start(): Promise<void> {
@@ -51,7 +65,9 @@ export class LineTransport implements Transport {
 
     async send(message: JSONRPCMessage): Promise<void> {
         if (this.closed) return;
-        if (this.output.write(serializeMessage(message))) return;
+        const written = this.output.write(serializeMessage(message));
+        if (this.timed && "id" in message && !("method" in message) && message.id !== undefined) this.tell(message.id);
+        if (written) return;
         this.drained ??= new Promise<void>((resolve) =>
             this.output.once("drain", () => {
                 this.drained = undefined;
@@ -69,6 +85,14 @@ export class LineTransport implements Transport {
         this.input.off("error", this.onStreamError);
         this.chunks = [];
         this.onclose?.();
+    }
+
+    private tell(id: string | number): void {
+        const request = this.received.get(id);
+        if (!request) return;
+        this.received.delete(id);
+        const { at, ...named } = request;
+        this.timed?.({ ...named, ms: performance.now() - at });
     }
 
     private readonly onEnd = () => void this.close();
@@ -103,6 +127,7 @@ export class LineTransport implements Transport {
     }
 
     private endLine(): void {
+        const at = performance.now();
         if (this.oversized !== undefined) {
             const head = this.oversized.toString("utf8");
             const tail = this.tail.toString("utf8");
@@ -137,7 +162,15 @@ export class LineTransport implements Transport {
                 );
             return;
         }
+        if (this.timed) this.noteRequest(parsed.data, at);
         this.onmessage?.(parsed.data);
+    }
+
+    private noteRequest(message: JSONRPCMessage, at: number): void {
+        if (!("method" in message) || !("id" in message)) return;
+        const params = message.params as { name?: unknown } | undefined;
+        const tool = message.method === "tools/call" && typeof params?.name === "string" ? params.name : undefined;
+        this.received.set(message.id, { id: message.id, method: message.method, ...(tool ? { tool } : {}), at });
     }
 
     private sendError(id: string | number | null, code: number, message: string): void {

@@ -23,7 +23,7 @@ import type {
 } from "@modelcontextprotocol/sdk/validation/types.js";
 import { nextTurn } from "../agentTools/cooperative";
 import type { ToolOutcome, ToolRunner } from "../agentTools/tools";
-import { LineTransport } from "./lineTransport";
+import { LineTransport, MAX_MESSAGE_BYTES, type RequestTiming } from "./lineTransport";
 
 /** What a client may show a model about the server as a whole. */
 export const SERVER_INSTRUCTIONS =
@@ -117,10 +117,18 @@ export async function serveStdio(
     runTool: ToolRunner,
     version: string,
     streams: { input: Readable; output: Writable; log: (line: string) => void },
+    /** Log each request's time in the server, from its line read to its answer written (docs/agents.md). */
+    logTimings = false,
 ): Promise<void> {
     const server = createMcpServer(runTool, version);
     server.onerror = (error) => streams.log(`sourcecheck mcp: ${error.message}`);
-    const transport = new LineTransport(streams.input, streams.output);
+    const timed = logTimings
+        ? (timing: RequestTiming) =>
+              streams.log(
+                  `sourcecheck mcp: timing ${JSON.stringify({ ...timing, ms: Math.round(timing.ms * 1000) / 1000 })}`,
+              )
+        : undefined;
+    const transport = new LineTransport(streams.input, streams.output, MAX_MESSAGE_BYTES, timed);
     const closed = new Promise<void>((resolve) => {
         server.onclose = () => resolve();
     });
