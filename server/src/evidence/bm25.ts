@@ -35,12 +35,13 @@ export interface Scored {
     queryWeight: number;
 }
 
-/** What scoring reads of an index: its table, its postings and the path of a document. */
+/** What scoring reads of an index: its table, its postings and the documents' order by path. */
 export interface ScoringView {
     table: Int32Array;
     slots: number;
     postings(term: string): PostingList | undefined;
-    pathOf(document: number): string;
+    /** Each live document's rank in path order (asked for only when two scores tie). */
+    pathRanks(): Int32Array;
 }
 
 /** Candidates with a positive score, best first; ties by path, line, slot. */
@@ -109,14 +110,14 @@ class Ranking implements Scored {
         readonly queryWeight: number,
     ) {
         const { table } = view;
+        let ranks: Int32Array | undefined;
         this.compare = (a, b) => {
             if (scores[a] !== scores[b]) return scores[b] - scores[a];
             const da = table[a * FIELDS + DOC];
             const db = table[b * FIELDS + DOC];
             if (da !== db) {
-                const pa = view.pathOf(da);
-                const pb = view.pathOf(db);
-                if (pa !== pb) return pa < pb ? -1 : 1;
+                ranks ??= view.pathRanks();
+                return ranks[da] - ranks[db];
             }
             const la = table[a * FIELDS + START];
             const lb = table[b * FIELDS + START];

@@ -88,8 +88,12 @@ export class EvidenceIndex {
      * queries name the same unsafe and duplicate chunks in `rejected` each time (docs/evidence.md, "In a server").
      */
     private ids: (string | undefined)[] = [];
-    /** unsafeChunks() until a document is added, changed or removed. */
-    private unsafeList: { id: string; reason: string }[] | undefined;
+    /** What queries read of the documents, kept until a document is added, changed or removed. */
+    private derived: {
+        unsafe?: { id: string; reason: string }[];
+        /** Each live document's rank in path order (ties of score go by path). */
+        pathRanks?: Int32Array;
+    } = {};
     private readonly patterns: string[];
     private readonly visit: TermVisitor;
 
@@ -180,7 +184,7 @@ export class EvidenceIndex {
             return;
         }
         if (existing) this.remove(path);
-        this.unsafeList = undefined;
+        this.derived = {};
         const record: DocumentRecord = {
             path,
             size,
@@ -223,7 +227,7 @@ export class EvidenceIndex {
             return "unchanged";
         }
         if (existing) this.remove(path);
-        this.unsafeList = undefined;
+        this.derived = {};
         const indexed = this.memo.get(hash) ?? this.indexDocument(hash, text);
         const record: DocumentRecord = {
             path,
@@ -272,7 +276,7 @@ export class EvidenceIndex {
             this.table[slot * FIELDS + DOC] = -1;
         }
         this.deadSlots += record.chunkCount;
-        this.unsafeList = undefined;
+        this.derived = {};
         this.docs[at] = null;
         this.byPath.delete(path);
         return true;
@@ -422,7 +426,7 @@ export class EvidenceIndex {
 
     /** Ids and reasons of the live chunks of unsafe documents: what the gate turns away before scoring. */
     unsafeChunks(): { id: string; reason: string }[] {
-        if (this.unsafeList) return [...this.unsafeList];
+        if (this.derived.unsafe) return [...this.derived.unsafe];
         const found: { id: string; reason: string }[] = [];
         for (let at = 0; at < this.docs.length; at++) {
             if (this.docs[at] === undefined && !this.stored!.isUnsafe(at)) continue;
@@ -433,7 +437,7 @@ export class EvidenceIndex {
                 if (id) found.push({ id, reason: record.unsafe });
             }
         }
-        this.unsafeList = found;
+        this.derived.unsafe = found;
         return [...found];
     }
 
@@ -446,10 +450,27 @@ export class EvidenceIndex {
                 table: this.table,
                 slots: this.slots,
                 postings: (term) => this.terms.get(term),
-                pathOf: (at) => this.pathAt(at),
+                pathRanks: () => this.pathRanks(),
             },
             queryTerms,
         );
+    }
+
+    /** Each live document's rank in path order, made on first use after a change (documents come mostly sorted). */
+    private pathRanks(): Int32Array {
+        let ranks = this.derived.pathRanks;
+        if (ranks === undefined) {
+            const live = [...this.byPath.values()];
+            live.sort((a, b) => {
+                const pa = this.pathAt(a);
+                const pb = this.pathAt(b);
+                return pa < pb ? -1 : pa > pb ? 1 : 0;
+            });
+            ranks = new Int32Array(this.docs.length);
+            for (let rank = 0; rank < live.length; rank++) ranks[live[rank]] = rank;
+            this.derived.pathRanks = ranks;
+        }
+        return ranks;
     }
 
     /** The writing systems of the indexed terms (scripts.ts), for saying what a query cannot find. */
@@ -523,7 +544,7 @@ export class EvidenceIndex {
         this.stored = undefined; // every record was built above
         this.byPath = new Map(docs.map((record, index) => [record.path, index]));
         this.ids = [];
-        this.unsafeList = undefined;
+        this.derived = {};
         this.slots = next;
         this.deadSlots = 0;
     }
