@@ -44,7 +44,8 @@ export const rejectNodeBuiltins = {
 
 /**
  * Node modules with a browser twin (the same exports, for the browser): the workspace layer's readers and
- * writers over the client's files (server/src/workspace/web/, over workspace/clientFiles.ts), and the
+ * writers over the client's files (server/src/workspace/web/, over workspace/clientFiles.ts), the evidence
+ * index's content hash and (unused there) file codec (server/src/evidence/web/), and the
  * client's connection to its server (a web worker instead of a Node process). This is the `browser`
  * field's module map, done here because the manifest's `browser` field names the web entry (docs/web.md).
  */
@@ -53,6 +54,8 @@ export const WEB_TWINS = Object.fromEntries(
         ...["uris", "sha256", "safeFile", "safeWrite", "diskDocuments", "lockFiles", "discoveryFs", "fileStat"].map(
             (name) => [`server/src/workspace/${name}`, `server/src/workspace/web/${name}`],
         ),
+        // The evidence index lives in memory in the browser: no index file, so no codec (node:zlib, Buffer).
+        ...["contentHash", "codec"].map((name) => [`server/src/evidence/${name}`, `server/src/evidence/web/${name}`]),
         // zod only words what is wrong with a lock already refused, and is half the worker's size.
         ["server/src/core/lock/lockZodSchema", "server/src/workspace/web/lockZodSchema"],
         ["client/src/serverConnection", "client/src/web/serverConnection"],

@@ -7,12 +7,16 @@
 /** How long the steps run before other work gets its turn, in milliseconds. */
 export const SLICE_MS = 10;
 
+/** setImmediate on Node, a timer in a web worker, which has none (docs/web.md). */
+const turn: (resolve: () => void) => void =
+    typeof setImmediate === "function" ? (resolve) => setImmediate(resolve) : (resolve) => setTimeout(resolve, 0);
+
 /**
  * One turn of the event loop: what is already queued (a cancellation, file events of a file written
  * just before a request) is handled before the caller goes on.
  */
 export function nextTurn(): Promise<void> {
-    return new Promise((resolve) => setImmediate(resolve));
+    return new Promise(turn);
 }
 
 export async function runCooperatively<T>(steps: Generator<void, T, void>, sliceMs = SLICE_MS): Promise<T> {

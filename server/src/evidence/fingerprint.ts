@@ -1,18 +1,6 @@
 /** Content identities (docs/evidence.md, "Identity"): document hashes, chunk fingerprints, stable chunk ids. */
-import * as crypto from "node:crypto";
-import { createHash } from "node:crypto";
-
-const oneShot = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
-
-/**
- * SHA-256 of a document's LF-normalised text, its first 128 bits in hex: what stale checks compare
- * (half the bytes per document in the index, still no accidental collision).
- */
-export function contentHash(text: string): string {
-    // crypto.hash (Node 20.12+) skips the Hash object: it matters over twenty thousand files.
-    const hex = oneShot ? oneShot("sha256", text) : createHash("sha256").update(text).digest("hex");
-    return hex.slice(0, 32);
-}
+// The content hash has a browser twin (the web build swaps contentHash.ts): re-exported for its callers.
+export { contentHash } from "./contentHash";
 
 /**
  * A 53-bit fingerprint of a chunk's text as two 32-bit halves (cyrb53): cheap enough for every chunk of
