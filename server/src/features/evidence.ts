@@ -4,43 +4,25 @@
  * and is brought up to date (changed files only) before each search, so it follows the files.
  */
 
-import type { EvidenceHitItem, FindEvidenceParams, FindEvidenceResult } from "../../../shared/evidenceProtocol";
-import { annotationLabel, indexOfOrdinal } from "../../../shared/numbering";
+import type { FindEvidenceParams, FindEvidenceResult } from "../../../shared/evidenceProtocol";
 import { nextTurn } from "../agentTools/cooperative";
-import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
-import { MAX_TOP_K, publicHit } from "../evidence/select";
-import { runStepsBetween, type SearchStep } from "../evidence/steps";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { type CorpusSearch, searchCorpusSteps, WatchedIndexes } from "../workspace/evidenceSearch";
-import { type CorpusOptions, defaultIndexDir } from "../workspace/evidenceStore";
+import { defaultIndexDir } from "../workspace/evidenceStore";
+import {
+    cancelledSearch,
+    claimSearch,
+    EDITOR_FLOOR,
+    type EvidenceFinder,
+    FILES_PER_STEP,
+    hitItems,
+    runSearchSteps,
+    type SearchWork,
+} from "./evidenceClaim";
 
-const EDITOR_TOP_K = 10;
+export { CANCELLED, FILES_PER_STEP, type SearchWork } from "./evidenceClaim";
 
-/** Files read between two looks at the event loop: a slice is a few milliseconds to a second of reading. */
-export const FILES_PER_STEP = 256;
-
-export const CANCELLED = "the search was cancelled";
-
-/** What a search in the editor reports, and how it learns it is no longer wanted. */
-export interface SearchWork {
-    progress?: (step: SearchStep) => void;
-    cancelled?: () => boolean;
-}
-
-class SearchCancelled extends Error {}
-
-function strings(value: unknown): string[] | undefined {
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v !== "") : undefined;
-}
-
-/**
- * No abstention floor in the editor: a person reads the ranked hits and picks one, so a weak hit is
- * shown, not withheld. The floor guards agents, who tend to cite whatever comes back (docs/evidence.md,
- * "Abstention").
- */
-const EDITOR_FLOOR = 0;
-
-export class EvidenceFeature {
+export class EvidenceFeature implements EvidenceFinder {
     /**
      * The last index used per corpus, index file and patterns, following file events as the MCP
      * server's do (docs/evidence.md, "In a server"): a repeated search walks the corpus only when a
@@ -59,41 +41,20 @@ export class EvidenceFeature {
         log: (message: string) => void,
         work: SearchWork = {},
     ): Promise<FindEvidenceResult> {
-        if (!file) return { ok: false, message: "not an annotation file" };
-        if (file.embedded)
-            return { ok: false, message: "this file embeds its own session: evidence comes from workspace files" };
-        if (file.root === undefined) return { ok: false, message: "the annotation file has no document root" };
-        const index = indexOfOrdinal(params.annotation);
-        if (!Number.isInteger(index) || index < 0)
-            return { ok: false, message: "findEvidence needs `annotation`, a whole number counted from 1" };
-        const site = file.site(index, "claim");
-        if (!site) return { ok: false, message: `${annotationLabel(index)} has no claim` };
-        if (!site.resolution.valid) {
-            return {
-                ok: false,
-                message: `the claim of ${annotationLabel(index)} does not resolve (${site.resolution.errors[0]?.code}): fix it first`,
-            };
-        }
-        const query = site.resolution.text;
-        const options: CorpusOptions = {
-            include: strings(params.include)?.length ? strings(params.include) : undefined,
-            exclude: strings(params.exclude),
-            unsafePatterns: strings(params.unsafePatterns),
-            maxChars: DEFAULT_MAX_CHARS,
-        };
+        const claim = claimSearch(file, params);
+        if (!("query" in claim)) return claim;
+        const { root, query, options, topK, claimPath } = claim;
         const indexDir =
             typeof params.indexDir === "string" && params.indexDir !== "" ? params.indexDir : defaultIndexDir();
         // The patterns are part of the key: a kept index is current only for the files they chose.
-        const key = JSON.stringify([file.root, indexDir, options.include ?? [], options.exclude ?? []]);
+        const key = JSON.stringify([root, indexDir, options.include ?? [], options.exclude ?? []]);
         const previous = this.kept.get(key);
         // A turn first, so the events of a file written just before the request are heard.
         await nextTurn();
-        const upToDate = this.kept.current(key, file.root, previous);
-        const topK = Number.isInteger(params.topK) ? Math.min(Math.max(params.topK!, 1), MAX_TOP_K) : EDITOR_TOP_K;
-        const claimPath = site.ref.path.replace(/\\/g, "/").replace(/^\.\//, "");
+        const upToDate = this.kept.current(key, root, previous);
         const steps = searchCorpusSteps(
-            file.root,
-            file.root,
+            root,
+            root,
             {
                 ...options,
                 query,
@@ -107,26 +68,16 @@ export class EvidenceFeature {
             },
             previous,
         );
-        let found: CorpusSearch;
+        let found: CorpusSearch | undefined;
         try {
-            found = await runStepsBetween(steps, async (step) => {
-                await nextTurn();
-                if (work.cancelled?.()) throw new SearchCancelled();
-                work.progress?.(step);
-            });
-        } catch (error) {
-            this.kept.unfinishedSearch(key);
-            if (error instanceof SearchCancelled) return { ok: false, cancelled: true, message: CANCELLED };
-            throw error;
+            found = await runSearchSteps(steps, work);
+        } finally {
+            if (!found) this.kept.unfinishedSearch(key);
         }
+        if (!found) return cancelledSearch();
         const { result, opened } = found;
         this.kept.set(key, opened);
         for (const warning of opened.warnings) log(`sourcecheck: ${warning}`);
-        const hits: EvidenceHitItem[] = result.hits.map((hit) => ({
-            ...publicHit(hit),
-            refText: hit.refText,
-            text: hit.text,
-        }));
-        return { ok: true, query, hits, warnings: opened.warnings };
+        return { ok: true, query, hits: hitItems(result.hits), warnings: opened.warnings };
     }
 }

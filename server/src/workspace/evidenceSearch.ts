@@ -24,6 +24,7 @@ import {
 } from "../evidence/select";
 import { runSteps, type Steps } from "../evidence/steps";
 import { boundedConfigs } from "./boundedConfigs";
+import { ANSWER_REASON } from "./corpusRules";
 import { CorpusWatcher } from "./corpusWatcher";
 import {
     ANNOTATION_FILE_GLOBS,
@@ -44,7 +45,7 @@ import { readTextFile } from "./safeFile";
 /** Annotation files larger than this are not read for their claim paths (they are not answers' lists). */
 const MAX_ANNOTATION_FILE_BYTES = 16 * 1024 * 1024;
 
-export const ANSWER_REASON = "the answer being written (a claim document of an annotation file)";
+export { ANSWER_REASON } from "./corpusRules";
 
 /** `maxChars` of CorpusOptions is the chunk size of the index; the hits' budget is `maxTextChars`. */
 export interface EvidenceQuery extends CorpusOptions {

@@ -17,9 +17,8 @@ import type { CurrentText } from "../evidence/select";
 import { runSteps, type Steps } from "../evidence/steps";
 import { boundedConfigs } from "./boundedConfigs";
 import { type RawFile, readFiles } from "./corpusReader";
-import { AnnotationRecognizer, Discovery } from "./discovery";
+import { corpusPatterns, corpusWalk } from "./corpusRules";
 import { DEFAULT_MAX_DOCUMENT_BYTES, readDocumentUnderRoot } from "./diskDocuments";
-import { compileGlobs } from "./globs";
 import { decodeText } from "./safeFile";
 import { SafeWriteError, type WriteContent, writeFileSafely } from "./safeWrite";
 
@@ -32,25 +31,13 @@ const MAX_INDEX_BYTES = 1024 * 1024 * 1024;
  */
 export const READ_WHOLE_UP_TO = 16 * 1024 * 1024;
 
-/** Every file is a candidate document; what is not UTF-8 text (binary, another encoding, too big) is refused. */
-export const DEFAULT_INCLUDE = ["**/*"];
-/** Left out unless the caller gives its own `exclude` (the caller's list replaces this one). */
-export const DEFAULT_EXCLUDE = ["**/node_modules/**"];
-
-/**
- * Never documents, whatever the caller asks (docs/evidence.md, "Which files"), as a result reports
- * them: annotation files and their locks (the citations, not the sources), TraceCite notes and traces
- * (an agent's working files). The files are told by the one rule of workspace/discovery.ts
- * (`AnnotationRecognizer.kind`), which also honours the `annotationFiles` of a sourcecheck.config.json.
- */
-export const ANNOTATION_FILE_GLOBS = ["**/*.sourcecheck.json", "**/*.annotations.json"];
-export const ALWAYS_EXCLUDED = [
-    ...ANNOTATION_FILE_GLOBS,
-    "**/*.lock.json",
-    "**/*.notes.md",
-    "**/*.notes.txt",
-    "**/*.trace.jsonl",
-];
+export {
+    ALWAYS_EXCLUDED,
+    ANNOTATION_FILE_GLOBS,
+    corpusPatterns,
+    DEFAULT_EXCLUDE,
+    DEFAULT_INCLUDE,
+} from "./corpusRules";
 
 /**
  * Changes since the index file was written are re-done by every run (re-reading those files) until
@@ -146,12 +133,6 @@ interface Found {
     absolute: string;
 }
 
-/** The include and exclude globs in force for these options (as a result reports them). */
-export function corpusPatterns(options: CorpusOptions = {}): { include: string[]; exclude: string[] } {
-    const include = options.include && options.include.length > 0 ? [...options.include] : [...DEFAULT_INCLUDE];
-    return { include, exclude: [...ALWAYS_EXCLUDED, ...(options.exclude ?? DEFAULT_EXCLUDE)] };
-}
-
 /**
  * Corpus files under `root` (real path), as `/`-separated relative paths, in a stable order: the one
  * discovery walk (workspace/discovery.ts) without .gitignore (a corpus of downloaded pages is often
@@ -173,30 +154,14 @@ function walkCorpus(
     annotationFiles?: Found[],
     sourcesSettings?: string[],
 ): Found[] {
-    const patterns = corpusPatterns(options);
-    // Linear-time globs (workspace/globs.ts): a pattern over the wildcard budget is refused there.
-    const include = compileGlobs(patterns.include, { dot: false });
-    const callerExcludes = patterns.exclude.slice(ALWAYS_EXCLUDED.length);
-    const exclude = callerExcludes.length > 0 ? compileGlobs(callerExcludes, { dot: true }) : () => false;
-    // Never documents, whatever the caller asks: anything but a `document` by the one rule of
-    // workspace/discovery.ts (docs/evidence.md, "Which files"), with the configurations under the
-    // boundary; of the documents, only those their configuration's `sources` names.
+    // The configurations under the boundary say which files are annotation files and which are sources.
     const configs = boundedConfigs(options.configBoundary ?? root);
-    const kinds = new AnnotationRecognizer([], configs);
-    const discovery = new Discovery({
-        base: root,
-        exclude: (relative, isDirectory) => (isDirectory && exclude(`${relative}/`)) || exclude(relative),
-        gitignore: false,
-        dotEntries: false,
-        symlinkedFiles: false,
-    });
+    const { discovery, kind } = corpusWalk(root, options, configs);
     const found: Found[] = [];
     for (const file of discovery.walkSync(root).files) {
-        const relative = file.fromBase;
-        const kind = kinds.kind(file.path, relative);
-        if (kind === "annotation") annotationFiles?.push({ path: relative, absolute: file.path });
-        else if (kind === "document" && include(relative) && configs.isSource(file.path))
-            found.push({ path: relative, absolute: file.path });
+        const what = kind(file);
+        if (what === "annotation") annotationFiles?.push({ path: file.fromBase, absolute: file.path });
+        else if (what === "document") found.push({ path: file.fromBase, absolute: file.path });
     }
     if (sourcesSettings)
         for (const config of configs.sourcesSettings())
