@@ -7,8 +7,6 @@ import * as vscode from "vscode";
 
 /** The commands that need what only a Node extension host has, with the reason a person reads. */
 const NEEDS_NODE: Record<string, () => string> = {
-    "sourcecheck.findSourcesForClaim": () =>
-        vscode.l10n.t("Find Sources is not available in VS Code for the Web: its index lives on disk."),
     "sourcecheck.refetchCitedPages": () =>
         vscode.l10n.t("Re-fetching cited pages is not available in VS Code for the Web: the browser forbids it."),
     "sourcecheck.lockRefs": () =>

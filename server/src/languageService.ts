@@ -13,7 +13,7 @@ import { editorRequests } from "./service/editorRequests";
 import { documentEvents, workspaceEvents } from "./service/workspaceEvents";
 
 export type { SearchStep } from "./evidence/steps";
-export type { SearchWork } from "./features/evidence";
+export type { SearchWork } from "./features/evidenceClaim";
 export type { AgentToolHandler, LanguageServiceOptions, Logger, ServiceEvents } from "./service/core";
 export { NOT_IN_BROWSER } from "./service/core";
 export type { Target } from "./service/editorRequests";

@@ -154,9 +154,11 @@ function progressMessage(step: SearchStep): string {
 }
 
 /** Evidence search and the agent tools (docs/evidence.md, docs/agents.md); absent in the browser, they say so. */
-function registerAgentRequests({ connection, service }: ServerContext): void {
+function registerAgentRequests({ connection, service }: ServerContext, indexer: Indexer): void {
     connection.onRequest(findEvidenceRequest, async (params, token: CancellationToken) => {
         if (!service.canFindEvidence()) return service.findEvidence(params);
+        // Where files come from the client (docs/web.md), the annotation file is known once the scan is done.
+        if (!service.readsSynchronous()) await indexer.settled();
         // Progress under the client's token (none without one); cancellable: the search stops between steps.
         const reporter = connection.window.attachWorkDoneProgress(params.workDoneToken);
         reporter.begin("Searching for sources", 0, undefined, true);
@@ -211,6 +213,6 @@ export function registerCustomRequests(
     registerRefUpdateRequests(context, parts.indexer);
     registerAuthoringRequests(context);
     registerLockRequests(context);
-    registerAgentRequests(context);
+    registerAgentRequests(context, parts.indexer);
     registerQuoteRequests(context, parts.diagnostics);
 }

@@ -6,7 +6,7 @@
 import type { RefsCanFollowParams } from "../../../shared/customProtocol";
 import type { agentTool } from "../features/agentTools";
 import { Analysis, type AnalysisEvents } from "../features/analysis";
-import type { EvidenceFeature } from "../features/evidence";
+import type { EvidenceFinder } from "../features/evidenceClaim";
 import { EditFollower } from "../features/followEdits";
 import { type FetchPage, QuoteFiles } from "../features/quoteFiles";
 import { OpenBuffers, type OpenDocuments } from "../workspace/openBuffers";
@@ -39,7 +39,7 @@ export interface LanguageServiceOptions {
      */
     fetchPage?: FetchPage;
     /** Evidence search over the workspace (Find Sources); absent in the browser (docs/web.md). */
-    evidence?: EvidenceFeature;
+    evidence?: EvidenceFinder;
     /** The agent tools (VS Code's language model tools); absent in the browser (docs/web.md). */
     agentTool?: AgentToolHandler;
 }
@@ -55,7 +55,7 @@ export class ServiceCore {
     readonly quotes: QuoteFiles;
     readonly documents: OpenDocuments;
     readonly logger: Logger;
-    readonly evidence: EvidenceFeature | undefined;
+    readonly evidence: EvidenceFinder | undefined;
     readonly agentTool: AgentToolHandler | undefined;
 
     constructor({ documents, reads, logger, events, fetchPage, evidence, agentTool }: LanguageServiceOptions) {
@@ -84,5 +84,24 @@ export class ServiceCore {
             message: `re-fetching a page ${NOT_IN_BROWSER}`,
         });
         this.quotes = new QuoteFiles(documents, fetchPage ?? noFetch, () => workspace.folders);
+    }
+
+    /**
+     * An answer computed once nothing its computation asked to read is still on its way: computed again
+     * after each round of reads arrives (VS Code for the Web: docs/web.md), so no answer comes from a
+     * half-read workspace; computed once, at once, on Node, where nothing is pending.
+     */
+    answerOnceRead<R>(compute: () => R): R | Promise<R> {
+        const reads = this.workspace.reads;
+        const first = compute();
+        if (!reads.hasPending()) return first;
+        return (async () => {
+            let answer = first;
+            for (let round = 0; round < 8 && reads.hasPending(); round++) {
+                await reads.settle();
+                answer = compute();
+            }
+            return answer;
+        })();
     }
 }

@@ -25,7 +25,7 @@ import type { FindEvidenceParams, FindEvidenceResult } from "../../../shared/evi
 import type { ConvertQuotesResult, RefetchQuotesResult } from "../../../shared/quoteProtocol";
 import { annotationEdit } from "../features/annotationEdit";
 import { citedSpans, coverage, lineIndex, refForSelection } from "../features/customRequests";
-import type { SearchWork } from "../features/evidence";
+import type { SearchWork } from "../features/evidenceClaim";
 import { fileAnnotations } from "../features/fileAnnotations";
 import { pathsForRename } from "../features/followEdits";
 import { lockRefs } from "../features/lockRefs";
@@ -88,7 +88,9 @@ export function customRequests(core: ServiceCore) {
         /** Find Sources (docs/evidence.md), reporting its steps and stopping when cancelled; in the browser it says it is not there. */
         async findEvidence(params: FindEvidenceParams, work: SearchWork = {}): Promise<FindEvidenceResult> {
             if (!core.evidence) return { ok: false, message: `Searching for evidence ${NOT_IN_BROWSER}` };
-            return core.evidence.find(analysis.current(params.annotationUri), params, (m) => logger.error(m), work);
+            // In the browser the annotation file and its claim's document may still be on their way.
+            const file = await core.answerOnceRead(() => analysis.current(params.annotationUri));
+            return core.evidence.find(file, params, (m) => logger.error(m), work);
         },
         /** Whether Find Sources is there (the Node server) or says it is not (the browser: docs/web.md). */
         canFindEvidence: (): boolean => core.evidence !== undefined,

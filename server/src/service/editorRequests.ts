@@ -42,23 +42,7 @@ export const ALL_CODE_ACTION_KINDS = [...CODE_ACTION_KINDS, ...QUOTE_CODE_ACTION
 
 export function editorRequests(core: ServiceCore) {
     const { workspace, analysis, quotes } = core;
-    /**
-     * An answer computed once nothing its computation asked to read is still on its way: computed again
-     * after each round of reads arrives (VS Code for the Web: docs/web.md), so no answer comes from a
-     * half-read workspace; computed once, at once, on Node, where nothing is pending.
-     */
-    const answerOnceRead = <R>(compute: () => R): R | Promise<R> => {
-        const first = compute();
-        if (!workspace.reads.hasPending()) return first;
-        return (async () => {
-            let answer = first;
-            for (let round = 0; round < 8 && workspace.reads.hasPending(); round++) {
-                await workspace.reads.settle();
-                answer = compute();
-            }
-            return answer;
-        })();
-    };
+    const answerOnceRead = <R>(compute: () => R): R | Promise<R> => core.answerOnceRead(compute);
     /** The one dispatch by document kind: an annotation file first, else an open quote file, else neither. */
     const target = (uri: string): Target => {
         const file = analysis.current(uri);

@@ -74,6 +74,7 @@ export class ClientFiles implements WorkspaceFiles {
     private readonly stats = new Map<string, Kept<FileInfo | undefined>>();
     private readonly inFlight = new Set<Promise<void>>();
     private readonly arrivalListeners: ((path: string) => void)[] = [];
+    private readonly changeListeners: ((path: string) => void)[] = [];
 
     constructor(private readonly asker: FileAsker) {}
 
@@ -129,6 +130,12 @@ export class ClientFiles implements WorkspaceFiles {
     changed(path: string): void {
         this.reads.delete(path);
         this.stats.delete(path);
+        for (const listener of this.changeListeners) listener(path);
+    }
+
+    /** Calls `listener` with each path the client said changed (Find Sources' corpus follows them). */
+    onChanged(listener: (path: string) => void): void {
+        this.changeListeners.push(listener);
     }
 
     onArrived(listener: (path: string) => void): void {

@@ -7,6 +7,7 @@
  */
 import { clientFiles } from "../clientFiles";
 import type { AsyncDiscoveryFileSystem, DiscoveryFileSystem } from "../discoveryFs";
+import type { WorkspaceFiles } from "../workspaceFiles";
 
 export type {
     AsyncDiscoveryFileSystem,
@@ -34,8 +35,7 @@ export const nodeDiscoveryFs: DiscoveryFileSystem = {
 };
 
 /** A file's text once the client answered (a walk reads `.gitignore` files). */
-async function answered(path: string): Promise<string | undefined> {
-    const files = clientFiles();
+async function answered(files: WorkspaceFiles, path: string): Promise<string | undefined> {
     let read = files.readText(path, MAX_IGNORE_BYTES);
     while (!read.ok && read.reason === "pending") {
         await files.settle();
@@ -44,8 +44,7 @@ async function answered(path: string): Promise<string | undefined> {
     return read.ok ? read.text : undefined;
 }
 
-async function statOf(path: string) {
-    const files = clientFiles();
+async function statOf(files: WorkspaceFiles, path: string) {
     let info = files.stat(path);
     while (info === "pending") {
         await files.settle();
@@ -54,11 +53,16 @@ async function statOf(path: string) {
     return info;
 }
 
-export const nodeAsyncDiscoveryFs: AsyncDiscoveryFileSystem = {
-    list: (directory) => clientFiles().list(directory),
-    readText: (file) => answered(file),
-    exists: async (path) => (await statOf(path)) !== undefined,
-    isFile: async (path) => (await statOf(path))?.kind === "file",
-    // A virtual file system's paths are already real (no symlinks reach the server).
-    realPath: async (path) => ((await statOf(path)) !== undefined ? path : undefined),
-};
+/** The walk's calls over given files (Find Sources' corpus walk: web/evidenceCorpus.ts), asked when called. */
+export function asyncDiscoveryFsOver(files: () => WorkspaceFiles): AsyncDiscoveryFileSystem {
+    return {
+        list: (directory) => files().list(directory),
+        readText: (file) => answered(files(), file),
+        exists: async (path) => (await statOf(files(), path)) !== undefined,
+        isFile: async (path) => (await statOf(files(), path))?.kind === "file",
+        // A virtual file system's paths are already real (no symlinks reach the server).
+        realPath: async (path) => ((await statOf(files(), path)) !== undefined ? path : undefined),
+    };
+}
+
+export const nodeAsyncDiscoveryFs: AsyncDiscoveryFileSystem = asyncDiscoveryFsOver(clientFiles);
