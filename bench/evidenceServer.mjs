@@ -90,7 +90,7 @@ export async function evidenceServerCases({ scratch, smoke, record }) {
         return stats(inside.slice(from + warmup, calls));
     };
     try {
-        const runs = smoke ? 3 : 7;
+        const runs = smoke ? 3 : 11;
         const warmup = 1;
         const warmFrom = calls;
         const warm = await sideBySide(server, cli, { runs, warmup });
