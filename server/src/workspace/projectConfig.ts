@@ -190,6 +190,8 @@ export class ProjectConfigs {
     private readonly sourceMatchers = new Map<string, (relative: string) => boolean>();
     /** The exclude matcher governing the folder asked about last (isExcluded), and its root. */
     private lastJudge: { folder: string; root: string; matcher?: (relative: string) => boolean } | undefined;
+    /** The folder of the file asked about last (forFile) and its configuration. */
+    private lastFolder: { folder: string; load: ConfigLoad | undefined } | undefined;
 
     constructor(private readonly fs: ConfigFileSystem = nodeConfigFileSystem) {}
 
@@ -201,7 +203,16 @@ export class ProjectConfigs {
 
     /** The configuration governing an annotation file (absolute path). */
     forFile(file: string): ConfigLoad | undefined {
-        return this.forFolder(nodePath.dirname(nodePath.resolve(file)));
+        // A walk asks about every file of a folder in a row (twice each: annotation globs, sources): the
+        // folder's answer is kept for the next, without resolving the path again (a fifth of a warm
+        // `sourcecheck evidence` on 20,000 files). Only for an absolute path not ending in "." (not
+        // "/..", "/."), whose folder is its dirname whatever else it holds.
+        const plain = file.charCodeAt(file.length - 1) !== 46 && nodePath.isAbsolute(file);
+        const folder = plain ? nodePath.dirname(file) : undefined;
+        if (folder !== undefined && this.lastFolder?.folder === folder) return this.lastFolder.load;
+        const load = this.forFolder(nodePath.dirname(nodePath.resolve(file)));
+        if (folder !== undefined) this.lastFolder = { folder, load };
+        return load;
     }
 
     /** Every configuration file read so far, valid or not (the editor shows the broken ones' problems). */
@@ -285,6 +296,7 @@ export class ProjectConfigs {
         this.excludeMatchers.clear();
         this.sourceMatchers.clear();
         this.lastJudge = undefined;
+        this.lastFolder = undefined;
     }
 
     private nearestFile(folder: string): string | undefined {
