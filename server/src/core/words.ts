@@ -19,13 +19,35 @@ const WORD_CHARS = new RegExp(`[${WORD_CHAR_CLASS}]`, "gu");
 export const WORD_RUNS = new RegExp(`[${WORD_CHAR_CLASS}]+`, "gu");
 const UNSPACED = new RegExp(`[${UNSPACED_CHAR_CLASS}]`, "u");
 
+/**
+ * ASCII text is judged without the Unicode classes above: V8 compiles a regular expression on its
+ * first use, and one with `\p{…}` classes costs a command's start-up about a millisecond each (the
+ * token edges' negated class about four). The ASCII part of each class is spelled out here.
+ */
+const NOT_ASCII = /[\u0080-\uffff]/;
+const ASCII_WORD_CHAR = /[A-Za-z0-9_]/;
+/** `TOKEN_EDGES` (below) for ASCII text: `\p{L}` there is `A-Za-z`, `\p{N}` is `0-9`, `\p{M}` has none. */
+const ASCII_TOKEN_EDGES = /^[^A-Za-z0-9_%$]+|[^A-Za-z0-9_%$]+$/g;
+
+/** Letters, digits and `_` of ASCII (a character code). */
+function isAsciiWordCode(code: number): boolean {
+    return (
+        (code >= 0x61 && code <= 0x7a) ||
+        (code >= 0x41 && code <= 0x5a) ||
+        (code >= 0x30 && code <= 0x39) ||
+        code === 0x5f
+    );
+}
+
 /** Whether `char` (one character) can be part of a word. */
 export function isWordChar(char: string): boolean {
+    if (char.length === 1 && char.charCodeAt(0) < 0x80) return isAsciiWordCode(char.charCodeAt(0));
     return WORD_CHAR.test(char);
 }
 
-/** Whether `text` holds a character of a script written without spaces between words. */
+/** Whether `text` holds a character of a script written without spaces between words (none in ASCII). */
 export function isUnspaced(text: string): boolean {
+    if (text.length === 1 ? text.charCodeAt(0) < 0x80 : !NOT_ASCII.test(text)) return false;
     return UNSPACED.test(text);
 }
 
@@ -94,11 +116,12 @@ const TOKEN_EDGES = new RegExp(`^[^${WORD_CHAR_CLASS}%$€£¥]+|[^${WORD_CHAR_C
  * characters of a script written without spaces.
  */
 export function hasMeaningfulWord(text: string): boolean {
+    const ascii = !NOT_ASCII.test(text);
     for (const token of text.split(/\s+/u)) {
-        const core = token.replace(TOKEN_EDGES, "");
-        if (!WORD_CHAR.test(core)) continue;
-        const length = [...core].length;
-        if (isUnspaced(core)) {
+        const core = token.replace(ascii ? ASCII_TOKEN_EDGES : TOKEN_EDGES, "");
+        if (!(ascii ? ASCII_WORD_CHAR : WORD_CHAR).test(core)) continue;
+        const length = ascii ? core.length : [...core].length;
+        if (!ascii && isUnspaced(core)) {
             if (length >= 2) return true;
             continue;
         }
