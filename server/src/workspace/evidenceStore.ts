@@ -5,12 +5,8 @@
  * deleted files only, and an unreadable one or one of another version rebuilt with a warning.
  * Files are found without following symlinks and read only if they are still the file found.
  */
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as nodePath from "node:path";
-import * as v8 from "node:v8";
-import * as vm from "node:vm";
 import { DEFAULT_MAX_CHARS } from "../evidence/chunker";
 import { EvidenceIndex, type IndexFile, IndexFormatError, type IndexSettings } from "../evidence/index";
 import type { CurrentText } from "../evidence/select";
@@ -21,6 +17,7 @@ import { corpusPatterns, corpusWalk } from "./corpusRules";
 import { DEFAULT_MAX_DOCUMENT_BYTES, readDocumentUnderRoot } from "./diskDocuments";
 import { decodeText } from "./safeFile";
 import { SafeWriteError, type WriteContent, writeFileSafely } from "./safeWrite";
+import { sha256 } from "./sha256";
 
 /** An evidence index larger than this is not read (it is rebuilt): a cache never needs to be huge. */
 const MAX_INDEX_BYTES = 1024 * 1024 * 1024;
@@ -114,7 +111,8 @@ export interface OpenedIndex {
 
 /** The per-user cache directory for evidence indexes. */
 export function defaultIndexDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
-    const home = os.homedir();
+    // node:os, node:v8 and node:vm are required where used: a query with --index-dir needs none (start-up).
+    const home = (require("node:os") as typeof import("node:os")).homedir();
     let base: string;
     if (platform === "win32") base = env.LOCALAPPDATA || nodePath.join(home, "AppData", "Local");
     else if (platform === "darwin") base = nodePath.join(home, "Library", "Caches");
@@ -124,7 +122,7 @@ export function defaultIndexDir(env: NodeJS.ProcessEnv = process.env, platform =
 
 /** The index file of a corpus in a directory: named after the corpus's real path, so each has its own. */
 export function indexFileFor(indexDir: string, realRoot: string): string {
-    const key = createHash("sha256").update(realRoot).digest("hex").slice(0, 16);
+    const key = sha256(realRoot).slice(0, 16);
     return nodePath.join(indexDir, `evidence-${key}.idx`);
 }
 
@@ -187,8 +185,8 @@ let collector: (() => void) | null | undefined;
 function collectGarbage(): void {
     if (collector === undefined) {
         try {
-            v8.setFlagsFromString("--expose-gc");
-            const collect = vm.runInNewContext("gc");
+            (require("node:v8") as typeof import("node:v8")).setFlagsFromString("--expose-gc");
+            const collect = (require("node:vm") as typeof import("node:vm")).runInNewContext("gc");
             collector = typeof collect === "function" ? () => collect() : null;
         } catch {
             collector = null;

@@ -24,9 +24,7 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { statOrUndefined } from "./fileStat";
 import { isInside } from "./pathSafety";
-
-/** node:crypto, required on first write: loading it is a large part of a bare start-up. */
-const sha256Hash = () => (require("node:crypto") as typeof import("node:crypto")).createHash("sha256");
+import { sha256OfBytes } from "./sha256";
 
 /** What a reader saw of a file, to be compared just before it is replaced. */
 export interface FileSnapshot {
@@ -85,7 +83,7 @@ export function snapshotOf(stats: fs.Stats, bytes: Uint8Array): FileSnapshot {
         ino: stats.ino,
         size: stats.size,
         mtimeMs: stats.mtimeMs,
-        sha256: sha256Hash().update(bytes).digest("hex"),
+        sha256: sha256OfBytes(bytes),
         bom: bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf,
     };
 }
@@ -332,7 +330,7 @@ function keepOtherEdit(
     name: string,
 ): void {
     const theirs = bytesFromStart(held);
-    if (sha256Hash().update(theirs).digest("hex") === expected.sha256) return;
+    if (sha256OfBytes(theirs) === expected.sha256) return;
     const restore = `${tempPrefix(name)}${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
     const fd = fs.openSync(inDirectory(restore), "wx", existing.mode & 0o7777);
     try {
@@ -399,7 +397,7 @@ function compareWithSnapshot(path: string, stats: fs.Stats, expected: FileSnapsh
         fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
         const opened = fs.fstatSync(fd);
         if (opened.dev !== expected.dev || opened.ino !== expected.ino) throw changed();
-        const hash = sha256Hash().update(fs.readFileSync(fd)).digest("hex");
+        const hash = sha256OfBytes(fs.readFileSync(fd));
         if (hash !== expected.sha256) throw changed();
         if (!hold) return undefined;
         const kept = fd;
