@@ -127,14 +127,25 @@ export function* repairSteps(request: RepairRequest, capabilities: RepairCapabil
     };
 }
 
-/** History by default: the file's last commit, asked only when some ref may need it (git runs then). */
+/**
+ * History: `--since` as given (an unknown revision is refused at once), else the file's last commit,
+ * asked when a ref's repair first looks at it (git runs then): a file whose refs all hold, a lock
+ * beside it or not, runs no git.
+ */
 function historyFor(
     request: RepairRequest,
     capabilities: RepairCapabilities,
     toRepair: boolean,
-): { documents: DocumentLookup; label: string } | undefined {
+): { documents: DocumentLookup; label: string | (() => string | undefined) } | undefined {
     if (request.since !== undefined) return { documents: capabilities.history.at(request.since), label: request.since };
-    return toRepair ? capabilities.history.lastCommit?.() : undefined;
+    const lastCommit = capabilities.history.lastCommit;
+    if (!toRepair || !lastCommit) return undefined;
+    let found: { documents: DocumentLookup; label: string } | null | undefined;
+    const asked = () => {
+        if (found === undefined) found = lastCommit() ?? null;
+        return found;
+    };
+    return { documents: { get: (path) => asked()?.documents.get(path) }, label: () => asked()?.label };
 }
 
 function parsesLeniently(text: string): boolean {

@@ -170,7 +170,8 @@ function repairInDocument<R extends Ref>(
     }
     const previous = options.previous?.get(ref.path);
     if (previous !== undefined && !isDocumentFailure(previous) && previous.content !== document.content) {
-        const label = options.previousLabel ?? "the earlier version";
+        const named = options.previousLabel;
+        const label = (typeof named === "function" ? named() : named) ?? "the earlier version";
         const followed = followRef(ref, previous, document, options);
         // The old text tells where the span went; if it is gone, a search could only guess.
         if (followed !== undefined)

@@ -80,8 +80,11 @@ export interface RepairOptions {
     previous?: DocumentLookup;
     /** The most candidates returned for one ref (default 5). */
     maxCandidates?: number;
-    /** How `previous` is named to people ("commit 1a2b3c4", "the edit"). */
-    previousLabel?: string;
+    /**
+     * How `previous` is named to people ("commit 1a2b3c4", "the edit"); a function when `previous` is
+     * found on first use (the file's last commit: git runs only for a ref that needs it).
+     */
+    previousLabel?: string | (() => string | undefined);
     /** What the lock recorded for this ref: the strongest evidence of where its text went. */
     locked?: LockedSpan;
     /** Every locked text of the ref's document (the lock's entries for its path): finds a renamed document by its texts. */
