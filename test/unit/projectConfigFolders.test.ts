@@ -33,9 +33,10 @@ describe("project configuration: the folder kept between files", () => {
                     assert.equal(kept.isSource(file), new ProjectConfigs(files).isSource(file), file);
                 }
             }),
-            { numRuns: 300 },
+            // Found by this property once: "/w/./" is the folder "/w" itself, so its dirname is not its folder.
+            { numRuns: 300, examples: [[["/w/./", "/w/a", "a"]], [["/w/../", "/w/a"]], [["/w//", "/w/a"]]] },
         );
-        assert.equal(ran, 300);
+        assert.equal(ran, 300, "the examples run within the 300");
         assert.ok(asked > 1000);
     });
 });
