@@ -81,13 +81,15 @@ export interface LockOnBasis {
     readOptions: { maxBytes: number; within?: string };
     /** The whole lock, read again. */
     load(): LockRead;
-    /** The lock's bytes, read again; undefined if its entries are no longer the ones the basis vouches for. */
+    /** The lock's bytes (as streamed when small, else read again); undefined if its entries are no longer the ones the basis vouches for. */
     bytes(): Buffer | undefined;
 }
 
 /** A header (the text before the entries) longer than this is not one `serializeLock` writes. */
 const MAX_HEADER_BYTES = 16 * 1024 * 1024;
 const ENTRIES_NEEDLE = Buffer.from(`\n${ENTRIES_LINE}`);
+/** A lock up to this size is kept as it was streamed, so writing it again reads and hashes it once. */
+const KEPT_LOCK_BYTES = 1024 * 1024;
 
 /**
  * A read of the lock for `check` and `lock`: when the lock's header has a basis, its entries are exactly as that
@@ -106,9 +108,14 @@ export function readLockOnBasis(annotationPath: string, annotationSha256: () => 
     let basis: LockBasis | undefined;
     let hash: ReturnType<typeof sha256Stream> | undefined;
     const scan = new EntryDocumentsScan();
+    // The bytes after the header, kept while the lock is small: `lock` writes them again (below).
+    const rest: Buffer[] = [];
+    let restLength = 0;
     const streamed = readFileChunks(path, readOptions, (chunk) => {
         if (hash) {
             hash.update(chunk);
+            restLength += chunk.length;
+            if (headerLength + restLength <= KEPT_LOCK_BYTES) rest.push(Buffer.from(chunk));
             return scan.push(chunk);
         }
         headerParts.push(Buffer.from(chunk));
@@ -135,6 +142,8 @@ export function readLockOnBasis(annotationPath: string, annotationSha256: () => 
         readOptions,
         load,
         bytes: () => {
+            // A small lock was kept as read and hashed: the very bytes the basis vouched for.
+            if (headerLength + restLength <= KEPT_LOCK_BYTES) return Buffer.concat([...headerParts, ...rest]);
             const read = readFileBytes(path, readOptions);
             if (!read.ok || read.bytes.indexOf(ENTRIES_NEEDLE) + 1 !== entriesAt) return undefined;
             return sha256OfBytes(read.bytes.subarray(entriesAt)) === vouched.entriesSha256 ? read.bytes : undefined;

@@ -3,18 +3,19 @@
  * importing crypto, and for the workspace's other hashes (a write's snapshot, the evidence index's
  * name and content hashes).
  *
- * The first few kilobytes a process hashes go through @noble/hashes (the same SHA-256, in JS):
- * loading node:crypto costs a command about 4 ms of its start-up (docs/benchmarks.md, "CLI
- * start-up"), far more than hashing the few hundred bytes of a tiny workspace in JS. Past
- * SCRIPT_BUDGET bytes in all, or for any one larger input, node:crypto is loaded and used from
- * then on: it is many times faster on more. test/unit/sha256.test.ts holds both to node:crypto.
+ * The first 2 KB a process hashes go through @noble/hashes (the same SHA-256, in JS): loading
+ * node:crypto costs a command about 5 ms of CPU at start-up, while hashing a tiny workspace's few
+ * hundred bytes in JS, cold, costs about 2 ms (in process, measured: docs/benchmarks.md, "CLI
+ * start-up"). Past SCRIPT_BUDGET bytes in all, or for any one larger input, node:crypto is loaded
+ * and used from then on: it is many times faster on more, and JS cold costs as much near 3 KB.
+ * test/unit/sha256.test.ts holds both to node:crypto.
  */
 import { sha256 as scriptSha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { Sha256 } from "../core/lock/types";
 
 /** Bytes hashed in JS at most, in all, before node:crypto is loaded (below it JS is the faster, cold). */
-export const SCRIPT_BUDGET = 4096;
+export const SCRIPT_BUDGET = 2048;
 let scriptBytes = 0;
 
 /** How many bytes this process has hashed in JS so far (the tests see which way a hash went). */
