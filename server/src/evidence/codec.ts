@@ -6,8 +6,9 @@
  * (`StoredPostings`); a full read checks every list. Written in pieces of about a megabyte, so a
  * large index is never one buffer. Pure: the caller opens the file (`IndexFile`).
  */
-import { crc32 } from "node:zlib";
+
 import { FIELDS } from "./chunkTable";
+import { crc32 } from "./crc32";
 import {
     columnBytes,
     type DocumentRecord,
