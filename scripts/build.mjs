@@ -1,6 +1,6 @@
 // Bundles the extension, the language server, the CLI and the library API into dist/ (docs/contract.md section 1).
 import { readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire, isBuiltin } from "node:module";
 import { basename, resolve as resolvePath } from "node:path";
 import { build } from "esbuild";
 import { buildWeb } from "./web-build.mjs";
@@ -63,7 +63,12 @@ const CLI_ROOTS = { cli: "server/src/cli.ts", checkWorker: "server/src/cli/check
 const OTHER_BUNDLES = new Set(["extension", "server", "index"]);
 const ours = resolvePath("server/src");
 
-/** Leaves `require("./x")` of a module of ours as a require of `./x.js` beside the bundle; reports x. */
+/**
+ * Leaves `require("./x")` of a module of ours as a require of `./x.js` beside the bundle, and a
+ * `require("pkg")` in our code (picomatch, ignore: loaded on first use) as a require of `./pkg.js`;
+ * reports each as bundle name -> path. A package in a bundle of its own is not parsed by the
+ * commands that never call it (V8 pre-parses every function of a script it loads).
+ */
 function lazyRequires(found) {
     return {
         name: "lazy-requires",
@@ -77,8 +82,21 @@ function lazyRequires(found) {
                     pluginData: "lazy-requires",
                 });
                 if (!path.startsWith(`${ours}/`)) return undefined;
-                found.add(path);
+                found.set(basename(path, ".ts"), path);
                 return { path: `./${basename(path, ".ts")}.js`, external: true };
+            });
+            plugin.onResolve({ filter: /^[a-z@][^:]*$/, namespace: "file" }, async (args) => {
+                if (args.kind !== "require-call" || args.pluginData === "lazy-requires") return undefined;
+                if (!args.importer.startsWith(`${ours}/`) || isBuiltin(args.path)) return undefined;
+                const { path } = await plugin.resolve(args.path, {
+                    kind: args.kind,
+                    resolveDir: args.resolveDir,
+                    importer: args.importer,
+                    pluginData: "lazy-requires",
+                });
+                const name = args.path.replace(/^@/, "").replace(/\//g, "-");
+                found.set(name, path);
+                return { path: `./${name}.js`, external: true };
             });
         },
     };
@@ -89,7 +107,7 @@ async function buildCli() {
     const bundles = new Map(Object.entries(CLI_ROOTS).map(([name, path]) => [name, resolvePath(path)]));
     let wave = [...bundles];
     while (wave.length > 0) {
-        const found = new Set();
+        const found = new Map();
         await Promise.all(
             wave.map(([name, path]) =>
                 build({
@@ -101,8 +119,7 @@ async function buildCli() {
             ),
         );
         wave = [];
-        for (const path of found) {
-            const name = basename(path, ".ts");
+        for (const [name, path] of found) {
             if (bundles.get(name) === path) continue;
             if (bundles.has(name) || OTHER_BUNDLES.has(name)) {
                 throw new Error(

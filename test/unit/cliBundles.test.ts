@@ -93,6 +93,38 @@ describe("the modules a sourcecheck process loads", function () {
         assert.deepEqual(run.files, ["bin/sourcecheck.js", "dist/cli.js", "dist/checkCommand.js"]);
     });
 
+    it("glob and .gitignore libraries are bundles of their own, loaded only by the inputs that need them", () => {
+        const named = loadedBy(dir, ["lock", "answer.sourcecheck.json"]);
+        assert.equal(named.status, 0, named.stdout);
+        assert.deepEqual(named.files, ["bin/sourcecheck.js", "dist/cli.js", "dist/lockCommand.js"]);
+        const globbed = loadedBy(dir, ["lock", "*.sourcecheck.json"]);
+        assert.equal(globbed.status, 0, globbed.stdout);
+        assert.deepEqual(globbed.files, [
+            "bin/sourcecheck.js",
+            "dist/cli.js",
+            "dist/lockCommand.js",
+            "dist/picomatch.js",
+        ]);
+        const ignoring = fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-bundles-ignore-"));
+        try {
+            fs.cpSync(dir, ignoring, { recursive: true });
+            fs.writeFileSync(path.join(ignoring, ".gitignore"), "drafts/\n");
+            fs.mkdirSync(path.join(ignoring, "drafts"));
+            fs.writeFileSync(path.join(ignoring, "drafts", "old.sourcecheck.json"), "not json");
+            const walked = loadedBy(ignoring, ["check", "."]);
+            assert.equal(walked.status, 0, walked.stdout);
+            assert.match(walked.stdout, /^1 file, 1 annotation/);
+            assert.deepEqual(walked.files, [
+                "bin/sourcecheck.js",
+                "dist/cli.js",
+                "dist/checkCommand.js",
+                "dist/ignore.js",
+            ]);
+        } finally {
+            fs.rmSync(ignoring, { recursive: true, force: true });
+        }
+    });
+
     it("a command line naming no command is check's and loads the same", () => {
         const run = loadedBy(dir, ["answer.sourcecheck.json"]);
         assert.equal(run.status, 0, run.stdout);
