@@ -14,9 +14,12 @@ import {
     WEAK_WORDS,
     WORD_CHAR_CLASS,
 } from "../../server/src/core/words";
+import { forEachTerm } from "../../server/src/evidence/tokenizer";
 
 const WORD_CHAR = new RegExp(`[${WORD_CHAR_CLASS}]`, "u");
 const UNSPACED = new RegExp(`[${UNSPACED_CHAR_CLASS}]`, "u");
+/** The evidence tokenizer's runs (evidence/tokenizer.ts), Unicode classes only. */
+const TERM_RUNS = new RegExp(`[${UNSPACED_CHAR_CLASS}]+|[[${WORD_CHAR_CLASS}]--[${UNSPACED_CHAR_CLASS}]]+`, "gv");
 const TOKEN_EDGES = new RegExp(`^[^${WORD_CHAR_CLASS}%$€£¥]+|[^${WORD_CHAR_CLASS}%$€£¥]+$`, "gu");
 
 /** hasMeaningfulWord as docs/boundaries.md words it, with the Unicode classes only. */
@@ -89,6 +92,32 @@ describe("word classes of ASCII text, without Unicode regular expressions", () =
         assert.equal(cases, 10_000);
         // Both answers occur often: the comparison is not of one constant.
         assert.ok(meaningful > 1000 && meaningful < 9000, String(meaningful));
+    });
+
+    it("the evidence tokenizer's terms agree with its Unicode runs, on ASCII text and text that is not", () => {
+        /** forEachTerm as docs/evidence.md words it, with the Unicode runs only. */
+        const termsByUnicode = (text: string) =>
+            (text.toLowerCase().match(TERM_RUNS) ?? []).flatMap((run) => {
+                if (!UNSPACED.test(run)) return STOP_WORDS.has(run) ? [] : [run];
+                const characters = Array.from(run);
+                return characters.length === 1 ? characters : characters.slice(1).map((c, i) => characters[i] + c);
+            });
+        let cases = 0;
+        let terms = 0;
+        const unit = fc.oneof(fc.constantFrom(...ASCII_UNITS), fc.constantFrom(...PIECES, ...OTHER_UNITS, "\u212a"));
+        fc.assert(
+            fc.property(fc.array(unit, { maxLength: 12 }), (parts) => {
+                const text = parts.join("");
+                cases++;
+                const ours: string[] = [];
+                forEachTerm(text, (term) => ours.push(term));
+                terms += ours.length;
+                assert.deepEqual(ours, termsByUnicode(text), JSON.stringify(text));
+            }),
+            { numRuns: 20_000, seed: 32 },
+        );
+        assert.equal(cases, 20_000);
+        assert.ok(terms > 20_000, String(terms));
     });
 
     it("examples: edges stripped, stop words, short tokens, unspaced scripts", () => {

@@ -33,11 +33,19 @@ const UNSPACED = new RegExp(`^[${UNSPACED_CHAR_CLASS}]`, "u");
 /** Below the first unspaced script (Thai, U+0E00) no run is unspaced: the common case skips the test. */
 const FIRST_UNSPACED = 0x0e00;
 
+/**
+ * TOKEN for ASCII text, where no script is unspaced and a word character is `[a-z0-9_]` once folded:
+ * compiling TOKEN's Unicode classes costs a query about 2 ms of its start-up (core/words.ts says why).
+ */
+const ASCII_TOKEN = /[a-z0-9_]+/g;
+const NOT_ASCII = /[\u0080-\uffff]/;
+
 /** Calls `emit` for every term of `text`, in order (no array is built: indexing ten megabytes stays cheap). */
 export function forEachTerm(text: string, emit: (term: string) => void): void {
-    TOKEN.lastIndex = 0;
     const folded = text.toLowerCase();
-    for (let match = TOKEN.exec(folded); match !== null; match = TOKEN.exec(folded)) {
+    const token = NOT_ASCII.test(folded) ? TOKEN : ASCII_TOKEN;
+    token.lastIndex = 0;
+    for (let match = token.exec(folded); match !== null; match = token.exec(folded)) {
         const run = match[0];
         const first = run.charCodeAt(0);
         if (first < FIRST_UNSPACED || !UNSPACED.test(run)) {
