@@ -143,6 +143,7 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
             "message",
             "note",
             "rejected",
+            "rejectedOmitted",
             "searched",
             "topK",
             "truncatedHits",

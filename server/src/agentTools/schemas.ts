@@ -432,6 +432,7 @@ export const evidenceOutput = z.object({
         }),
     ),
     rejected: z.record(z.string(), z.string()),
+    rejectedOmitted: z.number().int().optional(),
     topK: z.number().int(),
     maxChars: z.number().int(),
     truncatedHits: z.number().int(),

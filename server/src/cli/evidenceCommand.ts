@@ -205,6 +205,7 @@ function jsonReport(report: EvalReport, opened: ReturnType<typeof openIndex>) {
             selectedSources: c.selectedSources,
             hits: c.hits.map(publicHit),
             rejected: c.rejected,
+            ...(c.rejectedOmitted === undefined ? {} : { rejectedOmitted: c.rejectedOmitted }),
             promptChars: c.promptChars,
             topK: c.topK,
             budget: c.budget,

@@ -36,6 +36,7 @@ export interface CaseResult {
     selectedSources: string[];
     hits: ShownHit[];
     rejected: Record<string, string>;
+    rejectedOmitted?: number;
     promptChars: number;
     topK: number;
     budget: number;
@@ -109,6 +110,7 @@ export function evaluate(cases: readonly EvalCase[], hooks: EvalHooks): EvalRepo
             selectedSources: [...new Set(result.hits.map((h) => h.path))],
             hits: result.hits,
             rejected: result.rejected,
+            ...(result.rejectedOmitted === undefined ? {} : { rejectedOmitted: result.rejectedOmitted }),
             promptChars: result.prompt.length,
             topK: c.topK,
             budget: c.budget,

@@ -1,7 +1,8 @@
 /**
  * From a query to the evidence shown (docs/evidence.md, "Search"): BM25 candidates over safe chunks,
  * each re-validated against the current file (stale check), duplicates dropped, the top k kept, then
- * the hard character budget. Every step's refusals are kept by chunk id in `rejected`.
+ * the hard character budget. Each step's refusals are named by chunk id in `rejected`, the most telling
+ * first and at most MAX_REJECTED_NAMED of them (docs/evidence.md, "Rejected"); the rest are counted.
  */
 import { resolveInDocument } from "../core/resolve";
 import { SessionDocument } from "../core/session";
@@ -61,6 +62,8 @@ export interface BelowFloor {
 export interface EvidenceResult {
     hits: ShownHit[];
     rejected: Record<string, string>;
+    /** How many more chunks were refused than `rejected` names (absent when it names them all). */
+    rejectedOmitted?: number;
     prompt: string;
     /** The floor in force (a share of the query's weight; 0: none). */
     floor: number;
@@ -74,6 +77,14 @@ export interface EvidenceResult {
  * test/fixtures/evidence-labelled and the seed's cases (evidenceAbstention.test.ts prints the rates).
  */
 export const ABSTAIN_FLOOR = 0.45;
+
+/**
+ * How many refused chunks `rejected` names at most. A corpus with thousands of copies or unsafe files
+ * otherwise made every answer name them all (1.5 MB on the bench's corpus): too much for a model's
+ * context, and nothing a person reads. Hits the budget left out come first, then the candidates the
+ * walk refused (best first), then the unsafe chunks.
+ */
+export const MAX_REJECTED_NAMED = 50;
 
 export interface SelectOptions {
     topK?: number;
@@ -124,9 +135,7 @@ export function* searchEvidenceSteps(
     const topK = options.topK ?? DEFAULT_TOP_K;
     const budget = options.budget ?? DEFAULT_BUDGET;
     const explain = options.explain ?? true;
-    // An object filled as found, not a Map turned into one: ten thousand refusals cost half as much.
-    const refused: Record<string, string> = {};
-    if (explain) for (const chunk of index.unsafeChunks()) refused[chunk.id] = chunk.reason;
+    const refused = new Refusals(explain ? MAX_REJECTED_NAMED : 0);
     const scored = index.search(index.termsOf(query));
     const { idf, queryWeight } = scored;
     const floor = options.floor ?? ABSTAIN_FLOOR;
@@ -161,20 +170,20 @@ export function* searchEvidenceSteps(
         }
         const printKey = index.fingerprintKey(candidate.slot);
         if (seen.has(printKey)) {
-            if (explain) refused[index.chunkIdAt(candidate.slot)!] = "duplicate evidence";
+            if (explain) refused.walk(() => index.chunkIdAt(candidate.slot)!, "duplicate evidence");
             continue;
         }
         const chunk = index.chunk(candidate.slot);
         if (!chunk) continue;
         if (options.skipPath?.(chunk.document.path)) {
-            if (explain && options.skipReason) refused[chunk.id] = options.skipReason;
+            if (explain && options.skipReason) refused.walk(() => chunk.id, options.skipReason);
             continue;
         }
         // Checking a candidate reads and hashes its file: the costly part, so a step after each.
         const valid = validateChunk(chunk, read(chunk.document.path));
         yield { phase: "searching", done: chosen.length + (valid.ok ? 1 : 0), total: topK };
         if (!valid.ok) {
-            refused[chunk.id] = valid.reason;
+            refused.walk(() => chunk.id, valid.reason);
             continue;
         }
         seen.add(printKey);
@@ -207,20 +216,61 @@ export function* searchEvidenceSteps(
             text: hit.text,
         });
         if (evidencePrompt([...blocks, block]).length > budget) {
-            refused[hit.chunkId] = "prompt budget exceeded";
+            refused.budget(hit.chunkId);
             continue;
         }
         blocks.push(block);
         hits.push(hit);
     }
+    const named = refused.named(explain ? index.unsafeChunks() : []);
     const result: EvidenceResult = {
         hits,
-        rejected: refused,
+        rejected: named.rejected,
         prompt: evidencePrompt(blocks),
         floor,
     };
+    if (explain && named.omitted > 0) result.rejectedOmitted = named.omitted;
     if (belowFloor) result.belowFloor = belowFloor;
     return result;
+}
+
+/** The refusals of one query, kept up to the limit of what `rejected` names and counted past it. */
+class Refusals {
+    private readonly ofWalk: [string, string][] = [];
+    private readonly ofBudget: string[] = [];
+    private walkOmitted = 0;
+
+    constructor(private readonly limit: number) {}
+
+    /** A candidate the walk turned away; its id is made only if it will be named. */
+    walk(id: () => string, reason: string): void {
+        if (this.ofWalk.length < this.limit) this.ofWalk.push([id(), reason]);
+        else this.walkOmitted++;
+    }
+
+    /**
+     * A hit the prompt budget left out: named first, as the nearest to having been shown, and named even
+     * when nothing else is (the text output lists them). At most `topK` (<= 20) of them.
+     */
+    budget(id: string): void {
+        this.ofBudget.push(id);
+    }
+
+    named(unsafe: readonly { id: string; reason: string }[]): { rejected: Record<string, string>; omitted: number } {
+        const rejected: Record<string, string> = {};
+        let count = 0;
+        const name = (id: string, reason: string, always = false) => {
+            if (count >= this.limit && !always) return false;
+            rejected[id] = reason;
+            count++;
+            return true;
+        };
+        let omitted = this.walkOmitted;
+        for (const id of this.ofBudget) name(id, "prompt budget exceeded", true);
+        for (const [id, reason] of this.ofWalk) if (!name(id, reason)) omitted++;
+        for (const chunk of unsafe) if (!name(chunk.id, chunk.reason)) omitted++;
+        return { rejected, omitted };
+    }
 }
 
 function placeOf(chunk: ChunkRecord): { path: string; startLine: number; endLine: number } {

@@ -86,7 +86,10 @@ export interface EvidenceSearched {
 /** The JSON answer of a query (`--json`, the `evidence` tool). */
 export interface EvidenceAnswer {
     hits: TextHit[];
+    /** Refused chunks by id, at most 50, the most telling first (evidence/select.ts MAX_REJECTED_NAMED). */
     rejected: Record<string, string>;
+    /** How many more were refused than `rejected` names; absent when it names them all. */
+    rejectedOmitted?: number;
     topK: number;
     maxChars: number;
     /** Hits whose text was cut to fit `maxChars`, and the length they were cut at (at least). */
@@ -182,6 +185,7 @@ function* searchOnce(
     const answer: EvidenceAnswer = {
         hits: fitted.hits,
         rejected: result.rejected,
+        ...(result.rejectedOmitted === undefined ? {} : { rejectedOmitted: result.rejectedOmitted }),
         topK,
         maxChars,
         truncatedHits: fitted.hits.filter((hit) => hit.truncated).length,
