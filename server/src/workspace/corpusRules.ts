@@ -3,7 +3,7 @@
  * one rule both walks apply, the disk's (evidenceStore.ts) and the web worker's over the client's files
  * (web/evidenceCorpus.ts). No file is read here: the walk is the caller's, with its own adapters.
  */
-import { AnnotationRecognizer, Discovery, type FoundFile } from "./discovery";
+import { AnnotationRecognizer, Discovery, type FoundFile, kindByName } from "./discovery";
 import type { AsyncDiscoveryFileSystem, DiscoveryFileSystem } from "./discoveryFs";
 import { compileGlobs } from "./globs";
 import type { ProjectConfigs } from "./projectConfig";
@@ -27,6 +27,8 @@ export const ALWAYS_EXCLUDED = [
     "**/*.notes.txt",
     "**/*.trace.jsonl",
 ];
+
+const SEPARATORS = "/\\";
 
 /** Why an answer being written is left out of the hits (a search result names it). */
 export const ANSWER_REASON = "the answer being written (a claim document of an annotation file)";
@@ -79,9 +81,31 @@ export function corpusWalk(
         fileSystems.sync,
         fileSystems.async,
     );
+    // A walk gives the files of a folder in a row: whether the folder's configuration has globs that
+    // could apply (`annotationFiles`, `sources`) is asked once per folder; without them a file's name
+    // decides, as kinds.kind would (a third of a warm `sourcecheck evidence` on 20,000 files).
+    let last: { folder: string; byName: boolean } | undefined;
+    const byNameAlone = (file: FoundFile): boolean => {
+        // The folder is the path less "/name" (a name as a folder lists it: never "." or "..", no separator).
+        const { path, name } = file;
+        const cut = path.length - name.length - 1;
+        if (cut <= 0 || name === "." || name === ".." || !path.endsWith(name)) return false;
+        if (!SEPARATORS.includes(path[cut]) || name.includes("/") || name.includes("\\")) return false;
+        const folder = path.slice(0, cut);
+        if (last?.folder !== folder) {
+            const config = configs.forFile(path)?.config;
+            last = { folder, byName: config === undefined || (config.annotationFiles.length === 0 && !config.sources) };
+        }
+        return last.byName;
+    };
     return {
         discovery,
         kind(file) {
+            if (byNameAlone(file)) {
+                const kind = kindByName(file.name);
+                if (kind === "annotation") return "annotation";
+                return kind === "document" && include(file.fromBase) ? "document" : undefined;
+            }
             const kind = kinds.kind(file.path, file.fromBase);
             if (kind === "annotation") return "annotation";
             return kind === "document" && include(file.fromBase) && configs.isSource(file.path)

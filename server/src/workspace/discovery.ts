@@ -378,6 +378,18 @@ export class AnnotationRecognizer {
     }
 }
 
+/**
+ * What a file is by its name alone: AnnotationRecognizer.kind when no glob applies to it (no
+ * `annotationGlobs`, no `annotationFiles` in its configuration), as a walk asks of every file.
+ */
+export function kindByName(name: string): FileKind {
+    if (isLockFileName(name)) return "lock";
+    if (isAnnotationFileName(name)) return "annotation";
+    if (NOTES_NAMES.some((re) => re.test(name))) return "notes";
+    if (TRACE_NAMES.some((re) => re.test(name))) return "trace";
+    return "document";
+}
+
 export function isAnnotationFileName(name: string): boolean {
     return BUILT_IN_NAMES.some((re) => re.test(name));
 }
