@@ -383,6 +383,8 @@ export class AnnotationRecognizer {
  * `annotationGlobs`, no `annotationFiles` in its configuration), as a walk asks of every file.
  */
 export function kindByName(name: string): FileKind {
+    // Every name pattern ends ".<kind>.<extension>": a name with fewer than two dots is a document.
+    if (name.lastIndexOf(".", name.lastIndexOf(".") - 1) < 0) return "document";
     if (isLockFileName(name)) return "lock";
     if (isAnnotationFileName(name)) return "annotation";
     if (NOTES_NAMES.some((re) => re.test(name))) return "notes";
