@@ -7,31 +7,22 @@
  * the client forwards: an unchanged document is not read again, a changed one is, a new one is found.
  */
 import * as assert from "node:assert/strict";
-import { MessageChannel, type MessagePort } from "node:worker_threads";
+import type { MessagePort } from "node:worker_threads";
 import { contentHash } from "../../server/src/evidence/contentHash";
 import { FIND_EVIDENCE, type FindEvidenceResult } from "../../shared/evidenceProtocol";
 import {
-    type WebListResult,
-    type WebReadResult,
-    type WebStatResult,
-    webListRequest,
-    webReadRequest,
-    webStatRequest,
-} from "../../shared/webProtocol";
-import { loadWebEntry, WEB_ANSWER, WEB_BENCHMARK } from "./webDemo";
+    loadWebEntry,
+    serveFromMemory,
+    startWebClient,
+    WEB_ANSWER,
+    WEB_BENCHMARK,
+    type WebServerBundle,
+    type WebTestClient,
+} from "./webDemo";
 
-/** The client's end, by method name: the bundle has its own copy of vscode-jsonrpc. */
-interface Client {
-    onRequest(method: string, handler: (params: { uri: string; items: unknown[] }) => unknown): void;
-    onNotification(handler: (method: string) => void): void;
-    sendRequest<R>(method: string, params: unknown, token?: unknown): Promise<R>;
-    sendNotification(method: string, params: unknown): void;
-    listen(): void;
-}
+type Client = WebTestClient;
 
-interface Bundle {
-    startWebServer(port: MessagePort): void;
-    clientConnection(port: MessagePort): Client;
+interface Bundle extends WebServerBundle {
     /** vscode-jsonrpc's CancellationTokenSource of the bundle (the client's cancellations). */
     cancellation(): { token: unknown; cancel(): void };
     /** The browser twin of the evidence index's content hash (evidence/web/contentHash.ts). */
@@ -77,27 +68,9 @@ function demoFiles(): Map<string, string> {
 /** The client's side: the workspace in memory, answering at once and recording what it was asked. */
 function recordingWorkspace(client: Client, files: Map<string, string>) {
     const asked: { method: string; uri: string }[] = [];
-    const isFolder = (uri: string) => [...files.keys()].some((file) => file.startsWith(`${uri}/`));
-    client.onRequest(webReadRequest.method, ({ uri }): WebReadResult => {
-        asked.push({ method: "read", uri });
-        const text = files.get(uri);
-        return text === undefined ? { kind: "missing" } : { kind: "text", text };
-    });
-    client.onRequest(webStatRequest.method, ({ uri }): WebStatResult => {
-        asked.push({ method: "stat", uri });
-        const text = files.get(uri);
-        if (text !== undefined) return { stat: { kind: "file", size: text.length, mtime: 1 } };
-        return isFolder(uri) ? { stat: { kind: "directory", size: 0, mtime: 1 } } : {};
-    });
-    client.onRequest(webListRequest.method, ({ uri }): WebListResult => {
-        asked.push({ method: "list", uri });
-        const names = new Map<string, "file" | "directory">();
-        for (const file of files.keys()) {
-            if (!file.startsWith(`${uri}/`)) continue;
-            const [name, ...below] = file.slice(uri.length + 1).split("/");
-            names.set(name, below.length > 0 ? "directory" : "file");
-        }
-        return { entries: [...names].map(([name, kind]) => ({ name, kind })) };
+    serveFromMemory(client, files, (method, uri, value) => {
+        asked.push({ method, uri });
+        return value();
     });
     return {
         asked,
@@ -123,23 +96,9 @@ describe("Find Sources in the web worker, over the client's files", function () 
     });
 
     async function started(files: Map<string, string>) {
-        const { port1, port2 } = new MessageChannel();
-        ports = [port1, port2];
-        bundle.startWebServer(port1);
-        const client = bundle.clientConnection(port2);
-        client.onRequest("workspace/configuration", (params) => params.items.map(() => null));
-        client.onRequest("client/registerCapability", () => null);
-        client.onNotification(() => undefined);
-        const workspace = recordingWorkspace(client, files);
-        client.listen();
-        await client.sendRequest("initialize", {
-            processId: null,
-            rootUri: ROOT,
-            workspaceFolders: [{ uri: ROOT, name: "demo" }],
-            capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } },
-        });
-        client.sendNotification("initialized", {});
-        return { client, workspace };
+        const started = await startWebClient(bundle, ROOT, (client) => recordingWorkspace(client, files));
+        ports = started.ports;
+        return started;
     }
 
     const findSources = (client: Client, token?: unknown) => {

@@ -6,8 +6,7 @@
  * from the files once read, never from a half-read workspace (empty spans, no text, "not an annotation file").
  */
 import * as assert from "node:assert/strict";
-import * as path from "node:path";
-import { MessageChannel, type MessagePort } from "node:worker_threads";
+import type { MessagePort } from "node:worker_threads";
 import type {
     CitedSpansResult,
     CoverageResult,
@@ -16,31 +15,16 @@ import type {
 } from "../../shared/customProtocol";
 import { CITED_SPANS, COVERAGE, FILE_ANNOTATIONS, LINE_INDEX } from "../../shared/customProtocol";
 import {
-    type WebListResult,
-    type WebReadResult,
-    type WebStatResult,
-    webListRequest,
-    webReadRequest,
-    webStatRequest,
-} from "../../shared/webProtocol";
-import { loadWebEntry, WEB_ANSWER, WEB_BENCHMARK } from "./webDemo";
+    loadWebEntry,
+    serveFromMemory,
+    startWebClient,
+    WEB_ANSWER,
+    WEB_BENCHMARK,
+    type WebServerBundle,
+    type WebTestClient,
+} from "./webDemo";
 
-const _repo = path.resolve(__dirname, "../../..");
-
-/** The client's end, by method name: the bundle has its own copy of vscode-jsonrpc, types and all. */
-interface Client {
-    onRequest(method: string, handler: (params: { uri: string; items: unknown[] }) => unknown): void;
-    onNotification(handler: (method: string) => void): void;
-    sendRequest<R>(method: string, params: unknown): Promise<R>;
-    sendNotification(method: string, params: unknown): void;
-    listen(): void;
-}
-
-interface WebServerBundle {
-    /** browserServer.ts's start, on a port instead of the worker's own scope. */
-    startWebServer(port: MessagePort): void;
-    clientConnection(port: MessagePort): Client;
-}
+type Client = WebTestClient;
 
 function loadWebServer(): WebServerBundle {
     return loadWebEntry<WebServerBundle>(
@@ -73,31 +57,10 @@ const FILES = new Map([
 /** The client's side: the workspace in memory, every read, stat and listing held until `release()`. */
 function heldWorkspace(client: Client) {
     const held: (() => void)[] = [];
-    const hold = <T>(answer: () => T) => new Promise<T>((resolve) => held.push(() => resolve(answer())));
-    const isFolder = (uri: string) => [...FILES.keys()].some((file) => file.startsWith(`${uri}/`));
-    client.onRequest(webReadRequest.method, ({ uri }) =>
-        hold((): WebReadResult => {
-            const text = FILES.get(uri);
-            return text === undefined ? { kind: "missing" as const } : { kind: "text" as const, text };
-        }),
-    );
-    client.onRequest(webStatRequest.method, ({ uri }) =>
-        hold((): WebStatResult => {
-            const text = FILES.get(uri);
-            if (text !== undefined) return { stat: { kind: "file" as const, size: text.length, mtime: 1 } };
-            return isFolder(uri) ? { stat: { kind: "directory" as const, size: 0, mtime: 1 } } : {};
-        }),
-    );
-    client.onRequest(webListRequest.method, ({ uri }) =>
-        hold((): WebListResult => {
-            const names = new Map<string, "file" | "directory">();
-            for (const file of FILES.keys()) {
-                if (!file.startsWith(`${uri}/`)) continue;
-                const [name, ...below] = file.slice(uri.length + 1).split("/");
-                names.set(name, below.length > 0 ? "directory" : "file");
-            }
-            return { entries: [...names].map(([name, kind]) => ({ name, kind })) };
-        }),
+    serveFromMemory(
+        client,
+        FILES,
+        (_method, _uri, value) => new Promise((resolve) => held.push(() => resolve(value()))),
     );
     return {
         /** Answers what was asked so far; the number answered. */
@@ -122,23 +85,9 @@ describe("the web worker's custom requests wait for the reads they need", functi
     });
 
     async function started() {
-        const { port1, port2 } = new MessageChannel();
-        ports = [port1, port2];
-        bundle.startWebServer(port1);
-        const client = bundle.clientConnection(port2);
-        client.onRequest("workspace/configuration", (params) => params.items.map(() => null));
-        client.onRequest("client/registerCapability", () => null);
-        client.onNotification(() => undefined);
-        const workspace = heldWorkspace(client);
-        client.listen();
-        await client.sendRequest("initialize", {
-            processId: null,
-            rootUri: ROOT,
-            workspaceFolders: [{ uri: ROOT, name: "demo" }],
-            capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } },
-        });
-        client.sendNotification("initialized", {});
-        return { client, workspace };
+        const started = await startWebClient(bundle, ROOT, heldWorkspace);
+        ports = started.ports;
+        return started;
     }
 
     /** Sends the request with every read held, then releases them round after round until it answers. */
