@@ -158,6 +158,14 @@ export class EvidenceIndex {
         );
     }
 
+    /**
+     * The index's own copy of the path when its document was indexed from this very file (as
+     * sameFile), else undefined: a caller keeping the paths it saw holds no second copy of each.
+     */
+    unchangedPath(path: string, size: number, mtimeMs: number, ino: number): string | undefined {
+        return this.sameFile(path, size, mtimeMs, ino) === true ? this.pathAt(this.byPath.get(path)!) : undefined;
+    }
+
     get paths(): string[] {
         return [...this.byPath.keys()];
     }

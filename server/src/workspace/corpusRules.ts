@@ -91,6 +91,8 @@ export function corpusWalk(
         const cut = path.length - name.length - 1;
         if (cut <= 0 || name === "." || name === ".." || !path.endsWith(name)) return false;
         if (!SEPARATORS.includes(path[cut]) || name.includes("/") || name.includes("\\")) return false;
+        // The same folder as the file before (the usual case) is known without cutting a new string.
+        if (last !== undefined && last.folder.length === cut && path.startsWith(last.folder)) return last.byName;
         const folder = path.slice(0, cut);
         if (last?.folder !== folder) {
             const config = configs.forFile(path)?.config;

@@ -145,9 +145,17 @@ export class Discovery {
         return this.options.base;
     }
 
-    /** Every file below `start` that no rule removes, synchronously. */
-    walkSync(start: string, limit = Number.POSITIVE_INFINITY): { files: FoundFile[]; truncated: boolean } {
-        return runSync(this.walkSteps(nodePath.resolve(start), limit), this.fileSystem);
+    /**
+     * Every file below `start` that no rule removes, synchronously. With `keep`, each file is handed
+     * to it as it is listed and only those it keeps are gathered: a caller that decides files one by
+     * one holds no record of the others (a warm `sourcecheck evidence`, docs/evidence.md "Speed").
+     */
+    walkSync(
+        start: string,
+        limit = Number.POSITIVE_INFINITY,
+        keep?: (file: FoundFile) => boolean,
+    ): { files: FoundFile[]; truncated: boolean } {
+        return runSync(this.walkSteps(nodePath.resolve(start), limit, 0, keep), this.fileSystem);
     }
 
     /** The same, asynchronously; other work runs between folders. */
@@ -190,6 +198,7 @@ export class Discovery {
         start: string,
         limit: number,
         pauseEvery = 0,
+        keep?: (file: FoundFile) => boolean,
     ): Steps<{ files: FoundFile[]; truncated: boolean }> {
         const files: FoundFile[] = [];
         const stack = [start];
@@ -223,7 +232,9 @@ export class Discovery {
                         (yield* ask<boolean>("isFile", full)) &&
                         (yield* within(full)));
                 if (!listed || this.excludes(folder, entry.name, false)) continue;
-                files.push({ path: full, fromBase: folder.fromBase + entry.name, name: entry.name });
+                const file = { path: full, fromBase: folder.fromBase + entry.name, name: entry.name };
+                if (keep !== undefined && !keep(file)) continue;
+                files.push(file);
                 if (files.length >= limit) return { files, truncated: true };
             }
         }

@@ -151,16 +151,20 @@ function walkCorpus(
     options: CorpusOptions,
     annotationFiles?: Found[],
     sourcesSettings?: string[],
+    unchanged?: (path: string, absolute: string) => boolean,
 ): Found[] {
     // The configurations under the boundary say which files are annotation files and which are sources.
     const configs = boundedConfigs(options.configBoundary ?? root);
     const { discovery, kind } = corpusWalk(root, options, configs);
     const found: Found[] = [];
-    for (const file of discovery.walkSync(root).files) {
+    // Each file is decided as it is listed (no list of every file is kept): young objects only.
+    discovery.walkSync(root, Number.POSITIVE_INFINITY, (file) => {
         const what = kind(file);
         if (what === "annotation") annotationFiles?.push({ path: file.fromBase, absolute: file.path });
-        else if (what === "document") found.push({ path: file.fromBase, absolute: file.path });
-    }
+        else if (what === "document" && !unchanged?.(file.fromBase, file.path))
+            found.push({ path: file.fromBase, absolute: file.path });
+        return false;
+    });
     if (sourcesSettings)
         for (const config of configs.sourcesSettings())
             sourcesSettings.push(
@@ -406,20 +410,24 @@ function* syncIndexSteps(
     const annotationFiles: Found[] = [];
     const sourcesSettings: string[] = [];
     // Known files cost one lstat when unchanged (size, mtime and inode as read, compared with the
-    // index's columns: no record is built); the others are read, in path order, their stat coming
-    // with them. A new index has no stat to compare: every file is read.
-    let toRead = walkCorpus(root, options, annotationFiles, sourcesSettings);
-    if (index.documentCount > 0) {
-        const unchanged = (file: Found) => {
-            const stats = fs.lstatSync(file.absolute, LSTAT_OPTIONS);
-            if (!stats?.isFile() || !index.sameFile(file.path, stats.size, stats.mtimeMs, stats.ino)) return false;
-            seen.add(file.path);
-            return true;
-        };
-        const before = toRead.length;
-        toRead = toRead.filter((file) => !unchanged(file));
-        report.unchanged += before - toRead.length;
-    }
+    // index's columns: no record is built), compared as the walk lists them, so that nothing of an
+    // unchanged file outlives its turn (the index's own copy of its path is what is kept); the others
+    // are read, in path order, their stat coming with them. A new index has no stat to compare: every
+    // file is read.
+    const unchanged =
+        index.documentCount === 0
+            ? undefined
+            : (path: string, absolute: string) => {
+                  const stats = fs.lstatSync(absolute, LSTAT_OPTIONS);
+                  const known = stats?.isFile()
+                      ? index.unchangedPath(path, stats.size, stats.mtimeMs, stats.ino)
+                      : undefined;
+                  if (known === undefined) return false;
+                  seen.add(known);
+                  report.unchanged++;
+                  return true;
+              };
+    const toRead = walkCorpus(root, options, annotationFiles, sourcesSettings, unchanged);
     toRead.sort(byPath);
     let collectedAt = 0;
     const perStep = Math.max(1, options.filesPerStep ?? toRead.length);

@@ -242,9 +242,11 @@ export class ProjectConfigs {
      * one governing its folder. Cheap enough to ask for every file of a workspace scan.
      */
     isExcluded(path: string, isDirectory: boolean): boolean {
-        const folder = isDirectory ? path : nodePath.dirname(path);
-        // A scan asks about every entry of a folder in a row: the folder's answer is kept for the next.
         let judge = this.lastJudge;
+        // A scan asks about every entry of a folder in a row: the folder's answer is kept for the next,
+        // and a file directly in that folder without a matcher is answered without cutting its folder.
+        if (judge !== undefined && !judge.matcher && !isDirectory && directlyIn(judge.folder, path)) return false;
+        const folder = isDirectory ? path : nodePath.dirname(path);
         if (judge?.folder !== folder) {
             const file = this.nearestFile(folder);
             const config = file === undefined ? undefined : this.loads.get(file)?.config;
@@ -387,4 +389,17 @@ export function configGlobMatcher(globs: readonly string[]): (relative: string) 
 
 function toSlashes(path: string): string {
     return nodePath.sep === "/" ? path : path.split(nodePath.sep).join("/");
+}
+
+/** Whether `path` names an entry directly in `folder` ("/a/b" and "/a/b/c"), as nodePath.dirname would say. */
+function directlyIn(folder: string, path: string): boolean {
+    const cut = folder.length;
+    return (
+        path.length > cut + 1 &&
+        path.startsWith(folder) &&
+        path[cut] === nodePath.sep &&
+        !folder.endsWith(nodePath.sep) &&
+        path.indexOf(nodePath.sep, cut + 1) === -1 &&
+        path.indexOf("/", cut + 1) === -1
+    );
 }
