@@ -101,6 +101,49 @@ function corpus(): [string, unknown][] {
     return calls;
 }
 
+/**
+ * `sourcecheck mcp`'s stdio loop in process, on streams, initialized: what it answered (each line parsed)
+ * and what it logged. `until` waits for what a test needs, 20 s at most.
+ */
+function stdioSession(root: string, logTimings = false) {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const logged: string[] = [];
+    const served = serveStdio(diskToolRunner(root), "test", { input, output, log: (l) => logged.push(l) }, logTimings);
+    const replies: { id?: unknown; error?: { code: number }; result?: unknown }[] = [];
+    let buffered = "";
+    output.on("data", (chunk: Buffer) => {
+        buffered += chunk.toString("utf8");
+        for (let newline = buffered.indexOf("\n"); newline !== -1; newline = buffered.indexOf("\n")) {
+            replies.push(JSON.parse(buffered.slice(0, newline)));
+            buffered = buffered.slice(newline + 1);
+        }
+    });
+    const write = (text: string) => input.write(text);
+    const send = (message: unknown) => write(`${JSON.stringify(message)}\n`);
+    send({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    return {
+        send,
+        write,
+        replies,
+        logged,
+        until: async (done: () => boolean) => {
+            const deadline = Date.now() + 20_000;
+            while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        },
+        close: async () => {
+            input.end();
+            await served;
+        },
+    };
+}
+
 describe("hardening: MCP results always match the declared output schemas", function () {
     this.timeout(120_000);
 
@@ -132,86 +175,35 @@ describe("hardening: MCP results always match the declared output schemas", func
     });
 
     it("answers a malformed request (params: null, params: 5) with a JSON-RPC error, and keeps answering", async () => {
-        const root = workspace();
-        const input = new PassThrough();
-        const output = new PassThrough();
-        const logged: string[] = [];
-        const served = serveStdio(diskToolRunner(root), "test", { input, output, log: (l) => logged.push(l) });
-        const replies: { id?: unknown; error?: { code: number }; result?: unknown }[] = [];
-        let buffered = "";
-        output.on("data", (chunk: Buffer) => {
-            buffered += chunk.toString("utf8");
-            let newline = buffered.indexOf("\n");
-            while (newline !== -1) {
-                replies.push(JSON.parse(buffered.slice(0, newline)));
-                buffered = buffered.slice(newline + 1);
-                newline = buffered.indexOf("\n");
-            }
-        });
-        const send = (message: unknown) => input.write(`${JSON.stringify(message)}\n`);
-        send({
-            jsonrpc: "2.0",
-            id: 0,
-            method: "initialize",
-            params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-        });
-        send({ jsonrpc: "2.0", method: "notifications/initialized" });
-        send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: null });
-        send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: 5 });
-        input.write("{not json\n");
-        send({ jsonrpc: "2.0", id: 3, method: "tools/list" });
-        const deadline = Date.now() + 20_000;
-        while (!replies.some((r) => r.id === 3) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        const session = stdioSession(workspace());
+        session.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: null });
+        session.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: 5 });
+        session.write("{not json\n");
+        session.send({ jsonrpc: "2.0", id: 3, method: "tools/list" });
+        const replies = session.replies;
+        await session.until(() => replies.some((r) => r.id === 3));
         const byId = (id: unknown) => replies.find((r) => r.id === id);
         assert.equal(byId(1)?.error?.code, -32600, JSON.stringify(replies));
         assert.equal(byId(2)?.error?.code, -32600);
         assert.equal(byId(null)?.error?.code, -32700, "unparseable JSON gets a parse error with id null");
         assert.ok(byId(3)?.result, "the server keeps answering");
-        input.end();
-        await served;
+        await session.close();
     });
 
     it("--log-timings logs each request answered (method, tool, time in the server), and nothing without it", async () => {
         const root = workspace();
         for (const logTimings of [true, false]) {
-            const input = new PassThrough();
-            const output = new PassThrough();
-            const logged: string[] = [];
-            const served = serveStdio(
-                diskToolRunner(root),
-                "test",
-                { input, output, log: (l) => logged.push(l) },
-                logTimings,
-            );
-            const replies: { id?: unknown }[] = [];
-            let buffered = "";
-            output.on("data", (chunk: Buffer) => {
-                buffered += chunk.toString("utf8");
-                for (let newline = buffered.indexOf("\n"); newline !== -1; newline = buffered.indexOf("\n")) {
-                    replies.push(JSON.parse(buffered.slice(0, newline)));
-                    buffered = buffered.slice(newline + 1);
-                }
-            });
-            const send = (message: unknown) => input.write(`${JSON.stringify(message)}\n`);
-            send({
-                jsonrpc: "2.0",
-                id: 0,
-                method: "initialize",
-                params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-            });
-            send({ jsonrpc: "2.0", method: "notifications/initialized" });
-            send({
+            const session = stdioSession(root, logTimings);
+            session.send({
                 jsonrpc: "2.0",
                 id: "c",
                 method: "tools/call",
                 params: { name: "index", arguments: { path: "doc.md" } },
             });
-            send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
-            const deadline = Date.now() + 20_000;
-            while (replies.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-            input.end();
-            await served;
-            const timings = logged
+            session.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+            await session.until(() => session.replies.length >= 3);
+            await session.close();
+            const timings = session.logged
                 .filter((line) => line.startsWith("sourcecheck mcp: timing "))
                 .map((line) => JSON.parse(line.slice("sourcecheck mcp: timing ".length)));
             if (!logTimings) {

@@ -32,14 +32,12 @@ function loadWebServer(): WebServerBundle {
         (server) =>
             `import { BrowserMessageReader, BrowserMessageWriter, createConnection } from "vscode-languageserver/browser";
         import { createProtocolConnection } from "vscode-languageserver-protocol/browser";
+        import { browserHost } from ${server("browserHost")};
         import { startLanguageServer } from ${server("languageServer")};
-        import { ClientFiles, connectionAsker, installClientFiles } from ${server("workspace/clientFiles")};
-        import { useUriSpace } from ${server("workspace/web/uris")};
         export function startWebServer(port) {
+            // As browserServer.ts starts it, on a port of the test's instead of the worker's scope.
             const connection = createConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));
-            const files = new ClientFiles(connectionAsker(connection));
-            installClientFiles(files);
-            startLanguageServer(connection, { reads: files, folders: (uris) => uris.length > 0 && useUriSpace(uris[0]) });
+            startLanguageServer(connection, browserHost(connection));
         }
         export function clientConnection(port) {
             return createProtocolConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));
