@@ -86,6 +86,32 @@ export interface WebServerBundle {
     clientConnection(port: MessagePort): WebTestClient;
 }
 
+/**
+ * Bundles the web worker's language server as browserServer.ts starts it (browserHost), but on a port
+ * of the test's, with the client's connection beside it; `extra` adds lines to the entry (more exports).
+ */
+export function loadWebServer<T extends WebServerBundle = WebServerBundle>(
+    name: string,
+    extra: (server: (module: string) => string) => string = () => "",
+): T {
+    return loadWebEntry<T>(
+        name,
+        (server) =>
+            `import { BrowserMessageReader, BrowserMessageWriter, createConnection } from "vscode-languageserver/browser";
+        import { createProtocolConnection } from "vscode-languageserver-protocol/browser";
+        import { browserHost } from ${server("browserHost")};
+        import { startLanguageServer } from ${server("languageServer")};
+        export function startWebServer(port) {
+            const connection = createConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));
+            startLanguageServer(connection, browserHost(connection));
+        }
+        export function clientConnection(port) {
+            return createProtocolConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));
+        }
+        ${extra(server)}`,
+    );
+}
+
 type Answer = <T>(method: "read" | "stat" | "list", uri: string, value: () => T) => unknown;
 
 /**

@@ -11,7 +11,7 @@ import type { MessagePort } from "node:worker_threads";
 import { contentHash } from "../../server/src/evidence/contentHash";
 import { FIND_EVIDENCE, type FindEvidenceResult } from "../../shared/evidenceProtocol";
 import {
-    loadWebEntry,
+    loadWebServer,
     serveFromMemory,
     startWebClient,
     WEB_ANSWER,
@@ -30,21 +30,11 @@ interface Bundle extends WebServerBundle {
 }
 
 function loadBundle(): Bundle {
-    return loadWebEntry<Bundle>(
+    return loadWebServer<Bundle>(
         "webevidence",
         (server) =>
-            `import { BrowserMessageReader, BrowserMessageWriter, createConnection } from "vscode-languageserver/browser";
-        import { CancellationTokenSource, createProtocolConnection } from "vscode-languageserver-protocol/browser";
-        import { browserHost } from ${server("browserHost")};
-        import { startLanguageServer } from ${server("languageServer")};
+            `import { CancellationTokenSource } from "vscode-languageserver-protocol/browser";
         export { contentHash as webContentHash } from ${server("evidence/web/contentHash")};
-        export function startWebServer(port) {
-            const connection = createConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));
-            startLanguageServer(connection, browserHost(connection));
-        }
-        export function clientConnection(port) {
-            return createProtocolConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));
-        }
         export function cancellation() {
             const source = new CancellationTokenSource();
             return { token: source.token, cancel: () => source.cancel() };

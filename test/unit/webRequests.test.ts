@@ -15,7 +15,7 @@ import type {
 } from "../../shared/customProtocol";
 import { CITED_SPANS, COVERAGE, FILE_ANNOTATIONS, LINE_INDEX } from "../../shared/customProtocol";
 import {
-    loadWebEntry,
+    loadWebServer,
     serveFromMemory,
     startWebClient,
     WEB_ANSWER,
@@ -25,25 +25,6 @@ import {
 } from "./webDemo";
 
 type Client = WebTestClient;
-
-function loadWebServer(): WebServerBundle {
-    return loadWebEntry<WebServerBundle>(
-        "webrequests",
-        (server) =>
-            `import { BrowserMessageReader, BrowserMessageWriter, createConnection } from "vscode-languageserver/browser";
-        import { createProtocolConnection } from "vscode-languageserver-protocol/browser";
-        import { browserHost } from ${server("browserHost")};
-        import { startLanguageServer } from ${server("languageServer")};
-        export function startWebServer(port) {
-            // As browserServer.ts starts it, on a port of the test's instead of the worker's scope.
-            const connection = createConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));
-            startLanguageServer(connection, browserHost(connection));
-        }
-        export function clientConnection(port) {
-            return createProtocolConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));
-        }`,
-    );
-}
 
 const ROOT = "sourcecheck-mem:/demo";
 const FILES = new Map([
@@ -75,7 +56,7 @@ describe("the web worker's custom requests wait for the reads they need", functi
     let bundle: WebServerBundle;
     let ports: MessagePort[] = [];
     before(() => {
-        bundle = loadWebServer();
+        bundle = loadWebServer("webrequests");
     });
     afterEach(() => {
         for (const port of ports) port.close();
