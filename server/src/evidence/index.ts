@@ -432,9 +432,12 @@ export class EvidenceIndex {
         return chunkId(document.idPrefix, print, occurrence);
     }
 
-    /** Ids and reasons of the live chunks of unsafe documents: what the gate turns away before scoring. */
-    unsafeChunks(): { id: string; reason: string }[] {
-        if (this.derived.unsafe) return [...this.derived.unsafe];
+    /**
+     * Ids and reasons of the live chunks of unsafe documents: what the gate turns away before scoring.
+     * The list is kept until a document changes and handed out as it is (read-only), not copied per query.
+     */
+    unsafeChunks(): readonly { readonly id: string; readonly reason: string }[] {
+        if (this.derived.unsafe) return this.derived.unsafe;
         const found: { id: string; reason: string }[] = [];
         for (let at = 0; at < this.docs.length; at++) {
             if (this.docs[at] === undefined && !this.stored!.isUnsafe(at)) continue;
@@ -446,7 +449,7 @@ export class EvidenceIndex {
             }
         }
         this.derived.unsafe = found;
-        return [...found];
+        return found;
     }
 
     /** BM25 over the live, safe chunks (bm25.ts): candidates with a positive score, best first. */

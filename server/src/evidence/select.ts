@@ -170,13 +170,13 @@ export function* searchEvidenceSteps(
         }
         const printKey = index.fingerprintKey(candidate.slot);
         if (seen.has(printKey)) {
-            if (explain) refused.walk(() => index.chunkIdAt(candidate.slot)!, "duplicate evidence");
+            refused.walk(() => index.chunkIdAt(candidate.slot)!, "duplicate evidence");
             continue;
         }
         const chunk = index.chunk(candidate.slot);
         if (!chunk) continue;
         if (options.skipPath?.(chunk.document.path)) {
-            if (explain && options.skipReason) refused.walk(() => chunk.id, options.skipReason);
+            if (options.skipReason) refused.walk(() => chunk.id, options.skipReason);
             continue;
         }
         // Checking a candidate reads and hashes its file: the costly part, so a step after each.
@@ -256,19 +256,16 @@ class Refusals {
         this.ofBudget.push(id);
     }
 
+    /** `rejected` in its order (the budget's, the walk's, then `unsafe`) up to the limit, and how many more there were. */
     named(unsafe: readonly { id: string; reason: string }[]): { rejected: Record<string, string>; omitted: number } {
         const rejected: Record<string, string> = {};
-        let count = 0;
-        const name = (id: string, reason: string, always = false) => {
-            if (count >= this.limit && !always) return false;
-            rejected[id] = reason;
-            count++;
-            return true;
-        };
-        let omitted = this.walkOmitted;
-        for (const id of this.ofBudget) name(id, "prompt budget exceeded", true);
-        for (const [id, reason] of this.ofWalk) if (!name(id, reason)) omitted++;
-        for (const chunk of unsafe) if (!name(chunk.id, chunk.reason)) omitted++;
+        for (const id of this.ofBudget) rejected[id] = "prompt budget exceeded";
+        const room = Math.max(0, this.limit - this.ofBudget.length);
+        const walked = this.ofWalk.slice(0, room);
+        for (const [id, reason] of walked) rejected[id] = reason;
+        const unsafeNamed = unsafe.slice(0, room - walked.length);
+        for (const chunk of unsafeNamed) rejected[chunk.id] = chunk.reason;
+        const omitted = this.walkOmitted + (this.ofWalk.length - walked.length) + (unsafe.length - unsafeNamed.length);
         return { rejected, omitted };
     }
 }
