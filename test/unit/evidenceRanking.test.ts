@@ -212,4 +212,20 @@ describe("evidence: the ranking of a query", () => {
         assert.deepEqual(reasons.slice(budgetLeft, budgetLeft + 39), Array(39).fill("duplicate evidence"));
         assert.ok(reasons.slice(budgetLeft + 39).every((r) => r.startsWith("prompt override pattern")));
     });
+    it("ranks ties of score by path in an index read back from its file, and after a document is added to it", () => {
+        // Written in an order that is not the path order: the file stores them by path (pathOrdered).
+        const text = "# Same\n\nThe stale index keeps evidence.\n";
+        const index = new EvidenceIndex("/corpus", { maxChars: 400, unsafePatterns: [] });
+        for (const name of ["m.md", "z.md", "b.md", "k.md"]) index.upsert(name, text.length, 1, text);
+        const order = (of: EvidenceIndex) =>
+            of.search(of.termsOf("stale evidence")).candidates.map((c) => of.chunk(c.slot)!.document.path);
+        assert.deepEqual(order(index), ["b.md", "k.md", "m.md", "z.md"]);
+        const read = EvidenceIndex.deserialize(index.serialize()).index;
+        assert.deepEqual(order(read), ["b.md", "k.md", "m.md", "z.md"]);
+        // Added after the others (numbered last) yet first by path; a removal keeps the rest in order.
+        read.upsert("a.md", text.length, 1, text);
+        read.remove("k.md");
+        assert.deepEqual(order(read), ["a.md", "b.md", "m.md", "z.md"]);
+        assert.deepEqual(order(EvidenceIndex.deserialize(read.serialize()).index), ["a.md", "b.md", "m.md", "z.md"]);
+    });
 });

@@ -38,6 +38,8 @@ export interface IndexImage {
     deadSlots: number;
     /** The live documents, numbered densely as the table's document fields count them. */
     documents: readonly DocumentRecord[];
+    /** The documents come in path order (their numbers are their ranks: ties of score need no sort). */
+    inPathOrder: boolean;
     /** `slots` rows of the chunk table. */
     table: Int32Array;
     headings: readonly string[];
@@ -68,6 +70,8 @@ export type IndexFile = () => OpenedFile;
 
 interface Header extends DocumentsHeader {
     key: string;
+    /** Absent in files of older writers: their documents' order is not known. */
+    pathOrdered?: boolean;
     settings: IndexSettings;
     root: string;
     slots: number;
@@ -95,6 +99,7 @@ export function writeIndex(image: IndexImage, write: (bytes: Uint8Array) => void
             root: image.root,
             slots: image.slots,
             deadSlots: image.deadSlots,
+            pathOrdered: image.inPathOrder,
             ...docs.header,
             headings: image.headings,
             terms: termEntries,
@@ -183,6 +188,7 @@ export function readIndexFile(open: IndexFile): ReadImage {
             root: header.root,
             slots: header.slots,
             deadSlots: header.deadSlots,
+            inPathOrder: header.pathOrdered === true,
             documents,
             table,
             headings: header.headings,

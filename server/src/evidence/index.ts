@@ -93,7 +93,14 @@ export class EvidenceIndex {
         unsafe?: { id: string; reason: string }[];
         /** Each live document's rank in path order (ties of score go by path). */
         pathRanks?: Int32Array;
+        /** The live documents' numbers in path order. */
+        pathOrder?: number[];
     } = {};
+    /**
+     * Documents are numbered in path order (as an index file stores them), so a document's number is its
+     * rank: true from reading a file until a document is added (appended after the others).
+     */
+    private numberedInPathOrder = false;
     private readonly patterns: string[];
     private readonly visit: TermVisitor;
 
@@ -205,6 +212,7 @@ export class EvidenceIndex {
         };
         this.byPath.set(path, this.docs.length);
         this.docs.push(record);
+        this.numberedInPathOrder = false;
     }
 
     get liveChunkCount(): number {
@@ -250,6 +258,7 @@ export class EvidenceIndex {
         const docIndex = this.docs.length;
         this.docs.push(record);
         this.byPath.set(path, docIndex);
+        this.numberedInPathOrder = false;
         if (this.postings && indexed.unsafe === undefined) this.readPostings(indexed.chunks.flatMap((c) => c.terms));
         for (const chunk of indexed.chunks) this.addChunk(docIndex, chunk, indexed.unsafe !== undefined);
         return existing ? "updated" : "added";
@@ -433,13 +442,14 @@ export class EvidenceIndex {
     }
 
     /**
-     * Ids and reasons of the live chunks of unsafe documents: what the gate turns away before scoring.
-     * The list is kept until a document changes and handed out as it is (read-only), not copied per query.
+     * Ids and reasons of the live chunks of unsafe documents, in path order: what the gate turns away
+     * before scoring. The list is kept until a document changes and handed out as it is (read-only), not
+     * copied per query.
      */
     unsafeChunks(): readonly { readonly id: string; readonly reason: string }[] {
         if (this.derived.unsafe) return this.derived.unsafe;
         const found: { id: string; reason: string }[] = [];
-        for (let at = 0; at < this.docs.length; at++) {
+        for (const at of this.liveInPathOrder()) {
             if (this.docs[at] === undefined && !this.stored!.isUnsafe(at)) continue;
             const record = this.recordAt(at);
             if (!record?.unsafe) continue;
@@ -467,21 +477,39 @@ export class EvidenceIndex {
         );
     }
 
-    /** Each live document's rank in path order, made on first use after a change (documents come mostly sorted). */
+    /**
+     * Each live document's rank in path order, made on first use after a change: a document's own
+     * number while they are numbered in path order (an index just read), else by a sort.
+     */
     private pathRanks(): Int32Array {
         let ranks = this.derived.pathRanks;
         if (ranks === undefined) {
-            const live = [...this.byPath.values()];
-            live.sort((a, b) => {
-                const pa = this.pathAt(a);
-                const pb = this.pathAt(b);
-                return pa < pb ? -1 : pa > pb ? 1 : 0;
-            });
             ranks = new Int32Array(this.docs.length);
-            for (let rank = 0; rank < live.length; rank++) ranks[live[rank]] = rank;
+            if (this.numberedInPathOrder) for (let at = 0; at < ranks.length; at++) ranks[at] = at;
+            else {
+                const live = this.liveInPathOrder();
+                for (let rank = 0; rank < live.length; rank++) ranks[live[rank]] = rank;
+            }
             this.derived.pathRanks = ranks;
         }
         return ranks;
+    }
+
+    /** The numbers of the live documents in path order (documents come mostly sorted: the sort's runs find them). */
+    private liveInPathOrder(): number[] {
+        let order = this.derived.pathOrder;
+        if (order === undefined) {
+            order = [...this.byPath.values()];
+            if (this.numberedInPathOrder) order.sort((a, b) => a - b);
+            else
+                order.sort((a, b) => {
+                    const pa = this.pathAt(a);
+                    const pb = this.pathAt(b);
+                    return pa < pb ? -1 : pa > pb ? 1 : 0;
+                });
+            this.derived.pathOrder = order;
+        }
+        return order;
     }
 
     /** The writing systems of the indexed terms (scripts.ts), for saying what a query cannot find. */
@@ -552,6 +580,7 @@ export class EvidenceIndex {
         this.memo.clear();
         this.memoSize = 0;
         this.docs = docs;
+        this.numberedInPathOrder = false; // numbered by their slots now
         this.stored = undefined; // every record was built above
         this.byPath = new Map(docs.map((record, index) => [record.path, index]));
         this.ids = [];
@@ -573,14 +602,13 @@ export class EvidenceIndex {
      */
     serializeTo(write: (bytes: Uint8Array) => void): void {
         this.readAllPostings();
-        // Removed documents leave holes in `docs`: number the live ones densely for the file.
+        // Removed documents leave holes in `docs`: number the live ones densely for the file, in path
+        // order, so that a reader ranks them by path without sorting (pathRanks).
         const docIndex = new Int32Array(this.docs.length).fill(-1);
         const live: DocumentRecord[] = [];
-        for (let index = 0; index < this.docs.length; index++) {
-            const record = this.recordAt(index);
-            if (!record) continue;
+        for (const index of this.liveInPathOrder()) {
             docIndex[index] = live.length;
-            live.push(record);
+            live.push(this.recordAt(index)!);
         }
         const table = this.table.slice(0, this.slots * FIELDS);
         for (let slot = 0; slot < this.slots; slot++) {
@@ -595,6 +623,7 @@ export class EvidenceIndex {
                 slots: this.slots,
                 deadSlots: this.deadSlots,
                 documents: live,
+                inPathOrder: true,
                 table,
                 headings: this.headings,
                 terms: this.terms,
@@ -631,6 +660,7 @@ export class EvidenceIndex {
         index.table.set(image.table);
         index.slots = image.slots;
         index.deadSlots = image.deadSlots;
+        index.numberedInPathOrder = image.inPathOrder;
         index.stored = image.documents;
         index.docs = new Array(image.documents.count).fill(undefined);
         const paths = image.documents.paths;
