@@ -1,7 +1,7 @@
 /**
  * The one discovery (server/src/workspace/discovery.ts) against git itself: on generated work trees
  * with layered .gitignore files, negations, .git/info/exclude and names with spaces, the CLI's
- * `check .`, the discovery's synchronous and asynchronous walks and the language server's scan all
+ * `check .`, the discovery's synchronous, asynchronous and stat walks and the language server's scan all
  * list exactly the annotation files `git ls-files --others --exclude-standard` lists.
  */
 import * as assert from "node:assert/strict";
@@ -10,6 +10,7 @@ import * as path from "node:path";
 import fc from "fast-check";
 import { discoverFiles } from "../../server/src/cli/discovery";
 import { Discovery, isAnnotationFileName, rebase } from "../../server/src/workspace/discovery";
+import { nodeStatWalkFs } from "../../server/src/workspace/discoveryFs";
 import { ProjectConfigs } from "../../server/src/workspace/projectConfig";
 import { WorkspaceIndex } from "../../server/src/workspace/workspaceIndex";
 import { gitList, materialise, treeArbitrary } from "./gitTrees";
@@ -42,6 +43,13 @@ describe("discovery agrees with git", () => {
                     const discovery = new Discovery({ base: work });
                     const sync = discovery.annotationFilesSync(work).map((f) => f.fromBase);
                     assert.deepEqual(sync.sort(), expected, "synchronous walk");
+                    // The stat walk (a warm evidence sync's): the same files, each with its own lstat.
+                    const statWalked: string[] = [];
+                    new Discovery({ base: work }).walkStatsSync(work, nodeStatWalkFs, (file, stats) => {
+                        assert.equal(stats.ino, fs.lstatSync(file.path).ino, file.path);
+                        if (isAnnotationFileName(file.name)) statWalked.push(file.fromBase);
+                    });
+                    assert.deepEqual(statWalked.sort(), expected, "stat walk");
                     const walked = await new Discovery({ base: work }).walk(work);
                     const asyncList = walked.files.filter((f) => isAnnotationFileName(f.name)).map((f) => f.fromBase);
                     assert.deepEqual(asyncList.sort(), expected, "asynchronous walk");

@@ -115,9 +115,17 @@ export function columnBytes(header: DocumentsHeader): number {
 
 const unreadable = () => new IndexFormatError("its documents are not readable");
 
-/** The documents of an index file, read from its columns; a record is built when first asked for. */
+/**
+ * The documents of an index file, read from its columns; a record is built when first asked for, and a
+ * path cut from the column's text when first asked for: a warm run compares the files it lists with
+ * the column in place (pathIs), and twenty thousand path strings and a map of them were most of what
+ * opening an index cost.
+ */
 export class StoredDocuments {
-    readonly paths: string[];
+    readonly count: number;
+    /** The paths column as text (NUL-separated) and where each path starts in it (count + 1 entries). */
+    private readonly pathText: string;
+    private readonly starts: Int32Array;
     private readonly hashes: string;
     private readonly sizes: Float64Array;
     private readonly mtimes: Float64Array;
@@ -156,8 +164,20 @@ export class StoredDocuments {
         }
         let pathEnd = at[0] + lengths[0];
         while (pathEnd > at[0] && body[pathEnd - 1] === 0) pathEnd--; // the column's padding
-        this.paths = count === 0 ? [] : body.toString("utf8", at[0], pathEnd).split("\0");
-        if (this.paths.length !== count) throw unreadable();
+        this.count = count;
+        this.pathText = count === 0 ? "" : body.toString("utf8", at[0], pathEnd);
+        this.starts = new Int32Array(count + 1);
+        let end = -1;
+        for (let i = 0; i < count; i++) {
+            this.starts[i] = end + 1;
+            end = this.pathText.indexOf("\0", end + 1);
+            if (end < 0) {
+                if (i !== count - 1) throw unreadable();
+                end = this.pathText.length;
+            }
+        }
+        if (count > 0 && end !== this.pathText.length) throw unreadable(); // more paths than documents
+        this.starts[count] = end + 1;
         this.hashes = body.toString("latin1", at[1], at[1] + count * HASH_CHARS);
         // Copied: the file buffer may be unaligned for float64 and int32 views.
         const copy = (i: number) => body.buffer.slice(body.byteOffset + at[i], body.byteOffset + at[i] + lengths[i]);
@@ -189,8 +209,15 @@ export class StoredDocuments {
         );
     }
 
-    get count(): number {
-        return this.paths.length;
+    /** The path of document `i` (a new string each time: the caller keeps what it needs). */
+    pathAt(i: number): string {
+        return this.pathText.slice(this.starts[i], this.starts[i + 1] - 1);
+    }
+
+    /** Whether document `i` has this path, compared in place. */
+    pathIs(i: number, path: string): boolean {
+        const from = this.starts[i];
+        return this.starts[i + 1] - 1 - from === path.length && this.pathText.startsWith(path, from);
     }
 
     /** Document `i` was read from a file of this size, modification time and inode (0: not known). */
@@ -209,7 +236,7 @@ export class StoredDocuments {
 
     record(i: number): DocumentRecord {
         const record: DocumentRecord = {
-            path: this.paths[i],
+            path: this.pathAt(i),
             size: this.sizes[i],
             mtimeMs: this.mtimes[i],
             ino: this.inos[i],

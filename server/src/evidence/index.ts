@@ -65,17 +65,31 @@ interface IndexedDocument {
  */
 const MEMO_ENTRIES = 200_000;
 
+/** Binary searches locate makes before it weighs them against the paths found in order (locate). */
+const MAX_SEARCHES = 64;
+
 export class EvidenceIndex {
     private table: Int32Array;
     private slots = 0;
     private deadSlots = 0;
     /**
-     * Documents by index (null once removed; undefined while only in `stored`, the columns of the file
-     * read) and by path.
+     * Documents by number (null once removed; undefined while only in `stored`, the columns of the file
+     * read).
      */
     private docs: (DocumentRecord | null | undefined)[] = [];
     private stored: StoredDocuments | undefined;
-    private byPath = new Map<string, number>();
+    /**
+     * Live documents' numbers by path, made when first needed (byPath): a warm walk finds its files in
+     * the order the file stores them and needs none (locate).
+     */
+    private pathMap: Map<string, number> | undefined = new Map();
+    /** How many documents are live. */
+    private live = 0;
+    /** Where locate looks first: the number after the document it found last. */
+    private cursor = 0;
+    /** Paths locate found at the cursor, and those it searched for: searches past a few and an eighth of those found, it makes the map. */
+    private inOrder = 0;
+    private searches = 0;
     private headings: string[] = [];
     private headingIds = new Map<string, number>();
     private terms = new Map<string, PostingList>();
@@ -129,8 +143,69 @@ export class EvidenceIndex {
     }
 
     document(path: string): DocumentRecord | undefined {
-        const at = this.byPath.get(path);
+        const at = this.locate(path);
         return at === undefined ? undefined : (this.recordAt(at) ?? undefined);
+    }
+
+    /**
+     * The number of the live document at `path`. A walk lists a folder's files in path order, as an
+     * index file numbers its documents, so the document after the last one found is tried first, then,
+     * while the numbers are in path order, a binary search (a new folder, a new file); the map by path
+     * once the searches are many (files listed in another order) or documents were added. On 19,788 files, making the map and
+     * looking every file up in it took about 20 ms of a 330 ms warm query; comparing in place, 3 ms.
+     */
+    private locate(path: string): number | undefined {
+        const next = this.cursor;
+        let at: number | undefined;
+        if (next < this.docs.length && this.pathIs(next, path)) {
+            at = next;
+            this.inOrder++;
+        } else if (
+            this.pathMap === undefined &&
+            this.numberedInPathOrder &&
+            (this.searches < MAX_SEARCHES || this.searches * 8 < this.inOrder)
+        ) {
+            this.searches++;
+            at = this.searchPathOrder(path);
+        } else at = this.byPath().get(path);
+        if (at !== undefined) this.cursor = at + 1;
+        return at;
+    }
+
+    /** Whether live document `at` has this path (compared in the file's column while its record is not built). */
+    private pathIs(at: number, path: string): boolean {
+        const record = this.docs[at];
+        if (record === undefined) return this.stored!.pathIs(at, path);
+        return record !== null && record.path === path;
+    }
+
+    /** Binary search of documents numbered in path order, every one of them from the file read. */
+    private searchPathOrder(path: string): number | undefined {
+        let low = 0;
+        let high = this.docs.length - 1;
+        while (low <= high) {
+            const middle = (low + high) >>> 1;
+            const there = this.stored!.pathAt(middle);
+            if (there === path) return this.docs[middle] === null ? undefined : middle;
+            if (there < path) low = middle + 1;
+            else high = middle - 1;
+        }
+        return undefined;
+    }
+
+    /** Live documents' numbers by path, made on first use from the documents (so every change so far is in it). */
+    private byPath(): Map<string, number> {
+        if (this.pathMap === undefined) {
+            const map = new Map<string, number>();
+            for (let at = 0; at < this.docs.length; at++) if (this.docs[at] !== null) map.set(this.pathAt(at), at);
+            this.pathMap = map;
+        }
+        return this.pathMap;
+    }
+
+    /** The record of live document `at` (numberOf), if it is live. */
+    documentAt(at: number): DocumentRecord | undefined {
+        return at >= 0 && at < this.docs.length ? (this.recordAt(at) ?? undefined) : undefined;
     }
 
     /** The record of document `at`, built from the file's columns on first use. */
@@ -145,7 +220,7 @@ export class EvidenceIndex {
     /** The path of live document `at`, without building its record. */
     private pathAt(at: number): string {
         const record = this.docs[at];
-        return record === undefined ? this.stored!.paths[at] : record!.path;
+        return record === undefined ? this.stored!.pathAt(at) : record!.path;
     }
 
     /**
@@ -153,8 +228,12 @@ export class EvidenceIndex {
      * (undefined: no such document). Compared without building its record.
      */
     sameFile(path: string, size: number, mtimeMs: number, ino: number): boolean | undefined {
-        const at = this.byPath.get(path);
+        const at = this.locate(path);
         if (at === undefined) return undefined;
+        return this.sameFileAt(at, size, mtimeMs, ino);
+    }
+
+    private sameFileAt(at: number, size: number, mtimeMs: number, ino: number): boolean {
         const record = this.docs[at];
         if (record === undefined) return this.stored!.sameFile(at, size, mtimeMs, ino);
         return (
@@ -166,29 +245,54 @@ export class EvidenceIndex {
     }
 
     /**
-     * The index's own copy of the path when its document was indexed from this very file (as
-     * sameFile), else undefined: a caller keeping the paths it saw holds no second copy of each.
+     * The number of the path's document when it was indexed from this very file (as sameFile), else
+     * undefined: a walk marks the documents it met by number (DocumentsSeen), keeping no paths.
      */
-    unchangedPath(path: string, size: number, mtimeMs: number, ino: number): string | undefined {
-        return this.sameFile(path, size, mtimeMs, ino) === true ? this.pathAt(this.byPath.get(path)!) : undefined;
+    unchangedAt(path: string, size: number, mtimeMs: number, ino: number): number | undefined {
+        const at = this.locate(path);
+        return at !== undefined && this.sameFileAt(at, size, mtimeMs, ino) ? at : undefined;
+    }
+
+    /** The number of the path's live document, if any (a walk marks documents by number). */
+    numberOf(path: string): number | undefined {
+        return this.locate(path);
+    }
+
+    /** One past the highest document number (documents added later are numbered from here). */
+    get numbered(): number {
+        return this.docs.length;
+    }
+
+    /** Removes every live document numbered below `seen.length` that `seen` does not mark; how many. */
+    removeUnseen(seen: Uint8Array): number {
+        let removed = 0;
+        for (let at = 0; at < seen.length; at++) {
+            if (seen[at] === 0 && this.docs[at] !== null) {
+                this.removeAt(at, this.pathAt(at));
+                removed++;
+            }
+        }
+        return removed;
     }
 
     get paths(): string[] {
-        return [...this.byPath.keys()];
+        const paths: string[] = [];
+        for (let at = 0; at < this.docs.length; at++) if (this.docs[at] !== null) paths.push(this.pathAt(at));
+        return paths;
     }
 
     get documentCount(): number {
-        return this.byPath.size;
+        return this.live;
     }
 
     /** Files remembered as refused (not text), and the documents indexed. */
     counts(): { documents: number; refused: number } {
         let refused = 0;
-        for (const at of this.byPath.values()) {
+        for (let at = 0; at < this.docs.length; at++) {
             const record = this.docs[at];
             if (record === undefined ? this.stored!.isRefused(at) : record?.refused !== undefined) refused++;
         }
-        return { documents: this.byPath.size - refused, refused };
+        return { documents: this.live - refused, refused };
     }
 
     /** Remember a file that is not a document (binary, not UTF-8, too big), so an unchanged one is not read again. */
@@ -210,8 +314,9 @@ export class EvidenceIndex {
             firstSlot: this.slots,
             chunkCount: 0,
         };
-        this.byPath.set(path, this.docs.length);
+        this.pathMap?.set(path, this.docs.length);
         this.docs.push(record);
+        this.live++;
         this.numberedInPathOrder = false;
     }
 
@@ -257,7 +362,8 @@ export class EvidenceIndex {
         if (indexed.unsafe !== undefined) record.unsafe = indexed.unsafe;
         const docIndex = this.docs.length;
         this.docs.push(record);
-        this.byPath.set(path, docIndex);
+        this.pathMap?.set(path, docIndex);
+        this.live++;
         this.numberedInPathOrder = false;
         if (this.postings && indexed.unsafe === undefined) this.readPostings(indexed.chunks.flatMap((c) => c.terms));
         for (const chunk of indexed.chunks) this.addChunk(docIndex, chunk, indexed.unsafe !== undefined);
@@ -286,8 +392,13 @@ export class EvidenceIndex {
     }
 
     remove(path: string): boolean {
-        const at = this.byPath.get(path);
+        const at = this.locate(path);
         if (at === undefined) return false;
+        this.removeAt(at, path);
+        return true;
+    }
+
+    private removeAt(at: number, path: string): void {
         const record = this.recordAt(at)!;
         for (let slot = record.firstSlot; slot < record.firstSlot + record.chunkCount; slot++) {
             this.table[slot * FIELDS + DOC] = -1;
@@ -295,8 +406,8 @@ export class EvidenceIndex {
         this.deadSlots += record.chunkCount;
         this.derived = {};
         this.docs[at] = null;
-        this.byPath.delete(path);
-        return true;
+        this.pathMap?.delete(path);
+        this.live--;
     }
 
     private indexChunk(chunk: Chunk, seen: Map<string, number>): IndexedChunk {
@@ -499,14 +610,14 @@ export class EvidenceIndex {
     private liveInPathOrder(): number[] {
         let order = this.derived.pathOrder;
         if (order === undefined) {
-            order = [...this.byPath.values()];
-            if (this.numberedInPathOrder) order.sort((a, b) => a - b);
-            else
-                order.sort((a, b) => {
-                    const pa = this.pathAt(a);
-                    const pb = this.pathAt(b);
-                    return pa < pb ? -1 : pa > pb ? 1 : 0;
-                });
+            order = [];
+            for (let at = 0; at < this.docs.length; at++) if (this.docs[at] !== null) order.push(at);
+            if (!this.numberedInPathOrder) {
+                const paths = order.map((at) => this.pathAt(at));
+                const ranked = order.map((_, i) => i);
+                ranked.sort((a, b) => (paths[a] < paths[b] ? -1 : paths[a] > paths[b] ? 1 : 0));
+                order = ranked.map((i) => order![i]);
+            }
             this.derived.pathOrder = order;
         }
         return order;
@@ -582,7 +693,8 @@ export class EvidenceIndex {
         this.docs = docs;
         this.numberedInPathOrder = false; // numbered by their slots now
         this.stored = undefined; // every record was built above
-        this.byPath = new Map(docs.map((record, index) => [record.path, index]));
+        this.pathMap = new Map(docs.map((record, index) => [record.path, index]));
+        this.cursor = 0;
         this.ids = [];
         this.derived = {};
         this.slots = next;
@@ -663,8 +775,8 @@ export class EvidenceIndex {
         index.numberedInPathOrder = image.inPathOrder;
         index.stored = image.documents;
         index.docs = new Array(image.documents.count).fill(undefined);
-        const paths = image.documents.paths;
-        for (let i = 0; i < paths.length; i++) index.byPath.set(paths[i], i);
+        index.live = image.documents.count;
+        index.pathMap = undefined; // made if a lookup needs it (locate)
         index.headings = image.headings;
         for (const [id, heading] of image.headings.entries()) index.headingIds.set(heading, id);
         index.postings = image.postings;

@@ -21,8 +21,10 @@ import {
     type AsyncDiscoveryFileSystem,
     type DirectoryEntry,
     type DiscoveryFileSystem,
+    type EntryStats,
     nodeAsyncDiscoveryFs,
     nodeDiscoveryFs,
+    type StatWalkFileSystem,
 } from "./discoveryFs";
 import { compileGlob, GlobError } from "./globs";
 import type { ConfigProblem, ProjectConfigs } from "./projectConfig";
@@ -32,8 +34,10 @@ export {
     type DirectoryEntry,
     type DiscoveryFileSystem,
     type EntryKind,
+    type EntryStats,
     nodeAsyncDiscoveryFs,
     nodeDiscoveryFs,
+    type StatWalkFileSystem,
 } from "./discoveryFs";
 
 /** Annotation files by name (docs/contract.md section 4), in any case. */
@@ -158,6 +162,48 @@ export class Discovery {
         return runSync(this.walkSteps(nodePath.resolve(start), limit, 0, keep), this.fileSystem);
     }
 
+    /**
+     * The walk of walkSync, for a caller that stats every file it finds (a warm `sourcecheck evidence`
+     * compares each file's stat with its index): a folder is listed by name alone and each entry told
+     * apart by its lstat, which `visit` gets with the file (a listed symlink's: its target's). Same
+     * rules as walkSync; a folder's names come in sorted order, the order an index keeps its paths in.
+     * On 19,788 files, about 30 ms less than walkSync's typed listing plus an lstat per file
+     * (docs/evidence.md, "Speed").
+     */
+    walkStatsSync<S extends EntryStats>(
+        start: string,
+        fileSystem: StatWalkFileSystem<S>,
+        visit: (file: FoundFile, stats: S) => void,
+    ): void {
+        const top = nodePath.resolve(start);
+        const stack = [top];
+        const linked = this.linkedFileRule(top);
+        while (stack.length > 0) {
+            const directory = stack.pop() as string;
+            const names = fileSystem.names(directory);
+            if (!names) continue;
+            names.sort();
+            const folder = runSync(this.folderSteps(directory, top), this.fileSystem);
+            for (const name of names) {
+                if (!this.options.dotEntries && name.startsWith(".")) continue;
+                const full = directory + nodePath.sep + name;
+                let stats = fileSystem.lstat(full);
+                if (stats === undefined) continue;
+                if (stats.isDirectory()) {
+                    if (!this.excludes(folder, name, true)) stack.push(full);
+                    continue;
+                }
+                if (stats.isSymbolicLink()) {
+                    if (!this.options.symlinkedFiles || !runSync(linked(full), this.fileSystem)) continue;
+                    stats = fileSystem.stat(full);
+                    if (stats === undefined) continue;
+                } else if (!stats.isFile()) continue;
+                if (this.excludes(folder, name, false)) continue;
+                visit({ path: full, fromBase: folder.fromBase + name, name }, stats);
+            }
+        }
+    }
+
     /** The same, asynchronously; other work runs between folders. */
     walk(start: string, limit = Number.POSITIVE_INFINITY): Promise<{ files: FoundFile[]; truncated: boolean }> {
         return runAsync(this.walkSteps(nodePath.resolve(start), limit, 16), this.asyncFileSystem);
@@ -203,15 +249,7 @@ export class Discovery {
         const files: FoundFile[] = [];
         const stack = [start];
         let folders = 0;
-        // A symlinked file is listed only when it stays inside the searched tree (docs/security.md).
-        let realStart: string | undefined | null = null;
-        const within = function* (link: string): Steps<boolean> {
-            if (realStart === null) realStart = yield* ask<string | undefined>("realPath", start);
-            const real = yield* ask<string | undefined>("realPath", link);
-            if (realStart === undefined || real === undefined) return false;
-            const relative = nodePath.relative(realStart, real);
-            return relative !== "" && !relative.startsWith("..") && !nodePath.isAbsolute(relative);
-        };
+        const linked = this.linkedFileRule(start);
         while (stack.length > 0) {
             const directory = stack.pop() as string;
             if (pauseEvery > 0 && ++folders % pauseEvery === 0) yield { op: "pause" };
@@ -227,10 +265,7 @@ export class Discovery {
                 }
                 const listed =
                     entry.kind === "file" ||
-                    (entry.kind === "symlink" &&
-                        this.options.symlinkedFiles &&
-                        (yield* ask<boolean>("isFile", full)) &&
-                        (yield* within(full)));
+                    (entry.kind === "symlink" && this.options.symlinkedFiles && (yield* linked(full)));
                 if (!listed || this.excludes(folder, entry.name, false)) continue;
                 const file = { path: full, fromBase: folder.fromBase + entry.name, name: entry.name };
                 if (keep !== undefined && !keep(file)) continue;
@@ -239,6 +274,22 @@ export class Discovery {
             }
         }
         return { files, truncated: false };
+    }
+
+    /**
+     * Whether a symlink found in a walk of `start` is listed as a file: it leads to a regular file and
+     * stays inside the searched tree (docs/security.md). The real path of `start` is asked once a walk.
+     */
+    private linkedFileRule(start: string): (link: string) => Steps<boolean> {
+        let realStart: string | undefined | null = null;
+        return function* (link) {
+            if (!(yield* ask<boolean>("isFile", link))) return false;
+            if (realStart === null) realStart = yield* ask<string | undefined>("realPath", start);
+            const real = yield* ask<string | undefined>("realPath", link);
+            if (realStart === undefined || real === undefined) return false;
+            const relative = nodePath.relative(realStart, real);
+            return relative !== "" && !relative.startsWith("..") && !nodePath.isAbsolute(relative);
+        };
     }
 
     private excludes(folder: Folder, name: string, isDirectory: boolean): boolean {

@@ -26,6 +26,23 @@ export interface DiscoveryFileSystem {
     realPath(path: string): string | undefined;
 }
 
+/** What a stat walk needs of an entry's stat (Node's fs.Stats has it). */
+export interface EntryStats {
+    isFile(): boolean;
+    isDirectory(): boolean;
+    isSymbolicLink(): boolean;
+}
+
+/** The calls of a stat walk (walkStatsSync), synchronous; `S` is what the caller gets of each file. */
+export interface StatWalkFileSystem<S extends EntryStats> {
+    /** The names of a folder's entries, or undefined when it cannot be read. */
+    names(directory: string): string[] | undefined;
+    /** An entry's own stat (a symlink's, not its target's), or undefined when it is gone. */
+    lstat(path: string): S | undefined;
+    /** The stat of what a path leads to (symlinks followed), or undefined. */
+    stat(path: string): S | undefined;
+}
+
 /** The same calls, asynchronously. */
 export type AsyncDiscoveryFileSystem = {
     [K in keyof DiscoveryFileSystem]: (
@@ -97,6 +114,33 @@ export const nodeAsyncDiscoveryFs: AsyncDiscoveryFileSystem = {
             return await fs.promises.realpath(path);
         } catch {
             return undefined;
+        }
+    },
+};
+
+const NO_THROW = { throwIfNoEntry: false } as const;
+
+/** The stat walk's calls (discovery.ts walkStatsSync) on Node's fs; an entry that cannot be stat'ed counts as gone. */
+export const nodeStatWalkFs: StatWalkFileSystem<fs.Stats> = {
+    names(directory) {
+        try {
+            return fs.readdirSync(directory);
+        } catch {
+            return undefined;
+        }
+    },
+    lstat(path) {
+        try {
+            return fs.lstatSync(path, NO_THROW);
+        } catch {
+            return undefined;
+        }
+    },
+    stat(path) {
+        try {
+            return fs.statSync(path, NO_THROW);
+        } catch {
+            return undefined; // a loop of symlinks
         }
     },
 };

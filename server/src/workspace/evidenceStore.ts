@@ -14,6 +14,8 @@ import { runSteps, type Steps } from "../evidence/steps";
 import { boundedConfigs } from "./boundedConfigs";
 import { type RawFile, readFiles } from "./corpusReader";
 import { corpusPatterns, corpusWalk } from "./corpusRules";
+import type { FoundFile } from "./discovery";
+import { nodeStatWalkFs } from "./discoveryFs";
 import { DEFAULT_MAX_DOCUMENT_BYTES, readDocumentUnderRoot } from "./diskDocuments";
 import { decodeText } from "./safeFile";
 import { SafeWriteError, type WriteContent, writeFileSafely } from "./safeWrite";
@@ -145,26 +147,32 @@ function byPath(a: Found, b: Found): number {
     return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
-/** listCorpus in the order the folders list their entries (a warm sync sorts only the files it reads). */
+/**
+ * listCorpus in the order the walk meets the files (a warm sync sorts only the files it reads). With
+ * `unchanged`, the walk lstats every entry (walkStatsSync) and the documents it says are unchanged
+ * are left out.
+ */
 function walkCorpus(
     root: string,
     options: CorpusOptions,
     annotationFiles?: Found[],
     sourcesSettings?: string[],
-    unchanged?: (path: string, absolute: string) => boolean,
+    unchanged?: (path: string, stats: fs.Stats) => boolean,
 ): Found[] {
     // The configurations under the boundary say which files are annotation files and which are sources.
     const configs = boundedConfigs(options.configBoundary ?? root);
     const { discovery, kind } = corpusWalk(root, options, configs);
     const found: Found[] = [];
     // Each file is decided as it is listed (no list of every file is kept): young objects only.
-    discovery.walkSync(root, Number.POSITIVE_INFINITY, (file) => {
+    const decide = (file: FoundFile, stats?: fs.Stats) => {
         const what = kind(file);
         if (what === "annotation") annotationFiles?.push({ path: file.fromBase, absolute: file.path });
-        else if (what === "document" && !unchanged?.(file.fromBase, file.path))
+        else if (what === "document" && !(stats && unchanged?.(file.fromBase, stats)))
             found.push({ path: file.fromBase, absolute: file.path });
         return false;
-    });
+    };
+    if (unchanged) discovery.walkStatsSync(root, nodeStatWalkFs, decide);
+    else discovery.walkSync(root, Number.POSITIVE_INFINITY, decide);
     if (sourcesSettings)
         for (const config of configs.sourcesSettings())
             sourcesSettings.push(
@@ -406,24 +414,21 @@ function* syncIndexSteps(
 ): Steps<SyncReport & { touched: number; scope: CorpusScope }> {
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
     const report = { added: 0, updated: 0, unchanged: 0, deleted: 0, written: false, readBytes: 0, touched: 0 };
-    const seen = new Set<string>();
+    // The documents the walk met, by number: those it did not meet are deleted files.
+    const seen = new Uint8Array(index.numbered);
     const annotationFiles: Found[] = [];
     const sourcesSettings: string[] = [];
     // Known files cost one lstat when unchanged (size, mtime and inode as read, compared with the
     // index's columns: no record is built), compared as the walk lists them, so that nothing of an
-    // unchanged file outlives its turn (the index's own copy of its path is what is kept); the others
-    // are read, in path order, their stat coming with them. A new index has no stat to compare: every
-    // file is read.
+    // unchanged file outlives its turn (its document is marked by number); the others are read, in
+    // path order, their stat coming with them. A new index has no stat to compare: every file is read.
     const unchanged =
         index.documentCount === 0
             ? undefined
-            : (path: string, absolute: string) => {
-                  const stats = fs.lstatSync(absolute, LSTAT_OPTIONS);
-                  const known = stats?.isFile()
-                      ? index.unchangedPath(path, stats.size, stats.mtimeMs, stats.ino)
-                      : undefined;
-                  if (known === undefined) return false;
-                  seen.add(known);
+            : (path: string, stats: fs.Stats) => {
+                  const at = index.unchangedAt(path, stats.size, stats.mtimeMs, stats.ino);
+                  if (at === undefined) return false;
+                  seen[at] = 1;
                   report.unchanged++;
                   return true;
               };
@@ -440,13 +445,14 @@ function* syncIndexSteps(
             (at, file) => {
                 if (file.kind === "gone") return; // vanished or not a regular file any more: dropped below
                 const path = slice[at].path;
-                seen.add(path);
+                const known = index.numberOf(path);
+                if (known !== undefined && known < seen.length) seen[known] = 1;
                 report.readBytes += file.size;
                 if (report.readBytes - collectedAt >= COLLECT_EVERY) {
                     collectedAt = report.readBytes;
                     collectGarbage();
                 }
-                const record = index.document(path);
+                const record = known === undefined ? undefined : index.documentAt(known);
                 const read = decoded(file, maxBytes);
                 if ("refused" in read) {
                     const known = record?.refused !== undefined;
@@ -465,14 +471,8 @@ function* syncIndexSteps(
         );
         yield { phase: "reading", done: from + slice.length, total: toRead.length };
     }
-    // Every path seen is a document now, so a deleted file exists only when there are more documents.
-    if (index.documentCount > seen.size)
-        for (const path of index.paths) {
-            if (!seen.has(path)) {
-                index.remove(path);
-                report.deleted++;
-            }
-        }
+    // A document the walk did not meet is a deleted file (those read in this sync are numbered past `seen`).
+    report.deleted += index.removeUnseen(seen);
     const patterns = corpusPatterns(options);
     const scope: CorpusScope = {
         ...index.counts(),

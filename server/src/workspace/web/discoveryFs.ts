@@ -14,6 +14,8 @@ export type {
     DirectoryEntry,
     DiscoveryFileSystem,
     EntryKind,
+    EntryStats,
+    StatWalkFileSystem,
 } from "../discoveryFs";
 
 const MAX_IGNORE_BYTES = 1024 * 1024;
