@@ -222,6 +222,14 @@ describe("evidence: the ranking of a query", () => {
         assert.deepEqual(order(index), ["b.md", "k.md", "m.md", "z.md"]);
         const read = EvidenceIndex.deserialize(index.serialize()).index;
         assert.deepEqual(order(read), ["b.md", "k.md", "m.md", "z.md"]);
+        // The chunk lengths stored in the file score as the table's own: the same scores read back.
+        const scores = (of: EvidenceIndex) => of.search(of.termsOf("stale evidence")).candidates.map((c) => c.score);
+        index.upsert("long.md", 1, 1, "# Long\n\nThe stale index keeps evidence, and much more text besides it.\n");
+        const readLong = EvidenceIndex.deserialize(index.serialize()).index;
+        assert.deepEqual(scores(readLong), scores(index));
+        index.remove("long.md");
+        readLong.remove("long.md");
+        assert.deepEqual(scores(readLong), scores(index));
         // Added after the others (numbered last) yet first by path; a removal keeps the rest in order.
         read.upsert("a.md", text.length, 1, text);
         read.remove("k.md");

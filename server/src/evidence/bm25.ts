@@ -21,11 +21,14 @@ export interface Scored {
     /** Every candidate, best first (sorted whole when first read: a query's selection uses `ordered`). */
     readonly candidates: Candidate[];
     /**
-     * The candidates whose `matched` `keep` accepts, best first, and at its place the best one it
-     * refuses: what a walk of `candidates` that passes over the refused ones after the first meets.
-     * Only these are sorted (a floor refuses most candidates of a large corpus).
+     * The slots of the candidates whose `matched` `keep` accepts, best first, and at its place the best
+     * one it refuses: what a walk of `candidates` that passes over the refused ones after the first
+     * meets. Only these are sorted (a floor refuses most candidates of a large corpus); a walk reads
+     * their score and match by slot (no object per candidate: on a corpus of copies it walks thousands).
      */
-    ordered(keep: (matched: number) => boolean): Iterable<Candidate>;
+    orderedSlots(keep: (matched: number) => boolean): number[];
+    scoreOf(slot: number): number;
+    matchedOf(slot: number): number;
     idf: Map<string, number>;
     /**
      * The idf of the query's distinct terms summed (weak words and lone letters or digits left out), a
@@ -39,22 +42,41 @@ export interface Scored {
 export interface ScoringView {
     table: Int32Array;
     slots: number;
+    /** No slot is dead: a term's document frequency is its list's length. */
+    allLive: boolean;
     postings(term: string): PostingList | undefined;
-    /** Each live document's rank in path order (asked for only when two scores tie). */
-    pathRanks(): Int32Array;
+    /**
+     * Each live document's rank in path order (asked for only when two scores tie); undefined when
+     * the documents' numbers are their ranks (an index just read: documents are stored by path).
+     */
+    pathRanks(): Int32Array | undefined;
+    /** The live, safe chunks' count and summed length, if known without a pass over the table (lengthsOf). */
+    lengths?(): ChunkLengths | undefined;
+}
+
+/** What BM25's length normalisation needs of the table: the live, safe chunks and their summed length. */
+export interface ChunkLengths {
+    eligible: number;
+    total: number;
+}
+
+/** ChunkLengths by a pass over the table. */
+export function lengthsOf(table: Int32Array, slots: number): ChunkLengths {
+    let eligible = 0;
+    let total = 0;
+    for (let slot = 0; slot < slots; slot++) {
+        const base = slot * FIELDS;
+        if (table[base + DOC] < 0 || table[base + FLAGS] & FLAG_UNSAFE) continue;
+        eligible++;
+        total += table[base + LENGTH];
+    }
+    return { eligible, total };
 }
 
 /** Candidates with a positive score, best first; ties by path, line, slot. */
 export function scoreBm25(view: ScoringView, queryTerms: readonly string[]): Scored {
     const { table, slots } = view;
-    let eligible = 0;
-    let totalLength = 0;
-    for (let slot = 0; slot < slots; slot++) {
-        const base = slot * FIELDS;
-        if (table[base + DOC] < 0 || table[base + FLAGS] & FLAG_UNSAFE) continue;
-        eligible++;
-        totalLength += table[base + LENGTH];
-    }
+    const { eligible, total: totalLength } = view.lengths?.() ?? lengthsOf(table, slots);
     const idfs = new Map<string, number>();
     const distinct = new Set(queryTerms);
     const scores = new Float64Array(eligible === 0 ? 0 : slots);
@@ -68,9 +90,11 @@ export function scoreBm25(view: ScoringView, queryTerms: readonly string[]): Sco
     for (const term of distinct) {
         const list = view.postings(term);
         let df = 0;
-        list?.forEach((slot) => {
-            if (table[slot * FIELDS + DOC] >= 0) df++;
-        });
+        if (view.allLive) df = list?.count ?? 0;
+        else
+            list?.forEach((slot) => {
+                if (table[slot * FIELDS + DOC] >= 0) df++;
+            });
         const weak = WEAK_WORDS.has(term) || /^[a-z]$/.test(term);
         if (!list || df === 0) {
             if (!weak) unseenTerms++;
@@ -110,14 +134,14 @@ class Ranking implements Scored {
         readonly queryWeight: number,
     ) {
         const { table } = view;
-        let ranks: Int32Array | undefined;
+        let ranks: Int32Array | undefined | null = null;
         this.compare = (a, b) => {
             if (scores[a] !== scores[b]) return scores[b] - scores[a];
             const da = table[a * FIELDS + DOC];
             const db = table[b * FIELDS + DOC];
             if (da !== db) {
-                ranks ??= view.pathRanks();
-                return ranks[da] - ranks[db];
+                if (ranks === null) ranks = view.pathRanks();
+                return ranks === undefined ? da - db : ranks[da] - ranks[db];
             }
             const la = table[a * FIELDS + START];
             const lb = table[b * FIELDS + START];
@@ -134,18 +158,27 @@ class Ranking implements Scored {
         return this.all;
     }
 
-    *ordered(keep: (matched: number) => boolean): Generator<Candidate> {
+    orderedSlots(keep: (matched: number) => boolean): number[] {
+        const { scores, matched } = this;
         const kept: number[] = [];
         let refused: number | undefined;
         for (const slot of this.touched) {
-            if (!(this.scores[slot] > 0)) continue;
-            if (keep(this.matched[slot])) kept.push(slot);
+            if (!(scores[slot] > 0)) continue;
+            if (keep(matched[slot])) kept.push(slot);
             else if (refused === undefined || this.compare(slot, refused) < 0) refused = slot;
         }
         if (refused !== undefined) kept.push(refused);
         // Postings come in slot order, so ties come mostly in order already: the sort's runs find them.
         kept.sort(this.compare);
-        for (const slot of kept) yield this.candidate(slot);
+        return kept;
+    }
+
+    scoreOf(slot: number): number {
+        return this.scores[slot];
+    }
+
+    matchedOf(slot: number): number {
+        return this.matched[slot];
     }
 
     private candidate(slot: number): Candidate {

@@ -7,6 +7,7 @@
  * large index is never one buffer. Pure: the caller opens the file (`IndexFile`).
  */
 
+import type { ChunkLengths } from "./bm25";
 import { FIELDS } from "./chunkTable";
 import { crc32 } from "./crc32";
 import {
@@ -40,6 +41,8 @@ export interface IndexImage {
     documents: readonly DocumentRecord[];
     /** The documents come in path order (their numbers are their ranks: ties of score need no sort). */
     inPathOrder: boolean;
+    /** The live, safe chunks' count and summed length (so a query need not sum them over the table). */
+    lengths: ChunkLengths;
     /** `slots` rows of the chunk table. */
     table: Int32Array;
     headings: readonly string[];
@@ -47,7 +50,9 @@ export interface IndexImage {
 }
 
 /** What an index file holds, as read: the documents stay columns until a record is asked for. */
-export interface ReadImage extends Omit<IndexImage, "documents" | "terms" | "headings"> {
+export interface ReadImage extends Omit<IndexImage, "documents" | "terms" | "headings" | "lengths"> {
+    /** Absent in files of older writers. */
+    lengths: ChunkLengths | undefined;
     documents: StoredDocuments;
     headings: string[];
     /** The postings, read when asked for. */
@@ -72,6 +77,7 @@ interface Header extends DocumentsHeader {
     key: string;
     /** Absent in files of older writers: their documents' order is not known. */
     pathOrdered?: boolean;
+    lengths?: ChunkLengths;
     settings: IndexSettings;
     root: string;
     slots: number;
@@ -100,6 +106,7 @@ export function writeIndex(image: IndexImage, write: (bytes: Uint8Array) => void
             slots: image.slots,
             deadSlots: image.deadSlots,
             pathOrdered: image.inPathOrder,
+            lengths: image.lengths,
             ...docs.header,
             headings: image.headings,
             terms: termEntries,
@@ -128,9 +135,10 @@ export function readIndex(bytes: Uint8Array): ReadImage {
     const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const file: OpenedFile = {
         size: buffer.length,
+        // Copies: the index read owns its table (it changes it in place), not the caller's bytes.
         read: (position, length) => {
             if (position + length > buffer.length) throw truncated();
-            return buffer.subarray(position, position + length);
+            return Buffer.from(buffer.subarray(position, position + length));
         },
         close: () => {},
     };
@@ -139,14 +147,17 @@ export function readIndex(bytes: Uint8Array): ReadImage {
 
 /**
  * Reads the front of an index file (header, documents, chunk table) and checks it; the postings are
- * read when asked for. Throws IndexFormatError when the file is damaged or of another format.
+ * read when asked for. A file of at most `wholeUpTo` bytes is read whole at once, its postings kept
+ * from that read (one read instead of three, and no copy of the front). Throws IndexFormatError when
+ * the file is damaged or of another format.
  */
-export function readIndexFile(open: IndexFile): ReadImage {
+export function readIndexFile(open: IndexFile, wholeUpTo = 0): ReadImage {
     const file = open();
     try {
         const size = file.size;
         if (size < LEAD + CHECKSUM_BYTES) throw foreign();
-        const first = asBuffer(file.read(0, Math.min(size, FIRST_READ)));
+        const whole = size <= wholeUpTo;
+        const first = asBuffer(file.read(0, whole ? size : Math.min(size, FIRST_READ)));
         if (first.toString("latin1", 0, MAGIC.length) !== MAGIC) throw foreign();
         const headerLength = first.readUInt32LE(MAGIC.length);
         if (LEAD + headerLength > size) throw truncated();
@@ -176,8 +187,12 @@ export function readIndexFile(open: IndexFile): ReadImage {
         if (crc32(front.subarray(0, frontEnd)) !== front.readUInt32LE(frontEnd)) {
             throw new IndexFormatError("its checksum does not match (a damaged or truncated file)");
         }
-        // Copied: the table grows in place on updates, and the file buffer may be unaligned.
-        const table = new Int32Array(front.buffer.slice(front.byteOffset + tableStart, front.byteOffset + frontEnd));
+        // A view of the read when it is aligned for int32 (the index's own memory: it grows by copying).
+        const tableAt = front.byteOffset + tableStart;
+        const table =
+            tableAt % 4 === 0
+                ? new Int32Array(front.buffer, tableAt, header.slots * FIELDS)
+                : new Int32Array(front.buffer.slice(tableAt, front.byteOffset + frontEnd));
         const documents = new StoredDocuments(front, docsStart, header);
         if (!Array.isArray(header.terms) || header.terms.length % TERM_FIELDS !== 0) {
             throw new IndexFormatError("its term dictionary is not readable");
@@ -189,10 +204,17 @@ export function readIndexFile(open: IndexFile): ReadImage {
             slots: header.slots,
             deadSlots: header.deadSlots,
             inPathOrder: header.pathOrdered === true,
+            lengths: chunkLengths(header.lengths),
             documents,
             table,
             headings: header.headings,
-            postings: new StoredPostings(open, postingsStart, header.postingsBytes, header.terms),
+            postings: new StoredPostings(
+                open,
+                postingsStart,
+                header.postingsBytes,
+                header.terms,
+                whole ? first.subarray(postingsStart) : undefined,
+            ),
         };
     } finally {
         file.close();
@@ -208,6 +230,8 @@ export class StoredPostings {
         private readonly start: number,
         private readonly bytes: number,
         private readonly entries: (string | number)[],
+        /** The postings as read with the front (the file read whole), if they were. */
+        private readonly held?: Uint8Array,
     ) {
         for (let i = 0; i < entries.length; i += TERM_FIELDS) this.at.set(entries[i] as string, i);
     }
@@ -234,8 +258,12 @@ export class StoredPostings {
             for (const term of terms) {
                 const i = this.at.get(term);
                 if (i === undefined || found.has(term)) continue;
-                file ??= this.open();
                 const [offset, length] = this.place(i);
+                if (this.held) {
+                    found.set(term, this.list(i, this.held.subarray(offset, offset + length)));
+                    continue;
+                }
+                file ??= this.open();
                 found.set(term, this.list(i, file.read(this.start + offset, length)));
             }
         } finally {
@@ -248,12 +276,14 @@ export class StoredPostings {
     loadAll(): Map<string, PostingList> {
         const found = new Map<string, PostingList>();
         if (this.at.size === 0) return found;
-        const file = this.open();
-        let all: Uint8Array;
-        try {
-            all = file.read(this.start, this.bytes);
-        } finally {
-            file.close();
+        let all = this.held;
+        if (all === undefined) {
+            const file = this.open();
+            try {
+                all = file.read(this.start, this.bytes);
+            } finally {
+                file.close();
+            }
         }
         for (const [term, i] of this.at) {
             const [offset, length] = this.place(i);
@@ -283,6 +313,12 @@ export class StoredPostings {
         }
         return PostingList.view(bytes, this.entries[i + 3] as number, this.entries[i + 4] as number);
     }
+}
+
+function chunkLengths(value: unknown): ChunkLengths | undefined {
+    const { eligible, total } = (value ?? {}) as Partial<ChunkLengths>;
+    const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
+    return count(eligible) && count(total) ? { eligible: eligible!, total: total! } : undefined;
 }
 
 const foreign = () => new IndexFormatError("not an evidence index of this version");

@@ -126,12 +126,15 @@ export class StoredDocuments {
     /** The paths column as text (NUL-separated) and where each path starts in it (count + 1 entries). */
     private readonly pathText: string;
     private readonly starts: Int32Array;
-    private readonly hashes: string;
+    /** The hashes column (latin1), each cut out when its record is built. */
+    private readonly hashes: Buffer;
     private readonly sizes: Float64Array;
     private readonly mtimes: Float64Array;
     private readonly inos: Float64Array;
     private readonly slots: Int32Array;
-    private readonly notes = new Map<number, Note>();
+    /** The notes of the header, and for each document the place of its own in them, plus one (0: none). */
+    private readonly notes: Note[];
+    private readonly noteOf: Int32Array;
     private readonly texts: string[];
 
     /** Throws IndexFormatError when the columns and the header do not fit together. */
@@ -178,7 +181,7 @@ export class StoredDocuments {
         }
         if (count > 0 && end !== this.pathText.length) throw unreadable(); // more paths than documents
         this.starts[count] = end + 1;
-        this.hashes = body.toString("latin1", at[1], at[1] + count * HASH_CHARS);
+        this.hashes = body.subarray(at[1], at[1] + count * HASH_CHARS);
         // Copied: the file buffer may be unaligned for float64 and int32 views.
         const copy = (i: number) => body.buffer.slice(body.byteOffset + at[i], body.byteOffset + at[i] + lengths[i]);
         this.sizes = new Float64Array(copy(2));
@@ -186,7 +189,11 @@ export class StoredDocuments {
         this.inos = new Float64Array(copy(4));
         this.slots = new Int32Array(copy(5));
         this.texts = noteTexts;
-        for (const note of docNotes) {
+        this.notes = docNotes;
+        this.noteOf = new Int32Array(count);
+        for (let n = 0; n < docNotes.length; n++) {
+            const note = docNotes[n];
+            if (!Array.isArray(note)) throw unreadable();
             const [i, hash, unsafe, refused] = note;
             if (
                 !Number.isInteger(i) ||
@@ -198,7 +205,7 @@ export class StoredDocuments {
             ) {
                 throw unreadable();
             }
-            this.notes.set(i, note);
+            this.noteOf[i] = n + 1;
         }
     }
 
@@ -226,12 +233,17 @@ export class StoredDocuments {
         return this.sizes[i] === size && this.mtimes[i] === mtimeMs && (stored === 0 || stored === ino);
     }
 
+    private noteAt(i: number): Note | undefined {
+        const n = this.noteOf[i];
+        return n === 0 ? undefined : this.notes[n - 1];
+    }
+
     isRefused(i: number): boolean {
-        return (this.notes.get(i)?.[3] ?? 0) !== 0;
+        return (this.noteAt(i)?.[3] ?? 0) !== 0;
     }
 
     isUnsafe(i: number): boolean {
-        return (this.notes.get(i)?.[2] ?? 0) !== 0;
+        return (this.noteAt(i)?.[2] ?? 0) !== 0;
     }
 
     record(i: number): DocumentRecord {
@@ -240,11 +252,11 @@ export class StoredDocuments {
             size: this.sizes[i],
             mtimeMs: this.mtimes[i],
             ino: this.inos[i],
-            hash: this.hashes.slice(i * HASH_CHARS, (i + 1) * HASH_CHARS),
+            hash: this.hashes.toString("latin1", i * HASH_CHARS, (i + 1) * HASH_CHARS),
             firstSlot: this.slots[i * 2],
             chunkCount: this.slots[i * 2 + 1],
         };
-        const note = this.notes.get(i);
+        const note = this.noteAt(i);
         if (note) {
             const [, hash, unsafe, refused] = note;
             if (hash !== 0) record.hash = hash;

@@ -5,7 +5,7 @@
  * unchanged postings are copied as bytes; dead slots are squeezed out once they pass a quarter.
  */
 
-import { type Candidate, type Scored, scoreBm25 } from "./bm25";
+import { type Candidate, type ChunkLengths, lengthsOf, type Scored, scoreBm25 } from "./bm25";
 import { type Chunk, chunkMarkdown, DEFAULT_MAX_CHARS } from "./chunker";
 import { DOC, END, FIELDS, FLAG_UNSAFE, FLAGS, FP_HI, FP_LO, HEADING, LENGTH, START } from "./chunkTable";
 import { type IndexFile, type ReadImage, readIndex, readIndexFile, type StoredPostings, writeIndex } from "./codec";
@@ -109,6 +109,8 @@ export class EvidenceIndex {
         pathRanks?: Int32Array;
         /** The live documents' numbers in path order. */
         pathOrder?: number[];
+        /** The live, safe chunks' count and summed length (BM25's average length). */
+        lengths?: ChunkLengths;
     } = {};
     /**
      * Documents are numbered in path order (as an index file stores them), so a document's number is its
@@ -581,6 +583,8 @@ export class EvidenceIndex {
             {
                 table: this.table,
                 slots: this.slots,
+                allLive: this.deadSlots === 0,
+                lengths: () => this.lengths(),
                 postings: (term) => this.terms.get(term),
                 pathRanks: () => this.pathRanks(),
             },
@@ -588,19 +592,23 @@ export class EvidenceIndex {
         );
     }
 
+    /** The live, safe chunks' count and summed length: from the file read, else by a pass over the table. */
+    private lengths(): ChunkLengths {
+        this.derived.lengths ??= lengthsOf(this.table, this.slots);
+        return this.derived.lengths;
+    }
+
     /**
-     * Each live document's rank in path order, made on first use after a change: a document's own
-     * number while they are numbered in path order (an index just read), else by a sort.
+     * Each live document's rank in path order, made on first use after a change by a sort; undefined
+     * while documents are numbered in path order (an index just read): a number is then its rank.
      */
-    private pathRanks(): Int32Array {
+    private pathRanks(): Int32Array | undefined {
+        if (this.numberedInPathOrder) return undefined;
         let ranks = this.derived.pathRanks;
         if (ranks === undefined) {
             ranks = new Int32Array(this.docs.length);
-            if (this.numberedInPathOrder) for (let at = 0; at < ranks.length; at++) ranks[at] = at;
-            else {
-                const live = this.liveInPathOrder();
-                for (let rank = 0; rank < live.length; rank++) ranks[live[rank]] = rank;
-            }
+            const live = this.liveInPathOrder();
+            for (let rank = 0; rank < live.length; rank++) ranks[live[rank]] = rank;
             this.derived.pathRanks = ranks;
         }
         return ranks;
@@ -736,6 +744,7 @@ export class EvidenceIndex {
                 deadSlots: this.deadSlots,
                 documents: live,
                 inPathOrder: true,
+                lengths: lengthsOf(table, this.slots),
                 table,
                 headings: this.headings,
                 terms: this.terms,
@@ -759,7 +768,8 @@ export class EvidenceIndex {
      * IndexFormatError when the file is damaged or foreign, then or on a later read.
      */
     static open(file: IndexFile, readWholeUpTo = 0): { index: EvidenceIndex; key: string; root: string } {
-        const image = readIndexFile(file);
+        // A file whose postings are read whole is read whole: about its front's size more, in one read.
+        const image = readIndexFile(file, readWholeUpTo);
         const index = EvidenceIndex.restore(image);
         // Small postings are read (and checked) at once: one read, and damage is found on opening.
         if (image.postings.size <= readWholeUpTo) index.readAllPostings();
@@ -768,11 +778,16 @@ export class EvidenceIndex {
 
     private static restore(image: ReadImage): EvidenceIndex {
         const index = new EvidenceIndex(image.root, image.settings, 0);
-        index.table = new Int32Array(Math.max(1024, image.slots) * FIELDS);
-        index.table.set(image.table);
+        // The table read is the index's own (grown by copying when full); a small one gets room first.
+        if (image.table.length >= 1024 * FIELDS) index.table = image.table;
+        else {
+            index.table = new Int32Array(1024 * FIELDS);
+            index.table.set(image.table);
+        }
         index.slots = image.slots;
         index.deadSlots = image.deadSlots;
         index.numberedInPathOrder = image.inPathOrder;
+        if (image.lengths) index.derived.lengths = image.lengths;
         index.stored = image.documents;
         index.docs = new Array(image.documents.count).fill(undefined);
         index.live = image.documents.count;

@@ -135,7 +135,7 @@ export function* searchEvidenceSteps(
     const topK = options.topK ?? DEFAULT_TOP_K;
     const budget = options.budget ?? DEFAULT_BUDGET;
     const explain = options.explain ?? true;
-    const refused = new Refusals(explain ? MAX_REJECTED_NAMED : 0);
+    const refused = new Refusals(explain ? MAX_REJECTED_NAMED : 0, (slot) => index.chunkIdAt(slot)!);
     const scored = index.search(index.termsOf(query));
     const { idf, queryWeight } = scored;
     const floor = options.floor ?? ABSTAIN_FLOOR;
@@ -153,37 +153,38 @@ export function* searchEvidenceSteps(
     const seen = new Set<number>();
     const chosen: ShownHit[] = [];
     // Past the first candidate under the floor, the others under it change nothing: they are left unordered.
-    for (const candidate of scored.ordered((matched) => !(coverageOf(matched) < floor))) {
-        if (chosen.length >= topK) break;
-        const coverage = coverageOf(candidate.matched);
+    const order = scored.orderedSlots((matched) => !(coverageOf(matched) < floor));
+    for (let i = 0; i < order.length && chosen.length < topK; i++) {
+        const slot = order[i];
+        const coverage = coverageOf(scored.matchedOf(slot));
         if (coverage < floor) {
             if (belowFloor === undefined) {
-                const chunk = index.chunk(candidate.slot);
+                const chunk = index.chunk(slot);
                 if (chunk)
                     belowFloor = {
                         ...placeOf(chunk),
-                        score: rounded(candidate.score, 6),
+                        score: rounded(scored.scoreOf(slot), 6),
                         coverage: rounded(coverage, 3),
                     };
             }
             continue;
         }
-        const printKey = index.fingerprintKey(candidate.slot);
+        const printKey = index.fingerprintKey(slot);
         if (seen.has(printKey)) {
-            refused.walk(() => index.chunkIdAt(candidate.slot)!, "duplicate evidence");
+            refused.walk(slot, "duplicate evidence");
             continue;
         }
-        const chunk = index.chunk(candidate.slot);
+        const chunk = index.chunk(slot);
         if (!chunk) continue;
         if (options.skipPath?.(chunk.document.path)) {
-            if (options.skipReason) refused.walk(() => chunk.id, options.skipReason);
+            if (options.skipReason) refused.walk(slot, options.skipReason);
             continue;
         }
         // Checking a candidate reads and hashes its file: the costly part, so a step after each.
         const valid = validateChunk(chunk, read(chunk.document.path));
         yield { phase: "searching", done: chosen.length + (valid.ok ? 1 : 0), total: topK };
         if (!valid.ok) {
-            refused.walk(() => chunk.id, valid.reason);
+            refused.walk(slot, valid.reason);
             continue;
         }
         seen.add(printKey);
@@ -194,7 +195,7 @@ export function* searchEvidenceSteps(
             path: chunk.document.path,
             startLine: chunk.startLine,
             endLine: chunk.endLine,
-            score: rounded(candidate.score, 6),
+            score: rounded(scored.scoreOf(slot), 6),
             coverage: rounded(coverage, 3),
             headingPath: chunk.headingPath,
             ref: ref ?? null,
@@ -240,11 +241,14 @@ class Refusals {
     private readonly ofBudget: string[] = [];
     private walkOmitted = 0;
 
-    constructor(private readonly limit: number) {}
+    constructor(
+        private readonly limit: number,
+        private readonly idOf: (slot: number) => string,
+    ) {}
 
-    /** A candidate the walk turned away; its id is made only if it will be named. */
-    walk(id: () => string, reason: string): void {
-        if (this.ofWalk.length < this.limit) this.ofWalk.push([id(), reason]);
+    /** A candidate the walk turned away, by slot; its id is made only if it will be named. */
+    walk(slot: number, reason: string): void {
+        if (this.ofWalk.length < this.limit) this.ofWalk.push([this.idOf(slot), reason]);
         else this.walkOmitted++;
     }
 
