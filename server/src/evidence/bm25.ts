@@ -22,11 +22,11 @@ export interface Scored {
     readonly candidates: Candidate[];
     /**
      * The slots of the candidates whose `matched` `keep` accepts, best first, and at its place the best
-     * one it refuses: what a walk of `candidates` that passes over the refused ones after the first
-     * meets. Only these are sorted (a floor refuses most candidates of a large corpus); a walk reads
+     * one it refuses (`refused`): what a walk of `candidates` that passes over the refused ones after
+     * the first meets. Only these are sorted (a floor refuses most candidates of a large corpus); a walk reads
      * their score and match by slot (no object per candidate: on a corpus of copies it walks thousands).
      */
-    orderedSlots(keep: (matched: number) => boolean): number[];
+    orderedSlots(keep: (matched: number) => boolean): { slots: number[]; refused: number | undefined };
     scoreOf(slot: number): number;
     matchedOf(slot: number): number;
     idf: Map<string, number>;
@@ -158,7 +158,7 @@ class Ranking implements Scored {
         return this.all;
     }
 
-    orderedSlots(keep: (matched: number) => boolean): number[] {
+    orderedSlots(keep: (matched: number) => boolean): { slots: number[]; refused: number | undefined } {
         const { scores, matched } = this;
         const kept: number[] = [];
         let refused: number | undefined;
@@ -170,7 +170,7 @@ class Ranking implements Scored {
         if (refused !== undefined) kept.push(refused);
         // Postings come in slot order, so ties come mostly in order already: the sort's runs find them.
         kept.sort(this.compare);
-        return kept;
+        return { slots: kept, refused };
     }
 
     scoreOf(slot: number): number {

@@ -543,10 +543,11 @@ export class EvidenceIndex {
         return id;
     }
 
-    /** The fingerprint of a slot's text as one exact integer (equal keys: duplicate evidence). */
-    fingerprintKey(slot: number): number {
-        const base = slot * FIELDS;
-        return (this.table[base + FP_HI] >>> 0) * 0x200000 + this.table[base + FP_LO];
+    /** Whether two slots' texts have the same fingerprint (duplicate evidence). */
+    sameText(a: number, b: number): boolean {
+        const x = a * FIELDS;
+        const y = b * FIELDS;
+        return this.table[x + FP_HI] === this.table[y + FP_HI] && this.table[x + FP_LO] === this.table[y + FP_LO];
     }
 
     private idOf(document: DocumentRecord, print: [number, number], occurrence: number): string {

@@ -150,27 +150,24 @@ export function* searchEvidenceSteps(
         }
         return current;
     };
-    const seen = new Set<number>();
+    // The slots of the hits shown so far: a candidate with the same text is duplicate evidence.
+    const shown: number[] = [];
     const chosen: ShownHit[] = [];
     // Past the first candidate under the floor, the others under it change nothing: they are left unordered.
     const order = scored.orderedSlots((matched) => !(coverageOf(matched) < floor));
-    for (let i = 0; i < order.length && chosen.length < topK; i++) {
-        const slot = order[i];
-        const coverage = coverageOf(scored.matchedOf(slot));
-        if (coverage < floor) {
-            if (belowFloor === undefined) {
-                const chunk = index.chunk(slot);
-                if (chunk)
-                    belowFloor = {
-                        ...placeOf(chunk),
-                        score: rounded(scored.scoreOf(slot), 6),
-                        coverage: rounded(coverage, 3),
-                    };
-            }
+    for (let i = 0; i < order.slots.length && chosen.length < topK; i++) {
+        const slot = order.slots[i];
+        if (slot === order.refused) {
+            const chunk = index.chunk(slot);
+            if (chunk)
+                belowFloor = {
+                    ...placeOf(chunk),
+                    score: rounded(scored.scoreOf(slot), 6),
+                    coverage: rounded(coverageOf(scored.matchedOf(slot)), 3),
+                };
             continue;
         }
-        const printKey = index.fingerprintKey(slot);
-        if (seen.has(printKey)) {
+        if (shown.some((other) => index.sameText(slot, other))) {
             refused.walk(slot, "duplicate evidence");
             continue;
         }
@@ -187,7 +184,7 @@ export function* searchEvidenceSteps(
             refused.walk(slot, valid.reason);
             continue;
         }
-        seen.add(printKey);
+        shown.push(slot);
         const passage = passageOf(valid.document, chunk.startLine, chunk.endLine, idf, (text) => index.termsOf(text));
         const ref = passage ? sentenceRef(passage) : undefined;
         const cited = ref ? resolveInDocument(valid.document, ref) : undefined;
@@ -196,7 +193,7 @@ export function* searchEvidenceSteps(
             startLine: chunk.startLine,
             endLine: chunk.endLine,
             score: rounded(scored.scoreOf(slot), 6),
-            coverage: rounded(coverage, 3),
+            coverage: rounded(coverageOf(scored.matchedOf(slot)), 3),
             headingPath: chunk.headingPath,
             ref: ref ?? null,
             chunkId: chunk.id,
