@@ -6,6 +6,7 @@
  */
 import * as assert from "node:assert/strict";
 import fc from "fast-check";
+import { documentColumns, IndexFormatError, StoredDocuments } from "../../server/src/evidence/documents";
 import { EvidenceIndex } from "../../server/src/evidence/index";
 
 const NAMES = ["a.md", "a-b.md", "a/b.md", "a/c/d.md", "a0.md", "b.md", "é.md", "Z.md", "z/z.md", "中.md", "a/é.md"];
@@ -99,5 +100,49 @@ describe("evidence: finding a document by path", () => {
         for (const name of [...names].sort()) assert.equal(read.numberOf(name) !== undefined, true, name);
         for (const name of names) assert.equal(read.document(name)?.path, name);
         assert.equal(read.document("f/2000.md"), undefined);
+    });
+    it("finds where each stored path starts as far as asked, and refuses a column whose paths do not add up", () => {
+        const records = ["a.md", "b/c.md", "é.md"].map((path, i) => ({
+            path,
+            size: i,
+            mtimeMs: i,
+            ino: i,
+            hash: "0".repeat(32),
+            firstSlot: i,
+            chunkCount: 1,
+        }));
+        const { columns, header } = documentColumns(records);
+        const stored = () => new StoredDocuments(Buffer.concat(columns), 0, header);
+        // In order, matched in place; out of order, found by the separators; a near miss is no match.
+        const inOrder = stored();
+        assert.deepEqual(
+            [inOrder.pathIs(0, "a.md"), inOrder.pathIs(1, "b/c.md"), inOrder.pathIs(2, "é.md")],
+            [true, true, true],
+        );
+        const outOfOrder = stored();
+        assert.deepEqual(
+            [outOfOrder.pathIs(2, "é.md"), outOfOrder.pathIs(0, "a.m"), outOfOrder.pathIs(0, "a.md")],
+            [true, false, true],
+        );
+        assert.deepEqual(
+            [0, 1, 2].map((i) => stored().pathAt(i)),
+            ["a.md", "b/c.md", "é.md"],
+        );
+        // One separator too few (two paths run together) or too many (a path split): IndexFormatError.
+        for (const [from, to] of [
+            [0, 120],
+            [98, 0],
+        ] as const) {
+            const paths = Buffer.from(columns[0]);
+            const at = paths.indexOf(from);
+            assert.ok(at >= 0);
+            paths[at] = to;
+            const damaged = new StoredDocuments(Buffer.concat([paths, ...columns.slice(1)]), 0, header);
+            assert.throws(() => [0, 1, 2].map((i) => damaged.pathAt(i)), IndexFormatError);
+            const walked = new StoredDocuments(Buffer.concat([paths, ...columns.slice(1)]), 0, header);
+            assert.throws(() => {
+                for (const [i, p] of ["a.md", "b/c.md", "é.md"].entries()) if (!walked.pathIs(i, p)) walked.pathAt(i);
+            }, IndexFormatError);
+        }
     });
 });

@@ -27,32 +27,34 @@ export interface DocumentRecord {
 const HASH_CHARS = 32;
 const REGULAR_HASH = /^[0-9a-f]{32}$/;
 
-/**
- * What is rare, per document: its index, its hash when the column cannot hold it (else 0), and the
- * 1-based places in `texts` of why it is unsafe and why it is refused (0: it is not).
- */
-type Note = [number, string | 0, number, number];
+/** What is rare, per document: its index and its hash, when the hashes column cannot hold it. */
+type OddHash = [number, string];
 
-/** The header's part of the documents: column lengths and the rare notes with their texts. */
+/** The header's part of the documents: column lengths, the rare hashes, and the reasons' texts. */
 export interface DocumentsHeader {
     docCount: number;
     docBytes: number[];
-    docNotes: Note[];
+    docHashes: OddHash[];
     noteTexts: string[];
 }
+
+/** Columns of the documents, in the order of `docBytes`. */
+const COLUMNS = 7;
 
 /**
  * Documents as columns, each padded to 4 bytes: paths (UTF-8, NUL-separated: no path holds a NUL),
  * content hashes (32 hex characters each), sizes, mtimes and inodes (float64), first slots and chunk
- * counts (int32). Unsafe and refused documents, and hashes of another form, are noted in the header,
- * each reason's text once.
+ * counts (int32), and why a document is unsafe and why it is refused (int32: the 1-based place of the
+ * reason in the header's texts, each text once; 0: it is not). A hash of another form is in the
+ * header. (Format 8 kept the reasons as one JSON array per document: on a corpus of 4,947 unsafe
+ * copies, parsing and checking them was a third of opening the index.)
  */
 export function documentColumns(records: readonly DocumentRecord[]): {
     columns: Uint8Array[];
     header: DocumentsHeader;
 } {
     const count = records.length;
-    const notes: Note[] = [];
+    const oddHashes: OddHash[] = [];
     const texts = new Map<string, number>();
     const textOf = (text: string | undefined) => {
         if (text === undefined) return 0;
@@ -67,6 +69,7 @@ export function documentColumns(records: readonly DocumentRecord[]): {
     const mtimes = new Float64Array(count);
     const inos = new Float64Array(count);
     const slots = new Int32Array(count * 2);
+    const reasons = new Int32Array(count * 2);
     let hashes = "";
     const paths: string[] = [];
     for (let i = 0; i < count; i++) {
@@ -79,9 +82,9 @@ export function documentColumns(records: readonly DocumentRecord[]): {
         slots[i * 2 + 1] = record.chunkCount;
         const regular = REGULAR_HASH.test(record.hash);
         hashes += regular ? record.hash : "0".repeat(HASH_CHARS);
-        if (!regular || record.unsafe !== undefined || record.refused !== undefined) {
-            notes.push([i, regular ? 0 : record.hash, textOf(record.unsafe), textOf(record.refused)]);
-        }
+        if (!regular) oddHashes.push([i, record.hash]);
+        reasons[i * 2] = textOf(record.unsafe);
+        reasons[i * 2 + 1] = textOf(record.refused);
     }
     const columns = [
         padded(Buffer.from(paths.join("\0"), "utf8")),
@@ -90,13 +93,14 @@ export function documentColumns(records: readonly DocumentRecord[]): {
         new Uint8Array(mtimes.buffer),
         new Uint8Array(inos.buffer),
         new Uint8Array(slots.buffer),
+        new Uint8Array(reasons.buffer),
     ];
     return {
         columns,
         header: {
             docCount: count,
             docBytes: columns.map((c) => c.length),
-            docNotes: notes,
+            docHashes: oddHashes,
             noteTexts: [...texts.keys()],
         },
     };
@@ -123,30 +127,38 @@ const unreadable = () => new IndexFormatError("its documents are not readable");
  */
 export class StoredDocuments {
     readonly count: number;
-    /** The paths column as text (NUL-separated) and where each path starts in it (count + 1 entries). */
+    /**
+     * The paths column as text (NUL-separated) and where each path starts in it (count + 1 entries),
+     * found as far as asked (`known` of them past the first): a path matched in order tells where the
+     * next starts, so a warm walk never searches the text for separators.
+     */
     private readonly pathText: string;
     private readonly starts: Int32Array;
+    private known = 0;
     /** The hashes column (latin1), each cut out when its record is built. */
     private readonly hashes: Buffer;
     private readonly sizes: Float64Array;
     private readonly mtimes: Float64Array;
     private readonly inos: Float64Array;
     private readonly slots: Int32Array;
-    /** The notes of the header, and for each document the place of its own in them, plus one (0: none). */
-    private readonly notes: Note[];
-    private readonly noteOf: Int32Array;
+    /** Per document, the 1-based places in `texts` of why it is unsafe and why it is refused (0: not). */
+    private readonly reasons: Int32Array;
     private readonly texts: string[];
+    private readonly oddHashes = new Map<number, string>();
 
     /** Throws IndexFormatError when the columns and the header do not fit together. */
     constructor(body: Buffer, start: number, header: DocumentsHeader) {
-        const { docCount: count, docBytes: lengths, docNotes, noteTexts } = header;
+        const { docCount: count, docBytes: lengths, docHashes, noteTexts } = header;
+        // Format 8 had six columns and its reasons in the header: rebuilt, as any other version's.
+        if (Array.isArray(lengths) && lengths.length !== COLUMNS)
+            throw new IndexFormatError("it was built by another version");
         if (
             !Number.isInteger(count) ||
             count < 0 ||
             !Array.isArray(lengths) ||
-            lengths.length !== 6 ||
-            !Array.isArray(docNotes) ||
-            !Array.isArray(noteTexts)
+            !Array.isArray(docHashes) ||
+            !Array.isArray(noteTexts) ||
+            !noteTexts.every((text) => typeof text === "string")
         ) {
             throw unreadable();
         }
@@ -155,7 +167,8 @@ export class StoredDocuments {
             lengths[2] !== count * 8 ||
             lengths[3] !== count * 8 ||
             lengths[4] !== count * 8 ||
-            lengths[5] !== count * 8
+            lengths[5] !== count * 8 ||
+            lengths[6] !== count * 8
         ) {
             throw unreadable();
         }
@@ -170,17 +183,6 @@ export class StoredDocuments {
         this.count = count;
         this.pathText = count === 0 ? "" : body.toString("utf8", at[0], pathEnd);
         this.starts = new Int32Array(count + 1);
-        let end = -1;
-        for (let i = 0; i < count; i++) {
-            this.starts[i] = end + 1;
-            end = this.pathText.indexOf("\0", end + 1);
-            if (end < 0) {
-                if (i !== count - 1) throw unreadable();
-                end = this.pathText.length;
-            }
-        }
-        if (count > 0 && end !== this.pathText.length) throw unreadable(); // more paths than documents
-        this.starts[count] = end + 1;
         this.hashes = body.subarray(at[1], at[1] + count * HASH_CHARS);
         // Copied: the file buffer may be unaligned for float64 and int32 views.
         const copy = (i: number) => body.buffer.slice(body.byteOffset + at[i], body.byteOffset + at[i] + lengths[i]);
@@ -188,43 +190,55 @@ export class StoredDocuments {
         this.mtimes = new Float64Array(copy(3));
         this.inos = new Float64Array(copy(4));
         this.slots = new Int32Array(copy(5));
+        this.reasons = new Int32Array(copy(6));
         this.texts = noteTexts;
-        this.notes = docNotes;
-        this.noteOf = new Int32Array(count);
-        for (let n = 0; n < docNotes.length; n++) {
-            const note = docNotes[n];
-            if (!Array.isArray(note)) throw unreadable();
-            const [i, hash, unsafe, refused] = note;
-            if (
-                !Number.isInteger(i) ||
-                i < 0 ||
-                i >= count ||
-                (hash !== 0 && typeof hash !== "string") ||
-                !this.isText(unsafe) ||
-                !this.isText(refused)
-            ) {
-                throw unreadable();
-            }
-            this.noteOf[i] = n + 1;
+        for (let at = 0; at < this.reasons.length; at++) {
+            if (this.reasons[at] < 0 || this.reasons[at] > noteTexts.length) throw unreadable();
         }
-    }
-
-    private isText(at: number): boolean {
-        return (
-            at === 0 ||
-            (Number.isInteger(at) && at > 0 && at <= this.texts.length && typeof this.texts[at - 1] === "string")
-        );
+        for (const odd of docHashes) {
+            if (!Array.isArray(odd) || !Number.isInteger(odd[0]) || odd[0] < 0 || odd[0] >= count) throw unreadable();
+            if (typeof odd[1] !== "string") throw unreadable();
+            this.oddHashes.set(odd[0], odd[1]);
+        }
     }
 
     /** The path of document `i` (a new string each time: the caller keeps what it needs). */
     pathAt(i: number): string {
+        this.findStarts(i + 1);
         return this.pathText.slice(this.starts[i], this.starts[i + 1] - 1);
     }
 
     /** Whether document `i` has this path, compared in place. */
     pathIs(i: number, path: string): boolean {
+        if (i >= this.known) {
+            this.findStarts(i);
+            // The next path's start is learnt from a match: the path, then a separator or the end.
+            const from = this.starts[i];
+            const end = from + path.length;
+            if (!this.pathText.startsWith(path, from)) return false;
+            const last = i === this.count - 1;
+            if (end === this.pathText.length ? !last : this.pathText.charCodeAt(end) !== 0) return false;
+            if (last && end !== this.pathText.length) throw unreadable(); // more paths than documents
+            this.starts[i + 1] = end + 1;
+            this.known = i + 1;
+            return true;
+        }
         const from = this.starts[i];
         return this.starts[i + 1] - 1 - from === path.length && this.pathText.startsWith(path, from);
+    }
+
+    /** Finds where paths start up to path `i` (at most `count`); throws IndexFormatError when they do not add up. */
+    private findStarts(i: number): void {
+        while (this.known < i) {
+            const at = this.known;
+            let end = this.pathText.indexOf("\0", this.starts[at]);
+            if (end < 0) {
+                if (at !== this.count - 1) throw unreadable(); // fewer paths than documents
+                end = this.pathText.length;
+            } else if (at === this.count - 1) throw unreadable(); // more paths than documents
+            this.starts[at + 1] = end + 1;
+            this.known = at + 1;
+        }
     }
 
     /** Document `i` was read from a file of this size, modification time and inode (0: not known). */
@@ -233,17 +247,12 @@ export class StoredDocuments {
         return this.sizes[i] === size && this.mtimes[i] === mtimeMs && (stored === 0 || stored === ino);
     }
 
-    private noteAt(i: number): Note | undefined {
-        const n = this.noteOf[i];
-        return n === 0 ? undefined : this.notes[n - 1];
-    }
-
     isRefused(i: number): boolean {
-        return (this.noteAt(i)?.[3] ?? 0) !== 0;
+        return this.reasons[i * 2 + 1] !== 0;
     }
 
     isUnsafe(i: number): boolean {
-        return (this.noteAt(i)?.[2] ?? 0) !== 0;
+        return this.reasons[i * 2] !== 0;
     }
 
     record(i: number): DocumentRecord {
@@ -256,13 +265,12 @@ export class StoredDocuments {
             firstSlot: this.slots[i * 2],
             chunkCount: this.slots[i * 2 + 1],
         };
-        const note = this.noteAt(i);
-        if (note) {
-            const [, hash, unsafe, refused] = note;
-            if (hash !== 0) record.hash = hash;
-            if (unsafe) record.unsafe = this.texts[unsafe - 1];
-            if (refused) record.refused = this.texts[refused - 1];
-        }
+        const hash = this.oddHashes.get(i);
+        if (hash !== undefined) record.hash = hash;
+        const unsafe = this.reasons[i * 2];
+        const refused = this.reasons[i * 2 + 1];
+        if (unsafe !== 0) record.unsafe = this.texts[unsafe - 1];
+        if (refused !== 0) record.refused = this.texts[refused - 1];
         return record;
     }
 }

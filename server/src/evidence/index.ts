@@ -18,7 +18,7 @@ import { type TermVisitor, termVariants, termVisitor, tokenize } from "./tokeniz
 import { unsafePatterns, unsafeReason } from "./unsafe";
 
 /** Bumped whenever chunking, tokenizing or the file layout change: an older index is rebuilt. */
-export const INDEX_FORMAT = 8;
+export const INDEX_FORMAT = 9;
 
 export { type Candidate, type DocumentRecord, type IndexFile, IndexFormatError, type IndexSettings };
 
