@@ -23,8 +23,9 @@ export interface Scored {
     /**
      * The slots of the candidates whose `matched` `keep` accepts, best first, and at its place the best
      * one it refuses (`refused`): what a walk of `candidates` that passes over the refused ones after
-     * the first meets. Only these are sorted (a floor refuses most candidates of a large corpus); a walk reads
-     * their score and match by slot (no object per candidate: on a corpus of copies it walks thousands).
+     * the first meets. Only these are sorted (a floor refuses most candidates of a large corpus); a
+     * walk reads their score and match by slot (no object per candidate: on a corpus of copies it
+     * walks thousands).
      */
     orderedSlots(keep: (matched: number) => boolean): { slots: number[]; refused: number | undefined };
     scoreOf(slot: number): number;

@@ -87,7 +87,10 @@ export class EvidenceIndex {
     private live = 0;
     /** Where locate looks first: the number after the document it found last. */
     private cursor = 0;
-    /** Paths locate found at the cursor, and those it searched for: searches past a few and an eighth of those found, it makes the map. */
+    /**
+     * Paths locate found at the cursor, and those it searched for: once the searches are past a few
+     * and an eighth of those found in order, it makes the map.
+     */
     private inOrder = 0;
     private searches = 0;
     private headings: string[] = [];
@@ -153,8 +156,9 @@ export class EvidenceIndex {
      * The number of the live document at `path`. A walk lists a folder's files in path order, as an
      * index file numbers its documents, so the document after the last one found is tried first, then,
      * while the numbers are in path order, a binary search (a new folder, a new file); the map by path
-     * once the searches are many (files listed in another order) or documents were added. On 19,788 files, making the map and
-     * looking every file up in it took about 20 ms of a 330 ms warm query; comparing in place, 3 ms.
+     * once the searches are many (files listed in another order) or documents were added. On 19,788
+     * files, making the map and looking every file up in it took about 20 ms of a 330 ms warm query;
+     * comparing in place, 3 ms.
      */
     private locate(path: string): number | undefined {
         const next = this.cursor;
@@ -248,7 +252,7 @@ export class EvidenceIndex {
 
     /**
      * The number of the path's document when it was indexed from this very file (as sameFile), else
-     * undefined: a walk marks the documents it met by number (DocumentsSeen), keeping no paths.
+     * undefined: a walk marks the documents it met by number (removeUnseen), keeping no paths.
      */
     unchangedAt(path: string, size: number, mtimeMs: number, ino: number): number | undefined {
         const at = this.locate(path);
