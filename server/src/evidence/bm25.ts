@@ -51,8 +51,8 @@ export interface ScoringView {
      * the documents' numbers are their ranks (an index just read: documents are stored by path).
      */
     pathRanks(): Int32Array | undefined;
-    /** The live, safe chunks' count and summed length, if known without a pass over the table (lengthsOf). */
-    lengths?(): ChunkLengths | undefined;
+    /** The live, safe chunks' count and summed length (kept by the index: lengthsOf once, or the file's). */
+    lengths(): ChunkLengths;
 }
 
 /** What BM25's length normalisation needs of the table: the live, safe chunks and their summed length. */
@@ -77,7 +77,7 @@ export function lengthsOf(table: Int32Array, slots: number): ChunkLengths {
 /** Candidates with a positive score, best first; ties by path, line, slot. */
 export function scoreBm25(view: ScoringView, queryTerms: readonly string[]): Scored {
     const { table, slots } = view;
-    const { eligible, total: totalLength } = view.lengths?.() ?? lengthsOf(table, slots);
+    const { eligible, total: totalLength } = view.lengths();
     const idfs = new Map<string, number>();
     const distinct = new Set(queryTerms);
     const scores = new Float64Array(eligible === 0 ? 0 : slots);
