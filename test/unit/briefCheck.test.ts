@@ -221,4 +221,12 @@ describe("wordDiffLine: the changed words of a drifted ref on one line", () => {
         assert.match(cutLine, /\[-alpha-\]\{\+beta\+\}/);
         assert.equal(wordDiffLine("x".repeat(5000), "y"), undefined, "too long to diff");
     });
+
+    it("marks whole words: a number changed inside its punctuation reads as one change", () => {
+        assert.equal(
+            wordDiffLine("a median SCOP of 2.9 over three winters", "a median SCOP of 3.1% over three winters"),
+            "… median SCOP of [-2.9-]{+3.1%+} over three winters",
+        );
+        assert.equal(wordDiffLine("cost 5 dollars", "cost 50 dollars"), "cost [-5-]{+50+} dollars");
+    });
 });

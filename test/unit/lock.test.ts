@@ -194,7 +194,7 @@ describe("lock: keying and merging", () => {
         assert.equal(warnings[1]?.text, "continued to serve requests");
         assert.equal(
             warnings[1]?.message,
-            'the cited text changed since it was locked: was "kept serving requests", now "continued to serve requests"',
+            "the cited text changed since it was locked: [-kept serving-]{+continued to serve+} requests",
         );
         // The bench ref no longer resolves (line 3 is now "2.4.0: 517ms"): no drift claimed, entry kept by relock.
         assert.equal(sites[2].resolution.valid, false);

@@ -1,7 +1,10 @@
 /**
  * Drift: a ref that resolves to other text than its locked text (docs/lock.md, "Drift"). The
- * warning carries both texts as data; its message shows them quoted, shortened and escaped, because
- * locked text is whatever a document once said and may hold control or bidi characters.
+ * warning carries both texts as data; its message shows the words that changed, in the window around
+ * them (`… median SCOP of [-2.9-]{+3.1+} over …`), so every output that prints the message (Problems,
+ * CLI text, GitHub, SARIF) shows what drifted. Texts too long to diff, or differing only in spacing,
+ * are quoted whole instead, shortened and escaped: locked text is whatever a document once said and
+ * may hold control or bidi characters.
  */
 import type { NextStep } from "../nextStep";
 import type { RefResolution } from "../resolve";
@@ -9,6 +12,7 @@ import type { RefWarning } from "../types";
 import { isLockedText, lockedTextOf } from "./entry";
 import type { LockMatch } from "./match";
 import type { Sha256 } from "./types";
+import { wordDiffLine } from "./wordDiff";
 
 export interface TextChangedWarning extends RefWarning {
     code: "text-changed";
@@ -34,8 +38,19 @@ export function driftOf(
         lockedText: locked,
         text: resolution.text,
         next: { action: "accept-text", path: resolution.path, line: resolution.range.start.line },
-        message: `the cited text changed since it was locked: was ${quoteForPeople(locked)}, now ${quoteForPeople(resolution.text)}`,
+        message: `the cited text changed since it was locked: ${driftWords(locked, resolution.text)}`,
     };
+}
+
+/** Longest word-diff window in a drift message: long enough for the changed words and a few around them. */
+const DRIFT_WINDOW = 160;
+
+/** The changed words in their window, or both texts quoted when no word changed visibly or they are too long. */
+export function driftWords(locked: string, text: string): string {
+    const spacing = (t: string) => t.replace(/\s+/g, " ").trim();
+    const words = spacing(locked) === spacing(text) ? undefined : wordDiffLine(locked, text, DRIFT_WINDOW);
+    if (words !== undefined && /\[-|\{\+/.test(words)) return words;
+    return `was ${quoteForPeople(locked)}, now ${quoteForPeople(text)}`;
 }
 
 /**

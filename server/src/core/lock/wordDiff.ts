@@ -56,12 +56,19 @@ export function wordDiffLine(before: string, after: string, maxChars = 240): str
 
 /**
  * Changes separated only by spaces read as one: `[-group rebalancing is-]{+groups now rebalance+}`
- * rather than three word-by-word swaps. Each run of changes becomes one removal and one addition.
+ * rather than three word-by-word swaps. Each run of changes becomes one removal and one addition, and
+ * a run takes in the rest of the words it touches: `2.9` → `3.1` reads `[-2.9-]{+3.1+}`, not
+ * `[-2-]{+3+}.[-9-]{+1+}` (jsdiff cuts at punctuation).
  */
 function changeRuns(pieces: DiffPiece[]): DiffPiece[] {
     const runs: DiffPiece[] = [];
     let removed = "";
     let added = "";
+    const open = () => removed !== "" || added !== "";
+    const both = (text: string) => {
+        removed += text;
+        added += text;
+    };
     const flush = () => {
         if (removed.trim() !== "") runs.push({ op: "removed", text: removed.trim() });
         if (added.trim() !== "") runs.push({ op: "added", text: added.trim() });
@@ -70,16 +77,26 @@ function changeRuns(pieces: DiffPiece[]): DiffPiece[] {
     };
     for (let i = 0; i < pieces.length; i++) {
         const piece = pieces[i];
-        const between = piece.op === "same" && piece.text.trim() === "" && i > 0 && i < pieces.length - 1;
         if (piece.op === "removed") removed += piece.text;
         else if (piece.op === "added") added += piece.text;
-        else if (between && (removed !== "" || added !== "")) {
-            removed += piece.text;
-            added += piece.text;
-        } else {
-            // The spaces the run trimmed go back into the unchanged text around it.
-            flush();
-            runs.push(piece);
+        else {
+            let text = piece.text;
+            const changeFollows = i < pieces.length - 1;
+            if (open()) {
+                // The end of the word a change is in, and anything up to the next change without a space.
+                const joins = changeFollows && (text.trim() === "" || !/\s/.test(text));
+                const inWord = [removed, added].some((t) => /\S$/.test(t));
+                const tail = joins ? text : inWord ? wordHead(text) : "";
+                both(tail);
+                text = text.slice(tail.length);
+                if (text === "") continue;
+                flush();
+            }
+            // The start of the word the next change is in.
+            const head = changeFollows && nextChangeInWord(pieces, i + 1) ? wordTail(text) : "";
+            const kept = text.slice(0, text.length - head.length);
+            if (kept !== "") runs.push({ op: "same", text: kept });
+            both(head);
         }
     }
     flush();
@@ -89,6 +106,24 @@ function changeRuns(pieces: DiffPiece[]): DiffPiece[] {
         const trail = i < runs.length - 1 && !/\s$/.test(piece.text) ? " " : "";
         return { op: "same", text: `${lead}${piece.text}${trail}` };
     });
+}
+
+/** Whether the change at `at` (a removal, an addition, or one of each) starts inside a word. */
+function nextChangeInWord(pieces: DiffPiece[], at: number): boolean {
+    for (let i = at; i < pieces.length && pieces[i].op !== "same"; i++) {
+        if (/^\S/.test(pieces[i].text)) return true;
+    }
+    return false;
+}
+
+/** The characters before the first white space (all of a text without any). */
+function wordHead(text: string): string {
+    return /^\S*/.exec(text)?.[0] ?? "";
+}
+
+/** The characters after the last white space (all of a text without any). */
+function wordTail(text: string): string {
+    return /\S*$/.exec(text)?.[0] ?? "";
 }
 
 /** Where the `[-…-]` or `{+…+}` mark starting at `at` ends. */
