@@ -70,6 +70,7 @@ export const FAST_TESTS = [
     "test/unit/annotate.test.ts",
     "test/unit/annotateEdits.test.ts",
     "test/unit/lockCli.test.ts",
+    "test/unit/testFast.test.ts",
     "client/src/test/lockOffer.test.ts",
     "client/src/test/testHooks.test.ts",
     "client/src/test/toolConfirmation.test.ts",
