@@ -11,7 +11,10 @@
  *   k = 20); their count is the pattern's budget: at most MAX_ALTERNATIVES, counted as the product
  *   over groups (what a backtracking match could try), repeated groups (`*(a|b)`, `+(a|b)`) refused.
  * - Any other pattern (classes, negations, escapes, ranges) still goes to picomatch, under the same
- *   alternative budget and with at most MAX_STARS_WITH_SYNTAX stars in one segment.
+ *   alternative budget and with at most MAX_STARS_WITH_SYNTAX unbounded constructs in one segment:
+ *   stars, negations `!(…)` and repetitions `+(…)` alike (unboundedIn), so its regular expression has
+ *   at most that many unbounded quantifiers a segment and a failing match tries at most about
+ *   (name length)^(MAX_STARS_WITH_SYNTAX + 1) positions.
  * - At most MAX_PATTERN_CHARS characters per pattern; callers cap how many patterns they take.
  */
 import type picomatchModule from "picomatch";
@@ -38,12 +41,22 @@ export function globProblem(pattern: string): string | undefined {
     }
     for (const segment of pattern.split("/")) {
         if (segment === "**") continue;
-        const stars = (segment.match(/\*/g) ?? []).length;
-        if (stars > MAX_STARS_WITH_SYNTAX) {
-            return `the glob ${JSON.stringify(pattern)} has ${stars} wildcards in one path segment together with braces, classes or escapes; at most ${MAX_STARS_WITH_SYNTAX} are allowed there (such patterns can take exponential time)`;
+        const unbounded = unboundedIn(segment);
+        if (unbounded > MAX_STARS_WITH_SYNTAX) {
+            return `the glob ${JSON.stringify(pattern)} has ${unbounded} wildcards in one path segment (stars, negations !(…) and repetitions +(…) alike) together with braces, classes or escapes; at most ${MAX_STARS_WITH_SYNTAX} are allowed there (such patterns can take exponential time)`;
         }
     }
     return undefined;
+}
+
+/**
+ * The constructs of a segment that picomatch compiles to an unbounded quantifier, each a place a
+ * failing match can backtrack into: `*` (and the `*` of `*(…)`), a negation `!(…)` (a lazy
+ * `[^/]*?` after a lookahead) and a repetition `+(…)`. A negation was once left out, and six of
+ * them took 331 s on one 243-character name (docs/security.md, "Resource bounds").
+ */
+export function unboundedIn(segment: string): number {
+    return (segment.match(/\*|[!+]\(/g) ?? []).length;
 }
 
 export class GlobError extends Error {}
