@@ -1,4 +1,4 @@
-// Evidence in a long-lived server (docs/evidence.md, "In a server"; issue 33 item 7): a query to
+// Evidence in a long-lived server (docs/evidence-internals.md, "In a server"; issue 33 item 7): a query to
 // `sourcecheck mcp` over stdio with the SDK's client, whose index stays in memory between queries and
 // follows file events, against the same query as a CLI process (`sourcecheck evidence`, its index file
 // already built), on the peer's scaling corpus (bench/evidence.mjs). Warm (nothing changed) and after

@@ -1,6 +1,6 @@
 /**
  * The word classes of core/words.ts judge ASCII text without their Unicode regular expressions (whose
- * compilation is start-up cost: docs/benchmarks.md, "CLI start-up"). Held here to those Unicode
+ * compilation is start-up cost: docs/benchmarks-cases.md, "CLI start-up"). Held here to those Unicode
  * classes themselves, the oracle, on every ASCII character and on generated text, ASCII or not.
  */
 import * as assert from "node:assert/strict";

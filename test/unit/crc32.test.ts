@@ -1,6 +1,6 @@
 /**
  * evidence/crc32.ts sums a process's first 64 KB in JS and the rest with node:zlib, so that a query on
- * a small index does not load node:zlib (docs/benchmarks.md, "CLI start-up"). Whichever way a sum
+ * a small index does not load node:zlib (docs/benchmarks-cases.md, "CLI start-up"). Whichever way a sum
  * goes, it must be node:zlib's crc32, the oracle: each sequence runs in a fresh instance of the
  * module, so it starts in JS, continues sums across pieces and crosses the budget.
  */

@@ -1,5 +1,5 @@
 /**
- * Evidence scales with the text, not its square (docs/evidence.md, "Chunks"): a file without blank
+ * Evidence scales with the text, not its square (docs/evidence-internals.md, "Chunks"): a file without blank
  * lines is cut into bounded chunks at line ends, preferring sentence ends, so a hit names a few lines
  * and the work of chunking (counted: line reads) at most doubles when the document doubles.
  */

@@ -1,5 +1,5 @@
 /**
- * Evidence kept in a long-lived server follows file events (docs/evidence.md, "In a server"): after
+ * Evidence kept in a long-lived server follows file events (docs/evidence-internals.md, "In a server"): after
  * the first query, a changed or deleted document is read again without walking the corpus, and a
  * new file (which no kept index knows) makes the query walk. The walk is seen by counting the
  * folder listings the discovery makes (fs.readdirSync); a plain kept index walks on every query,

@@ -1,5 +1,5 @@
 /**
- * Heading-aware chunking of Markdown (docs/evidence.md, "Chunks"). A section runs from an ATX heading
+ * Heading-aware chunking of Markdown (docs/evidence-internals.md, "Chunks"). A section runs from an ATX heading
  * to the next one; headings inside fenced code are text, not headings. A section is cut into chunks of
  * contiguous lines at blank lines once it grows past `maxChars` (a target, not a cap); a paragraph of
  * more than twice that (a fenced block of more than 16 times) is first cut at line ends, preferring

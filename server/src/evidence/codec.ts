@@ -1,5 +1,5 @@
 /**
- * The evidence index as one binary file (docs/evidence.md, "Index files"): magic, header JSON, the
+ * The evidence index as one binary file (docs/evidence-internals.md, "Index files"): magic, header JSON, the
  * documents as columns (no JSON to parse per document), the chunk table, a CRC-32 of all that, then
  * the postings, each term's list with a CRC-32 of its own in the header's term dictionary. A warm
  * query reads the front (everything before the postings) and the lists of its own terms only

@@ -1,5 +1,5 @@
 /**
- * The content hash of a document (docs/evidence.md, "Identity"), on its own so the web build can give it
+ * The content hash of a document (docs/evidence-internals.md, "Identity"), on its own so the web build can give it
  * a browser twin (web/contentHash.ts, @noble/hashes). workspace/sha256.ts loads node:crypto, the
  * fastest SHA-256 on Node, once a process hashes more than 2 KB.
  */

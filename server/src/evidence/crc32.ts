@@ -1,6 +1,6 @@
 /**
  * CRC-32 (zlib's: IEEE polynomial, reflected) for the index codec. A process's first 64 KB are summed
- * in JS: loading node:zlib costs a command about 3 ms of its start-up (docs/benchmarks.md, "CLI
+ * in JS: loading node:zlib costs a command about 3 ms of its start-up (docs/benchmarks-cases.md, "CLI
  * start-up"), more than a small index's few kilobytes cost in JS. Past that, node:zlib's crc32.
  * test/unit/crc32.test.ts holds both to node:zlib.
  */

@@ -1,5 +1,5 @@
 /**
- * The documents of an evidence index file as columns (docs/evidence.md, "Index files"), and their
+ * The documents of an evidence index file as columns (docs/evidence-internals.md, "Index files"), and their
  * records made one at a time when asked for. A warm query compares twenty thousand files' stats with
  * the columns and builds the records of its hits only: building every record when the file was read
  * was most of loading it, and their garbage most of the rest.

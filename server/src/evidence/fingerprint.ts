@@ -1,4 +1,4 @@
-/** Content identities (docs/evidence.md, "Identity"): document hashes, chunk fingerprints, stable chunk ids. */
+/** Content identities (docs/evidence-internals.md, "Identity"): document hashes, chunk fingerprints, stable chunk ids. */
 // The content hash has a browser twin (the web build swaps contentHash.ts): re-exported for its callers.
 export { contentHash } from "./contentHash";
 

@@ -102,7 +102,7 @@ export class EvidenceIndex {
     private memoSize = 0;
     /**
      * Ids of slots asked for (a slot's id holds while it lives; compaction renumbers): a kept index's
-     * queries name the same unsafe and duplicate chunks in `rejected` each time (docs/evidence.md, "In a server").
+     * queries name the same unsafe and duplicate chunks in `rejected` each time (docs/evidence-internals.md, "In a server").
      */
     private ids: (string | undefined)[] = [];
     /** What queries read of the documents, kept until a document is added, changed or removed. */

@@ -1,4 +1,4 @@
-/** Evidence search as a library (docs/evidence.md, "Library"): the pure pieces, no file access. */
+/** Evidence search as a library (docs/evidence-internals.md, "Library"): the pure pieces, no file access. */
 export { type Chunk, chunkMarkdown, DEFAULT_MAX_CHARS } from "./chunker";
 export {
     type EvalCase,

@@ -1,5 +1,5 @@
 /**
- * What a hit shows and cites (docs/evidence.md, "Refs" and "Hit text"): the chunk's text below its
+ * What a hit shows and cites (docs/evidence-internals.md "Refs", evidence.md "Hit text"): the chunk's text below its
  * heading cut into sentences, the sentence that matches the query best, a passage of whole sentences
  * around it that fits a character limit, and refs with word-aligned unique boundaries
  * (core/author.ts refForSpan) to the sentence and to the passage. Every ref resolves inside the chunk.

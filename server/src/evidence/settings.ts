@@ -5,6 +5,6 @@ export interface IndexSettings {
     maxChars: number;
     /** Extra unsafe-source phrases beside the defaults. */
     unsafePatterns: string[];
-    /** Bigrams (the default, docs/evidence.md "Tokenizer"), or `Intl.Segmenter` words for comparison. */
+    /** Bigrams (the default, docs/evidence-internals.md "Tokenizer"), or `Intl.Segmenter` words for comparison. */
     tokenizer?: TokenizerName;
 }

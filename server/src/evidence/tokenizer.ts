@@ -1,5 +1,5 @@
 /**
- * Search terms of a text (docs/evidence.md, "Tokenizer"): case-folded words of spaced scripts minus
+ * Search terms of a text (docs/evidence-internals.md, "Tokenizer"): case-folded words of spaced scripts minus
  * a few English stop words, and overlapping character bigrams of runs of the scripts written without
  * spaces (a lone character stays one term). Words and those scripts are core/words.ts's, as for
  * boundaries and repair (an identifier with `_` is one term). Bigrams were chosen over `Intl.Segmenter` words by the
@@ -68,7 +68,7 @@ export type TermVisitor = (text: string, emit: (term: string) => void) => void;
 let wordSegmenter: Intl.Segmenter | undefined;
 
 /**
- * The alternative the evaluation compared bigrams with (docs/evidence.md, "Tokenizer"): the words of
+ * The alternative the evaluation compared bigrams with (docs/evidence-internals.md, "Tokenizer"): the words of
  * `Intl.Segmenter` (dictionary segmentation for Chinese and Japanese), case-folded, minus stop words.
  */
 export function forEachSegmentedTerm(text: string, emit: (term: string) => void): void {

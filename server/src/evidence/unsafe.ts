@@ -1,5 +1,5 @@
 /**
- * The unsafe-source gate (docs/evidence.md, "Unsafe sources"): a document containing a prompt-override
+ * The unsafe-source gate (docs/evidence-internals.md, "Unsafe sources"): a document containing a prompt-override
  * phrase anywhere is kept out of every result, all of its chunks, whatever their relevance. Phrases are
  * matched case-folded with runs of whitespace collapsed, so line wrapping cannot hide one.
  */

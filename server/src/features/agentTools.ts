@@ -59,7 +59,7 @@ function wholeRange(text: string) {
 /**
  * Evidence indexes kept in memory for the agents' queries, for as long as the language server runs
  * (a context is made per tool call; the indexes outlive it), following file events as the MCP
- * server's do (docs/evidence.md, "In a server").
+ * server's do (docs/evidence-internals.md, "In a server").
  */
 const keptIndexes: KeptIndexes = new WatchedIndexes();
 

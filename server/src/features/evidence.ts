@@ -25,7 +25,7 @@ export { CANCELLED, FILES_PER_STEP, type SearchWork } from "./evidenceClaim";
 export class EvidenceFeature implements EvidenceFinder {
     /**
      * The last index used per corpus, index file and patterns, following file events as the MCP
-     * server's do (docs/evidence.md, "In a server"): a repeated search walks the corpus only when a
+     * server's do (docs/evidence-internals.md, "In a server"): a repeated search walks the corpus only when a
      * watcher cannot vouch for what changed (its first search, a new file, a search cancelled mid-walk).
      */
     private readonly kept = new WatchedIndexes();

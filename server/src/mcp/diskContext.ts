@@ -43,7 +43,7 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
     const realRoot = () => fs.realpathSync(root);
     /**
      * Evidence indexes kept in memory between queries, following file events: the server lives as
-     * long as the agent's session (docs/evidence.md, "In a server").
+     * long as the agent's session (docs/evidence-internals.md, "In a server").
      */
     const keptIndexes: KeptIndexes = options.watchEvidence ? new WatchedIndexes() : new Map();
     /** One reader per document root and size cap, so each keeps its unchanged files between calls. */

@@ -1,5 +1,5 @@
 /**
- * Reading corpus files for the evidence index (docs/evidence.md, "Speed"): one file at a time on
+ * Reading corpus files for the evidence index (docs/benchmarks-evidence.md, "Speed"): one file at a time on
  * this thread, or many on a worker thread that opens, stats and reads them in batches while this
  * thread decodes and indexes the batch before. A cold build is mostly these system calls; with the
  * workers they run on the other core. Files come back in the order asked, whichever way they are read;

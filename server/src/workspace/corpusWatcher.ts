@@ -1,6 +1,6 @@
 /**
  * Which files of a corpus changed since last asked, from the operating system's file events
- * (docs/evidence.md, "In a server"), so a long-lived server need not walk the corpus per query. On
+ * (docs/evidence-internals.md, "In a server"), so a long-lived server need not walk the corpus per query. On
  * Linux one non-recursive watch per folder (Node's recursive watch there watches every file, and
  * stats each one at start); elsewhere one recursive watch. Dot folders are never corpus files and
  * are not watched. Anything the watcher cannot vouch for (an error, an event without a name, a new

@@ -152,7 +152,7 @@ export class Discovery {
     /**
      * Every file below `start` that no rule removes, synchronously. With `keep`, each file is handed
      * to it as it is listed and only those it keeps are gathered: a caller that decides files one by
-     * one holds no record of the others (a warm `sourcecheck evidence`, docs/evidence.md "Speed").
+     * one holds no record of the others (a warm `sourcecheck evidence`, docs/benchmarks-evidence.md "Speed").
      */
     walkSync(
         start: string,
@@ -168,7 +168,7 @@ export class Discovery {
      * apart by its lstat, which `visit` gets with the file (a listed symlink's: its target's). Same
      * rules as walkSync; a folder's names come in sorted order, the order an index keeps its paths in.
      * On 19,788 files, about 30 ms less than walkSync's typed listing plus an lstat per file
-     * (docs/evidence.md, "Speed").
+     * (docs/benchmarks-evidence.md, "Speed").
      */
     walkStatsSync<S extends EntryStats>(
         start: string,

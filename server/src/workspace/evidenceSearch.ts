@@ -319,7 +319,7 @@ function answersInCorpus(answer: string | readonly string[] | undefined, prefix:
 /**
  * The indexes a long-lived server (the MCP server, the language server's agent tools) keeps in memory
  * between queries, by corpus folder and index directory: a query then pays the stat walk of the
- * corpus, not the reading of its index file (docs/evidence.md, "In a server").
+ * corpus, not the reading of its index file (docs/evidence-internals.md, "In a server").
  */
 export interface KeptIndexes {
     get(key: string): OpenedIndex | undefined;

@@ -1,5 +1,5 @@
 /**
- * Where the evidence index lives and how it follows the corpus (docs/evidence.md, "Index files"):
+ * Where the evidence index lives and how it follows the corpus (docs/evidence-internals.md, "Index files"):
  * one file per corpus path, outside the corpus (the user's cache directory unless told otherwise),
  * written atomically; a missing index is built, a stale one updated for the changed, added and
  * deleted files only, and an unreadable one or one of another version rebuilt with a warning.
@@ -40,7 +40,7 @@ export {
 
 /**
  * Changes since the index file was written are re-done by every run (re-reading those files) until
- * they pass either bound; then the whole index is written again (docs/evidence.md, "Index files").
+ * they pass either bound; then the whole index is written again (docs/evidence-internals.md, "Index files").
  * An edit or two between queries costs a few file reads, not a rewrite of the index.
  */
 export const DEFERRED_CHANGES = { files: 64, bytes: 4 * 1024 * 1024 };
@@ -187,7 +187,7 @@ function walkCorpus(
 /**
  * A full garbage collection after every 16 MiB of files read, in builds that large only: a file's text
  * over 128 KB lands in V8's large-object space, freed only by a full collection, which V8 put off
- * until a gigabyte build held about its corpus's size (docs/evidence.md, "A corpus of a gigabyte").
+ * until a gigabyte build held about its corpus's size (docs/benchmarks-evidence.md, "A corpus of a gigabyte").
  * The collector is had from a fresh context once `--expose-gc` is set (it is not exposed to the
  * program); undefined if the runtime refuses.
  */
@@ -302,7 +302,7 @@ export function* openIndexSteps(
 
 /**
  * Brings a kept index up to date for the files a watcher saw change (corpus-relative paths), without
- * a walk (docs/evidence.md, "In a server"). False, with nothing done, when a path is neither a
+ * a walk (docs/evidence-internals.md, "In a server"). False, with nothing done, when a path is neither a
  * document the index knows nor a known annotation file (a new file, a folder, a configuration): the
  * caller walks the corpus instead.
  */

@@ -5,7 +5,7 @@
  *
  * The first 2 KB a process hashes go through @noble/hashes (the same SHA-256, in JS): loading
  * node:crypto costs a command about 5 ms of CPU at start-up, while hashing a tiny workspace's few
- * hundred bytes in JS, cold, costs about 2 ms (in process, measured: docs/benchmarks.md, "CLI
+ * hundred bytes in JS, cold, costs about 2 ms (in process, measured: docs/benchmarks-cases.md, "CLI
  * start-up"). Past SCRIPT_BUDGET bytes in all, or for any one larger input, node:crypto is loaded
  * and used from then on: it is many times faster on more, and JS cold costs as much near 3 KB.
  * test/unit/sha256.test.ts holds both to node:crypto.
