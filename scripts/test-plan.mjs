@@ -71,6 +71,8 @@ export const FAST_TESTS = [
     "test/unit/annotateEdits.test.ts",
     "test/unit/lockCli.test.ts",
     "test/unit/testFast.test.ts",
+    "test/unit/docsIndex.test.ts",
+    "test/unit/docsLinks.test.ts",
     "client/src/test/lockOffer.test.ts",
     "client/src/test/testHooks.test.ts",
     "client/src/test/toolConfirmation.test.ts",

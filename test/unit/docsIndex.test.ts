@@ -31,6 +31,17 @@ describe("docs index and README", () => {
         assert.deepEqual(missing, [], `pages docs/README.md does not link: ${missing.join(", ")}`);
     });
 
+    it("groups the index by purpose and keeps every page of docs/ at most 400 lines", () => {
+        const index = fs.readFileSync(path.join(docs, "README.md"), "utf8");
+        const sections = [...index.matchAll(/^## (.+)$/gm)].map((m) => m[1].split(":")[0]);
+        assert.deepEqual(sections, ["Tutorial", "How-to guides", "Reference", "Explanation"]);
+        const pages = fs.readdirSync(docs).filter((name) => name.endsWith(".md"));
+        const long = pages
+            .map((page) => ({ page, lines: fs.readFileSync(path.join(docs, page), "utf8").split("\n").length }))
+            .filter(({ lines }) => lines > 400);
+        assert.deepEqual(long, [], "split a long page by purpose (docs/README.md)");
+    });
+
     it("has no README or index link to a file that does not exist", () => {
         for (const file of [path.join(repo, "README.md"), path.join(docs, "README.md")]) {
             const links = relativeLinks(fs.readFileSync(file, "utf8"));
