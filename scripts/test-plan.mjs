@@ -73,6 +73,7 @@ export const FAST_TESTS = [
     "test/unit/testFast.test.ts",
     "test/unit/docsIndex.test.ts",
     "test/unit/docsLinks.test.ts",
+    "test/unit/changelog.test.ts",
     "client/src/test/lockOffer.test.ts",
     "client/src/test/testHooks.test.ts",
     "client/src/test/toolConfirmation.test.ts",
