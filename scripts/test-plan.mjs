@@ -45,6 +45,7 @@ export const FAST_TESTS = [
     "test/unit/annotationFiles.test.ts",
     "test/unit/lockReader.test.ts",
     "test/unit/workspace.test.ts",
+    "test/unit/libraryCheck.test.ts",
     "test/unit/lock.test.ts",
     "test/unit/lockEditor.test.ts",
     "test/unit/freshDocuments.test.ts",

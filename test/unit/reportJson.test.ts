@@ -127,7 +127,7 @@ describe("one report serializer, every output", () => {
                 const sum = (key: "validCount" | "invalidCount") => reports[0][key] + reports[1][key];
                 assert.equal(
                     both.stdout,
-                    `{\n  "files": [\n${items.join(",\n")}\n  ],\n  "validCount": ${sum("validCount")},\n  "invalidCount": ${sum("invalidCount")},\n  "exitCode": ${exitCode}\n}\n`,
+                    `{\n  "files": [\n${items.join(",\n")}\n  ],\n  "validCount": ${sum("validCount")},\n  "invalidCount": ${sum("invalidCount")},\n  "ok": ${exitCode === 0},\n  "exitCode": ${exitCode}\n}\n`,
                 );
             }),
             { numRuns: 60 },

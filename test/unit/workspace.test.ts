@@ -85,7 +85,13 @@ describe("workspace: one door for files", () => {
         const recorded = createMemoryWorkspace(FILES);
         documentsOf(recorded, recorded.root).get("answer.md");
         recorded.stat("/workspace/notes/a.md");
-        assert.deepEqual(recorded.reads, ["/workspace/answer.md", "/workspace/notes/a.md"]);
+        // The document rule resolves the root and the path, then reads it.
+        assert.deepEqual(recorded.reads, [
+            "/workspace",
+            "/workspace/answer.md",
+            "/workspace/answer.md",
+            "/workspace/notes/a.md",
+        ]);
     });
 
     it("writes only while the file is as it was read, on disk and in memory", async () => {

@@ -100,18 +100,24 @@ export interface BriefExtras {
     nearest?: (path: string) => string[];
     /** The lock's counts, when the file has a lock. */
     lock?: LockCounts;
+    /** The file's exit status when it is not the report's (an unusable lock: operations/check.ts). */
+    exitCode?: 0 | 1 | 2;
 }
 
 /** The brief text; `result` must have been checked with `keepAnnotations` and `keepEntries` (refs are shown). */
 export function briefCheckText(
     result: CheckResult,
     file?: string,
-    { nearest = () => [], lock }: BriefExtras = {},
+    { nearest = () => [], lock, exitCode }: BriefExtras = {},
 ): string {
     const { report } = result;
     const drift = result.problems.filter((p) => p.code === "text-changed");
     const others = result.problems.filter((p) => p.code !== "text-changed");
-    const lines = [statusLine(result, file, drift.length, lock), verdictLine(report), ...coverageLines(result)];
+    const lines = [
+        statusLine(result, file, drift.length, lock, exitCode ?? result.report.exitCode),
+        verdictLine(report),
+        ...coverageLines(result),
+    ];
     lines.push(...driftLines(result, drift));
     // One block per failing ref (or file-level error), its errors in order; errors before notes.
     const errors = others.filter((p) => severityOf(p) === undefined);
@@ -149,13 +155,19 @@ export function briefCheckText(
     return lines.join("\n");
 }
 
-function statusLine(result: CheckResult, file: string | undefined, drifted: number, lock?: LockCounts): string {
+function statusLine(
+    result: CheckResult,
+    file: string | undefined,
+    drifted: number,
+    lock: LockCounts | undefined,
+    exitCode: 0 | 1 | 2,
+): string {
     const { report } = result;
     const total = report.validCount + report.invalidCount;
     const where = file ? `${file}: ` : "";
     const unlocked = lock && lock.unlocked > 0 ? `; ${plural(lock.unlocked, "ref")} not in the lock` : "";
-    if (report.exitCode !== 0) {
-        return `${where}${plural(total, "annotation")}: ${report.validCount} valid, ${report.invalidCount} invalid${unlocked} (exit ${report.exitCode}).`;
+    if (exitCode !== 0) {
+        return `${where}${plural(total, "annotation")}: ${report.validCount} valid, ${report.invalidCount} invalid${unlocked} (exit ${exitCode}).`;
     }
     const refs = result.annotations.reduce(
         (sum, a) => sum + (a.claim ? 1 : 0) + a.sources.filter((s) => s.ref).length,

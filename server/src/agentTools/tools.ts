@@ -6,17 +6,15 @@
 
 import type { z } from "zod";
 import { sourceLabel } from "../../../shared/numbering";
-import { checkInput as checkAnnotations } from "../core/check";
 import type { CiteCandidate } from "../core/cite";
-import { LockComparison, type LockError, type LockFile, lockFileNameFor } from "../core/lock";
+import type { LockError, LockFile } from "../core/lock";
 import { nearestPaths } from "../core/nearestPaths";
 import type { NextStep } from "../core/nextStep";
 import { numberedLines } from "../core/numberedLines";
-import { parseJsonText } from "../core/parse";
 import { normalizeRefPath } from "../core/refPath";
-import { reportJson, reportObject } from "../core/reportJson";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
 import { type AnnotateDone, annotate as annotateOperation } from "../operations/annotate";
+import { type CheckOutcome, checkOperation, checkReport } from "../operations/check";
 import { cite as citeOperation, withNearestPaths } from "../operations/cite";
 import { isOperationError, type OperationErrorCode } from "../operations/errors";
 import { type LockResult, lockPlan } from "../operations/lock";
@@ -243,59 +241,51 @@ function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutc
     if ((args.file === undefined) === (args.annotations === undefined)) {
         throw new ToolError("invalid-arguments", "check: give either file or annotations (not both, not neither)");
     }
-    const options = { keepAnnotations: true, keepEntries: true };
-    let result: ReturnType<typeof checkAnnotations>;
+    if (args.file !== undefined && args.documents !== undefined) {
+        throw new ToolError(
+            "invalid-arguments",
+            "check: documents go with inline annotations, not with a file (a file embeds its own session)",
+        );
+    }
     let nearest: (path: string) => string[] = (path) => nearestPaths(path, context.files());
+    let outcome: CheckOutcome;
     if (args.file !== undefined) {
-        if (args.documents !== undefined) {
-            throw new ToolError(
-                "invalid-arguments",
-                "check: documents go with inline annotations, not with a file (a file embeds its own session)",
-            );
-        }
         const text = documentOrFail(context, refPath(args.file)).content;
-        const parsed = parseJsonText(text);
         const scope = context.refScope(args.file);
         nearest = (path) => nearestPaths(path, scope.files());
-        // As `sourcecheck check`: drift against the lock beside the file (docs/lock.md).
+        // The very operation `sourcecheck check` runs, with the lock beside the file (docs/lock.md).
         const access = context.lockFor?.(args.file);
-        const comparison =
-            access && !access.error && (access.lock || args.locked)
-                ? new LockComparison(access.lock, sha256, {
-                      locked: args.locked === true,
-                      lockFileName: access.lock ? lockFileNameFor(baseName(args.file)) : undefined,
-                  })
-                : undefined;
-        result = checkAnnotations(parsed.value, scope.documents(), parsed.syntaxErrors, {
-            ...options,
-            unlistedSyntaxErrors: parsed.unlistedSyntaxErrors,
-            refWarnings: comparison ? [comparison] : [],
-        });
-        if (comparison || access?.error) {
-            // A lock that cannot be used is bad input (docs/lock.md), whatever the refs say.
-            const report = access?.error ? { ...result.report, ok: false, exitCode: 2 as const } : result.report;
-            const extras = {
-                lock: comparison && { ...(access?.lock ? { file: access.path } : {}), ...comparison.counts },
-                lockError: access?.error && { ...access.error, file: access.path },
-            };
-            let text =
-                args.detail === "full"
-                    ? reportJson(report, "compact", extras)
-                    : briefCheckText(result, args.file, { nearest, lock: comparison?.counts });
-            if (access?.error && args.detail !== "full") {
-                text = `${access.path}: ${access.error.code}: ${access.error.message} (exit 2)\n${text}`;
-            }
-            return { ok: true, structured: reportObject(report, extras), text };
-        }
+        const lock =
+            access &&
+            (access.lock || access.error ? { path: access.path, lock: access.lock, error: access.error } : {});
+        outcome = checkOperation(
+            { text, locked: args.locked, keep: true },
+            { documents: scope.documents(), lock, sha256 },
+        );
     } else {
         const input = args.documents ? { documents: args.documents, annotations: args.annotations } : args.annotations;
-        result = checkAnnotations(input, args.documents ? undefined : context.documents(), [], options);
+        outcome = checkOperation(
+            { value: input, locked: args.locked, keep: true },
+            { documents: args.documents ? NO_DOCUMENTS : context.documents(), sha256 },
+        );
     }
-    // The structured content is the whole report; the text is brief unless asked for in full.
-    const text =
-        args.detail === "full" ? reportJson(result.report, "compact") : briefCheckText(result, args.file, { nearest });
-    return { ok: true, structured: reportObject(result.report), text };
+    // The structured content is the whole report, as `check --json` prints it; the text is brief unless asked for in full.
+    const structured = checkReport(outcome);
+    let text: string;
+    if (args.detail === "full") text = JSON.stringify(structured);
+    else {
+        text = briefCheckText(outcome.result, args.file, {
+            nearest,
+            lock: outcome.lockCounts,
+            exitCode: outcome.exitCode,
+        });
+        const lockError = outcome.extras.lockError as { file: string; code: string; message: string } | undefined;
+        if (lockError) text = `${lockError.file}: ${lockError.code}: ${lockError.message}\n${text}`;
+    }
+    return { ok: true, structured, text };
 }
+
+const NO_DOCUMENTS: DocumentLookup = { get: () => undefined };
 
 function index(args: z.infer<typeof indexInput>, context: ToolContext): ToolOutcome {
     const document = documentOrFail(context, args.path);

@@ -4,13 +4,13 @@
  * the number of jobs. JSON entries are written as they are made: memory does not grow with the report.
  */
 import * as nodePath from "node:path";
-import { checkInput, type ReportEntry } from "../core/check";
+import type { ReportEntry } from "../core/check";
 import { changedDocuments, LockComparison, type LockError, UnchangedLock } from "../core/lock";
-import { parseJsonText } from "../core/parse";
 import { reportClose, reportEntry, reportHead, reportIndent, reportJson } from "../core/reportJson";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
 import type { SchemaError } from "../core/types";
 import { visible } from "../core/visible";
+import { type CheckLockRead, checkOperation } from "../operations/check";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { entriesFor, hasLockBeside, isLockOnBasis, readLockOnBasis, sha256 } from "../workspace/lockFiles";
 import { isCliError, readTextInput, readTextInputHashed } from "./files";
@@ -114,59 +114,47 @@ export function checkFileInto(
         if (!job.named || !isCliError(error)) throw error;
         return unreadableFile(job, format, emit, error.message);
     }
-    const parsed = parseJsonText(content);
     const indent = reportIndent(job.named);
     const lookup = documents.lookup(job.root, job.maxBytes);
-    const lock = lockOf(job, content, contentSha256, documents);
     let entryCount = 0;
     if (format === "json") emit(reportHead(indent, job.named ? job.shown : undefined), true);
     const onEntry =
         format === "json" ? (entry: ReportEntry) => emit(reportEntry(entry, entryCount++, indent), false) : undefined;
-    const result = checkInput(parsed.value, lookup, parsed.syntaxErrors, {
-        keepAnnotations: false,
-        keepEntries: false,
-        unlistedSyntaxErrors: parsed.unlistedSyntaxErrors,
-        onEntry,
-        refWarnings: lock.comparison ? [lock.comparison] : [],
-    });
+    // The one check (operations/check.ts): its exit status is the file's, a lock's error included.
+    const outcome = checkOperation(
+        { text: content, locked: job.locked },
+        { documents: lookup, lock: lockOf(job, content, contentSha256, documents), sha256, onEntry },
+    );
+    const { result } = outcome;
     const { report } = result;
     const totals: FileTotals = {
-        validCount: report.validCount,
-        invalidCount: report.invalidCount,
-        // A lock that cannot be used is bad input (docs/lock.md), whatever the refs say.
-        exitCode: lock.error ? 2 : report.exitCode,
+        validCount: outcome.validCount,
+        invalidCount: outcome.invalidCount,
+        exitCode: outcome.exitCode,
     };
-    const lockSummary =
-        lock.comparison && (lock.shown !== undefined || job.locked)
-            ? { file: lock.shown, ...lock.comparison.counts }
-            : undefined;
     if (format === "json") {
-        const extras = {
-            warnings: noAnnotations(totals, report.schemaErrors),
-            lock: lockSummary,
-            lockError: lock.error && { ...lock.error, file: lock.errorFile },
-        };
         const summary = {
             ...totals,
             schemaErrors: report.schemaErrors,
             schemaErrorCount: report.schemaErrorCount,
             omittedEntryCount: report.omittedEntryCount,
         };
-        emit(reportClose(entryCount > 0, summary, extras, indent), false);
+        emit(reportClose(entryCount > 0, summary, outcome.extras, indent), false);
         return totals;
     }
     const located = locateProblems(result, [singleSource(job.shown, content)]);
-    if (lock.error) {
+    const lockError = outcome.extras.lockError as (LockError & { file: string }) | undefined;
+    if (lockError) {
         located.unshift({
-            code: lock.error.code,
-            message: lock.error.message,
-            pointer: lock.error.pointer ?? "",
-            file: lock.errorFile!,
+            code: lockError.code,
+            message: lockError.message,
+            pointer: lockError.pointer ?? "",
+            file: lockError.file,
             start: { line: 1, column: 1 },
             end: { line: 1, column: 1 },
         } as unknown as LocatedProblem);
     }
-    emitProblems(job, format, emit, located, () => formatText(result, located), totals);
+    emitProblems(job, format, emit, located, () => formatText(result, located, outcome.exitCode), totals);
     return totals;
 }
 
@@ -211,51 +199,33 @@ export function readAnnotationInput(path: string, shown: string, maxBytes?: numb
     return { text: readTextInput(path, () => Buffer.alloc(0), shown, maxBytes) };
 }
 
-/** The lock beside a file and what check compares against it; stdin has none. */
+/** The lock beside a file as check compares against it (operations/check.ts); stdin has none. */
 function lockOf(
     job: FileJob,
     content: string,
     contentSha256: string | undefined,
     documents: DocumentCache,
-): {
-    comparison?: LockComparison | UnchangedLock;
-    /** The lock's name as shown (beside the file as given). */
-    shown?: string;
-    error?: LockError;
-    errorFile?: string;
-} {
+): CheckLockRead {
     let read = job.path === "-" ? undefined : readLockOnBasis(job.path, () => contentSha256 ?? sha256(content));
-    const shown = read && nodePath.join(nodePath.dirname(job.shown), nodePath.basename(read.path));
-    if (read && isLockOnBasis(read)) {
+    if (!read) return {};
+    // The lock's name as shown: beside the file as given.
+    const shown = nodePath.join(nodePath.dirname(job.shown), nodePath.basename(read.path));
+    if (isLockOnBasis(read)) {
         // Nothing the lock was taken over changed: no entry needs reading (docs/lock.md, "Basis").
         // Some documents changed: only the entries of refs into them.
         const hashing = documents.lookup(job.root, job.maxBytes, { contentSha256: true });
         const changed = changedDocuments(read.basis, hashing, sha256);
-        if (changed.size === 0) return { comparison: new UnchangedLock(), shown };
+        if (changed.size === 0) return { path: shown, comparison: new UnchangedLock() };
         const lockFileName = nodePath.basename(read.path);
         const partial = entriesFor(read, changed, nodePath.basename(job.path));
         if (partial) {
             const options = { locked: job.locked === true, lockFileName, comparedPaths: changed };
-            return { comparison: new LockComparison(partial, sha256, options), shown };
+            return { path: shown, comparison: new LockComparison(partial, sha256, options) };
         }
         read = read.load();
     }
-    if (read?.error) return { error: read.error, errorFile: shown };
-    if (!read?.lock && !job.locked) return {};
-    return {
-        comparison: new LockComparison(read?.lock, sha256, {
-            locked: job.locked === true,
-            lockFileName: read?.lock ? nodePath.basename(read.path) : undefined,
-        }),
-        shown: read?.lock ? shown : undefined,
-    };
-}
-
-/** A file with no annotations passes with a warning (docs/ci.md): the JSON field appears only then. */
-function noAnnotations(totals: FileTotals, schemaErrors: readonly SchemaError[]) {
-    return totals.validCount + totals.invalidCount === 0 && schemaErrors.length === 0
-        ? [{ code: NO_ANNOTATIONS, message: NO_ANNOTATIONS_MESSAGE }]
-        : undefined;
+    if (read.error) return { path: shown, error: read.error };
+    return read.lock ? { path: shown, lock: read.lock } : {};
 }
 
 /** A file of many that cannot be read as text: a schema-class error of its own, the others still checked. */

@@ -7,14 +7,15 @@
  */
 import * as nodePath from "node:path";
 import { plural } from "../../../shared/numbering";
-import { checkInput } from "../core/check";
 import { RecordingLookup } from "../core/lock/basis";
-import { parseJsonText } from "../core/parse";
 import { isDocumentFailure } from "../core/session";
 import { visible } from "../core/visible";
+import { type CheckLockRead, checkOperation } from "../operations/check";
 import { renderHtml } from "../render/html";
 import { DiskDocuments } from "../workspace/diskDocuments";
+import { readLockBeside } from "../workspace/lockFiles";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
+import { sha256 } from "../workspace/sha256";
 import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, usageError } from "./commandLine";
 import { CliError, readTextInput, writeFileAtomic } from "./files";
@@ -54,15 +55,14 @@ export const renderCommand = defineCommand({
                 formatConfigProblem(resolution.problem, nodePath.relative(io.cwd, resolution.problem.file)),
             );
         }
-        const parsedJson = parseJsonText(text);
         // Every path the check looks up is recorded: each is an input `-o` may not replace.
         const workspace = new RecordingLookup(
             new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize }),
         );
-        const result = checkInput(parsedJson.value, workspace, parsedJson.syntaxErrors, {
-            keepAnnotations: false,
-            unlistedSyntaxErrors: parsedJson.unlistedSyntaxErrors,
-        });
+        // The one check (operations/check.ts), with the lock beside the file as `check` reads it.
+        const lock = file === "-" ? undefined : renderLock(path, file);
+        const outcome = checkOperation({ text, keep: true }, { documents: workspace, lock, sha256 });
+        const { result } = outcome;
         const documents: { path: string; content: string }[] = [];
         const seen = new Set<string>();
         for (const entry of result.report.entries) {
@@ -79,10 +79,14 @@ export const renderCommand = defineCommand({
             report: result.report,
             documents,
         });
-        const { exitCode, invalidCount } = result.report;
+        const { invalidCount } = result.report;
+        const { exitCode } = outcome;
+        const lockError = outcome.extras.lockError as { file: string; code: string; message: string } | undefined;
         const verdict =
             exitCode === 2
-                ? "it has schema errors"
+                ? lockError
+                    ? `${visible(lockError.file)}: ${lockError.code}: ${visible(lockError.message)}`
+                    : "it has schema errors"
                 : exitCode === 1
                   ? `${plural(invalidCount, "annotation")} with broken refs`
                   : "every ref resolves";
@@ -102,3 +106,10 @@ export const renderCommand = defineCommand({
         return exitCode;
     },
 });
+
+/** The lock beside FILE, named beside FILE as given (as `check` names it). */
+function renderLock(path: string, file: string): CheckLockRead {
+    const read = readLockBeside(path);
+    const shown = nodePath.join(nodePath.dirname(file), nodePath.basename(read.path));
+    return read.lock || read.error ? { path: shown, lock: read.lock, error: read.error } : {};
+}

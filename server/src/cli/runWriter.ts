@@ -59,7 +59,7 @@ export class RunWriter implements PieceSink {
         if (this.format === "sarif") this.out.add(this.tail);
         else if (this.format === "json" && this.many) {
             this.out.add(
-                `${this.items > 0 ? "\n  " : ""}],\n  "validCount": ${t.validCount},\n  "invalidCount": ${t.invalidCount},\n  "exitCode": ${t.exitCode}\n}\n`,
+                `${this.items > 0 ? "\n  " : ""}],\n  "validCount": ${t.validCount},\n  "invalidCount": ${t.invalidCount},\n  "ok": ${t.exitCode === 0},\n  "exitCode": ${t.exitCode}\n}\n`,
             );
         } else if (this.many || this.format === "github") {
             const total = t.validCount + t.invalidCount;

@@ -68,8 +68,9 @@ export function singleSource(file: string, text: string): ProblemSource {
 }
 
 /** The warning code of a file that holds no annotations: it checks nothing, which is not a pass. */
-export const NO_ANNOTATIONS = "no-annotations";
-export const NO_ANNOTATIONS_MESSAGE = "the file holds no annotations: nothing was checked";
+import { NO_ANNOTATIONS, NO_ANNOTATIONS_MESSAGE } from "../operations/check";
+
+export { NO_ANNOTATIONS, NO_ANNOTATIONS_MESSAGE };
 
 /** A readable file with zero annotations and no schema error (exit 0, but nothing was checked). */
 export function isEmptyReport(report: CheckResult["report"]): boolean {
@@ -89,7 +90,12 @@ export function problemLine(p: LocatedProblem): string {
     return `${line}; next: ${wordNext(p.next, "cli", { file: visible(p.file), place })}`;
 }
 
-export function formatText(result: CheckResult, problems: LocatedProblem[]): string {
+/** The text report; `exitCode` is the file's (operations/check.ts: 2 with an unusable lock), else the report's. */
+export function formatText(
+    result: CheckResult,
+    problems: LocatedProblem[],
+    exitCode: 0 | 1 | 2 = result.report.exitCode,
+): string {
     // Names and messages are shown, never acted on (docs/security.md, "Outputs").
     const lines = problems.map(problemLine);
     const { report } = result;
@@ -100,7 +106,7 @@ export function formatText(result: CheckResult, problems: LocatedProblem[]): str
         `${total} annotation${total === 1 ? "" : "s"}: ${report.validCount} valid, ${report.invalidCount} invalid` +
             (schema > 0 ? `, ${schema} schema error${schema === 1 ? "" : "s"}` : "") +
             warningCount(problems) +
-            ` (exit ${report.exitCode})`,
+            ` (exit ${exitCode})`,
     );
     return `${lines.join("\n")}\n`;
 }

@@ -6,7 +6,7 @@
  */
 import * as nodePath from "node:path";
 import { getNodePath, type Node } from "jsonc-parser";
-import { checkInput, type Problem, resolutionProblems } from "../core/check";
+import { type Problem, resolutionProblems } from "../core/check";
 import type { PointedDocument } from "../core/input";
 import { locatePointers, type Span } from "../core/locate";
 import { driftOf, LockComparison, type LockMatch, lockSites, type TextChangedWarning } from "../core/lock";
@@ -15,6 +15,7 @@ import { type RefResolution, resolveRef } from "../core/resolve";
 import type { DocumentLookup } from "../core/session";
 import { isSchemaErrorCode, type Polarity, type Ref, type SourceRef } from "../core/types";
 import { type Verdict, verdictOfPolarities } from "../core/verdict";
+import { checkOperation } from "../operations/check";
 import type { LockRead } from "./lockFiles";
 import { sha256 } from "./sha256";
 
@@ -77,6 +78,8 @@ export class AnnotationFile {
     private readonly lockComparison: LockComparison | undefined;
     /** Schema and syntax errors past the listed ones (core/check.ts): counted, not among `problems`. */
     readonly unlistedProblemCount: number;
+    /** The file's exit status as `sourcecheck check` gives it (2 with an unusable lock beside it). */
+    readonly exitCode: 0 | 1 | 2;
     /** Annotations failing the schema: broken, whether their errors were listed or not. */
     private readonly schemaFailed: number[] = [];
 
@@ -96,10 +99,23 @@ export class AnnotationFile {
         // double the memory of a large file for nothing.
         const parsed = parseJsonText(text);
         this.lockComparison = lock?.lock ? new LockComparison(lock.lock, sha256, { locked: false }) : undefined;
-        const result = checkInput(parsed.value, workspace, parsed.syntaxErrors, {
-            refWarnings: this.lockComparison ? [this.lockComparison] : [],
-            unlistedSyntaxErrors: parsed.unlistedSyntaxErrors,
-        });
+        // The one check (operations/check.ts), as the CLI and the tools run it; the lock's comparison
+        // is kept here, for the features that show what each ref's lock entry says.
+        const outcome = checkOperation(
+            {
+                value: parsed.value,
+                keep: true,
+                syntaxErrors: parsed.syntaxErrors,
+                unlisted: parsed.unlistedSyntaxErrors,
+            },
+            {
+                documents: workspace,
+                lock: lock && { path: lock.path, error: lock.error, comparison: this.lockComparison },
+                sha256,
+            },
+        );
+        const { result } = outcome;
+        this.exitCode = outcome.exitCode;
         this.unlistedProblemCount = result.unlistedProblemCount;
         for (const checked of result.annotations) if (checked.schemaFailed) this.schemaFailed.push(checked.index);
         if (lock?.error) {

@@ -18,7 +18,7 @@ import {
 import { SYNCHRONOUS_READS } from "./workspaceFiles";
 
 export interface MemoryWorkspace extends Workspace {
-    /** Every path read, stat'ed or listed, in order (absolute, as asked). */
+    /** Every path read, stat'ed, listed or resolved (realPath), in order (absolute, as asked). */
     readonly reads: string[];
     /** The files now, by path relative to the root (what writes left). */
     files(): Record<string, string>;
@@ -94,6 +94,7 @@ export function createMemoryWorkspace(
                 .map(([name, kind]) => ({ name, kind }));
         },
         realPath(path) {
+            reads.push(path);
             const key = normal(path);
             return texts.has(key) || isFolder(key) ? key : undefined;
         },

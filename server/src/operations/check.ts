@@ -1,0 +1,141 @@
+/**
+ * The check operation (docs/contract.md "Operations", docs/lock.md): one annotation file's text
+ * checked against its documents and the lock beside it, into the report, the lock's verdict and the
+ * exit status. `sourcecheck check` (text, `--json`, SARIF, GitHub), the MCP and VS Code `check`
+ * tools, `render` and the library's `check` all run this one function and print what it returned:
+ * an unusable lock is exit 2 on every front end, and no output names another exit.
+ */
+import { type CheckResult, checkInput, type ReportEntry } from "../core/check";
+import { LockComparison, type LockError, type LockFile, type UnchangedLock } from "../core/lock";
+import { parseJsonText } from "../core/parse";
+import { type ReportExtras, reportObject } from "../core/reportJson";
+import type { DocumentLookup } from "../core/session";
+import type { SchemaError } from "../core/types";
+
+/** A readable file with zero annotations and no schema error: it passes, with this warning. */
+export const NO_ANNOTATIONS = "no-annotations";
+export const NO_ANNOTATIONS_MESSAGE = "the file holds no annotations: nothing was checked";
+
+export interface CheckRequest {
+    /** The annotation file's text; or, for inline annotations (a tool's arguments), `value`. */
+    text?: string;
+    /** The input already parsed (any shape of docs/contract.md section 4), when there is no text. */
+    value?: unknown;
+    /** With `value`: the parser's errors, and how many more it found than it listed. */
+    syntaxErrors?: SchemaError[];
+    unlisted?: number;
+    /** `--locked`: drift and refs missing from the lock are errors (docs/lock.md). */
+    locked?: boolean;
+    /** Keep every ref and its resolution, and the report's entries (editors and the brief text need them). */
+    keep?: boolean;
+}
+
+/** The lock beside the file as its front end read it: none (no `path`), one, or why it cannot be used. */
+export interface CheckLockRead {
+    /** The lock file as the output names it. */
+    path?: string;
+    lock?: LockFile;
+    error?: LockError;
+    /** A comparison the front end made already (the CLI compares through the lock's basis: docs/lock.md). */
+    comparison?: LockComparison | UnchangedLock;
+}
+
+export interface CheckCapabilities {
+    /** The documents of workspace-mode refs (an embedded session brings its own). */
+    documents: DocumentLookup;
+    /** The lock beside the file; absent where the file has no place (stdin, inline annotations). */
+    lock?: CheckLockRead;
+    sha256: (text: string) => string;
+    /** Each report entry as soon as it is made (streamed output; with `keep` false nothing piles up). */
+    onEntry?: (entry: ReportEntry) => void;
+}
+
+export interface CheckOutcome {
+    /** The core's result: the report (its `exitCode` the refs' alone), problems, and with `keep` the refs. */
+    result: CheckResult;
+    /** The file's exit status: the report's, or 2 when the lock beside it cannot be used. */
+    exitCode: 0 | 1 | 2;
+    validCount: number;
+    invalidCount: number;
+    /** What the JSON report adds to the core's report: `warnings`, `lock`, `lockError`. */
+    extras: ReportExtras;
+    /** The lock's counts when a lock was compared (`check --locked` compares even without one). */
+    lockCounts?: LockComparison["counts"];
+}
+
+export function checkOperation(request: CheckRequest, capabilities: CheckCapabilities): CheckOutcome {
+    const parsed =
+        request.text !== undefined
+            ? parseJsonText(request.text)
+            : {
+                  value: request.value,
+                  syntaxErrors: request.syntaxErrors ?? [],
+                  unlistedSyntaxErrors: request.unlisted ?? 0,
+              };
+    const lockRead = capabilities.lock;
+    const comparison = lockComparison(request, lockRead, capabilities.sha256);
+    const keep = request.keep === true;
+    const result = checkInput(parsed.value, capabilities.documents, parsed.syntaxErrors, {
+        keepAnnotations: keep,
+        keepEntries: keep,
+        unlistedSyntaxErrors: parsed.unlistedSyntaxErrors,
+        onEntry: capabilities.onEntry,
+        refWarnings: comparison ? [comparison] : [],
+    });
+    const { report } = result;
+    // A lock that cannot be used is bad input (docs/lock.md), whatever the refs say.
+    const exitCode = lockRead?.error ? 2 : report.exitCode;
+    const counted = comparison && (lockRead?.lock || lockRead?.comparison || request.locked);
+    const extras: ReportExtras = {
+        warnings: noAnnotations(report.validCount + report.invalidCount, report.schemaErrors),
+        lock: counted
+            ? { file: lockRead?.lock || lockRead?.comparison ? lockRead.path : undefined, ...comparison.counts }
+            : undefined,
+        lockError: lockRead?.error && { ...lockRead.error, file: lockRead.path },
+    };
+    return {
+        result,
+        exitCode,
+        validCount: report.validCount,
+        invalidCount: report.invalidCount,
+        extras,
+        lockCounts: comparison?.counts,
+    };
+}
+
+function lockComparison(
+    request: CheckRequest,
+    read: CheckLockRead | undefined,
+    sha256: (text: string) => string,
+): LockComparison | UnchangedLock | undefined {
+    if (read?.error) return undefined;
+    if (read?.comparison) return read.comparison;
+    if (!read?.lock && !request.locked) return undefined;
+    return new LockComparison(read?.lock, sha256, {
+        locked: request.locked === true,
+        lockFileName: read?.lock && read.path !== undefined ? baseName(read.path) : undefined,
+    });
+}
+
+/** A file with no annotations passes with a warning (docs/ci.md): the field appears only then. */
+function noAnnotations(count: number, schemaErrors: readonly SchemaError[]) {
+    return count === 0 && schemaErrors.length === 0
+        ? [{ code: NO_ANNOTATIONS, message: NO_ANNOTATIONS_MESSAGE }]
+        : undefined;
+}
+
+/**
+ * The report of one file as `sourcecheck check FILE --json` prints it (and the MCP tool returns as its
+ * structured content): the core's report with the file's exit status, and what the outcome adds.
+ * Entries are those kept (`keep`); a streamed output writes them as they come instead.
+ */
+export function checkReport(outcome: CheckOutcome, file?: string): Record<string, unknown> {
+    const report = { ...outcome.result.report, ok: outcome.exitCode === 0, exitCode: outcome.exitCode };
+    const object = reportObject(report, outcome.extras);
+    if (outcome.extras.warnings) object.warnings = outcome.extras.warnings;
+    return file === undefined ? object : { file, ...object };
+}
+
+function baseName(path: string): string {
+    return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
+}
