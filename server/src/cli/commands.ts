@@ -110,7 +110,12 @@ function runCheckMany(paths: string[], options: CheckOptions, io: CliIo): Promis
     let jobs: FileJob[];
     try {
         const configs = new ProjectConfigs();
-        const found = discoverFiles(paths, { cwd: io.cwd, exclude: options.exclude ?? [], configs });
+        const found = discoverFiles(paths, {
+            cwd: io.cwd,
+            exclude: options.exclude ?? [],
+            configs,
+            warn: (message) => io.stderr(`sourcecheck: warning: ${visible(message)}\n`),
+        });
         if (found.length === 0) throw new CliError(`no annotation files found in ${paths.join(" ")}`);
         const share = options.shard ? shardOf(found, options.shard) : found;
         jobs = share.map((file) => jobFor(file.path, file.shown, options, io, configs, true));

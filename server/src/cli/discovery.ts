@@ -19,6 +19,8 @@ export interface DiscoveryOptions {
     /** `--exclude` globs, relative to the current folder. */
     exclude: string[];
     configs: ProjectConfigs;
+    /** An ignore file passed over in whole or in part (workspace/ignoreFile.ts); the walk goes on. */
+    warn?: (message: string) => void;
 }
 
 /** The files `check` names: searches go through the one discovery of workspace/discovery.ts. */
@@ -28,6 +30,7 @@ export function discoverFiles(args: readonly string[], options: DiscoveryOptions
         base: options.cwd,
         exclude: (fromCwd) => excluded(fromCwd),
         configs: options.configs,
+        onWarning: options.warn,
         onConfigProblem: (problem) => {
             throw new CliError(formatConfigProblem(problem, shownPath(options.cwd, problem.file)));
         },

@@ -53,7 +53,12 @@ export const lockCommand = defineCommand({
         if (positionals.length === 0) throw usageError(SPEC, " takes at least one annotation FILE, folder or glob");
         if (positionals.includes("-")) throw usageError(SPEC, ": a lock is written beside a file, not for stdin");
         const configs = new ProjectConfigs();
-        const found = discoverFiles(positionals, { cwd: io.cwd, exclude: [], configs });
+        const found = discoverFiles(positionals, {
+            cwd: io.cwd,
+            exclude: [],
+            configs,
+            warn: (message) => io.stderr(`sourcecheck: warning: ${visible(message)}\n`),
+        });
         if (found.length === 0) throw new CliError(`lock: no annotation files found in ${positionals.join(" ")}`);
         const root = values.root !== undefined ? nodePath.resolve(io.cwd, values.root) : undefined;
         const results = found.map((file) => {

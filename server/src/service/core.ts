@@ -66,6 +66,7 @@ export class ServiceCore {
         this.buffers = new OpenBuffers(documents);
         const workspace = new WorkspaceIndex(this.buffers, reads);
         this.workspace = workspace;
+        workspace.warn = (message) => logger.error(`warning: ${message}`);
         this.analysis = new Analysis(workspace, documents, {
             changed: (files, citedUris) => events.changed(files, citedUris),
             removed: (uri) => events.removed(uri),

@@ -27,6 +27,7 @@ import {
     type StatWalkFileSystem,
 } from "./discoveryFs";
 import { compileGlob, GlobError } from "./globs";
+import { type IgnoreFileText, ignoreLinesOf } from "./ignoreLines";
 import type { ConfigProblem, ProjectConfigs } from "./projectConfig";
 
 export {
@@ -106,6 +107,8 @@ export interface DiscoveryOptions {
     annotationGlobs?: readonly string[];
     /** Honour `.gitignore` and `.git/info/exclude` (default true). */
     gitignore?: boolean;
+    /** Told once per ignore file passed over in whole or in part, naming it (ignoreFile.ts). */
+    onWarning?: (message: string) => void;
     /** List files and enter folders whose name starts with `.` (default true). */
     dotEntries?: boolean;
     /** List symlinks to regular files inside the searched tree (default true; symlinked folders are never followed). */
@@ -119,6 +122,7 @@ interface Folder {
     fromBase: string;
     fromTop: string;
     ignores: Ignore | undefined;
+    chain: IgnoreChain | undefined;
 }
 
 /** The ignore rules in force inside one folder: every layer from its top down, rebased onto the top. */
@@ -130,6 +134,8 @@ interface IgnoreChain {
 
 export class Discovery {
     private readonly chains = new Map<string, IgnoreChain>();
+    /** Warnings already told (ignoreFile.ts): each once per discovery. */
+    private readonly warned = new Set<string>();
     private readonly repositories = new Map<string, boolean>();
     private readonly folders = new Map<string, Folder>();
     private readonly recognizer: AnnotationRecognizer;
@@ -297,7 +303,35 @@ export class Discovery {
         if (this.options.exclude?.(folder.fromBase + name, isDirectory)) return true;
         if (this.options.configs?.isExcluded(folder.path + nodePath.sep + name, isDirectory)) return true;
         const fromTop = folder.fromTop + name;
-        return folder.ignores?.ignores(isDirectory ? `${fromTop}/` : fromTop) === true;
+        return this.ignored(folder, isDirectory ? `${fromTop}/` : fromTop);
+    }
+
+    /**
+     * Whether the ignore rules of a folder ignore a path. The package compiles a pattern when first
+     * tested: one that cannot compile (a 40,000-character line was "Invalid regular expression: too
+     * large", exit 3) is dropped from its chain with a warning, and the rest still apply.
+     */
+    private ignored(folder: Folder, fromTop: string): boolean {
+        if (!folder.ignores || !folder.chain) return false;
+        try {
+            return folder.ignores.ignores(fromTop);
+        } catch {
+            const chain = folder.chain;
+            const kept = chain.patterns.filter((pattern) => compiles(pattern));
+            this.warnOnce(
+                `${chain.top}: ${chain.patterns.length - kept.length} ignore pattern(s) that cannot be compiled are ignored`,
+            );
+            chain.patterns = kept;
+            chain.matcher = undefined;
+            folder.ignores = matcherOf(chain);
+            return folder.ignores?.ignores(fromTop) === true;
+        }
+    }
+
+    private warnOnce(warning: string): void {
+        if (this.warned.has(warning)) return;
+        this.warned.add(warning);
+        this.options.onWarning?.(warning);
     }
 
     /**
@@ -316,6 +350,7 @@ export class Discovery {
             fromBase: prefix(this.options.base, directory),
             fromTop: chain ? prefix(chain.top, directory) : "",
             ignores: chain && matcherOf(chain),
+            chain,
         };
         this.folders.set(key, folder);
         return folder;
@@ -328,11 +363,9 @@ export class Discovery {
         let chain: IgnoreChain;
         if (yield* ask<boolean>("exists", nodePath.join(directory, ".git"))) {
             chain = { top: directory, patterns: [], matcher: undefined };
-            const exclude = yield* ask<string | undefined>(
-                "readText",
-                nodePath.join(directory, ".git", "info", "exclude"),
-            );
-            chain.patterns.push(...rebase(exclude, ""));
+            const excludeFile = nodePath.join(directory, ".git", "info", "exclude");
+            const exclude = yield* ask<string | IgnoreFileText | undefined>("readText", excludeFile);
+            chain.patterns.push(...rebase(this.boundedText(exclude, excludeFile), ""));
         } else {
             const parent = nodePath.dirname(directory);
             const belowFloor = directory !== floor && isInside(floor, directory);
@@ -341,12 +374,21 @@ export class Discovery {
                 ? yield* this.chainSteps(parent, floor)
                 : { top: directory, patterns: [], matcher: undefined };
         }
-        const own = yield* ask<string | undefined>("readText", nodePath.join(directory, ".gitignore"));
-        const rebased = rebase(own, prefix(chain.top, directory));
+        const ownFile = nodePath.join(directory, ".gitignore");
+        const own = yield* ask<string | IgnoreFileText | undefined>("readText", ownFile);
+        const rebased = rebase(this.boundedText(own, ownFile), prefix(chain.top, directory));
         if (rebased.length > 0 || chain.top === directory)
             chain = { top: chain.top, patterns: [...chain.patterns, ...rebased], matcher: undefined };
         this.chains.set(key, chain);
         return chain;
+    }
+
+    /** An ignore file's patterns within the limits, its warnings told once (docs/security.md, "Resource bounds"). */
+    private boundedText(read: string | IgnoreFileText | undefined, file: string): string | undefined {
+        if (read === undefined) return undefined;
+        const bounded = typeof read === "string" ? ignoreLinesOf(read, file) : read;
+        for (const warning of bounded.warnings) this.warnOnce(warning);
+        return bounded.lines.join("\n");
     }
 
     private *insideRepository(directory: string): Steps<boolean> {
@@ -358,6 +400,17 @@ export class Discovery {
             (parent !== directory && (yield* this.insideRepository(parent)));
         this.repositories.set(directory, inside);
         return inside;
+    }
+}
+
+/** Whether one ignore pattern compiles (a negation checked as its pattern). */
+function compiles(pattern: string): boolean {
+    const ignore = require("ignore") as typeof import("ignore");
+    try {
+        ignore({ ignorecase: IGNORE_CASE }).add(pattern.replace(/^!/, "")).ignores("probe");
+        return true;
+    } catch {
+        return false;
     }
 }
 

@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import { readIgnoreFile } from "./ignoreFile";
+import type { IgnoreFileText } from "./ignoreLines";
 
 export type EntryKind = "file" | "directory" | "symlink" | "other";
 
@@ -17,8 +18,8 @@ export interface DirectoryEntry {
 export interface DiscoveryFileSystem {
     /** The entries of a folder, or undefined when it cannot be read. */
     list(directory: string): DirectoryEntry[] | undefined;
-    /** A file's text, or undefined when there is none. */
-    readText(file: string): string | undefined;
+    /** An ignore file's text or bounded lines (ignoreFile.ts), or undefined when there is none. */
+    readText(file: string): string | IgnoreFileText | undefined;
     exists(path: string): boolean;
     /** True when the path (symlinks followed) is a regular file. */
     isFile(path: string): boolean;

@@ -104,7 +104,7 @@ export function readFileBytes(path: string, options: SafeReadOptions & { noFollo
  */
 export function readFileChunks(
     path: string,
-    options: SafeReadOptions,
+    options: SafeReadOptions & { noFollow?: boolean },
     each: (chunk: Buffer) => boolean | undefined,
 ): { ok: true; stats: nodeFs.Stats } | Extract<SafeRead, { ok: false }> {
     const maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;

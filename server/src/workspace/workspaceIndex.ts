@@ -59,6 +59,8 @@ export class WorkspaceIndex {
     private discoveries = new Map<string, Discovery>();
     /** Annotation files checked while some read was pending (docs/web.md): checked again once it arrived. */
     private readonly halfRead = new Set<string>();
+    /** Where a warning of the scan goes (an ignore file passed over: ignoreFile.ts); the service logs it. */
+    warn: (message: string) => void = () => {};
 
     /**
      * @param reads reads that may still be on their way: the browser's files come from the client
@@ -104,6 +106,7 @@ export class WorkspaceIndex {
                 exclude: (relative) => excluded(relative),
                 configs: this.configs,
                 annotationGlobs: this.settings.annotationFiles,
+                onWarning: (message) => this.warn(message),
             });
             this.discoveries.set(folder, discovery);
         }
