@@ -53,6 +53,11 @@ export type Citation = RefRole & {
     claimText?: string;
     /** The verdict of the citing annotation: claims are drawn by it. */
     verdict: Verdict;
+    /**
+     * The citing annotation is a claim still waiting for its sources (`"sources": []`, nothing else
+     * wrong): its verdict stays `broken` for the CLI, the editor draws it as waiting, not broken.
+     */
+    awaitingSources?: true;
     /** Where the citing ref sits in the annotation file. */
     refRange: LspRange;
     /**

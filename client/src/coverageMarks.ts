@@ -17,7 +17,7 @@ export class CoverageMarks implements vscode.Disposable {
     private readonly type = vscode.window.createTextEditorDecorationType({
         backgroundColor: new vscode.ThemeColor("sourcecheck.uncoveredBackground"),
         // A tint alone vanishes in high-contrast themes (transparent there) and is faint in light ones:
-        // a dashed outline, a shape no verdict uses (docs/view.md, "Coverage").
+        // a dashed outline in teal, a shape and a colour no verdict uses (docs/verdicts.md).
         border: "1px dashed",
         borderColor: new vscode.ThemeColor("sourcecheck.uncoveredBorder"),
         overviewRulerColor: new vscode.ThemeColor("sourcecheck.uncoveredOverviewRuler"),

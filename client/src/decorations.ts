@@ -18,7 +18,7 @@ import {
     type SpanKind,
     type Verdict,
 } from "./customRequestTypes";
-import { columnsOf, fitToColumns, labelColumns } from "./fitLabel";
+import { columnsOf, fitLineLabel, labelColumns } from "./fitLabel";
 import { annotationNumbered, sourceNumbered } from "./l10n";
 
 const THROTTLE_MS = 120;
@@ -36,6 +36,8 @@ export const VERDICTS_WORST_FIRST: readonly Verdict[] = ["broken", "refuted", "c
 export type AppliedDecorations = Record<SpanKind, PlainRange[]> & {
     /** The claim spans again, by the verdict they are drawn with. */
     claimVerdicts: Record<Verdict, PlainRange[]>;
+    /** Claims still waiting for their sources (`"sources": []`): drawn as waiting, never as broken. */
+    claimsAwaiting: PlainRange[];
     /** 0-based lines marked for broken refs into the document. */
     brokenLines: number[];
     /** The label after each marked line, in words, in the order of `brokenLines`. */
@@ -71,6 +73,7 @@ function emptyApplied(): AppliedDecorations {
         supports: [],
         refutes: [],
         claimVerdicts: { supported: [], contested: [], refuted: [], broken: [] },
+        claimsAwaiting: [],
         brokenLines: [],
         brokenLabels: [],
         gutterLines: [],
@@ -92,6 +95,19 @@ const VERDICT_TEXT_DECORATION: Record<Verdict, string | undefined> = {
     contested: "underline dotted var(--vscode-sourcecheck-claimContestedForeground) 2px",
     supported: undefined,
 };
+
+/**
+ * A claim waiting for its sources (docs/verdicts.md, "Waiting for sources"): a double underline in a
+ * quiet grey and an hourglass in the gutter, a shape no verdict and not Show Coverage's dashed outline uses.
+ */
+function createAwaitingType(): vscode.TextEditorDecorationType {
+    return vscode.window.createTextEditorDecorationType({
+        textDecoration: "underline double var(--vscode-sourcecheck-claimAwaitingForeground) 1px",
+        overviewRulerColor: new vscode.ThemeColor("sourcecheck.claimAwaitingForeground"),
+        overviewRulerLane: vscode.OverviewRulerLane.Left,
+        rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
+    });
+}
 
 /** The colour of a span: sources by polarity, claims by verdict (`sourcecheck.claimSupportedBackground`...). */
 function createDecorationType(kind: SpanKind, verdict?: Verdict): vscode.TextEditorDecorationType {
@@ -123,8 +139,12 @@ function createGutterType(context: vscode.ExtensionContext, name: string): vscod
     });
 }
 
+/** What a gutter icon marks: a verdict, a polarity, or a claim waiting for its sources. */
+type GutterMark = "supports" | "refutes" | Verdict | "awaiting";
+
 /** The gutter icon (media/<name>.svg and <name>-light.svg) of each verdict and polarity. */
-const GUTTER_ICONS: Record<"supports" | "refutes" | Verdict, string> = {
+const GUTTER_ICONS: Record<GutterMark, string> = {
+    awaiting: "awaiting-sources",
     supports: "supports",
     refutes: "refutes",
     supported: "verdict-supported",
@@ -223,7 +243,7 @@ function brokenLineOptions(refs: BrokenRef[], document: vscode.TextDocument): vs
         const lineColumns = columnsOf(document.lineAt(line).text, tabSize);
         const lastRow = view.wraps ? lineColumns % view.columns : lineColumns;
         const room = labelColumns(view.columns, lastRow, LABEL_MARGIN_COLUMNS);
-        const label = fitToColumns(`${VERDICT_GLYPHS.broken} ${brokenRefLabel(first)}${more}`, room);
+        const label = fitLineLabel(VERDICT_GLYPHS.broken, `${brokenRefLabel(first)}${more}`, room);
         const hover = new vscode.MarkdownString(undefined, true);
         hover.supportHtml = false;
         for (const ref of list) {
@@ -242,7 +262,7 @@ function brokenLineOptions(refs: BrokenRef[], document: vscode.TextDocument): vs
         return {
             range: new vscode.Range(line, 0, line, 0),
             hoverMessage: hover,
-            renderOptions: { after: { contentText: label } },
+            renderOptions: label === "" ? undefined : { after: { contentText: label } },
         };
     });
 }
@@ -251,7 +271,8 @@ export class CitedSpanDecorations implements vscode.Disposable {
     private readonly types: Record<SpanKind, vscode.TextEditorDecorationType>;
     private readonly verdictTypes: Record<Verdict, vscode.TextEditorDecorationType>;
     private readonly brokenLineType = createBrokenLineType();
-    private readonly gutterTypes: Record<"supports" | "refutes" | Verdict, vscode.TextEditorDecorationType>;
+    private readonly awaitingType = createAwaitingType();
+    private readonly gutterTypes: Record<GutterMark, vscode.TextEditorDecorationType>;
     private readonly applied = new Map<string, AppliedDecorations>();
     private readonly pending = new Set<string>();
     private pendingAll = false;
@@ -281,12 +302,14 @@ export class CitedSpanDecorations implements vscode.Disposable {
             contested: createGutterType(context, GUTTER_ICONS.contested),
             refuted: createGutterType(context, GUTTER_ICONS.refuted),
             broken: createGutterType(context, GUTTER_ICONS.broken),
+            awaiting: createGutterType(context, GUTTER_ICONS.awaiting),
         };
         this.disposables.push(
             ...Object.values(this.types),
             ...Object.values(this.verdictTypes),
             ...Object.values(this.gutterTypes),
             this.brokenLineType,
+            this.awaitingType,
             store.onDidChange((uris) => this.schedule(uris)),
             vscode.window.onDidChangeVisibleTextEditors(() => this.schedule(undefined)),
             vscode.workspace.onDidChangeConfiguration((event) => {
@@ -352,7 +375,7 @@ export class CitedSpanDecorations implements vscode.Disposable {
             return;
         }
         const byKind = groupByKind(spans);
-        const byVerdict = claimsByVerdict(spans);
+        const { byVerdict, awaiting } = claimsByVerdict(spans);
         // A ref past the end of the document is marked on its last line of text, not dropped.
         let last = Math.max(0, document.lineCount - 1);
         if (last > 0 && document.lineAt(last).text === "") last--;
@@ -365,10 +388,11 @@ export class CitedSpanDecorations implements vscode.Disposable {
             document,
         );
         // One gutter icon per line, the most concerning first: a broken claim's glyph wins over a source's.
-        const gutter = new Map<"supports" | "refutes" | Verdict, vscode.Range[]>();
+        const gutter = new Map<GutterMark, vscode.Range[]>();
         const taken = new Set<number>();
         for (const [name, ranges] of [
             ...VERDICTS_WORST_FIRST.map((v) => [v, byVerdict[v]] as const),
+            ["awaiting", awaiting] as const,
             ["refutes", byKind.refutes] as const,
             ["supports", byKind.supports] as const,
         ]) {
@@ -384,14 +408,16 @@ export class CitedSpanDecorations implements vscode.Disposable {
             for (const verdict of VERDICTS_WORST_FIRST) {
                 editor.setDecorations(this.verdictTypes[verdict], byVerdict[verdict]);
             }
+            editor.setDecorations(this.awaitingType, awaiting);
             editor.setDecorations(this.brokenLineType, brokenLines);
             for (const [name, type] of Object.entries(this.gutterTypes))
-                editor.setDecorations(type, gutter.get(name as Verdict) ?? []);
+                editor.setDecorations(type, gutter.get(name as GutterMark) ?? []);
         }
         const applied = emptyApplied();
         if (editors.length > 0) {
             for (const kind of SPAN_KINDS) applied[kind] = byKind[kind].map(plain);
             for (const verdict of VERDICTS_WORST_FIRST) applied.claimVerdicts[verdict] = byVerdict[verdict].map(plain);
+            applied.claimsAwaiting = awaiting.map(plain);
             applied.brokenLines = brokenLines.map((o) => o.range.start.line);
             applied.brokenLabels = brokenLines.map((o) => String(o.renderOptions?.after?.contentText ?? ""));
             applied.gutterLines = [...taken].sort((a, b) => a - b);
@@ -407,16 +433,25 @@ export class CitedSpanDecorations implements vscode.Disposable {
     }
 }
 
-/** Claim spans by the worst verdict among the annotations citing them. */
-function claimsByVerdict(spans: CitedSpan[]): Record<Verdict, vscode.Range[]> {
+/**
+ * Claim spans by the worst verdict among the annotations citing them; a claim whose annotations all
+ * wait for their sources (the server says which) is waiting, not broken.
+ */
+function claimsByVerdict(spans: CitedSpan[]): { byVerdict: Record<Verdict, vscode.Range[]>; awaiting: vscode.Range[] } {
     const byVerdict: Record<Verdict, vscode.Range[]> = { supported: [], contested: [], refuted: [], broken: [] };
+    const awaiting: vscode.Range[] = [];
     for (const span of spans) {
         if (span.kind !== "claim") continue;
-        const verdicts = new Set(span.citations.map((c) => c.verdict));
+        const judged = span.citations.filter((c) => !c.awaitingSources);
+        if (judged.length === 0 && span.citations.length > 0) {
+            awaiting.push(toRange(span.range));
+            continue;
+        }
+        const verdicts = new Set(judged.map((c) => c.verdict));
         const verdict = VERDICTS_WORST_FIRST.find((v) => verdicts.has(v));
         if (verdict) byVerdict[verdict].push(toRange(span.range));
     }
-    return byVerdict;
+    return { byVerdict, awaiting };
 }
 
 function groupByKind(spans: CitedSpan[]): Record<SpanKind, vscode.Range[]> {

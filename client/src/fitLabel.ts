@@ -46,15 +46,26 @@ export function fitToColumns(text: string, columns: number): string {
     return `${chars.slice(0, cut).join("").trimEnd()}${ELLIPSIS}`;
 }
 
-/** The fewest columns a label gets, however long its line: the glyph and a few words. */
+/** The fewest columns worth words after a line: the glyph and a few words. */
 export const MIN_LABEL_COLUMNS = 24;
 
 /**
  * The columns a label after a line of `lineColumns` has inside a view `viewColumns` wide, the label's
- * margin (`marginColumns`) taken off; at least MIN_LABEL_COLUMNS.
+ * margin (`marginColumns`) taken off; 0 when the line leaves none. A label is drawn after the text
+ * and never wraps, so it gets no more than that: nothing is drawn past the editor's edge.
  */
 export function labelColumns(viewColumns: number, lineColumns: number, marginColumns: number): number {
-    return Math.max(MIN_LABEL_COLUMNS, viewColumns - lineColumns - marginColumns);
+    return Math.max(0, viewColumns - lineColumns - marginColumns);
+}
+
+/**
+ * A line's label in `columns`: the glyph and the words cut at a word edge when at least
+ * MIN_LABEL_COLUMNS are left, the glyph alone when only a few are, nothing when none (the hover and
+ * the line's background still say it).
+ */
+export function fitLineLabel(glyph: string, words: string, columns: number): string {
+    if (columns >= MIN_LABEL_COLUMNS) return fitToColumns(`${glyph} ${words}`, columns);
+    return columnsOf(glyph) <= columns ? glyph : "";
 }
 
 /** The columns of a notification's first line before VS Code cuts it (a toast is ~450 px wide). */

@@ -99,6 +99,40 @@ describe("decorations on cited spans", () => {
             await cleanSlate();
         }
     });
+    it("draws a claim waiting for its sources as waiting (double underline, hourglass), never as broken", async () => {
+        const waiting = wsUri("waiting.sourcecheck.json");
+        const claim = { path: "answer.md", start: { line: 1, str: "Orbit" }, end: { line: 1, str: "changed" } };
+        await vscode.workspace.fs.writeFile(
+            waiting,
+            new TextEncoder().encode(`${JSON.stringify({ annotations: [{ claim, sources: [] }] }, null, 2)}\n`),
+        );
+        try {
+            const answer = await vscode.workspace.openTextDocument(wsUri("answer.md"));
+            await vscode.window.showTextDocument(answer);
+            interface Marks {
+                claimVerdicts: Record<"supported" | "contested" | "refuted" | "broken", PlainRange[]>;
+                claimsAwaiting: PlainRange[];
+                gutterIcons: Record<number, string>;
+            }
+            const marks = await waitFor(
+                "the waiting claim on line 1 of answer.md",
+                () => vscode.commands.executeCommand<Marks>("sourcecheck._decorationsForEditor", answer.uri.toString()),
+                (a) => a?.claimsAwaiting.some((r) => r.startLine === 0) === true,
+            );
+            const title = marks.claimsAwaiting.find((r) => r.startLine === 0);
+            assert.deepEqual(title && show(title), showRange(new vscode.Range(0, 2, 0, 25)));
+            assert.ok(
+                !marks.claimVerdicts.broken.some((r) => r.startLine === 0),
+                "the waiting claim is not painted broken",
+            );
+            assert.equal(marks.gutterIcons[0], "awaiting-sources");
+            // The demo's broken claims stay broken: only the waiting one changed its mark.
+            assert.ok(marks.claimVerdicts.broken.length > 0);
+        } finally {
+            await vscode.workspace.fs.delete(waiting);
+        }
+    });
+
     it("mark broken refs in words, an out-of-range ref on the last line, and one gutter icon per span", async () => {
         interface Marks {
             claim: PlainRange[];
@@ -121,9 +155,10 @@ describe("decorations on cited spans", () => {
         const notes = await marks("sources/release-notes.md");
         const at16 = notes.brokenLines.indexOf(15);
         assert.ok(at16 >= 0, `line 16 is marked: ${JSON.stringify(notes.brokenLines)}`);
-        // Markdown wraps at the view's edge (VS Code's default), whose width no extension is told: the
-        // label after line 16 (72 columns) gets the least a label gets, 24 columns, cut at a word edge.
-        assert.equal(notes.brokenLabels[at16], "⚠ broken ref: the end…");
+        // Markdown wraps at the view's edge (VS Code's default), whose width no extension is told (80
+        // columns assumed): line 16 (72 columns) leaves 4 after the label's margin, too few for words,
+        // so only the glyph is drawn there, never a label past the edge; the hover has the words.
+        assert.equal(notes.brokenLabels[at16], "⚠");
         for (const label of notes.brokenLabels) assert.doesNotMatch(label, /boundary-not-found|boundary-ambiguous/);
         // Without wrapping, a ruler at 140 is the view: the whole label fits after line 16 (72 + 4 + 58 ≤ 140).
         const markdown = vscode.workspace.getConfiguration("editor", { languageId: "markdown" });

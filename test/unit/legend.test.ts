@@ -37,6 +37,13 @@ describe("one legend: each verdict one colour and one glyph everywhere", () => {
         assert.equal(new Set(Object.values(VERDICT_GLYPHS)).size, 4, "four different glyphs");
     });
 
+    it("the waiting-for-sources gutter icon is painted in its own theme colour, dark and light", () => {
+        const defaults = defaultsOf("sourcecheck.claimAwaitingForeground");
+        assert.ok(defaults);
+        assert.deepEqual([...paints("awaiting-sources.svg")], [defaults.dark]);
+        assert.deepEqual([...paints("awaiting-sources-light.svg")], [defaults.light]);
+    });
+
     it("each verdict's gutter icon is painted in the legend's colour, dark and light", () => {
         for (const verdict of VERDICTS) {
             assert.deepEqual([...paints(`verdict-${verdict}.svg`)], [VERDICT_COLORS[verdict].dark], verdict);

@@ -27,6 +27,7 @@ const TABLE_ROWS: [string, string][] = [
     ["sourcecheck.claimRefutedForeground", ""],
     ["sourcecheck.claimContestedForeground", ""],
     ["sourcecheck.claimSupportedForeground", ""],
+    ["sourcecheck.claimAwaitingForeground", "(a claim waiting for its sources)"],
     ["sourcecheck.uncoveredBorder", "(Show Coverage's dashed outline)"],
     ["sourcecheck.refutesBorder", "(a refuting source's outline)"],
     ["sourcecheck.supportsBorder", "(a supporting source's outline)"],
@@ -40,10 +41,12 @@ describe("theme colours: contrast against the editor background", () => {
     ).contributes.colors;
     const byId = new Map(colors.map((c) => [c.id, c.defaults]));
     const marks = ["Broken", "Refuted", "Contested", "Supported"].map((v) => `sourcecheck.claim${v}Foreground`);
+    /** Marks that must never be read as a verdict: a claim waiting for its sources, an uncovered sentence. */
+    const otherMarks = ["sourcecheck.claimAwaitingForeground", "sourcecheck.uncoveredBorder"];
 
     it("each verdict's mark is at least 3:1, the broken-ref label at least 4.5:1, in all four themes", () => {
         const table: string[] = [];
-        for (const id of [...marks, "sourcecheck.brokenRefForeground", "sourcecheck.uncoveredBorder"]) {
+        for (const id of [...marks, ...otherMarks, "sourcecheck.brokenRefForeground"]) {
             const defaults = byId.get(id);
             assert.ok(defaults, `${id} is contributed`);
             const need = id === "sourcecheck.brokenRefForeground" ? 4.5 : 3;
@@ -57,7 +60,7 @@ describe("theme colours: contrast against the editor background", () => {
             }
             table.push(`${id} ${row.join(" ")}`);
         }
-        assert.equal(table.length, 6);
+        assert.equal(table.length, 7);
     });
 
     // Issue 34.5: a tint is transparent in high contrast, so every mark there is an outline.
@@ -101,7 +104,7 @@ describe("theme colours: contrast against the editor background", () => {
         else assert.equal(written, measured, "run with SOURCECHECK_WRITE_DOCS=1 to write the measured table");
     });
 
-    it("broken is drawn in the error colour, and no two verdicts share a mark colour in any theme", () => {
+    it("broken is drawn in the error colour, and no two verdicts (nor waiting, nor uncovered) share a mark colour in any theme", () => {
         const errorForeground = {
             light: "#e51400",
             dark: "#f14c4c",
@@ -110,8 +113,8 @@ describe("theme colours: contrast against the editor background", () => {
         };
         assert.deepEqual(byId.get("sourcecheck.claimBrokenForeground"), errorForeground);
         for (const theme of Object.keys(BACKGROUNDS) as Theme[]) {
-            const used = marks.map((id) => byId.get(id)?.[theme]?.toLowerCase());
-            assert.equal(new Set(used).size, marks.length, `${theme}: ${used.join(", ")}`);
+            const used = [...marks, ...otherMarks].map((id) => byId.get(id)?.[theme]?.toLowerCase());
+            assert.equal(new Set(used).size, used.length, `${theme}: ${used.join(", ")}`);
         }
     });
 });

@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { columnsOf, fitToColumns, labelColumns, leadAndDetails, MIN_LABEL_COLUMNS } from "../fitLabel";
+import { columnsOf, fitLineLabel, fitToColumns, labelColumns, leadAndDetails, MIN_LABEL_COLUMNS } from "../fitLabel";
 
 const LABEL = '⚠ broken ref: the end "release" occurs 2 times on line 12, and the start is not on line 9';
 
@@ -45,9 +45,20 @@ describe("labels cut to fit (fitToColumns)", () => {
         assert.equal(fitToColumns("Unbreakable-word and more", 6), "…");
     });
 
-    it("a label gets the columns left after its line, never fewer than the minimum", () => {
+    it("a label gets the columns left after its line, and none past the edge", () => {
         assert.equal(labelColumns(140, 72, 4), 64);
-        assert.equal(labelColumns(140, 200, 4), MIN_LABEL_COLUMNS);
+        assert.equal(labelColumns(140, 200, 4), 0);
+        assert.equal(labelColumns(80, 72, 4), 4);
+    });
+
+    it("a line's label never takes more columns than are left: words, the glyph alone, or nothing", () => {
+        const words = 'broken ref: the end "planned for 2.6." is not on line 16';
+        for (let columns = 0; columns <= 80; columns++) {
+            const label = fitLineLabel("⚠", words, columns);
+            assert.ok(columnsOf(label) <= columns, `${columns}: ${label}`);
+            if (columns >= MIN_LABEL_COLUMNS) assert.ok(label.startsWith("⚠ broken"), label);
+            else assert.equal(label, columns >= 1 ? "⚠" : "");
+        }
     });
 });
 

@@ -57,6 +57,8 @@ export function citedSpans(workspace: FeatureWorkspace, uri: string): CitedSpans
             verdict: file.verdictOf(site.annotation),
             refRange: rangeOfPointer(file, site.pointer),
         };
+        if (site.role === "claim" && citation.verdict === "broken" && file.awaitsSources(site.annotation))
+            citation.awaitingSources = true;
         if (site.role !== "claim") {
             citation.polarity = site.polarity;
             citation.confidence = site.confidence;

@@ -235,6 +235,21 @@ export class AnnotationFile {
         );
     }
 
+    /**
+     * Whether an annotation is a claim waiting for its sources: `"sources": []` (what *Cite Selection
+     * as Claim* writes on purpose), its claim resolving, and nothing else wrong with it. Still a schema
+     * error for the CLI; the editor shows it as an authoring state, not as broken (docs/verdicts.md).
+     */
+    awaitsSources(annotation: number): boolean {
+        const sites = this.sitesOf(annotation);
+        if (sites.length !== 1 || sites[0].role !== "claim" || !sites[0].resolution.valid) return false;
+        const pointer = `${this.annotationsPointer}/${annotation}/sources`;
+        const problems = this.problems.filter((p) => p.annotation === annotation && p.severity === undefined);
+        if (problems.length !== 1 || problems[0].code !== "schema" || problems[0].pointer !== pointer) return false;
+        const token = this.spanOf(pointer);
+        return token !== undefined && /^\[\s*\]$/.test(this.text.slice(token.offset, token.offset + token.length));
+    }
+
     summary(): FileSummary {
         const invalid = this.invalidAnnotations();
         const summary: FileSummary = {
