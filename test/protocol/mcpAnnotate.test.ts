@@ -74,21 +74,22 @@ describe("mcp: annotate and brief check (one pass)", function () {
         });
         assert.equal(dry.isError, undefined, textOf(dry));
         const shown = dry.structuredContent as {
-            index: number;
+            annotation: number;
             written: boolean;
-            annotation: { claim: unknown; sources: unknown[] };
+            cited: { claim: unknown; sources: unknown[] };
         };
-        assert.equal(shown.index, 8);
+        assert.equal(shown.annotation, 9, "numbered from 1");
+        assert.equal("index" in shown, false, "no 0-based index in a result a model reads");
         assert.equal(shown.written, false);
         assert.match(textOf(dry), /annotation 9 .* not written/);
         assert.equal(fs.readFileSync(demoFile(), "utf8"), before, "nothing is written without write: true");
         // Each ref is the one cite makes.
         const cited = await call(client, "cite", { path: SOURCE.path, quote: SOURCE.quote });
         assert.deepEqual(
-            (shown.annotation.sources[0] as { path: string }).path,
+            (shown.cited.sources[0] as { path: string }).path,
             (cited.structuredContent as { ref: { path: string } }).ref.path,
         );
-        const { polarity: _p, confidence: _c, ...sourceRef } = shown.annotation.sources[0] as Record<string, unknown>;
+        const { polarity: _p, confidence: _c, ...sourceRef } = shown.cited.sources[0] as Record<string, unknown>;
         assert.deepEqual(sourceRef, (cited.structuredContent as { ref: unknown }).ref);
 
         const wrote = await call(client, "annotate", {
@@ -107,7 +108,7 @@ describe("mcp: annotate and brief check (one pass)", function () {
         );
         const annotations = JSON.parse(after).annotations;
         assert.equal(annotations.length, 9);
-        assert.deepEqual(annotations[8], shown.annotation);
+        assert.deepEqual(annotations[8], shown.cited);
     });
 
     it("creates a missing annotation file, and a check of it passes", async () => {
@@ -117,7 +118,7 @@ describe("mcp: annotate and brief check (one pass)", function () {
             sources: [SOURCE],
             write: true,
         });
-        assert.equal((wrote.structuredContent as { index: number }).index, 0);
+        assert.equal((wrote.structuredContent as { annotation: number }).annotation, 1);
         assert.equal(
             JSON.parse(fs.readFileSync(path.join(root, "new.sourcecheck.json"), "utf8")).annotations.length,
             1,
@@ -128,11 +129,11 @@ describe("mcp: annotate and brief check (one pass)", function () {
 
     it("replace: N (from 1) puts the annotation in place of annotation N, only with write: true", async () => {
         const file = path.join(root, "replace.sourcecheck.json");
-        for (let i = 0; i < 2; i++) {
+        for (const confidence of [0.9, 0.8]) {
             await call(client, "annotate", {
                 file: "replace.sourcecheck.json",
                 claim: CLAIM,
-                sources: [SOURCE],
+                sources: [{ ...SOURCE, confidence }],
                 write: true,
             });
         }
@@ -144,8 +145,8 @@ describe("mcp: annotate and brief check (one pass)", function () {
         assert.equal(fs.readFileSync(file, "utf8"), before, "nothing written without write: true");
         assert.match(textOf(dry), /^annotation 2 of replace\.sourcecheck\.json: would be replaced, not written/);
         const wrote = await call(client, "annotate", { ...args, write: true });
-        const shown = wrote.structuredContent as { index: number; written: boolean; replaced: boolean };
-        assert.deepEqual([shown.index, shown.written, shown.replaced], [1, true, true]);
+        const shown = wrote.structuredContent as { annotation: number; written: boolean; replaced: boolean };
+        assert.deepEqual([shown.annotation, shown.written, shown.replaced], [2, true, true]);
         const annotations = JSON.parse(fs.readFileSync(file, "utf8")).annotations;
         assert.equal(annotations.length, 2);
         assert.equal(annotations[0].sources[0].polarity, "supports");
@@ -153,6 +154,74 @@ describe("mcp: annotate and brief check (one pass)", function () {
         const outOfRange = errorOf(await call(client, "annotate", { ...args, replace: 3, write: true }));
         assert.equal(outOfRange.code, "no-such-annotation");
         assert.match(outOfRange.message, /has no annotation 3 \(it has 2, numbered 1 to 2\)/);
+    });
+
+    it("a retried annotate reports the annotation present and appends nothing (docs/annotate.md, Retries)", async () => {
+        const file = "retry.sourcecheck.json";
+        const args = { file, claim: CLAIM, sources: [SOURCE], write: true };
+        const first = await call(client, "annotate", args);
+        const written = fs.readFileSync(path.join(root, file), "utf8");
+        const again = await call(client, "annotate", args);
+        assert.equal(again.isError, undefined, textOf(again));
+        const shown = again.structuredContent as Record<string, unknown>;
+        assert.deepEqual([shown.annotation, shown.present, shown.written], [1, true, false]);
+        assert.deepEqual(shown.cited, (first.structuredContent as { cited: unknown }).cited);
+        assert.match(textOf(again), /^annotation 1 of retry\.sourcecheck\.json: already present/);
+        assert.equal(fs.readFileSync(path.join(root, file), "utf8"), written, "nothing appended");
+        // In a batch, the present one is reported and only the new one appended.
+        const other = { ...SOURCE, confidence: 0.5 };
+        const batch = await call(client, "annotate", {
+            file,
+            annotations: [
+                { claim: CLAIM, sources: [SOURCE] },
+                { claim: CLAIM, sources: [other] },
+            ],
+            write: true,
+        });
+        const added = (batch.structuredContent as { added: Record<string, unknown>[] }).added;
+        assert.deepEqual(
+            added.map((a) => [a.annotation, a.present === true]),
+            [
+                [1, true],
+                [2, false],
+            ],
+        );
+        assert.equal(JSON.parse(fs.readFileSync(path.join(root, file), "utf8")).annotations.length, 2);
+    });
+
+    it("an off-by-one replace of one source is refused with replace-mismatch when the claim is given", async () => {
+        const file = "mismatch.sourcecheck.json";
+        const second = { path: "answer.md", quote: "Orbit 2.4 is available for Linux, macOS and Windows." };
+        await call(client, "annotate", { file, claim: CLAIM, sources: [SOURCE], write: true });
+        await call(client, "annotate", { file, claim: second, sources: [SOURCE], write: true });
+        const before = fs.readFileSync(path.join(root, file), "utf8");
+        const refuting = { ...SOURCE, polarity: "refutes", confidence: 0.4 };
+        // The model meant annotation 2 (this claim) but passed its 0-based place, 1.
+        const wrong = errorOf(
+            await call(client, "annotate", {
+                file,
+                claim: second,
+                sources: [refuting],
+                replace: { annotation: 1, source: 1 },
+                write: true,
+            }),
+        );
+        assert.equal(wrong.code, "replace-mismatch");
+        assert.match(wrong.message, /annotation 2 holds this claim: replace 2 \(annotations count from 1\)/);
+        assert.equal(fs.readFileSync(path.join(root, file), "utf8"), before, "nothing written");
+        const right = await call(client, "annotate", {
+            file,
+            claim: second,
+            sources: [refuting],
+            replace: { annotation: 2, source: 1 },
+            write: true,
+        });
+        assert.equal(right.isError, undefined, textOf(right));
+        const annotations = JSON.parse(fs.readFileSync(path.join(root, file), "utf8")).annotations;
+        assert.deepEqual(
+            annotations.map((a: { sources: { polarity: string }[] }) => a.sources[0].polarity),
+            ["supports", "refutes"],
+        );
     });
 
     it("a quote that cannot be cited writes nothing and says which quote and what differs", async () => {
@@ -213,8 +282,8 @@ describe("mcp: annotate and brief check (one pass)", function () {
                 call(client, "annotate", { file, claim: CLAIM, sources: [{ ...SOURCE, confidence }], write: true }),
             ),
         );
-        const indices = results.map((r) => (r.structuredContent as { index: number }).index).sort();
-        assert.deepEqual(indices, [0, 1, 2, 3]);
+        const numbers = results.map((r) => (r.structuredContent as { annotation: number }).annotation).sort();
+        assert.deepEqual(numbers, [1, 2, 3, 4]);
         const written = JSON.parse(fs.readFileSync(path.join(root, file), "utf8")).annotations;
         assert.deepEqual(
             written.map((a: { sources: { confidence: number }[] }) => a.sources[0].confidence).sort(),

@@ -350,17 +350,26 @@ describe("sourcecheck annotate", () => {
         const dry = runCli(["annotate", "answer.sourcecheck.json", ...claim, ...source, "--json"], { cwd: dir });
         assert.equal(dry.status, 0, dry.stderr);
         const json = JSON.parse(dry.stdout);
-        assert.equal(json.index, 0);
+        assert.equal(json.annotation, 1, "numbered from 1, no index");
+        assert.equal("index" in json, false);
         assert.equal(json.written, false);
         assert.ok(!fs.existsSync(file()));
         const wrote = runCli(["annotate", "answer.sourcecheck.json", ...claim, ...source, "--write"], { cwd: dir });
         assert.equal(wrote.status, 0, wrote.stderr);
         assert.match(wrote.stdout, /^wrote annotation 1 to answer\.sourcecheck\.json\n/);
-        assert.deepEqual(JSON.parse(fs.readFileSync(file(), "utf8")).annotations, [json.annotation]);
+        assert.deepEqual(JSON.parse(fs.readFileSync(file(), "utf8")).annotations, [json.cited]);
+        const written = fs.readFileSync(file(), "utf8");
+        // A retry of the same call finds its annotation present: reported, not appended.
         const again = runCli(["annotate", "answer.sourcecheck.json", "--write", "--json", ...claim, ...source], {
             cwd: dir,
         });
-        assert.equal(JSON.parse(again.stdout).index, 1);
+        assert.deepEqual(
+            [JSON.parse(again.stdout).annotation, JSON.parse(again.stdout).present, JSON.parse(again.stdout).written],
+            [1, true, false],
+        );
+        assert.equal(fs.readFileSync(file(), "utf8"), written, "a retry leaves the file as it is");
+        const retried = runCli(["annotate", "answer.sourcecheck.json", "--write", ...claim, ...source], { cwd: dir });
+        assert.match(retried.stdout, /^annotation 1 of answer\.sourcecheck\.json is already present/);
         const check = runCli(["check", "answer.sourcecheck.json"], { cwd: dir });
         assert.equal(check.status, 0, check.stdout + check.stderr);
     });
@@ -406,12 +415,12 @@ describe("sourcecheck annotate", () => {
         );
         assert.equal(replaced.status, 0, replaced.stderr);
         const json = JSON.parse(replaced.stdout);
-        assert.equal(json.index, 0);
+        assert.equal(json.annotation, 1);
         assert.equal(json.replaced, true);
         const annotations = JSON.parse(fs.readFileSync(file(), "utf8")).annotations;
         assert.equal(annotations.length, 2);
-        assert.deepEqual(annotations[0], json.annotation);
-        assert.deepEqual(annotations[1], json.annotation);
+        assert.deepEqual(annotations[0], json.cited);
+        assert.deepEqual(annotations[1], json.cited);
 
         const removeDry = runCli(["annotate", "answer.sourcecheck.json", "--remove", "2"], { cwd: dir });
         assert.equal(removeDry.status, 0, removeDry.stderr);

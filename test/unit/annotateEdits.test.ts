@@ -39,8 +39,8 @@ describe("annotate: several at once, one source by number, replace numbered as t
         const done = await runTool("annotate", { file: FILE, annotations: two, write: true }, context);
         assert.ok(done.ok, JSON.stringify(done));
         assert.deepEqual(
-            (done.structured.added as { index: number }[]).map((a) => a.index),
-            [3, 4],
+            (done.structured.added as { annotation: number }[]).map((a) => a.annotation),
+            [4, 5],
         );
         assert.equal(annotations(root).length, 5);
     });
@@ -118,5 +118,33 @@ describe("annotate: several at once, one source by number, replace numbered as t
         const cliMismatch = runCli([...args.slice(0, -3), "--replace", "1"], { cwd: other });
         assert.equal(cliMismatch.status, 1);
         assert.match(cliMismatch.stderr, /replace-mismatch/);
+    });
+
+    it("a number a model counted from 0 is refused with the numbering in the error", async () => {
+        const root = driftedWorkspace({ git: false });
+        const context = diskToolContext(root);
+        const cases: [string, Record<string, unknown>, RegExp][] = [
+            ["index", { path: GUIDE, startLine: 0 }, /^index: startLine: .*\(lines count from 1\)$/],
+            ["annotate", { file: FILE, remove: 0 }, /remove: .*\(annotations count from 1\)/],
+            [
+                "annotate",
+                { file: FILE, remove: { annotation: 1, source: 0 } },
+                /remove\.source: .*\(sources count from 1\)/,
+            ],
+            [
+                "check",
+                {
+                    annotations: [
+                        { claim: { path: "a", start: { line: 0, str: "x" }, end: { line: 1, str: "y" } }, sources: [] },
+                    ],
+                },
+                /lines count from 1/,
+            ],
+        ];
+        for (const [tool, args, expected] of cases) {
+            const result = await runTool(tool, args, context);
+            const said = result.ok ? result.text : result.error.message;
+            assert.match(said, expected, `${tool} ${JSON.stringify(args)}`);
+        }
     });
 });

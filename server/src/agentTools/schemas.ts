@@ -331,27 +331,30 @@ export const citeOutput = z.object({ ref: refSchema, text: z.string(), warnings:
 const sourceRef = refSchema.extend({ polarity: z.enum(["supports", "refutes"]), confidence: z.number() });
 const builtAnnotation = z.object({ claim: refSchema, sources: z.array(sourceRef) });
 export const annotateOutput = z.object({
-    /** 0-based position of the annotation in the file (the one appended, replaced or edited). */
-    index: z.number().int().optional(),
-    annotation: builtAnnotation.optional(),
-    /** With `annotations`: each appended annotation with its index. */
+    /** The annotation appended, replaced, edited or found present, counted from 1. */
+    annotation: z.number().int().min(1).optional(),
+    /** What was cited: the whole annotation, or (with replace of { annotation, source }) the new source. */
+    cited: z.union([builtAnnotation, sourceRef]).optional(),
+    /** True when an equal annotation (same claim span, same sources) was already there: nothing appended. */
+    present: z.boolean().optional(),
+    /** With `annotations`: each annotation, counted from 1, appended or found present. */
     added: z
         .array(
             z.object({
-                index: z.number().int(),
-                annotation: builtAnnotation,
+                annotation: z.number().int().min(1),
+                cited: builtAnnotation,
+                present: z.boolean().optional(),
                 warnings: z.array(spanWarning).optional(),
             }),
         )
         .optional(),
-    /** With replace or remove of { annotation, source }: the source, from 1; `cited` is the new source. */
+    /** With replace or remove of { annotation, source }: the source, from 1. */
     source: z.number().int().min(1).optional(),
-    cited: sourceRef.optional(),
-    /** True when the file was written (only with `write: true`). */
+    /** True when the file was written (only with `write: true`, never for an annotation already present). */
     written: z.boolean(),
     replaced: z.boolean().optional(),
     removed: z.boolean().optional(),
-    /** `mid-word-boundary` notes, each with `role` (claim or source index) and the whole-word alternative. */
+    /** `mid-word-boundary` notes, each with `role` (claim or source, from 1) and the whole-word alternative. */
     warnings: z.array(spanWarning).optional(),
 });
 

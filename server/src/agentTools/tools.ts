@@ -207,8 +207,25 @@ export async function runTool(name: string, rawArguments: unknown, context: Tool
 function describeIssues(error: z.ZodError): string {
     return error.issues
         .slice(0, 5)
-        .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "arguments"}: ${issue.message}`)
+        .map(
+            (issue) =>
+                `${issue.path.length > 0 ? issue.path.join(".") : "arguments"}: ${issue.message}${numberingHint(issue.path)}`,
+        )
         .join("; ");
+}
+
+/**
+ * A number a model may have counted from 0 gets the numbering in its error (docs/contract.md,
+ * "Numbers"): "startLine: Too small: expected number to be >=1 (lines count from 1)".
+ */
+function numberingHint(path: readonly PropertyKey[]): string {
+    const key = [...path].reverse().find((part) => typeof part === "string");
+    if (typeof key !== "string") return "";
+    if (/line$/i.test(key)) return " (lines count from 1)";
+    if (key === "annotation" || key === "replace" || key === "remove" || key === "accept")
+        return " (annotations count from 1)";
+    if (key === "source") return " (sources count from 1)";
+    return "";
 }
 
 type Implementation = (args: never, context: ToolContext) => ToolOutcome | Promise<ToolOutcome>;
@@ -436,7 +453,9 @@ async function annotate(args: z.infer<typeof annotateInput>, context: ToolContex
             throw new ToolError(toolCode, message, lines, candidates, details);
         }
         const { done } = outcome;
-        if (write === true) {
+        // An equal annotation already in the file (a retry) is reported, the file left as it is.
+        const writes = write === true && done.kind !== "present";
+        if (writes) {
             try {
                 await file.write(done.text);
             } catch (error) {
@@ -446,8 +465,8 @@ async function annotate(args: z.infer<typeof annotateInput>, context: ToolContex
                 );
             }
         }
-        const structured = { ...done.output, written: write === true };
-        return { ok: true, structured, text: annotateText(done, write === true, context.toolName) };
+        const structured = { ...done.output, written: writes };
+        return { ok: true, structured, text: annotateText(done, writes, context.toolName) };
     };
     if (write !== true) return run();
     // Writes of one annotation file wait for the one before: each edits the text the last one wrote.
@@ -463,11 +482,14 @@ async function annotate(args: z.infer<typeof annotateInput>, context: ToolContex
 
 /** What a model reads: one line (numbers from 1), the JSON of what was built, then any mid-word note. */
 function annotateText(done: AnnotateDone, written: boolean, toolName = (name: string) => name): string {
-    const verb = { append: "appended", replace: "replaced", remove: "removed" }[done.kind];
-    const done_ = { append: "Wrote", replace: "Replaced", remove: "Removed" }[done.kind];
-    const head = written
-        ? `${done_} ${done.what}.`
-        : `${done.what}: would be ${verb}, not written: call ${toolName("annotate")} again with write: true.`;
+    const verb = { append: "appended", replace: "replaced", remove: "removed", present: "" }[done.kind];
+    const done_ = { append: "Wrote", replace: "Replaced", remove: "Removed", present: "" }[done.kind];
+    const head =
+        done.kind === "present"
+            ? `${done.what}: already present (same claim and sources), nothing appended; do not annotate it again.`
+            : written
+              ? `${done_} ${done.what}.`
+              : `${done.what}: would be ${verb}, not written: call ${toolName("annotate")} again with write: true.`;
     const { warnings: _warnings, ...shown } = done.output;
     const notes = done.warnings.map(
         (w) => `${w.code} (${w.role === "claim" ? "claim" : sourceLabel(w.role)}): ${w.message}`,

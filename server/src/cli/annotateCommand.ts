@@ -195,21 +195,25 @@ export const annotateCommand = defineCommand({
             return outcome.badInput ? 2 : 1;
         }
         const { done } = outcome;
-        if (args.write) writeFileAtomic(absolute, done.text, { expected: existing?.snapshot }, args.file);
+        // An equal annotation already in the file (a retry) is reported, the file left as it is.
+        const write = args.write === true && done.kind !== "present";
+        if (write) writeFileAtomic(absolute, done.text, { expected: existing?.snapshot }, args.file);
         if (args.json) {
-            io.stdout(`${JSON.stringify({ ...done.output, written: args.write }, null, 2)}\n`);
+            io.stdout(`${JSON.stringify({ ...done.output, written: write }, null, 2)}\n`);
         } else {
-            const label = annotationLabel(done.output.index as number);
+            const label = annotationLabel(indexOfOrdinal(done.output.annotation as number));
             const what =
-                done.kind === "replace"
-                    ? args.write
-                        ? `replaced ${label} of ${args.file}`
-                        : `${label} of ${args.file} would be replaced, not written (add --write to replace it)`
-                    : args.write
-                      ? `wrote ${label} to ${args.file}`
-                      : `${label} of ${args.file}, not written (add --write to append it)`;
+                done.kind === "present"
+                    ? `${label} of ${args.file} is already present (same claim and sources): nothing appended`
+                    : done.kind === "replace"
+                      ? args.write
+                          ? `replaced ${label} of ${args.file}`
+                          : `${label} of ${args.file} would be replaced, not written (add --write to replace it)`
+                      : args.write
+                        ? `wrote ${label} to ${args.file}`
+                        : `${label} of ${args.file}, not written (add --write to append it)`;
             const notes = done.warnings.map((w) => `${roleName(w.role)}: ${w.code}: ${visible(w.message)}\n`).join("");
-            io.stdout(`${visible(what)}\n${visible(JSON.stringify(done.output.annotation))}\n${notes}`);
+            io.stdout(`${visible(what)}\n${visible(JSON.stringify(done.output.cited))}\n${notes}`);
         }
         return 0;
     },
@@ -231,7 +235,7 @@ function removeAnnotationCommand(args: Parsed, file: string, number: number, io:
     if (!removed.ok) throw new CliError(`annotate: ${fromOne(removed, file, number)}`);
     if (args.write) writeFileAtomic(absolute, removed.text, { expected: existing.snapshot }, file);
     if (args.json) {
-        io.stdout(`${JSON.stringify({ index: removed.index, removed: true, written: args.write }, null, 2)}\n`);
+        io.stdout(`${JSON.stringify({ annotation: number, removed: true, written: args.write }, null, 2)}\n`);
     } else {
         io.stdout(
             args.write

@@ -72,7 +72,10 @@ export class SchemaChecker {
         if (!("line" in value)) this.fail(`${refPointer}/${name}/line`, "missing line: a 1-based line number");
         const line = value.line;
         if ("line" in value && !(typeof line === "number" && Number.isInteger(line) && line >= 1)) {
-            this.fail(`${refPointer}/${name}/line`, `${name}.line must be an integer >= 1, not ${describe(line)}`);
+            this.fail(
+                `${refPointer}/${name}/line`,
+                `${name}.line must be an integer >= 1 (lines count from 1), not ${describe(line)}`,
+            );
             ok = false;
         }
         if (!("str" in value)) this.fail(`${refPointer}/${name}/str`, "missing str: the boundary string");

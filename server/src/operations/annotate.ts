@@ -5,7 +5,7 @@
  * sources (numbered from 1). `sourcecheck annotate` and the `annotate` tools run it; each front end
  * reads the file, writes the text this returns (only when asked) and words the result.
  */
-import { annotationLabel, type RefRole, refRoleOf, sourceLabel } from "../../../shared/numbering";
+import { annotationLabel, ordinal, type RefRole, refRoleOf, sourceLabel } from "../../../shared/numbering";
 import {
     type AnnotateError,
     type AnnotateRequest,
@@ -59,7 +59,8 @@ export interface AnnotateDone {
     output: Record<string, unknown>;
     /** What changed, for people: "annotation 4 of answer.sourcecheck.json" (numbered from 1). */
     what: string;
-    kind: "append" | "replace" | "remove";
+    /** `present`: an equal annotation is already in the file, nothing appended (docs/annotate.md, "Retries"). */
+    kind: "append" | "replace" | "remove" | "present";
     warnings: AnnotateWarning[];
 }
 
@@ -96,7 +97,9 @@ export function annotate(request: AnnotateOperationRequest, capabilities: Annota
     if (!built.ok) return built;
     const current = capabilities.text;
     if (replace !== undefined && request.force !== true)
-        refuseMismatch(request.file, current, replace, built, capabilities);
+        refuseMismatch(request.file, current, replace, built.annotation.claim, capabilities);
+    const present = replace === undefined ? equalAnnotation(current, built.annotation) : undefined;
+    if (present !== undefined) return { ok: true, done: alreadyPresent(request.file, current!, present, built) };
     const edit = replace === undefined ? { kind: "append" as const } : { kind: "replace" as const, index: replace - 1 };
     const edited = editAnnotationFile(current, request.file, edit, built.annotation);
     if (!edited.ok) {
@@ -106,7 +109,7 @@ export function annotate(request: AnnotateOperationRequest, capabilities: Annota
             fromOne(edited, request.file, replace ?? 0),
         );
     }
-    const output: Record<string, unknown> = { index: edited.index, annotation: built.annotation };
+    const output: Record<string, unknown> = { annotation: ordinal(edited.index), cited: built.annotation };
     if (edit.kind === "replace") output.replaced = true;
     if (built.warnings.length > 0) output.warnings = built.warnings.map(publicWarning);
     const what = `${annotationLabel(edited.index)} of ${request.file}`;
@@ -127,8 +130,8 @@ function checkShape(request: AnnotateOperationRequest): void {
         return;
     }
     if (typeof request.replace === "object") {
-        if (request.claim !== undefined || request.sources?.length !== 1)
-            throw bad("replace: { annotation, source } takes exactly one source and no claim");
+        if (request.sources?.length !== 1)
+            throw bad("replace: { annotation, source } takes exactly one source (and the annotation's claim, checked)");
         return;
     }
     if (request.claim === undefined || request.sources === undefined || request.sources.length === 0)
@@ -159,7 +162,7 @@ function refuseMismatch(
     file: string,
     text: string | undefined,
     number: number,
-    built: Built,
+    claim: Annotation["claim"],
     capabilities: AnnotateCapabilities,
 ): void {
     if (text === undefined) return; // no such annotation: the edit says so
@@ -171,11 +174,15 @@ function refuseMismatch(
     const target = checked.annotations.find((a) => a.index === number - 1);
     const old = target?.claimResolution;
     if (!old?.valid) return; // a broken claim is what a replace repairs: nothing to compare
-    const newText = resolveRef(capabilities.documents, built.annotation.claim);
+    const newText = resolveRef(capabilities.documents, claim);
     if (!newText.valid || newText.text === old.text) return;
+    const holder = checked.annotations.find((a) => a.claimResolution?.valid && a.claimResolution.text === newText.text);
+    const hint = holder
+        ? `${annotationLabel(holder.index)} holds this claim: replace ${ordinal(holder.index)}`
+        : "replace the annotation that holds this claim";
     throw new OperationError(
         "replace-mismatch",
-        `${annotationLabel(number - 1)} of ${file} claims ${JSON.stringify(old.text)}, not the new claim ${JSON.stringify(newText.text)}: replace the annotation that holds this claim, or give force to replace it anyway`,
+        `${annotationLabel(number - 1)} of ${file} claims ${echo(old.text)}, not the new claim ${echo(newText.text)}: ${hint} (annotations count from 1), or give force to replace it anyway`,
         1,
     );
 }
@@ -199,17 +206,29 @@ function appendSeveral(
     const added: Record<string, unknown>[] = [];
     const warnings: AnnotateWarning[] = [];
     for (const built of builts) {
+        const present = equalAnnotation(text, built.annotation);
+        if (present !== undefined) {
+            added.push({ annotation: ordinal(present), cited: built.annotation, present: true });
+            continue;
+        }
         const edited = editAnnotationFile(text, request.file, { kind: "append" }, built.annotation);
         if (!edited.ok) throw new OperationError("invalid-arguments", `annotate: ${edited.message}`);
         text = edited.text;
-        const item: Record<string, unknown> = { index: edited.index, annotation: built.annotation };
+        const item: Record<string, unknown> = { annotation: ordinal(edited.index), cited: built.annotation };
         if (built.warnings.length > 0) item.warnings = built.warnings.map(publicWarning);
         warnings.push(...built.warnings);
         added.push(item);
     }
-    const first = added[0].index as number;
-    const what = `${annotationLabel(first)} to ${annotationLabel(first + added.length - 1)} of ${request.file}`;
-    return { ok: true, done: { text: text!, output: { added }, what, kind: "append", warnings } };
+    const numbers = added.filter((item) => item.present !== true).map((item) => item.annotation as number);
+    const presentCount = added.length - numbers.length;
+    const labels = (list: number[]) =>
+        `${annotationLabel(list[0] - 1)}${list.length > 1 ? ` to ${annotationLabel(list[list.length - 1] - 1)}` : ""}`;
+    const what =
+        numbers.length === 0
+            ? `${labels(added.map((item) => item.annotation as number))} of ${request.file}`
+            : `${labels(numbers)} of ${request.file}${presentCount > 0 ? ` (${presentCount} already present, not appended)` : ""}`;
+    const kind = numbers.length === 0 ? ("present" as const) : ("append" as const);
+    return { ok: true, done: { text: text!, output: { added }, what, kind, warnings } };
 }
 
 function replaceOneSource(
@@ -218,6 +237,11 @@ function replaceOneSource(
     capabilities: AnnotateCapabilities,
 ): AnnotateOutcome {
     const text = existing(request.file, capabilities.text);
+    if (request.claim !== undefined && request.force !== true) {
+        const claim = build({ claim: request.claim, sources: [] }, capabilities);
+        if (!claim.ok) return claim;
+        refuseMismatch(request.file, text, target.annotation, claim.annotation.claim, capabilities);
+    }
     const quote = request.sources![0];
     const cited = cite(quote, {
         document: (path) =>
@@ -239,7 +263,7 @@ function replaceOneSource(
     const source = { ...cited.output.ref, polarity: quote.polarity, confidence: quote.confidence };
     const edited = replaceSource(text, request.file, target.annotation - 1, target.source - 1, source);
     if (!edited.ok) throw new OperationError("no-such-source", edited.message);
-    const output = { index: target.annotation - 1, source: target.source, cited: source, replaced: true };
+    const output = { annotation: target.annotation, source: target.source, cited: source, replaced: true };
     const what = `${sourceLabel(target.source - 1)} of ${annotationLabel(target.annotation - 1)} of ${request.file}`;
     const warnings = (cited.output.warnings ?? []).map((w) => ({ ...w, role: target.source - 1 }));
     return {
@@ -256,7 +280,7 @@ function remove(request: AnnotateOperationRequest, target: Target, capabilities:
         const what = `${annotationLabel(target - 1)} of ${request.file}`;
         return {
             text: removed.text,
-            output: { index: removed.index, removed: true },
+            output: { annotation: ordinal(removed.index), removed: true },
             what,
             kind: "remove",
             warnings: [],
@@ -265,9 +289,55 @@ function remove(request: AnnotateOperationRequest, target: Target, capabilities:
     const edited = removeSource(text, request.file, target.annotation - 1, target.source - 1);
     if (!edited.ok) throw new OperationError("no-such-source", edited.message);
     const what = `${sourceLabel(target.source - 1)} of ${annotationLabel(target.annotation - 1)} of ${request.file}`;
-    const output = { index: target.annotation - 1, source: target.source, removed: true };
+    const output = { annotation: target.annotation, source: target.source, removed: true };
     return { text: applyOffsetEdits(text, edited.edits), output, what, kind: "remove", warnings: [] };
 }
+
+/**
+ * The 0-based place of an annotation in `text` equal to `annotation`: the same claim span and the
+ * same sources (span, polarity and confidence, in any order). A retried call finds its own
+ * annotation here instead of appending it twice.
+ */
+function equalAnnotation(text: string | undefined, annotation: Annotation): number | undefined {
+    if (text === undefined || text.trim() === "") return undefined;
+    const value = parseJsonText(text).value as { annotations?: unknown } | unknown[] | undefined;
+    const list = Array.isArray(value) ? value : (value as { annotations?: unknown } | undefined)?.annotations;
+    if (!Array.isArray(list)) return undefined;
+    const claimKey = refKey(annotation.claim);
+    const sourceKeys = annotation.sources.map(sourceKey).sort().join("\n");
+    const found = list.findIndex((item) => {
+        const existing = item as Partial<Annotation> | null;
+        if (typeof existing !== "object" || existing === null || !Array.isArray(existing.sources)) return false;
+        if (refKey(existing.claim) !== claimKey) return false;
+        return existing.sources.map(sourceKey).sort().join("\n") === sourceKeys;
+    });
+    return found < 0 ? undefined : found;
+}
+
+function refKey(ref: unknown): string {
+    const r = ref as Partial<Annotation["claim"]> | undefined;
+    return JSON.stringify([r?.path, r?.start?.line, r?.start?.str, r?.end?.line, r?.end?.str]);
+}
+
+function sourceKey(source: unknown): string {
+    const { polarity, confidence } = (source ?? {}) as { polarity?: unknown; confidence?: unknown };
+    return `${refKey(source)}${JSON.stringify([polarity, confidence])}`;
+}
+
+/** An equal annotation is there already: the file unchanged, the result says which one (from 1). */
+function alreadyPresent(file: string, text: string, index: number, built: Built): AnnotateDone {
+    const output: Record<string, unknown> = { annotation: ordinal(index), cited: built.annotation, present: true };
+    if (built.warnings.length > 0) output.warnings = built.warnings.map(publicWarning);
+    const what = `${annotationLabel(index)} of ${file}`;
+    return { text, output, what, kind: "present", warnings: built.warnings };
+}
+
+/** An input string as a result quotes it: JSON, cut to about 200 characters (docs/agents.md, "Bounded echoes"). */
+export function echo(text: string, max = ECHO_CHARS): string {
+    return JSON.stringify(text.length <= max ? text : `${text.slice(0, max)}…`);
+}
+
+const ECHO_CHARS = 200;
 
 function existing(file: string, text: string | undefined): string {
     if (text === undefined)
