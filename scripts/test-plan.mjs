@@ -68,6 +68,7 @@ export const FAST_TESTS = [
     "test/unit/quotes.test.ts",
     "test/unit/quotesCli.test.ts",
     "test/unit/cite.test.ts",
+    "test/unit/import.test.ts",
     "test/unit/annotate.test.ts",
     "test/unit/annotateEdits.test.ts",
     "test/unit/lockCli.test.ts",

@@ -38,6 +38,15 @@ const annotations = (sourceEnd: string) =>
 fs.writeFileSync(path.join(work, "doc.md"), DOC);
 fs.writeFileSync(path.join(work, "good.sourcecheck.json"), annotations("line"));
 fs.writeFileSync(path.join(work, "broken.sourcecheck.json"), annotations("nowhere"));
+// Cohere v1 responses for import: one citing doc.md's second line, one citing a document no file holds.
+const cohere = (snippet: string) =>
+    JSON.stringify({
+        text: "The answer cites it.",
+        citations: [{ start: 4, end: 10, text: "answer", document_ids: ["d"] }],
+        documents: [{ id: "d", snippet }],
+    });
+fs.writeFileSync(path.join(work, "import-good.json"), cohere("second line here"));
+fs.writeFileSync(path.join(work, "import-missing.json"), cohere("a text in no file"));
 fs.writeFileSync(path.join(work, "session.json"), JSON.stringify({ documents: [{ path: "doc.md", content: DOC }] }));
 fs.mkdirSync(path.join(work, "corpus"));
 fs.writeFileSync(path.join(work, "corpus", "a.md"), "# Title\n\nalpha beta gamma text\n");
@@ -114,6 +123,11 @@ const REACH: Record<string, Record<number, Reach>> = {
     repair: { 0: { args: ["good.sourcecheck.json"] }, 1: { args: ["broken.sourcecheck.json"] }, 2: { args: [] } },
     lock: { 0: { args: ["good.sourcecheck.json"] }, 1: { args: ["broken.sourcecheck.json"] }, 2: { args: [] } },
     render: { 0: { args: ["good.sourcecheck.json"] }, 1: { args: ["broken.sourcecheck.json"] }, 2: { args: [] } },
+    import: {
+        0: { args: ["import-good.json", "--document", "d=doc.md"] },
+        1: { args: ["import-missing.json"] },
+        2: { args: [] },
+    },
 };
 
 function reach(

@@ -21,6 +21,7 @@ const LOADERS: Record<string, () => CliCommand> = {
     repair: () => require("./repairCommand").repairCommand,
     lock: () => require("./lockCommand").lockCommand,
     render: () => require("./renderCommand").renderCommand,
+    import: () => require("./importCommand").importCommand,
 };
 
 /** The names, in the order `--help` lists them; loads nothing. */
