@@ -2,8 +2,10 @@
  * `sourcecheck cite [--root DIR] [--json] PATH QUOTE` (docs/cite.md): the ref citing one quote of a
  * document under the root. Exit 0 cited, 1 the quote could not be cited, 2 bad input.
  */
+
 import * as nodePath from "node:path";
 import { SessionDocument } from "../core/session";
+import { visible } from "../core/visible";
 import { cite } from "../operations/cite";
 import { listCandidateDocuments } from "../workspace/discovery";
 import { decodeText, readDocumentUnderRoot } from "../workspace/diskDocuments";
@@ -54,12 +56,12 @@ export const citeCommand = defineCommand({
             const { code, message } = outcome.failure.error;
             // Bad input, not an uncitable quote: the document itself cannot be had.
             if (outcome.badInput) throw new CliError(`cite: ${code}: ${message}`);
-            io.stderr(`sourcecheck: ${code}: ${message}\n`);
+            io.stderr(`sourcecheck: ${code}: ${visible(message)}\n`);
             return 1;
         }
         io.stdout(`${JSON.stringify(outcome.output.ref)}\n`);
         for (const warning of outcome.output.warnings ?? [])
-            io.stderr(`sourcecheck: ${warning.code}: ${warning.message}\n`);
+            io.stderr(`sourcecheck: ${warning.code}: ${visible(warning.message)}\n`);
         return 0;
     },
 });

@@ -2,8 +2,10 @@
  * `sourcecheck mcp [--root DIR]` (docs/agents.md): the Model Context Protocol server over stdio.
  * Nothing but protocol messages goes to stdout; logs go to stderr.
  */
+
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
+import { visible } from "../core/visible";
 import { diskToolsOnFirstCall, serveStdio } from "../mcp/server";
 import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, usageError } from "./commandLine";
@@ -34,8 +36,10 @@ export const mcpCommand = defineCommand({
         }
         if (!isDirectory) throw new CliError(`mcp: --root ${root} is not a directory`);
         // A stray exception in a handler's asynchronous tail must not end the session.
-        process.on("uncaughtException", (error) => io.stderr(`sourcecheck mcp: uncaught: ${error.message}\n`));
-        process.on("unhandledRejection", (reason) => io.stderr(`sourcecheck mcp: unhandled: ${String(reason)}\n`));
+        process.on("uncaughtException", (error) => io.stderr(`sourcecheck mcp: uncaught: ${visible(error.message)}\n`));
+        process.on("unhandledRejection", (reason) =>
+            io.stderr(`sourcecheck mcp: unhandled: ${visible(String(reason))}\n`),
+        );
         // The client went away mid-answer: nothing left to serve.
         process.stdout.on("error", () => process.exit(0));
         // The tools and the workspace code under them load on the first tool call, not at start-up.

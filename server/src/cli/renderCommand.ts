@@ -13,7 +13,7 @@ import { visible } from "../core/visible";
 import { type CheckLockRead, checkOperation } from "../operations/check";
 import { renderHtml } from "../render/html";
 import { DiskDocuments } from "../workspace/diskDocuments";
-import { readLockBeside } from "../workspace/lockFiles";
+import { lockPathFor, readLockBeside } from "../workspace/lockFiles";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { sha256 } from "../workspace/sha256";
 import { sourceCheckExits } from "./command";
@@ -94,10 +94,13 @@ export const renderCommand = defineCommand({
             io.stdout(html);
             if (exitCode !== 0) io.stderr(`sourcecheck render: ${verdict}\n`);
         } else {
-            // Never over the annotation file or any document it cites, claims and sources alike
-            // (`render -o IN IN`, `render -o CITED.md`; docs/security.md, "Writes").
+            // Never over any file the command read: the annotation file, its lock, its configuration
+            // or any document it cites, claims and sources alike (`render -o IN IN`, `render -o
+            // CITED.md`, `render -o sourcecheck.config.json`; docs/security.md, "Writes").
             const inputs = [...workspace.seen.keys()].map((cited) => nodePath.resolve(resolution.root, cited));
-            if (file !== "-") inputs.push(path);
+            if (file !== "-") inputs.push(path, lockPathFor(path));
+            // The configuration it read too (its root, size cap and globs), broken or not.
+            if (resolution.config) inputs.push(resolution.config.file);
             const out = nodePath.resolve(io.cwd, values.output);
             writeFileAtomic(out, html, { inputs, followSymlinks: values["follow-symlinks"] === true }, values.output);
             // Named as the user wrote it: a path relative to here could climb out of the cwd and back.

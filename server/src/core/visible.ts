@@ -7,9 +7,13 @@
  * `\u202e`. Pure.
  */
 
-/** C0 controls, DEL, C1 controls, bidi embeddings/overrides/isolates and marks, line/paragraph separators. */
+/**
+ * C0 controls, DEL, C1 controls, line/paragraph separators and every format character (Unicode's
+ * category Cf: the bidi embeddings, overrides, isolates and marks, zero-width characters, the BOM,
+ * invisible operators, tags), each of which changes or hides what is shown instead of showing.
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
 const INVISIBLE_BUT_LINES =
     // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
     /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
@@ -21,11 +25,12 @@ const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 export function escapeCharacter(character: string): string {
     const named = NAMED[character];
     if (named) return named;
-    const code = character.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+    const code = character.codePointAt(0) ?? 0;
+    if (code <= 0xff) return `\\x${code.toString(16).padStart(2, "0")}`;
+    return code <= 0xffff ? `\\u${code.toString(16).padStart(4, "0")}` : `\\u{${code.toString(16)}}`;
 }
 
-/** A name or value printed on one line: every control character, newline and bidi control escaped. */
+/** A name, value or message printed on one line: every control and format character and newline escaped. */
 export function visible(text: string): string {
     return text.replace(INVISIBLE, escapeCharacter);
 }

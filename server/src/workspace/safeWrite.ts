@@ -17,7 +17,8 @@
  *   the file is held open across the rename and read again after it, so an edit written into it in
  *   between is put back and refused too;
  * - a file with more than one name (hard links) is refused: a rename would split it;
- * - the temp file is named `.NAME.sourcecheck-PID-RANDOM.tmp`; one left by a process that is gone
+ * - the temp file is named `.NAME.sourcecheck-PID-RANDOM.tmp` (a long NAME shortened, with a hash of
+ *   it: tempPrefix); one left by a process that is gone
  *   (killed mid-write) is removed when the next write to the same target starts.
  */
 import * as fs from "node:fs";
@@ -266,10 +267,24 @@ export function writeFileSafely(target: string, content: WriteContent, options: 
     }
 }
 
-/** Temp files of a target start with this (the pid and a random part follow, then `.tmp`). */
+/**
+ * Temp files of a target start with this (the pid and a random part follow, then `.tmp`). A name too
+ * long for that to fit in 255 bytes (a 225-character name could not be written) gives its start and
+ * a hash of the whole instead: still one prefix per target, so stale temps are still found.
+ */
 function tempPrefix(name: string): string {
-    return `.${name}.sourcecheck-`;
+    const full = `.${name}.sourcecheck-`;
+    if (Buffer.byteLength(full) <= MAX_TEMP_PREFIX_BYTES) return full;
+    let start = "";
+    for (const character of name) {
+        if (Buffer.byteLength(start + character) > 120) break;
+        start += character;
+    }
+    return `.${start}~${sha256OfBytes(Buffer.from(name, "utf8")).slice(0, 16)}.sourcecheck-`;
 }
+
+/** 255 bytes a name, less the pid, the random part and `.tmp` (at most 7 + 1 + 8 + 4). */
+const MAX_TEMP_PREFIX_BYTES = 255 - 20;
 
 /**
  * Remove the temp files of this target left by processes that are gone (a write killed midway leaves
