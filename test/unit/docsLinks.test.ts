@@ -11,9 +11,14 @@ import * as path from "node:path";
 const repo = path.resolve(__dirname, "../../..");
 const docs = path.join(repo, "docs");
 
+/** Markdown without its fenced code blocks, where nothing is a heading. */
+function withoutFences(markdown: string): string {
+    return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "");
+}
+
 /** Markdown without its fenced code blocks and inline code, where link-like text is not a link. */
 function prose(markdown: string): string {
-    return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "").replace(/`[^`\n]*`/g, "");
+    return withoutFences(markdown).replace(/`[^`\n]*`/g, "");
 }
 
 /** GitHub's anchor for a heading's text. */
@@ -31,7 +36,7 @@ function slug(heading: string): string {
 function anchors(markdown: string): Set<string> {
     const seen = new Map<string, number>();
     const out = new Set<string>();
-    for (const match of prose(markdown).matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
+    for (const match of withoutFences(markdown).matchAll(/^#{1,6}[ \t]+(.+?)[ \t#]*$/gm)) {
         const base = slug(match[1].replace(/`/g, ""));
         const count = seen.get(base) ?? 0;
         seen.set(base, count + 1);
@@ -89,6 +94,8 @@ describe("links between the docs", () => {
         assert.equal(slug("`npm test`, and what it installs"), "npm-test-and-what-it-installs");
         assert.equal(slug("Dependencies, one line each"), "dependencies-one-line-each");
         assert.deepEqual([...anchors("# A\n## B\n```\n# not a heading\n```\n## B\n")], ["a", "b", "b-1"]);
+        // A heading's inline code is part of its anchor, as GitHub makes it.
+        assert.deepEqual([...anchors("## One door: the `Workspace`\n")], ["one-door-the-workspace"]);
         assert.deepEqual(relativeLinks("[x](a.md#b) [y](https://e.com) `[z](c.md)` [w](#top)"), ["a.md#b", "#top"]);
     });
 });
