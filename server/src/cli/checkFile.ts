@@ -200,7 +200,7 @@ export function readAnnotationInput(path: string, shown: string, maxBytes?: numb
 }
 
 /** The lock beside a file as check compares against it (operations/check.ts); stdin has none. */
-function lockOf(
+export function lockOf(
     job: FileJob,
     content: string,
     contentSha256: string | undefined,

@@ -22,6 +22,7 @@ const LOADERS: Record<string, () => CliCommand> = {
     lock: () => require("./lockCommand").lockCommand,
     render: () => require("./renderCommand").renderCommand,
     import: () => require("./importCommand").importCommand,
+    review: () => require("./reviewCommand").reviewCommand,
 };
 
 /** The names, in the order `--help` lists them; loads nothing. */
