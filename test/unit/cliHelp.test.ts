@@ -55,6 +55,21 @@ fs.writeFileSync(
     JSON.stringify({ cases: [{ case_id: "x", query: "alpha", expected_sources: ["missing.md"] }] }),
 );
 const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), "sc-help-index-"));
+/** A git history for `review`: its last commit adds the broken file. */
+const reviewRepo = fs.mkdtempSync(path.join(os.tmpdir(), "sc-help-review-"));
+for (const args of [
+    ["init", "-q"],
+    ["add", "doc.md", "good.sourcecheck.json"],
+    ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "base"],
+    ["add", "broken.sourcecheck.json"],
+    ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "broken"],
+]) {
+    if (args[0] === "init") {
+        for (const file of ["doc.md", "good.sourcecheck.json", "broken.sourcecheck.json"])
+            fs.copyFileSync(path.join(work, file), path.join(reviewRepo, file));
+    }
+    spawnSync("git", args, { cwd: reviewRepo });
+}
 
 const NOTE_QUOTE = "example.com and example.org are maintained for documentation purposes.";
 const REPORT_QUOTE = "example.com and example.net are maintained for documentation purposes.";
@@ -126,6 +141,11 @@ const REACH: Record<string, Record<number, Reach>> = {
     import: {
         0: { args: ["import-good.json", "--document", "d=doc.md"] },
         1: { args: ["import-missing.json"] },
+        2: { args: [] },
+    },
+    review: {
+        0: { args: ["--base", "HEAD"], cwd: reviewRepo },
+        1: { args: ["--base", "HEAD~1"], cwd: reviewRepo },
         2: { args: [] },
     },
 };
