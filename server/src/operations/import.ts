@@ -237,6 +237,8 @@ function sourceRef(source: CitedSource, finder: DocumentFinder): SourceRef | Fai
     if (source.problem) return source.problem;
     if (source.text === undefined && !(source.blocks && source.document.blocks))
         return { reason: "no-source-text", message: "the provider gives no cited text for it" };
+    if (source.text !== undefined && source.text.trim() === "")
+        return { reason: "no-source-text", message: "the provider's cited text is blank" };
     const found = finder.find(source.document, source.text ?? blockText(source) ?? "");
     if ("reason" in found) return found;
     const ref = locate(found, source);
