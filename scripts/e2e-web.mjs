@@ -235,8 +235,11 @@ async function main() {
     const printed = { count: 0 };
     const shots = new Set();
     const startBy = Date.now() + 90_000;
+    let started = false;
     for (;;) {
+        // A read that caught the file mid-write is undefined: once the tests have started, that is no failure.
         const results = readResults(resultsFile, printed);
+        if (results) started = true;
         for (const f of readdirSync(control)) {
             const m = f.match(/^shot-(.+)\.request$/);
             if (!m || shots.has(m[1])) continue;
@@ -253,7 +256,7 @@ async function main() {
             if (results.failed > 0) console.log(diagnose());
             return finish(results);
         }
-        if (!results && Date.now() > startBy)
+        if (!started && Date.now() > startBy)
             return finish(undefined, `the web worker extension host did not start the tests within 90 s${diagnose()}`);
         if (Date.now() > deadline) return finish(results, `timed out after ${timeoutMs / 1000} s${diagnose()}`);
         if (server.process.exitCode !== null) return finish(results, `the VS Code server exited${diagnose()}`);

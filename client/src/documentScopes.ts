@@ -21,15 +21,14 @@ import {
     TextDocumentSyncKind,
 } from "vscode-languageclient/node";
 import type { CitedSpansStore } from "./citedSpans";
-import { type SourceCheckClient, workspaceScheme } from "./languageClient";
+import { documentSchemes, type SourceCheckClient, workspaceScheme } from "./languageClient";
 import { filterPattern } from "./uriPaths";
 
 const SYNC_ID = "sourcecheck.syncEveryFile";
 const CITED_REFERENCES_ID = "sourcecheck.citedDocumentReferences";
 /** Files on disk, and in VS Code for the Web the workspace's own scheme (docs/web.md). */
 function syncSelector(): ProtocolSelector {
-    const scheme = workspaceScheme();
-    return scheme === "file" ? [{ scheme: "file" }] : [{ scheme: "file" }, { scheme }];
+    return documentSchemes().map((scheme) => ({ scheme }));
 }
 
 /** One filter per cited file: a pattern equal to its path (file system path for file:) matches that file only. */

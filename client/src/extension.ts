@@ -21,7 +21,7 @@ import { FIX_REF_COMMAND, fixRef } from "./fixRef";
 import { FollowEdits, RefUpdates, UNDO_REF_UPDATE_COMMAND } from "./followEdits";
 import { CitedSpanHoverProvider, OPEN_REF_COMMAND } from "./hover";
 import { associateAnnotationFiles } from "./languageAssociation";
-import { SourceCheckClient } from "./languageClient";
+import { documentSchemes, SourceCheckClient } from "./languageClient";
 import { registerLanguageModelTools } from "./languageModelTools";
 import { LanguageStatus } from "./languageStatus";
 import { LINE_INDEX_SCHEME, LineIndexProvider, showLineIndex } from "./lineIndex";
@@ -75,6 +75,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(LINE_INDEX_SCHEME, lineIndex));
 
     registerLanguageModelTools(context, sc);
+    // Commands are offered on every scheme the server reads (package.json's `when` clauses).
+    void vscode.commands.executeCommand("setContext", "sourcecheck.documentSchemes", documentSchemes());
 
     // What cannot run in VS Code for the Web says so there instead of failing (webLimits.ts).
     const command = (id: string, handler: (...args: unknown[]) => unknown) =>

@@ -137,6 +137,15 @@ export function workspaceScheme(): string {
     return vscode.workspace.workspaceFolders?.[0]?.uri.scheme ?? "file";
 }
 
+/**
+ * The schemes of the documents the server reads: files on disk, and in VS Code for the Web the
+ * workspace's own scheme (docs/web.md). Commands are offered where their document's scheme is one of
+ * these (the context key `sourcecheck.documentSchemes`, package.json's `when` clauses).
+ */
+export function documentSchemes(): string[] {
+    return [...new Set(["file", workspaceScheme()])];
+}
+
 export class SourceCheckClient implements vscode.Disposable {
     readonly client: BaseLanguageClient;
     readonly requests = new FeatureRequestLog();

@@ -365,6 +365,41 @@ describe("VS Code for the Web", () => {
         assertEqual(result.uncovered.map(shown).sort(), want.sort(), "the uncovered sentences");
     });
 
+    // Issue 45, item 5: commands are offered on the workspace's own scheme, not only on file:. Run from
+    // the Command Palette, as a person does: a command its `when` clause hid would never run.
+    it("the palette offers and runs Show Line Index and Show Coverage on the sourcecheck-mem: answer", async () => {
+        const answer = await vscode.workspace.openTextDocument(wsUri("answer.md"));
+        assertEqual(answer.uri.scheme, "sourcecheck-mem", "the answer's scheme");
+        const indexShown = () =>
+            vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === "sourcecheck-index");
+        await fromPalette(
+            "Show Line Index",
+            async () => {
+                await vscode.window.showTextDocument(answer, vscode.ViewColumn.One);
+            },
+            indexShown,
+        );
+        const marked = () =>
+            vscode.commands.executeCommand<unknown[] | undefined>("sourcecheck._coverageMarks", answer.uri.toString());
+        const before = (await marked()) !== undefined;
+        await fromPalette(
+            "Show Coverage",
+            async () => {
+                await vscode.window.showTextDocument(answer, vscode.ViewColumn.One);
+            },
+            async () => ((await marked()) !== undefined) !== before,
+        );
+        // Back as it was, for the suites after.
+        await fromPalette(
+            "Show Coverage",
+            async () => {
+                await vscode.window.showTextDocument(answer, vscode.ViewColumn.One);
+            },
+            async () => ((await marked()) !== undefined) === before,
+        );
+        await vscode.commands.executeCommand("workbench.action.closeEditorsInOtherGroups");
+    });
+
     it("refs follow an edit of a cited document: lines inserted at its top move them down, undo brings them back", async () => {
         const doc = await openAnswers();
         const original = doc.getText();
@@ -540,3 +575,30 @@ describe("VS Code for the Web", () => {
         }
     });
 });
+
+/**
+ * Runs a SourceCheck command from the Command Palette (`>SourceCheck: <title>`, then Enter) until
+ * `happened` says it ran: the palette fills asynchronously, so an Enter before its entries are listed
+ * is tried again, at most five times. A command the palette does not offer never runs, and this fails.
+ */
+async function fromPalette(
+    title: string,
+    prepareEditor: () => Promise<void>,
+    happened: () => boolean | Promise<boolean>,
+): Promise<void> {
+    for (let attempt = 1; attempt <= 5; attempt++) {
+        await prepareEditor();
+        await vscode.commands.executeCommand("workbench.action.quickOpen", `>SourceCheck: ${title}`);
+        await new Promise((resolve) => setTimeout(resolve, 400 * attempt));
+        await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+        const until = Date.now() + 5_000;
+        while (Date.now() < until) {
+            if (await happened()) return;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await vscode.commands.executeCommand("workbench.action.closeQuickOpen");
+    }
+    throw new Error(
+        `the Command Palette did not run "SourceCheck: ${title}" on ${vscode.window.activeTextEditor?.document.uri}`,
+    );
+}
