@@ -172,6 +172,11 @@ function checkNativeModules() {
     return problems;
 }
 
+/** Whether the offline VS Code is installed and whole: ensureOfflineVSCode() will install nothing. */
+export function offlineVSCodeInstalled() {
+    return installedVersion() === CODE_SERVER_VERSION && existsSync(marker) && checkNativeModules().length === 0;
+}
+
 let ensured;
 /** Idempotent: a second call (or run) with everything in place does nothing but check. */
 export async function ensureOfflineVSCode({ log = (m) => console.log(`[e2e-install] ${m}`) } = {}) {
@@ -180,7 +185,7 @@ export async function ensureOfflineVSCode({ log = (m) => console.log(`[e2e-insta
     ensureAptPackages(log);
     const chromium = findChromium();
     if (!chromium) throw new Error(`no Chromium found (looked at ${chromiumCandidates.join(", ")})`);
-    if (installedVersion() === CODE_SERVER_VERSION && existsSync(marker) && checkNativeModules().length === 0) {
+    if (offlineVSCodeInstalled()) {
         ensured = { serverMain, chromium, version: CODE_SERVER_VERSION, installed: false };
         return ensured;
     }
@@ -303,9 +308,18 @@ export function descendants(pid) {
  * The workbench URL. `extensionDevelopmentPath` and `extensionTestsPath` travel in the `payload`
  * query parameter, because the server refuses --extensionTestsPath.
  */
-export function workbenchUrl({ port, host = "127.0.0.1", folder, extensionDevelopmentPath, extensionTestsPath }) {
+export function workbenchUrl({
+    port,
+    host = "127.0.0.1",
+    folder,
+    openFile,
+    extensionDevelopmentPath,
+    extensionTestsPath,
+}) {
     const remote = (p) => `vscode-remote://${host}:${port}${p}`;
     const payload = [];
+    // The workbench opens this file once the folder is open (its payload's `openFile`).
+    if (openFile) payload.push(["openFile", remote(resolve(openFile))]);
     if (extensionDevelopmentPath) payload.push(["extensionDevelopmentPath", remote(resolve(extensionDevelopmentPath))]);
     if (extensionTestsPath) payload.push(["extensionTestsPath", remote(resolve(extensionTestsPath))]);
     const query = [];

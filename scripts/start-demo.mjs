@@ -9,8 +9,29 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** The settings of the demo copy and of the offline server's profile. */
-export const START_SETTINGS = { "files.autoSave": "off" };
+/**
+ * The settings of the demo copy and of the offline server's profile: no auto save, and no Welcome
+ * page or walkthrough over the demo's answer.md (npm start opens that file).
+ */
+export const START_SETTINGS = {
+    "files.autoSave": "off",
+    "workbench.startupEditor": "none",
+    "workbench.welcomePage.walkthroughs.openOnInstall": false,
+};
+
+/** Only in the offline server's own profile: the demo copy is trusted, no trust dialog first. */
+export const PROFILE_SETTINGS = { ...START_SETTINGS, "security.workspace.trust.enabled": false };
+
+/** The file npm start opens in the demo copy: the answer whose claims the demo checks. */
+export const START_FILE = "answer.md";
+
+/**
+ * The desktop `code` command line: the demo folder with its answer.md open, trusted (the copy is made
+ * by this script from the repository's own demo), the extension loaded from the repository.
+ */
+export function desktopArgs(repoRoot, demo) {
+    return [`--extensionDevelopmentPath=${repoRoot}`, "--disable-workspace-trust", demo, join(demo, START_FILE)];
+}
 
 /** The folder npm start works in, below `root`: its demo copy and the offline server's data. */
 export function startFolders(root) {
@@ -26,8 +47,8 @@ export function prepareDemo(root) {
     writeSettings(join(folders.demo, ".vscode"));
     commitCopy(folders.demo);
     // The web workbench reads the user's settings from these two places of the server's data.
-    writeSettings(join(folders.data, "user", "User"));
-    writeSettings(join(folders.data, "server", "data", "User"));
+    writeSettings(join(folders.data, "user", "User"), PROFILE_SETTINGS);
+    writeSettings(join(folders.data, "server", "data", "User"), PROFILE_SETTINGS);
     return folders;
 }
 
@@ -53,13 +74,13 @@ function commitCopy(dir) {
     }
 }
 
-/** Auto save off, keeping what else a person set in that profile (when it reads as plain JSON). */
-function writeSettings(dir) {
+/** `wanted` over what else a person set in that profile (when it reads as plain JSON). */
+function writeSettings(dir, wanted = START_SETTINGS) {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, "settings.json");
     let settings = {};
     try {
         if (existsSync(file)) settings = JSON.parse(readFileSync(file, "utf8"));
     } catch {}
-    writeFileSync(file, `${JSON.stringify({ ...settings, ...START_SETTINGS }, null, 4)}\n`);
+    writeFileSync(file, `${JSON.stringify({ ...settings, ...wanted }, null, 4)}\n`);
 }

@@ -8,10 +8,10 @@
 //   --no-editor     stop after the build and the CLI run
 //   --prepare-only  stop after making the demo copy (test/unit/startDemo.test.ts)
 import { spawn, spawnSync } from "node:child_process";
-import { relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureDependencies } from "./ensure-deps.mjs";
-import { prepareDemo } from "./start-demo.mjs";
+import { desktopArgs, prepareDemo, START_FILE } from "./start-demo.mjs";
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), "..", "..");
 const args = process.argv.slice(2);
@@ -51,19 +51,23 @@ async function main() {
     log(`CLI exit status ${status} (1 = resolution failures, as the demo intends)`);
     if (args.includes("--no-editor")) return;
 
+    // The demo's answer.md opens in a trusted window, without the Welcome page or a walkthrough.
     if (onPath("code")) {
-        log(`code --extensionDevelopmentPath=${repoRoot} ${demo}`);
-        spawn("code", [`--extensionDevelopmentPath=${repoRoot}`, demo], { stdio: "inherit", detached: true }).unref();
+        const codeArgs = desktopArgs(repoRoot, demo);
+        log(`code ${codeArgs.join(" ")}`);
+        spawn("code", codeArgs, { stdio: "inherit", detached: true }).unref();
         return;
     }
 
-    log("no `code` on PATH: using the offline VS Code server (first run installs it, about 90 s)");
-    const { ensureOfflineVSCode, startVSCodeServer } = await import("./e2e-install.mjs");
+    const { ensureOfflineVSCode, offlineVSCodeInstalled, startVSCodeServer } = await import("./e2e-install.mjs");
+    if (offlineVSCodeInstalled()) log("no `code` on PATH: using the offline VS Code server");
+    else log("no `code` on PATH: installing the offline VS Code server (once; a few minutes)");
     await ensureOfflineVSCode({ log: (message) => log(message) });
     const portOption = option("--port") ?? process.env.SOURCECHECK_PORT;
     const server = await startVSCodeServer({
         port: portOption ? Number(portOption) : undefined,
         dataDir,
+        extraArgs: ["--disable-workspace-trust"],
         log: (message) => log(message),
     });
     const stop = () => {
@@ -77,7 +81,7 @@ async function main() {
         process.exit(code ?? 1);
     });
     console.log(`\nOpen this URL in a browser (Chromium/Chrome/Firefox) to use the extension on the demo:\n`);
-    console.log(`  ${server.url({ folder: demo, extensionDevelopmentPath: repoRoot })}\n`);
+    console.log(`  ${server.url({ folder: demo, openFile: join(demo, START_FILE), extensionDevelopmentPath: repoRoot })}\n`);
     console.log("The server listens on 127.0.0.1 only. Press Ctrl+C to stop it.");
 }
 

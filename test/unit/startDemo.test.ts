@@ -12,9 +12,13 @@ import { pathToFileURL } from "node:url";
 
 const repo = path.resolve(__dirname, "../../..");
 const demo = path.join(repo, "examples", "demo");
-type StartDemo = { startFolders: (root: string) => { start: string; demo: string; data: string } };
+type StartDemo = {
+    startFolders: (root: string) => { start: string; demo: string; data: string };
+    desktopArgs: (root: string, demo: string) => string[];
+};
+type Install = { workbenchUrl: (opts: Record<string, unknown>) => string };
 // The scripts are ES modules; a CommonJS test reaches them through a real dynamic import.
-const importModule = new Function("url", "return import(url)") as (url: string) => Promise<StartDemo>;
+const importModule = new Function("url", "return import(url)") as <T = StartDemo>(url: string) => Promise<T>;
 
 function git(cwd: string, ...args: string[]): string {
     const result = spawnSync("git", args, { cwd, encoding: "utf8" });
@@ -61,7 +65,16 @@ describe("npm start: the demo is tried in a copy", () => {
             path.join(folders.data, "user", "User", "settings.json"),
             path.join(folders.data, "server", "data", "User", "settings.json"),
         ])
-            assert.equal(JSON.parse(readFileSync(settings, "utf8"))["files.autoSave"], "off", settings);
+        {
+            const written = JSON.parse(readFileSync(settings, "utf8"));
+            assert.equal(written["files.autoSave"], "off", settings);
+            // The answer opens alone: no Welcome page, no walkthrough over it.
+            assert.equal(written["workbench.startupEditor"], "none", settings);
+            assert.equal(written["workbench.welcomePage.walkthroughs.openOnInstall"], false, settings);
+            // The server's profile trusts the copy (no trust dialog first); the copy's own settings cannot.
+            if (!settings.startsWith(folders.demo))
+                assert.equal(written["security.workspace.trust.enabled"], false, settings);
+        }
         assert.equal(git(folders.demo, "status", "--porcelain"), "", "the copy starts committed: git diff shows a try");
 
         // What trying the demo did in issue 34: a quick fix saved, a lock file written.
@@ -79,5 +92,23 @@ describe("npm start: the demo is tried in a copy", () => {
         );
         assert.ok(!existsSync(path.join(folders.demo, "answer.sourcecheck.lock.json")));
         assert.equal(git(repo, "status", "--porcelain"), statusBefore);
+    });
+
+    it("opens the copy's answer.md, trusted: on the desktop and in the offline server's workbench", async () => {
+        const { startFolders, desktopArgs } = await importModule(
+            pathToFileURL(path.join(repo, "scripts", "start-demo.mjs")).href,
+        );
+        const { demo: copy } = startFolders(repo);
+        const args = desktopArgs(repo, copy);
+        assert.ok(args.includes("--disable-workspace-trust"), args.join(" "));
+        assert.ok(args.includes(copy) && args.includes(path.join(copy, "answer.md")), args.join(" "));
+        assert.ok(existsSync(path.join(demo, "answer.md")), "the demo has the answer opened");
+        const { workbenchUrl } = await importModule<Install>(
+            pathToFileURL(path.join(repo, "scripts", "e2e-install.mjs")).href,
+        );
+        const url = new URL(workbenchUrl({ port: 4000, folder: copy, openFile: path.join(copy, "answer.md") }));
+        const payload = JSON.parse(url.searchParams.get("payload") ?? "[]") as [string, string][];
+        assert.deepEqual(payload, [["openFile", `vscode-remote://127.0.0.1:4000${path.join(copy, "answer.md")}`]]);
+        assert.equal(url.searchParams.get("folder"), copy);
     });
 });
