@@ -81,7 +81,9 @@ async function main() {
         process.exit(code ?? 1);
     });
     console.log(`\nOpen this URL in a browser (Chromium/Chrome/Firefox) to use the extension on the demo:\n`);
-    console.log(`  ${server.url({ folder: demo, openFile: join(demo, START_FILE), extensionDevelopmentPath: repoRoot })}\n`);
+    console.log(
+        `  ${server.url({ folder: demo, openFile: join(demo, START_FILE), extensionDevelopmentPath: repoRoot })}\n`,
+    );
     console.log("The server listens on 127.0.0.1 only. Press Ctrl+C to stop it.");
 }
 

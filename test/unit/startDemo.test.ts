@@ -64,8 +64,7 @@ describe("npm start: the demo is tried in a copy", () => {
             path.join(folders.demo, ".vscode", "settings.json"),
             path.join(folders.data, "user", "User", "settings.json"),
             path.join(folders.data, "server", "data", "User", "settings.json"),
-        ])
-        {
+        ]) {
             const written = JSON.parse(readFileSync(settings, "utf8"));
             assert.equal(written["files.autoSave"], "off", settings);
             // The answer opens alone: no Welcome page, no walkthrough over it.
