@@ -1,9 +1,11 @@
 /** Settings and the annotation-file naming rule (docs/contract.md section 4), read in one place. */
+
 import * as vscode from "vscode";
 import type { DocumentSelector } from "vscode-languageclient/node";
+import { ANNOTATION_FILE_GLOBS } from "../../shared/fileNames";
 import { NOTES_LANGUAGE, TRACE_LANGUAGE } from "../../shared/quoteProtocol";
 
-export const BUILTIN_ANNOTATION_GLOBS = ["**/*.sourcecheck.json", "**/*.annotations.json"];
+export const BUILTIN_ANNOTATION_GLOBS = ANNOTATION_FILE_GLOBS;
 
 /** The language of sourcecheck.config.json (package.json): not JSON, so VS Code's JSON support leaves it to us. */
 export const CONFIG_LANGUAGE = "sourcecheck-config";

@@ -57,6 +57,12 @@ async function cliJson(args: string[], cwd: string): Promise<{ status: number; j
     } catch {
         json = undefined;
     }
+    // The CLI's envelope (docs/cli.md: `ok`, `exitCode`, the exit status) is its own: the tools leave it out.
+    if (json && typeof json === "object" && "exitCode" in json && !("entries" in json) && !("files" in json)) {
+        const { ok, exitCode, ...rest } = json as Record<string, unknown>;
+        assert.deepEqual([ok, exitCode], [status === 0, status], "the --json envelope names the exit status");
+        json = rest;
+    }
     return { status, json, stdout };
 }
 

@@ -56,6 +56,17 @@ function essence(result: RepairJson) {
     };
 }
 
+/**
+ * The CLI's `--json` without its envelope (`ok`, `exitCode`: docs/cli.md), which the tools leave out;
+ * the envelope must name the process's exit status.
+ */
+function withoutEnvelope(stdout: string, status: number): Record<string, unknown> {
+    const { ok, exitCode, ...rest } = JSON.parse(stdout);
+    assert.equal(exitCode, status, "the envelope's exitCode is the exit status");
+    assert.equal(ok, status === 0, "ok is exitCode === 0");
+    return rest;
+}
+
 async function viaMcp(root: string, args: Record<string, unknown>): Promise<CallToolResult> {
     return callMcp(root, "repair", args);
 }
@@ -91,7 +102,7 @@ describe("one operation on every front end: repair after drift, with a lock and 
         const root = driftedWorkspace();
         const cli = runCli(["repair", "--json", FILE], { cwd: root });
         assert.equal(cli.status, 1, cli.stderr);
-        const fromCli = JSON.parse(cli.stdout) as RepairJson;
+        const fromCli = withoutEnvelope(cli.stdout, cli.status) as unknown as RepairJson;
 
         const mcp = await viaMcp(root, { file: FILE, detail: "full" });
         assert.notEqual(mcp.isError, true, JSON.stringify(mcp.content));
@@ -164,7 +175,7 @@ describe("one operation on every front end: repair after drift, with a lock and 
         try {
             for (const [path, quote] of requests) {
                 const cli = runCli(["cite", "--json", path, quote], { cwd: root });
-                const fromCli = JSON.parse(cli.stdout);
+                const fromCli = withoutEnvelope(cli.stdout, cli.status);
                 const viaMcp = (await mcp.callTool({ name: "cite", arguments: { path, quote } })) as CallToolResult;
                 const viaEditor = await editor.request<AgentToolResult>("sourcecheck/agentTool", {
                     name: "cite",
@@ -210,7 +221,7 @@ describe("one operation on every front end: annotate's failures", function () {
                 const label = JSON.stringify(request);
                 const input = { file: FILE, ...request };
                 const cli = runCli(["annotate", "--json", FILE, "-"], { cwd: root, stdin: JSON.stringify(request) });
-                const fromCli = JSON.parse(cli.stdout);
+                const fromCli = withoutEnvelope(cli.stdout, cli.status) as Record<string, any>;
                 assert.notEqual(cli.status, 0, label);
                 assert.ok(fromCli.error.role === "claim" || fromCli.error.role === "source", label);
                 assert.ok(fromCli.error.next, `${label}: a next step`);

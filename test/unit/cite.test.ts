@@ -296,7 +296,8 @@ describe("cli: cite", () => {
         const run = await cli(["cite", "--json", "--root", demo, "answer.md", "under ten minutes"]);
         assert.equal(run.status, 0);
         const json = JSON.parse(run.stdout);
-        assert.deepEqual(Object.keys(json).sort(), ["ref", "text"]);
+        assert.deepEqual(Object.keys(json).sort(), ["exitCode", "ok", "ref", "text"]);
+        assert.deepEqual([json.ok, json.exitCode], [true, 0], "the one --json envelope");
         assert.equal(json.text, "under ten minutes");
     });
 
@@ -316,6 +317,8 @@ describe("cli: cite", () => {
                 message: JSON.parse(missing.stdout).error.message,
                 next: { action: "cite-again", path: "answer.md" },
             },
+            ok: false,
+            exitCode: 1,
         });
         const near = await cli(["cite", "--json", "--root", demo, "answer.md", "Under Ten Minutes"]);
         assert.equal(near.status, 1);

@@ -5,6 +5,7 @@
  */
 
 import type { z } from "zod";
+import { baseNameOf, isCitationFileName } from "../../../shared/fileNames";
 import { sourceLabel } from "../../../shared/numbering";
 import type { CiteCandidate } from "../core/cite";
 import type { LockError, LockFile } from "../core/lock";
@@ -12,6 +13,7 @@ import { nearestPaths } from "../core/nearestPaths";
 import type { NextStep } from "../core/nextStep";
 import { numberedLines } from "../core/numberedLines";
 import { normalizeRefPath } from "../core/refPath";
+import type { DocumentMoves } from "../core/repair/types";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
 import { type AnnotateDone, annotate as annotateOperation } from "../operations/annotate";
 import { type CheckOutcome, checkOperation, checkReport } from "../operations/check";
@@ -123,6 +125,12 @@ export interface RefScope {
     revision(rev: string): DocumentLookup;
     /** The documents at the annotation file's last commit and how to name it; undefined without git or a commit. */
     lastCommit(): { documents: DocumentLookup; label: string } | undefined;
+    /**
+     * Where a document that is gone may have moved (docs/repair.md, "Renamed documents"): its hash among
+     * the files under the root, git's renames since `since` (else the lock's, else the file's last commit),
+     * as `sourcecheck repair` follows them.
+     */
+    moves?(since: string | undefined): DocumentMoves;
 }
 
 /**
@@ -407,7 +415,12 @@ async function repair(args: z.infer<typeof repairInput>, context: ToolContext): 
         repairSteps(
             { text: file.text, since: args.since, detail },
             {
-                documents: { get: (path) => lookup.get(path), candidatePaths: () => scope.files() },
+                documents: {
+                    get: (path) => lookup.get(path),
+                    // Lock and annotation files hold citations, never a candidate (shared/fileNames.ts).
+                    candidatePaths: () => [...scope.files()].filter((path) => !isCitationFileName(baseNameOf(path))),
+                    moves: scope.moves?.(args.since),
+                },
                 lock: access && (() => access),
                 history: { at: (rev) => scope.revision(rev), lastCommit: () => scope.lastCommit() },
                 sha256,

@@ -3,8 +3,10 @@
  * `cite` cites it, and with --write appended to FILE atomically, formatting kept. Exit 0 built (and
  * written), 1 a quote could not be cited (or a source cites its own claim), 2 bad input.
  */
+
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
+import { EXIT } from "../../../shared/exitCodes";
 import { annotationLabel, indexOfOrdinal } from "../../../shared/numbering";
 import { type AnnotateRequest, editAnnotationFile, roleName } from "../core/annotate";
 import { visible } from "../core/visible";
@@ -16,6 +18,7 @@ import { sourceCheckExits } from "./command";
 import { type CommandLine, type CommandSpec, defineCommand, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError, readTextInput, readTextInputForUpdate, writeFileAtomic } from "./files";
+import { jsonEnvelope } from "./jsonEnvelope";
 import { asCliError } from "./operationErrors";
 
 const USAGE = `  sourcecheck annotate [--root DIR] [--write] [--json] FILE --claim PATH QUOTE
@@ -189,17 +192,18 @@ export const annotateCommand = defineCommand({
         if (!outcome.ok) {
             // The operation's failure as the annotate tools return it (docs/contract.md, "Next steps").
             const { candidates, ...error } = outcome.error;
-            if (args.json) io.stdout(`${JSON.stringify(candidates ? { error, candidates } : { error }, null, 2)}\n`);
-            else io.stderr(`sourcecheck: ${error.code}: ${visible(error.message)}\n`);
             // A document that cannot be had, or a path that names none, is bad input; an uncitable quote is not.
-            return outcome.badInput ? 2 : 1;
+            const exitCode = outcome.badInput ? EXIT.usage : EXIT.findings;
+            if (args.json) io.stdout(jsonEnvelope(candidates ? { error, candidates } : { error }, exitCode));
+            else io.stderr(`sourcecheck: ${error.code}: ${visible(error.message)}\n`);
+            return exitCode;
         }
         const { done } = outcome;
         // An equal annotation already in the file (a retry) is reported, the file left as it is.
         const write = args.write === true && done.kind !== "present";
         if (write) writeFileAtomic(absolute, done.text, { expected: existing?.snapshot }, args.file);
         if (args.json) {
-            io.stdout(`${JSON.stringify({ ...done.output, written: write }, null, 2)}\n`);
+            io.stdout(jsonEnvelope({ ...done.output, written: write }, EXIT.clean));
         } else {
             const label = annotationLabel(indexOfOrdinal(done.output.annotation as number));
             const what =
@@ -235,7 +239,7 @@ function removeAnnotationCommand(args: Parsed, file: string, number: number, io:
     if (!removed.ok) throw new CliError(`annotate: ${fromOne(removed, file, number)}`);
     if (args.write) writeFileAtomic(absolute, removed.text, { expected: existing.snapshot }, file);
     if (args.json) {
-        io.stdout(`${JSON.stringify({ annotation: number, removed: true, written: args.write }, null, 2)}\n`);
+        io.stdout(jsonEnvelope({ annotation: number, removed: true, written: args.write }, EXIT.clean));
     } else {
         io.stdout(
             args.write

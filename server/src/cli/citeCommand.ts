@@ -4,6 +4,7 @@
  */
 
 import * as nodePath from "node:path";
+import { EXIT } from "../../../shared/exitCodes";
 import { SessionDocument } from "../core/session";
 import { visible } from "../core/visible";
 import { cite } from "../operations/cite";
@@ -13,6 +14,7 @@ import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, ROOT_AND_JSON, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError } from "./files";
+import { jsonEnvelope } from "./jsonEnvelope";
 
 const USAGE = `  sourcecheck cite [--root DIR] [--json] PATH QUOTE
             the ref citing QUOTE (verbatim, may span lines; - reads it from stdin) in document PATH
@@ -49,8 +51,9 @@ export const citeCommand = defineCommand({
             },
         );
         if (values.json) {
-            io.stdout(`${JSON.stringify(outcome.ok ? outcome.output : outcome.failure, null, 2)}\n`);
-            return outcome.ok ? 0 : outcome.badInput ? 2 : 1;
+            const exitCode = outcome.ok ? EXIT.clean : outcome.badInput ? EXIT.usage : EXIT.findings;
+            io.stdout(jsonEnvelope(outcome.ok ? outcome.output : outcome.failure, exitCode));
+            return exitCode;
         }
         if (!outcome.ok) {
             const { code, message } = outcome.failure.error;

@@ -4,6 +4,7 @@ import { isLockFileName } from "../core/lock/names";
 import { Discovery } from "../workspace/discovery";
 import { statOrUndefined } from "../workspace/fileStat";
 import { globProblem } from "../workspace/globs";
+import { climbsOut } from "../workspace/pathSafety";
 import { configGlobMatcher, formatConfigProblem, type ProjectConfigs } from "../workspace/projectConfig";
 import { CliError } from "./files";
 
@@ -100,7 +101,7 @@ function shownPath(cwd: string, path: string): string {
 }
 
 function isInsideRelative(relative: string): boolean {
-    return relative !== "" && !relative.startsWith("..") && !nodePath.isAbsolute(relative);
+    return relative !== "" && !climbsOut(relative);
 }
 
 /** picomatch, required on the first argument that is neither file nor folder: most name files. */

@@ -4,7 +4,9 @@
  * 1 some ref could not be locked (listed; its last known entry is kept), 2 bad input (a file or its
  * existing lock that cannot be read, schema errors: that file's lock is left untouched).
  */
+
 import * as nodePath from "node:path";
+import type { ExitStatus } from "../../../shared/exitCodes";
 import { visible } from "../core/visible";
 import { type LockResult, lockPlan } from "../operations/lock";
 import { placeLabel } from "../operations/numbers";
@@ -23,6 +25,7 @@ import { type CommandSpec, defineCommand, ROOT_AND_JSON, usageError } from "./co
 import type { CliIo } from "./commands";
 import { discoverFiles } from "./discovery";
 import { CliError, isCliError, readTextInputHashed, writeFileAtomic } from "./files";
+import { jsonEnvelope } from "./jsonEnvelope";
 
 const USAGE = `  sourcecheck lock [--root DIR] [--json] [--accept] PATH|GLOB...
             write beside each annotation file X.sourcecheck.json its lock X.sourcecheck.lock.json:
@@ -66,7 +69,7 @@ export const lockCommand = defineCommand({
         });
         const exitCode = Math.max(0, ...results.map((r) => r.exitCode));
         if (values.json) {
-            io.stdout(`${JSON.stringify({ files: results, exitCode }, null, 2)}\n`);
+            io.stdout(jsonEnvelope({ files: results }, exitCode as ExitStatus));
         } else {
             io.stdout(results.map(formatResult).join(""));
         }

@@ -4,7 +4,9 @@
  * place and atomically, editing just the changed tokens. Exit 0 when every ref is valid once the
  * certain repairs are applied, 1 otherwise, 2 on schema errors or bad usage.
  */
+
 import * as nodePath from "node:path";
+import { EXIT } from "../../../shared/exitCodes";
 import { ordinal } from "../../../shared/numbering";
 import { LineIndex } from "../core/lines";
 import { LocatedText } from "../core/parse";
@@ -17,13 +19,14 @@ import { type RepairPlan, repairSteps, runSteps } from "../operations/repair";
 import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevision";
 import { listCandidateDocuments } from "../workspace/discovery";
 import { DiskDocuments } from "../workspace/diskDocuments";
-import { diskDocumentMoves } from "../workspace/documentMoves";
+import { diskDocumentMoves, renameBase } from "../workspace/documentMoves";
 import { lastCommitOf } from "../workspace/gitRevision";
 import { lockPathFor, readLockBeside, sha256 } from "../workspace/lockFiles";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, usageError } from "./commandLine";
 import { CliError, parseMaxSize, readTextInput, readTextInputForUpdate, writeFileAtomic } from "./files";
+import { jsonEnvelope } from "./jsonEnvelope";
 import { asCliError } from "./operationErrors";
 
 const USAGE = `  sourcecheck repair [--root DIR] [--since REV] [--strict] [--write [--follow-symlinks]] [--max-size BYTES] [--json] FILE
@@ -75,9 +78,7 @@ export const repairCommand = defineCommand({
             candidatePaths: () => listCandidateDocuments(root),
             // A document renamed since the lock (its hash, git's rename record): docs/repair.md, "Renamed documents".
             moves: diskDocumentMoves(root, disk, sha256, () =>
-                file === "-"
-                    ? values.since
-                    : (values.since ?? lastCommitOf(lockPathFor(absolute)) ?? lastCommitOf(absolute)),
+                file === "-" ? values.since : renameBase(absolute, values.since),
             ),
         };
         const plan = asCliError("repair", () =>
@@ -108,13 +109,10 @@ export const repairCommand = defineCommand({
             );
             written = plan.repaired.applied;
         }
-        if (values.json) {
-            io.stdout(`${JSON.stringify({ ...result, written }, null, 2)}\n`);
-        } else {
-            io.stdout(formatRepairs(shown, text, plan, values.write === true, written));
-        }
-        if (result.schemaErrors) return 2;
-        return result.remaining.length === 0 ? 0 : 1;
+        const exitCode = result.schemaErrors ? EXIT.usage : result.remaining.length === 0 ? EXIT.clean : EXIT.findings;
+        if (values.json) io.stdout(jsonEnvelope({ ...result, written }, exitCode));
+        else io.stdout(formatRepairs(shown, text, plan, values.write === true, written));
+        return exitCode;
     },
 });
 

@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import { MORE_PROBLEMS } from "../core/check";
 import { RESOLUTION_ERROR_CODES, SCHEMA_ERROR_CODES } from "../core/types";
 import { visible } from "../core/visible";
+import { climbsOut } from "../workspace/pathSafety";
 import type { LocatedProblem } from "./text";
 
 const INFORMATION_URI = "https://github.com/sourcecheck/sourcecheck-vscode";
@@ -178,7 +179,7 @@ function encodePath(relative: string): string {
 /** Where the file is: relative to `root` with `%SRCROOT%` when inside it, else an absolute file URI. */
 export function artifactLocation(absolutePath: string, root: string): { uri: string; uriBaseId?: string } {
     const relative = nodePath.relative(root, absolutePath);
-    if (relative && !relative.startsWith("..") && !nodePath.isAbsolute(relative)) {
+    if (relative && !climbsOut(relative)) {
         return { uri: encodePath(relative), uriBaseId: SOURCE_ROOT };
     }
     return { uri: pathToFileURL(absolutePath).href };

@@ -19,11 +19,14 @@ import type { Ref } from "../core/types";
 import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
+import { documentMoves, renameBase } from "../workspace/documentMoves";
 import { type KeptIndexes, searchEvidenceUnderRoot, WatchedIndexes } from "../workspace/evidenceSearch";
+import { renamesSince } from "../workspace/gitRevision";
 import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { writeFileSafely } from "../workspace/safeWrite";
+import { sha256 } from "../workspace/sha256";
 import { pathToUri } from "../workspace/uris";
 import type { ToolWorkspace } from "./featureWorkspace";
 import { toLspRange } from "./positions";
@@ -152,6 +155,17 @@ export function workspaceToolContext(workspace: ToolWorkspace, root: string, edi
                 files: () => workspace.filesUnder(scoped),
                 revision: (rev) => revisionDocuments(scoped, rev),
                 lastCommit: () => lastCommitDocuments(scoped, verdict.absolute),
+                // As `sourcecheck repair`: the lock's hash among the known files, git's rename record.
+                moves: (since) =>
+                    documentMoves(
+                        () => workspace.filesUnder(scoped),
+                        workspace.source.lookupFor(scoped),
+                        sha256,
+                        () => {
+                            const rev = renameBase(verdict.absolute, since);
+                            return rev === undefined ? new Map() : renamesSince(scoped, rev);
+                        },
+                    ),
             };
         },
     };

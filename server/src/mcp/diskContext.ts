@@ -12,12 +12,14 @@ import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevisi
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { listCandidateDocuments } from "../workspace/discovery";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
+import { diskDocumentMoves, renameBase } from "../workspace/documentMoves";
 import { type KeptIndexes, searchEvidenceUnderRoot, WatchedIndexes } from "../workspace/evidenceSearch";
 import { FreshDocuments } from "../workspace/freshDocuments";
 import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { SafeWriteError, writeFileSafely } from "../workspace/safeWrite";
+import { sha256 } from "../workspace/sha256";
 
 export interface DiskContextOptions {
     maxBytes?: number;
@@ -129,6 +131,11 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
                 files: () => listCandidateDocuments(resolved.root),
                 revision: (rev) => revisionDocuments(resolved.root, rev),
                 lastCommit: () => lastCommitDocuments(resolved.root, verdict.absolute),
+                // As `sourcecheck repair`: the lock's hash, git's rename record (docs/repair.md).
+                moves: (since) =>
+                    diskDocumentMoves(resolved.root, reader.lookup(), sha256, () =>
+                        renameBase(verdict.absolute, since),
+                    ),
             };
         },
     };

@@ -5,6 +5,7 @@
  * tools, `render` and the library's `check` all run this one function and print what it returned:
  * an unusable lock is exit 2 on every front end, and no output names another exit.
  */
+import { EXIT } from "../../../shared/exitCodes";
 import { type CheckResult, checkInput, type ReportEntry } from "../core/check";
 import { LockComparison, type LockError, type LockFile, type UnchangedLock } from "../core/lock";
 import { parseJsonText } from "../core/parse";
@@ -84,7 +85,7 @@ export function checkOperation(request: CheckRequest, capabilities: CheckCapabil
     });
     const { report } = result;
     // A lock that cannot be used is bad input (docs/lock.md), whatever the refs say.
-    const exitCode = lockRead?.error ? 2 : report.exitCode;
+    const exitCode = lockRead?.error ? EXIT.usage : report.exitCode;
     const counted = comparison && (lockRead?.lock || lockRead?.comparison || request.locked);
     const extras: ReportExtras = {
         warnings: noAnnotations(report.validCount + report.invalidCount, report.schemaErrors),
@@ -130,7 +131,7 @@ function noAnnotations(count: number, schemaErrors: readonly SchemaError[]) {
  * Entries are those kept (`keep`); a streamed output writes them as they come instead.
  */
 export function checkReport(outcome: CheckOutcome, file?: string): Record<string, unknown> {
-    const report = { ...outcome.result.report, ok: outcome.exitCode === 0, exitCode: outcome.exitCode };
+    const report = { ...outcome.result.report, ok: outcome.exitCode === EXIT.clean, exitCode: outcome.exitCode };
     const object = reportObject(report, outcome.extras);
     if (outcome.extras.warnings) object.warnings = outcome.extras.warnings;
     return file === undefined ? object : { file, ...object };

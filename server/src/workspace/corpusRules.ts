@@ -3,6 +3,7 @@
  * one rule both walks apply, the disk's (evidenceStore.ts) and the web worker's over the client's files
  * (web/evidenceCorpus.ts). No file is read here: the walk is the caller's, with its own adapters.
  */
+import { ANNOTATION_FILE_GLOBS } from "../../../shared/fileNames";
 import { AnnotationRecognizer, Discovery, type FoundFile, kindByName } from "./discovery";
 import type { AsyncDiscoveryFileSystem, DiscoveryFileSystem } from "./discoveryFs";
 import { compileGlobs } from "./globs";
@@ -19,7 +20,7 @@ export const DEFAULT_EXCLUDE = ["**/node_modules/**"];
  * (an agent's working files). The files are told by the one rule of workspace/discovery.ts
  * (`AnnotationRecognizer.kind`), which also honours the `annotationFiles` of a sourcecheck.config.json.
  */
-export const ANNOTATION_FILE_GLOBS = ["**/*.sourcecheck.json", "**/*.annotations.json"];
+export { ANNOTATION_FILE_GLOBS };
 export const ALWAYS_EXCLUDED = [
     ...ANNOTATION_FILE_GLOBS,
     "**/*.lock.json",

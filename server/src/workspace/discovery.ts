@@ -14,8 +14,10 @@
  * The walk is written once, as a generator of file-system requests, and driven by a synchronous
  * (CLI) or an asynchronous (language server) adapter.
  */
+
 import * as nodePath from "node:path";
 import type { Ignore } from "ignore";
+import { isAnnotationFileName as isBuiltInAnnotationName } from "../../../shared/fileNames";
 import { isLockFileName } from "../core/lock/names";
 import {
     type AsyncDiscoveryFileSystem,
@@ -28,7 +30,8 @@ import {
 } from "./discoveryFs";
 import { compileGlob, GlobError } from "./globs";
 import { type IgnoreFileText, ignoreLinesOf } from "./ignoreLines";
-import type { ConfigProblem, ProjectConfigs } from "./projectConfig";
+import { climbsOut, isBelow, isInside } from "./pathSafety";
+import { type ConfigProblem, ProjectConfigs } from "./projectConfig";
 
 export {
     type AsyncDiscoveryFileSystem,
@@ -41,8 +44,6 @@ export {
     type StatWalkFileSystem,
 } from "./discoveryFs";
 
-/** Annotation files by name (docs/contract.md section 4), in any case. */
-const BUILT_IN_NAMES = [/\.sourcecheck\.json$/i, /\.annotations\.json$/i];
 /** TraceCite's notes and traces by name (docs/quotes.md): an agent's working files, never evidence. */
 const NOTES_NAMES = [/\.notes\.md$/i, /\.notes\.txt$/i];
 const TRACE_NAMES = [/\.trace\.jsonl$/i];
@@ -234,7 +235,7 @@ export class Discovery {
     isExcluded(absolutePath: string, isDirectory: boolean): boolean {
         const base = this.options.base;
         const relative = nodePath.relative(base, absolutePath);
-        if (relative === "" || relative.startsWith("..") || nodePath.isAbsolute(relative)) return false;
+        if (relative === "" || climbsOut(relative)) return false;
         const segments = relative.split(nodePath.sep);
         let directory = base;
         for (let i = 0; i < segments.length; i++) {
@@ -293,8 +294,7 @@ export class Discovery {
             if (realStart === null) realStart = yield* ask<string | undefined>("realPath", start);
             const real = yield* ask<string | undefined>("realPath", link);
             if (realStart === undefined || real === undefined) return false;
-            const relative = nodePath.relative(realStart, real);
-            return relative !== "" && !relative.startsWith("..") && !nodePath.isAbsolute(relative);
+            return isBelow(realStart, real);
         };
     }
 
@@ -507,8 +507,9 @@ export function kindByName(name: string): FileKind {
     return "document";
 }
 
+/** Annotation files by name (docs/contract.md section 4), in any case: the one rule of shared/fileNames.ts. */
 export function isAnnotationFileName(name: string): boolean {
-    return BUILT_IN_NAMES.some((re) => re.test(name));
+    return isBuiltInAnnotationName(name);
 }
 
 /**
@@ -538,11 +539,6 @@ function prefix(from: string, directory: string): string {
     return relative === "" ? "" : `${relative}/`;
 }
 
-function isInside(folder: string, path: string): boolean {
-    const relative = nodePath.relative(folder, path);
-    return relative === "" || (!relative.startsWith("..") && !nodePath.isAbsolute(relative));
-}
-
 function toSlashes(path: string): string {
     return nodePath.sep === "/" ? path : path.split(nodePath.sep).join("/");
 }
@@ -558,8 +554,15 @@ const MAX_CANDIDATES = 50_000;
  */
 export function listCandidateDocuments(root: string, limit = MAX_CANDIDATES): string[] {
     const discovery = new Discovery({ base: root, gitignore: false, dotEntries: false, symlinkedFiles: false });
+    // Annotation files and locks hold citations, not sources: never a candidate, by their built-in or
+    // configured names (a sourcecheck.config.json's `annotationFiles`).
+    const recognizer = new AnnotationRecognizer([], new ProjectConfigs());
+    const cites = (file: FoundFile) => {
+        const kind = recognizer.kind(file.path);
+        return kind === "annotation" || kind === "lock";
+    };
     return discovery
-        .walkSync(root, limit)
+        .walkSync(root, limit, (file) => !cites(file))
         .files.map((file) => file.fromBase)
         .sort();
 }

@@ -30,10 +30,27 @@ export function resolveUnderRoot(root: string, documentPath: string): PathVerdic
     return { ok: true, absolute };
 }
 
-/** True when `candidate` is `root` or below it (both absolute, normalised). */
+/** True when `candidate` is `root` or below it (both absolute, normalised). The one rule: no private copies. */
 export function isInside(root: string, candidate: string): boolean {
     const relative = nodePath.relative(root, candidate);
-    // "..notes.md" is a file inside; only ".." itself or a path starting "../" climbs out.
-    const climbs = relative === ".." || relative.startsWith(`..${nodePath.sep}`) || relative.startsWith("../");
-    return relative === "" || (!climbs && !nodePath.isAbsolute(relative));
+    return relative === "" || !climbsOut(relative);
+}
+
+/** True when `candidate` is below `root`, not `root` itself. */
+export function isBelow(root: string, candidate: string): boolean {
+    const relative = nodePath.relative(root, candidate);
+    return relative !== "" && !climbsOut(relative);
+}
+
+/**
+ * Whether a relative path (as `path.relative` gives it) leads out of its folder: `..` itself, a path
+ * starting `../`, or an absolute one (another drive). "..notes.md" is a file inside, not a climb.
+ */
+export function climbsOut(relative: string): boolean {
+    return (
+        relative === ".." ||
+        relative.startsWith(`..${nodePath.sep}`) ||
+        relative.startsWith("../") ||
+        nodePath.isAbsolute(relative)
+    );
 }

@@ -10,7 +10,5 @@ export function lockFileNameFor(annotationFileName: string): string {
         : `${annotationFileName}.lock.json`;
 }
 
-/** Lock files are never annotation files, whatever glob would match them. */
-export function isLockFileName(fileName: string): boolean {
-    return fileName.endsWith(".lock.json");
-}
+/** Lock files are never annotation files, whatever glob would match them (shared/fileNames.ts). */
+export { isLockFileName } from "../../../../shared/fileNames";
