@@ -10,12 +10,14 @@ import * as path from "node:path";
 import { isDocumentFailure } from "../../server/src/core/session";
 import { createMemoryWorkspace } from "../../server/src/workspace/memoryWorkspace";
 import { createNodeWorkspace } from "../../server/src/workspace/nodeWorkspace";
+import { climbsOut, isInside } from "../../server/src/workspace/pathSafety";
 import {
     documentsOf,
     type Workspace,
     WorkspaceWriteError,
     workspaceDocuments,
 } from "../../server/src/workspace/workspace";
+import { runCliAsync } from "./cliRun";
 
 const FILES: Record<string, string> = {
     "notes/a.md": "first line\r\nsecond line\n",
@@ -155,5 +157,39 @@ describe("workspace: one door for files", () => {
         await workspace.write("/workspace/notes/a.md", "z\n", { ifUnchanged: "x\n" });
         assert.deepEqual(seen, ["/workspace/notes/a.md"]);
         assert.equal(workspace.files()["notes/a.md"], "z\n");
+    });
+
+    it("has one isInside: a file named ..notes.md is inside the root, on every path through the CLI", async () => {
+        assert.equal(isInside("/r", "/r/..notes.md"), true);
+        assert.equal(isInside("/r", "/r/../notes.md"), false);
+        assert.deepEqual(["..", "../x", "..x", "..\\x", "a/.."].map(climbsOut), [true, true, false, false, false]);
+        const dir = onDisk({
+            "..notes.md": "Dots lead the name.\n",
+            "..answer.sourcecheck.json": JSON.stringify([
+                {
+                    claim: { path: "..notes.md", start: { line: 1, str: "Dots" }, end: { line: 1, str: "name." } },
+                    sources: [
+                        {
+                            path: "..notes.md",
+                            start: { line: 1, str: "Dots" },
+                            end: { line: 1, str: "lead" },
+                            polarity: "supports",
+                            confidence: 1,
+                        },
+                    ],
+                },
+            ]),
+        });
+        const json = await runCliAsync(["check", "--json", "."], { cwd: dir });
+        const report = JSON.parse(json.stdout);
+        assert.equal(report.files[0].file, "..answer.sourcecheck.json", "shown relative, as a file inside");
+        assert.equal(report.files[0].validCount, 1);
+        const sarif = await runCliAsync(["check", "--format", "sarif", "."], { cwd: dir });
+        const uris = JSON.parse(sarif.stdout).runs[0].results.map(
+            (r: { locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[] }) =>
+                r.locations[0].physicalLocation.artifactLocation,
+        );
+        assert.ok(uris.length > 0, "the self-citation warning is a result");
+        for (const uri of uris) assert.deepEqual(uri, { uri: "..answer.sourcecheck.json", uriBaseId: "%SRCROOT%" });
     });
 });
