@@ -52,7 +52,9 @@ function editorRepair(root: string, text: string): Ref {
 }
 
 describe("repair: the editor's preferred quick fix and `repair --write` agree", () => {
-    it("on every drawn slip case, both repair the same way (or neither does)", () => {
+    // A CLI process per case: on a loaded machine this outlasts mocha's 20 s default (no timing is asserted).
+    it("on every drawn slip case, both repair the same way (or neither does)", function () {
+        this.timeout(240_000);
         let cases = 0;
         let repaired = 0;
         for (const [k, kind] of SLIP_KINDS.entries()) {

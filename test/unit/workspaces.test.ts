@@ -373,7 +373,9 @@ describe("workspaces: check many files", () => {
         const dir = corpus();
         const run = await cli(["check", "--json", "--jobs", "1", "."], dir);
         const report = JSON.parse(run.stdout);
-        assert.deepEqual(Object.keys(report).sort(), ["exitCode", "files", "invalidCount", "validCount"]);
+        // The one --json envelope of every command (docs/cli.md): ok and exitCode beside the files.
+        assert.deepEqual(Object.keys(report).sort(), ["exitCode", "files", "invalidCount", "ok", "validCount"]);
+        assert.equal(report.ok, false);
         assert.equal(run.status, 2);
         assert.equal(report.exitCode, 2);
         const byName = new Map(report.files.map((f: { file: string }) => [f.file, f]));

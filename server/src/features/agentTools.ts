@@ -25,7 +25,6 @@ import { renamesSince } from "../workspace/gitRevision";
 import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
-import { writeFileSafely } from "../workspace/safeWrite";
 import { sha256 } from "../workspace/sha256";
 import { pathToUri } from "../workspace/uris";
 import type { ToolWorkspace } from "./featureWorkspace";
