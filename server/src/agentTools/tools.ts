@@ -26,6 +26,7 @@ import { repairSteps } from "../operations/repair";
 import { sha256 } from "../workspace/sha256";
 import { briefCheckText } from "./briefCheck";
 import { runCooperatively } from "./cooperative";
+import { boundEchoes, longInputs } from "./echoes";
 import { repairBrief } from "./repairBrief";
 import type {
     annotateInput,
@@ -186,8 +187,13 @@ export function toolRunner(context: ToolContext): ToolRunner {
     return (name, rawArguments) => runTool(name, rawArguments, context);
 }
 
-/** Run one tool call; never throws. */
+/** Run one tool call; never throws. Every echo of a long input string is cut (agentTools/echoes.ts). */
 export async function runTool(name: string, rawArguments: unknown, context: ToolContext): Promise<ToolOutcome> {
+    const outcome = await runUnbounded(name, rawArguments, context);
+    return boundEchoes(outcome, longInputs(rawArguments));
+}
+
+async function runUnbounded(name: string, rawArguments: unknown, context: ToolContext): Promise<ToolOutcome> {
     try {
         const definition = toolDefinition(name);
         if (!definition) {
