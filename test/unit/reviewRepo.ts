@@ -120,7 +120,7 @@ export function manyFindingsRepository(count: number): ReviewRepository {
         write(
             dir,
             `many/f${String(i).padStart(2, "0")}.sourcecheck.json`,
-            annotationText([{ claim, sources: [ref("doc.md", 2, `Gone ${i}`, "never.", true)] }]),
+            annotationText([{ claim, sources: [ref("doc.md", 2, "The only", `gone ${i}.`, true)] }]),
         );
     }
     const head = commitAll(dir, "forty files");

@@ -124,8 +124,8 @@ async function post(
     }
     const { inline: made, kept, summary: listed, deleted } = plan.counts;
     return (
-        `review: pull request #${pull}: ${made} new inline comment${made === 1 ? "" : "s"}, ${kept} kept, ` +
-        `${listed} in the summary, ${deleted} outdated removed`
+        `review: pull request #${pull}: ${made} finding${made === 1 ? "" : "s"} newly commented inline, ${kept} already ` +
+        `commented, ${listed} in the summary, ${deleted} outdated comment${deleted === 1 ? "" : "s"} removed`
     );
 }
 
