@@ -31,6 +31,7 @@ import { isDocumentFailure, type SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
 import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
 import { sha256 } from "../workspace/sha256";
+import { type AnnotationActionKind, annotationActions } from "./annotationActions";
 import { problemDiagnostics } from "./diagnostics";
 import type { FixingWorkspace } from "./featureWorkspace";
 import { refEdits } from "./followEdits";
@@ -46,7 +47,7 @@ export const ACCEPT_TITLE = "Accept the new text (update the lock)";
 export interface CodeActionData {
     uri: string;
     version: number;
-    kind: "repair" | "shorten" | "fixAll" | "accept" | "reanchor";
+    kind: "repair" | "shorten" | "fixAll" | "accept" | "reanchor" | AnnotationActionKind;
     /** The ref's pointer ("" for a whole-file fix). */
     pointer: string;
     reason?: RepairReason;
@@ -112,10 +113,13 @@ export function codeActions(workspace: FixingWorkspace, file: AnnotationFile, pa
         }
     }
     if (wanted(CodeActionKind.RefactorRewrite)) {
-        for (const site of sitesIn(file, params.range)) {
+        const sites = sitesIn(file, params.range);
+        for (const site of sites) {
             const fix = shortenFix(workspace, file, site);
             if (fix) actions.push(toAction(file, fix, CodeActionKind.RefactorRewrite));
         }
+        // Editing the annotation itself, for the ref under the caret only (a wide selection would list many).
+        if (sites.length === 1) actions.push(...annotationActions(file, sites[0]));
     }
     // Source actions only when asked for (on save, or the Source Action menu), as VS Code expects.
     if (only && wanted(FIX_ALL_KIND)) {
