@@ -18,22 +18,22 @@ export type AnnotationActionKind = "removeAnnotation" | "removeSource" | "polari
 /** The actions on the ref at `site`: its annotation's, and its source's when it is one. */
 export function annotationActions(file: AnnotationFile, site: RefSite): CodeAction[] {
     const name = fileNameOf(file.uri);
-    const annotation = ordinal(site.annotation);
+    const annotationNumber = ordinal(site.annotation);
     const actions: CodeAction[] = [];
     const whole = removeAnnotation(file.text, name, site.annotation);
-    if (whole.ok) actions.push(action(file, site, `Remove annotation ${annotation}`, "removeAnnotation", whole.edits));
+    if (whole.ok) actions.push(action(file, site, `Remove annotation ${annotationNumber}`, "removeAnnotation", whole.edits));
     if (site.role === "claim") return actions;
-    const source = ordinal(site.role);
+    const sourceNumber = ordinal(site.role);
     const removed = removeSource(file.text, name, site.annotation, site.role);
     if (removed.ok)
         actions.push(
-            action(file, site, `Remove source ${source} of annotation ${annotation}`, "removeSource", removed.edits),
+            action(file, site, `Remove source ${sourceNumber} of annotation ${annotationNumber}`, "removeSource", removed.edits),
         );
     const polarity = tokenOf(file, `${site.pointer}/polarity`);
     if (polarity && (site.polarity === "supports" || site.polarity === "refutes")) {
         const flipped = site.polarity === "supports" ? "refutes" : "supports";
         actions.push(
-            action(file, site, `Make source ${source} of annotation ${annotation} ${flipped} the claim`, "polarity", [
+            action(file, site, `Make source ${sourceNumber} of annotation ${annotationNumber} ${flipped} the claim`, "polarity", [
                 { ...polarity, content: JSON.stringify(flipped) },
             ]),
         );
@@ -46,7 +46,7 @@ export function annotationActions(file: AnnotationFile, site: RefSite): CodeActi
                 action(
                     file,
                     site,
-                    `Set the confidence of source ${source} of annotation ${annotation} to ${value}`,
+                    `Set the confidence of source ${sourceNumber} of annotation ${annotationNumber} to ${value}`,
                     "confidence",
                     [{ ...confidence, content: String(value) }],
                 ),
