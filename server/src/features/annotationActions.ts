@@ -21,21 +21,32 @@ export function annotationActions(file: AnnotationFile, site: RefSite): CodeActi
     const annotationNumber = ordinal(site.annotation);
     const actions: CodeAction[] = [];
     const whole = removeAnnotation(file.text, name, site.annotation);
-    if (whole.ok) actions.push(action(file, site, `Remove annotation ${annotationNumber}`, "removeAnnotation", whole.edits));
+    if (whole.ok)
+        actions.push(action(file, site, `Remove annotation ${annotationNumber}`, "removeAnnotation", whole.edits));
     if (site.role === "claim") return actions;
     const sourceNumber = ordinal(site.role);
     const removed = removeSource(file.text, name, site.annotation, site.role);
     if (removed.ok)
         actions.push(
-            action(file, site, `Remove source ${sourceNumber} of annotation ${annotationNumber}`, "removeSource", removed.edits),
+            action(
+                file,
+                site,
+                `Remove source ${sourceNumber} of annotation ${annotationNumber}`,
+                "removeSource",
+                removed.edits,
+            ),
         );
     const polarity = tokenOf(file, `${site.pointer}/polarity`);
     if (polarity && (site.polarity === "supports" || site.polarity === "refutes")) {
         const flipped = site.polarity === "supports" ? "refutes" : "supports";
         actions.push(
-            action(file, site, `Make source ${sourceNumber} of annotation ${annotationNumber} ${flipped} the claim`, "polarity", [
-                { ...polarity, content: JSON.stringify(flipped) },
-            ]),
+            action(
+                file,
+                site,
+                `Make source ${sourceNumber} of annotation ${annotationNumber} ${flipped} the claim`,
+                "polarity",
+                [{ ...polarity, content: JSON.stringify(flipped) }],
+            ),
         );
     }
     const confidence = tokenOf(file, `${site.pointer}/confidence`);
