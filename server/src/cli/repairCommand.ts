@@ -20,8 +20,7 @@ import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevisi
 import { listCandidateDocuments } from "../workspace/discovery";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { diskDocumentMoves, renameBase } from "../workspace/documentMoves";
-import { lastCommitOf } from "../workspace/gitRevision";
-import { lockPathFor, readLockBeside, sha256 } from "../workspace/lockFiles";
+import { readLockBeside, sha256 } from "../workspace/lockFiles";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, usageError } from "./commandLine";
