@@ -6,7 +6,7 @@
 //   node scripts/npm-package.mjs            build dist/ and the declarations, assemble the folder
 //   node scripts/npm-package.mjs --pack     ... and `npm pack` it; prints the tarball's path last
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -25,6 +25,28 @@ function filesUnder(dir) {
         const path = join(dir, name);
         return statSync(path).isDirectory() ? filesUnder(path) : [path];
     });
+}
+
+/**
+ * The declaration files the library's entry reaches through relative imports (`from "./x"`,
+ * `import("./x")`): tsc also emits declarations of modules only loaded lazily by `require` (the lock's
+ * zod schema), which no exported type names and which would make their packages dependencies.
+ */
+export function reachableDeclarations(typesDir, entry) {
+    const seen = new Set();
+    const pending = [join(typesDir, entry)];
+    while (pending.length > 0) {
+        const file = pending.pop();
+        if (seen.has(file) || !existsSync(file)) continue;
+        seen.add(file);
+        const text = readFileSync(file, "utf8");
+        for (const m of text.matchAll(/\b(?:from|import)\s*\(?\s*"(\.[^"]*)"/g)) {
+            const base = join(dirname(file), m[1]);
+            for (const candidate of [`${base}.d.ts`, join(base, "index.d.ts"), base.replace(/\.js$/, ".d.ts")])
+                if (candidate.endsWith(".d.ts") && existsSync(candidate)) pending.push(candidate);
+        }
+    }
+    return [...seen].sort();
 }
 
 /** Bare package names the declarations import (`jsonc-parser` from `import { Node } from "jsonc-parser"`). */
@@ -84,7 +106,12 @@ export function buildNpmPackage({ log = (m) => console.log(`[npm-package] ${m}`)
         const code = readFileSync(join(root, "dist", name), "utf8").replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
         writeFileSync(join(packageDir, "dist", name), code);
     }
-    cpSync(join(root, "dist", "types"), join(packageDir, "dist", "types"), { recursive: true });
+    const typesDir = join(root, "dist", "types");
+    for (const file of reachableDeclarations(typesDir, "server/src/index.d.ts")) {
+        const target = join(packageDir, "dist", "types", relative(typesDir, file));
+        mkdirSync(dirname(target), { recursive: true });
+        copyFileSync(file, target);
+    }
     cpSync(join(root, "bin"), join(packageDir, "bin"), { recursive: true });
     cpSync(join(root, "schemas"), join(packageDir, "schemas"), { recursive: true });
     for (const name of ["README.md", "LICENSE", "CHANGELOG.md"]) copyFileSync(join(root, name), join(packageDir, name));
