@@ -6,7 +6,17 @@
 //   node scripts/npm-package.mjs            build dist/ and the declarations, assemble the folder
 //   node scripts/npm-package.mjs --pack     ... and `npm pack` it; prints the tarball's path last
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+    copyFileSync,
+    cpSync,
+    existsSync,
+    mkdirSync,
+    readdirSync,
+    readFileSync,
+    rmSync,
+    statSync,
+    writeFileSync,
+} from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
