@@ -63,7 +63,14 @@ describe("quick fix for an ambiguous boundary", () => {
                             doc.uri,
                             token,
                         )) ?? []
-                    ).filter((a): a is vscode.CodeAction => "edit" in a && a.edit !== undefined),
+                    ).filter(
+                        // Quick fixes only: the refactors on the same ref (remove the annotation, flip a
+                        // source) edit more than one token by design.
+                        (a): a is vscode.CodeAction =>
+                            "edit" in a &&
+                            a.edit !== undefined &&
+                            (a.kind === undefined || vscode.CodeActionKind.QuickFix.contains(a.kind)),
+                    ),
                 (as) => as.some((a) => writtenValue(a, doc.uri, token) !== undefined),
             );
             const offered = actions
