@@ -4,6 +4,7 @@
  * is no history, and every read is recorded (`reads`), as vscode-markdown-languageservice's in-memory
  * workspace does, so a test can say which files an operation opened.
  */
+import { formatBytes } from "../core/bytes";
 import { normalizeLineEndings } from "../core/lines";
 import { type DocumentLookup, SessionDocument } from "../core/session";
 import {
@@ -170,11 +171,4 @@ function utf8Length(text: string): number {
         } else bytes += 3;
     }
     return bytes;
-}
-
-/** As safeFile.ts's formatBytes (the same sentence on every host). */
-function formatBytes(bytes: number): string {
-    if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-    if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-    return `${bytes} B`;
 }

@@ -13,9 +13,13 @@
 import { isUtf8 } from "node:buffer";
 import * as nodeFs from "node:fs";
 import * as nodePath from "node:path";
+import { formatBytes } from "../core/bytes";
 import { isInside } from "./pathSafety";
 import { type FileSnapshot, snapshotOf } from "./safeWrite";
 import { sha256OfBytes } from "./sha256";
+
+/** Sizes in messages are worded once, for every host (core/bytes.ts). */
+export { formatBytes };
 
 /** The file-system calls made here: small, so tests can spy on every path touched. */
 export interface SafeFileSystem {
@@ -231,10 +235,4 @@ export function decodeText(bytes: Uint8Array): { ok: true; text: string } | { ok
     if (!isUtf8(bytes)) return { ok: false, message: "is not valid UTF-8 text" };
     const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
     return { ok: true, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
-}
-
-export function formatBytes(bytes: number): string {
-    if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-    if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-    return `${bytes} B`;
 }

@@ -4,6 +4,8 @@
  * still on its way is "pending", never "missing": the check that asked is run again once it arrived
  * (workspace/workspaceIndex.ts), and nothing it decided meanwhile is shown (docs/web.md).
  */
+
+import { formatBytes } from "../../core/bytes";
 import { clientFiles } from "../clientFiles";
 import type { SafeRead, SafeReadOptions } from "../safeFile";
 import { sha256 } from "./sha256";
@@ -11,6 +13,8 @@ import { sha256 } from "./sha256";
 // The same result and options as the desktop's reader (type-only: nothing of node:fs reaches the bundle);
 // `fs` is the desktop's test seam and is not consulted here.
 export type { SafeFileSystem, SafeRead, SafeReadOptions } from "../safeFile";
+/** Sizes in messages are worded once, for every host (core/bytes.ts). */
+export { formatBytes };
 
 export function readTextFile(path: string, options: SafeReadOptions = {}): SafeRead {
     const read = clientFiles().readText(path, options.maxBytes ?? Number.MAX_SAFE_INTEGER);
@@ -30,10 +34,4 @@ export function decodeText(bytes: Uint8Array): { ok: true; text: string } | { ok
     } catch {
         return { ok: false, message: "is not valid UTF-8 text" };
     }
-}
-
-export function formatBytes(bytes: number): string {
-    if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-    if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-    return `${bytes} B`;
 }
