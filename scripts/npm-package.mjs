@@ -50,7 +50,7 @@ export function reachableDeclarations(typesDir, entry) {
         if (seen.has(file) || !existsSync(file)) continue;
         seen.add(file);
         const text = readFileSync(file, "utf8");
-        for (const m of text.matchAll(/\b(?:from|import)\s*\(?\s*"(\.[^"]*)"/g)) {
+        for (const m of text.matchAll(/(?<![\w$./-])(?:from|import)\s*\(?\s*"(\.[^"]*)"/g)) {
             const base = join(dirname(file), m[1]);
             for (const candidate of [`${base}.d.ts`, join(base, "index.d.ts"), base.replace(/\.js$/, ".d.ts")])
                 if (candidate.endsWith(".d.ts") && existsSync(candidate)) pending.push(candidate);
@@ -63,7 +63,7 @@ export function reachableDeclarations(typesDir, entry) {
 export function declarationImports(dtsTexts) {
     const names = new Set();
     for (const text of dtsTexts) {
-        for (const m of text.matchAll(/\b(?:from|import)\s*\(?\s*"([^".][^"]*)"/g)) {
+        for (const m of text.matchAll(/(?<![\w$./-])(?:from|import)\s*\(?\s*"([^".][^"]*)"/g)) {
             const spec = m[1];
             if (spec.startsWith("node:")) continue;
             names.add(spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]);

@@ -10,7 +10,14 @@ import * as nodePath from "node:path";
 import { PROVIDERS, type Provider } from "../core/import/types";
 import { SessionDocument } from "../core/session";
 import { visible } from "../core/visible";
-import { type ImportResult, importResponse } from "../operations/import";
+import {
+    defaultAnnotationPath,
+    defaultAnswerPath,
+    type ImportJson,
+    type ImportResult,
+    importJson,
+    importResponse,
+} from "../operations/import";
 import { listCandidateDocuments } from "../workspace/discovery";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
@@ -37,17 +44,6 @@ const SPEC: CommandSpec = {
     }),
 };
 
-/** What `import --json` prints (docs/import.md). */
-export interface ImportJson {
-    provider: Provider;
-    answer: string;
-    annotationFile: string;
-    converted: number;
-    notConverted: ImportResult["notConverted"];
-    exitCode: 0 | 1 | 2;
-    lock?: unknown;
-}
-
 export const importCommand = defineCommand({
     spec: SPEC,
     options: {
@@ -68,8 +64,8 @@ export const importCommand = defineCommand({
         const abs = (file: string) => nodePath.resolve(io.cwd, file);
         if (responseFile === "-" && values.answer === undefined)
             throw usageError(SPEC, ": a response read from stdin needs --answer");
-        const answerShown = values.answer ?? replaceExtension(responseFile, ".md");
-        const outShown = values.output ?? `${stripExtension(answerShown)}.sourcecheck.json`;
+        const answerShown = values.answer ?? defaultAnswerPath(responseFile);
+        const outShown = values.output ?? defaultAnnotationPath(answerShown);
         const resolution = resolveDocumentRoot(abs(outShown), {
             explicitRoot: values.root !== undefined ? abs(values.root) : undefined,
             fallback: io.cwd,
@@ -136,14 +132,7 @@ export const importCommand = defineCommand({
         for (const file of [answerShown, outShown]) fs.mkdirSync(nodePath.dirname(abs(file)), { recursive: true });
         if (result.writeAnswer) writeFileAtomic(abs(answerShown), result.answerText, {}, answerShown);
         writeFileAtomic(abs(outShown), result.annotationText, {}, outShown);
-        const json: ImportJson = {
-            provider: result.provider,
-            answer: answerShown,
-            annotationFile: outShown,
-            converted: result.converted,
-            notConverted: result.notConverted,
-            exitCode: result.exitCode,
-        };
+        const json: ImportJson & { lock?: unknown } = importJson(result, answerShown, outShown);
         if (values.lock) {
             const locked = lockFile(abs(outShown), outShown, values.root !== undefined ? root : undefined, io);
             json.lock = locked;
@@ -154,7 +143,7 @@ export const importCommand = defineCommand({
     },
 });
 
-function formatText(json: ImportJson, result: ImportResult): string {
+function formatText(json: ImportJson & { lock?: unknown }, result: ImportResult): string {
     const lines = result.notConverted.map(
         (n) => `${visible(json.annotationFile)}: citation ${n.citation}: ${n.reason}: ${visible(n.message)}`,
     );
@@ -166,13 +155,4 @@ function formatText(json: ImportJson, result: ImportResult): string {
     );
     if (json.lock === undefined) lines.push(`next: sourcecheck lock ${visible(json.annotationFile)}`);
     return `${lines.join("\n")}\n`;
-}
-
-function stripExtension(file: string): string {
-    const ext = nodePath.extname(file);
-    return ext === "" ? file : file.slice(0, -ext.length);
-}
-
-function replaceExtension(file: string, ext: string): string {
-    return `${stripExtension(file)}${ext}`;
 }

@@ -82,6 +82,55 @@ export interface ImportResult {
     exitCode: 0 | 1;
 }
 
+/** What `import --json` prints, and what the library's `importCitations` and the `import` tool return (docs/import.md). */
+export interface ImportJson {
+    provider: Provider;
+    /** The answer file, as the caller named it. */
+    answer: string;
+    /** The annotation file, as the caller named it. */
+    annotationFile: string;
+    converted: number;
+    notConverted: NotConverted[];
+    exitCode: 0 | 1 | 2;
+}
+
+/** The contract's JSON of a result, its files named as the front end shows them. */
+export function importJson(result: ImportResult, answer: string, annotationFile: string): ImportJson {
+    return {
+        provider: result.provider,
+        answer,
+        annotationFile,
+        converted: result.converted,
+        notConverted: result.notConverted,
+        exitCode: result.exitCode,
+    };
+}
+
+/** The answer's default name: the response's with `.md` (`answers/q3.json` -> `answers/q3.md`). */
+export function defaultAnswerPath(responsePath: string): string {
+    return `${stripExtension(responsePath)}.md`;
+}
+
+/** The annotation file's default name: the answer's without its extension, with `.sourcecheck.json`. */
+export function defaultAnnotationPath(answerPath: string): string {
+    return `${stripExtension(answerPath)}.sourcecheck.json`;
+}
+
+function stripExtension(path: string): string {
+    const slash = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+    const dot = path.lastIndexOf(".");
+    return dot > slash + 1 ? path.slice(0, dot) : path;
+}
+
+/**
+ * A `response` or `request` given to the tool or the library as a string: the file's path (one line,
+ * not JSON), or the content itself (JSON text, or a stream's `data:` lines).
+ */
+export function isInlineContent(value: string): boolean {
+    const start = value.trimStart();
+    return start.startsWith("{") || start.startsWith("[") || value.includes("\n");
+}
+
 export type ImportOutcome =
     | { ok: true; result: ImportResult }
     | { ok: false; error: { code: string; message: string } };

@@ -155,7 +155,7 @@ async function discover(
 }
 
 /** The walk's questions asked of the workspace (the walk is asynchronous: a host may answer later). */
-function asyncDiscoveryFs(workspace: Workspace): AsyncDiscoveryFileSystem {
+export function asyncDiscoveryFs(workspace: Workspace): AsyncDiscoveryFileSystem {
     const kind = (path: string) => {
         const stat = workspace.stat(path);
         return stat === "pending" ? undefined : stat?.kind;
@@ -173,7 +173,7 @@ function asyncDiscoveryFs(workspace: Workspace): AsyncDiscoveryFileSystem {
 }
 
 /** The walk above is only ever asynchronous here. */
-const NO_SYNC_WALK: DiscoveryFileSystem = {
+export const NO_SYNC_WALK: DiscoveryFileSystem = {
     list: () => undefined,
     readText: () => undefined,
     exists: () => false,
@@ -182,7 +182,7 @@ const NO_SYNC_WALK: DiscoveryFileSystem = {
 };
 
 /** Configuration files at or below the root only: the library reads nothing above its workspace. */
-function configFileSystem(workspace: Workspace): ConfigFileSystem {
+export function configFileSystem(workspace: Workspace): ConfigFileSystem {
     return {
         readConfig(path) {
             if (!isInside(workspace.root, path)) return undefined;
