@@ -4,6 +4,7 @@
  * is about (what the CLI's text/SARIF output and the editor's diagnostics point at).
  */
 
+import type { CheckMemo } from "./checkMemo";
 import { type InputParts, readInput } from "./input";
 import type { NextStep } from "./nextStep";
 import { type RefWarningSource, spanWarningSource } from "./refWarnings";
@@ -88,6 +89,14 @@ export interface Problem {
     next?: NextStep;
 }
 
+/** What a check found for one annotation that passed the schema, replayed while nothing it depends on changed. */
+interface KeptAnnotation {
+    problems: Problem[];
+    item: CheckedAnnotation;
+    valid: boolean;
+    failed: boolean;
+}
+
 /** Per annotation: the ref values and their resolutions, for features that need more than the report. */
 export interface CheckedAnnotation {
     index: number;
@@ -156,6 +165,11 @@ export interface CheckOptions {
     refWarnings?: readonly RefWarningSource[];
     /** Syntax errors the parser found but did not list (`ParsedText.unlistedSyntaxErrors`). */
     unlistedSyntaxErrors?: number;
+    /**
+     * The resolutions of this file's last check (an editor's re-check of an edited version): refs that
+     * read the same into unchanged documents are not resolved again. The result is the same either way.
+     */
+    memo?: CheckMemo;
 }
 
 /** evidex-compatible: resolve and validate annotations against a session; returns the report. */
@@ -176,11 +190,14 @@ export function checkParts(
         onEntry,
         refWarnings: extraWarnings = [],
         unlistedSyntaxErrors = 0,
+        memo,
     }: CheckOptions = {},
 ): CheckResult {
+    memo?.begin(lookup);
+    const resolve = (ref: Ref): RefResolution => (memo ? memo.resolve(lookup, ref) : resolveRef(lookup, ref));
     // Every check looks for self-citation and mid-word boundaries (docs/contract.md, "Warnings"),
     // whoever calls it: the CLI, the language server and MCP alike.
-    const refWarnings: readonly RefWarningSource[] = [spanWarningSource(), ...extraWarnings];
+    const refWarnings: readonly RefWarningSource[] = [spanWarningSource(memo), ...extraWarnings];
     for (const source of refWarnings) source.start?.(parts.annotations, lookup);
     /** A finding made an error on a ref of the annotation being checked. */
     let flagged = false;
@@ -197,17 +214,8 @@ export function checkParts(
         const found = findingsOf(refWarnings, index, role, ref, resolution, claimResolution);
         if (!found) return entry;
         for (const warning of found) {
-            const error = warning.severity === "error";
-            if (error) flagged = true;
-            problems.push({
-                code: warning.code as WarningCode,
-                message: warning.message,
-                pointer,
-                annotation: index,
-                role,
-                severity: error ? undefined : warning.severity === "information" ? "information" : "warning",
-                ...(isNextStep(warning.next) ? { next: warning.next } : {}),
-            });
+            if (warning.severity === "error") flagged = true;
+            problems.push(findingProblem(warning, pointer, index, role));
         }
         return { ...entry, warnings: found } as SpanEntry;
     };
@@ -219,7 +227,20 @@ export function checkParts(
     let resolutionFailed = false;
     let omittedEntryCount = 0;
 
+    // An editor's re-check replays what it found for an annotation whose value is the one it checked
+    // (the same object: core/incrementalParse.ts) at the same place, into the same documents.
+    const replayable = memo !== undefined && extraWarnings.length === 0 && keepAnnotations && !keepEntries && !onEntry;
     parts.annotations.forEach((value, index) => {
+        const kept = replayable ? memo.remembered<KeptAnnotation>(value, index) : undefined;
+        if (kept) {
+            for (const problem of kept.problems) problems.push(problem);
+            checked.push(kept.item);
+            if (kept.valid) validCount++;
+            if (kept.failed) resolutionFailed = true;
+            return;
+        }
+        const problemMark = problems.length;
+        let failedHere = false;
         const pointer = `${parts.annotationsPointer}/${index}`;
         const listedMark = checker.errors.length;
         const foundMark = checker.errorCount;
@@ -238,13 +259,12 @@ export function checkParts(
         let claim: SpanEntry;
         let claimResolution: RefResolution | undefined;
         if (read.claim) {
-            const resolution = resolveRef(lookup, read.claim);
+            const resolution = resolve(read.claim);
             if (item) {
                 item.claim = read.claim;
                 item.claimResolution = resolution;
             }
-            resolutionFailed =
-                report(resolution, read.claim, `${pointer}/claim`, index, "claim", problems) || resolutionFailed;
+            failedHere = report(resolution, read.claim, `${pointer}/claim`, index, "claim", problems) || failedHere;
             claim = findings(index, "claim", read.claim, resolution, `${pointer}/claim`);
             claimResolution = resolution;
         } else {
@@ -261,10 +281,9 @@ export function checkParts(
                 item?.sources.push({ pointer: source.pointer });
                 return { valid: false, path: rawPath, error: schemaRefError(source.errors[0]), ...meta };
             }
-            const resolution = resolveRef(lookup, source.ref);
+            const resolution = resolve(source.ref);
             item?.sources.push({ pointer: source.pointer, ref: source.ref, resolution });
-            resolutionFailed =
-                report(resolution, source.ref, source.pointer, index, sourceIndex, problems) || resolutionFailed;
+            failedHere = report(resolution, source.ref, source.pointer, index, sourceIndex, problems) || failedHere;
             const entry: SourceEntry = findings(
                 index,
                 sourceIndex,
@@ -279,9 +298,16 @@ export function checkParts(
         });
 
         const valid = schemaFailures === 0 && claim.valid && sources.every((s) => s.valid) && !flagged;
-        if (flagged) resolutionFailed = true;
+        if (flagged) failedHere = true;
         flagged = false;
+        if (failedHere) resolutionFailed = true;
         if (valid) validCount++;
+        if (replayable && item && schemaFailures === 0) {
+            const paths = item.sources.map((source) => (source.ref as Ref).path);
+            if (item.claim) paths.push(item.claim.path);
+            const outcome = { problems: problems.slice(problemMark), item, valid, failed: failedHere };
+            memo.remember<KeptAnnotation>(value, index, paths, outcome);
+        }
         if (schemaFailures > ownSchemaErrors.length) {
             omittedEntryCount++;
             return;
@@ -300,6 +326,7 @@ export function checkParts(
     const summary = reportOf(parts, checker, syntaxErrors, entries, counts);
     const unlistedProblemCount =
         (summary.schemaErrorCount ?? summary.schemaErrors.length) - summary.schemaErrors.length;
+    memo?.end();
     return { report: summary, problems, parts, annotations: checked, lookup, unlistedProblemCount };
 }
 
@@ -359,7 +386,26 @@ export function moreProblemsNote(more: number): Problem {
 
 export { MAX_LISTED_PROBLEMS };
 
-function findingsOf(
+/** A finding on a resolving ref as a problem on the ref (an editor re-resolving one ref makes the same). */
+export function findingProblem(
+    warning: RefWarning,
+    pointer: string,
+    annotation: number,
+    role: "claim" | number,
+): Problem {
+    const error = warning.severity === "error";
+    return {
+        code: warning.code as WarningCode,
+        message: warning.message,
+        pointer,
+        annotation,
+        role,
+        severity: error ? undefined : warning.severity === "information" ? "information" : "warning",
+        ...(isNextStep(warning.next) ? { next: warning.next } : {}),
+    };
+}
+
+export function findingsOf(
     sources: readonly RefWarningSource[],
     index: number,
     role: "claim" | number,

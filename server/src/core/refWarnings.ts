@@ -5,6 +5,7 @@
  * word (`"log"` matched inside "catalog"), with the word-aligned alternative. Pure.
  */
 import { refForSpan } from "./author";
+import type { CheckMemo } from "./checkMemo";
 import { splitsSurrogatePair } from "./occurrences";
 import type { RefResolution, ResolvedSpan } from "./resolve";
 import { type DocumentLookup, isDocumentFailure, type SessionDocument } from "./session";
@@ -98,8 +99,14 @@ export function midWordWarningOf(document: SessionDocument, span: ResolvedSpan):
 
 /** The same document for two ref paths as written: `./a.md`, `a.md` and `a\b.md`/`a/b.md` agree. */
 export function samePath(a: string, b: string): boolean {
-    return a === b || pathKey(a) === pathKey(b);
+    if (a === b) return true;
+    // Two different paths with nothing to normalise (the usual case, checked for every source) differ.
+    if (PLAIN_PATH.test(a) && PLAIN_PATH.test(b)) return false;
+    return pathKey(a) === pathKey(b);
 }
+
+/** A path pathKey leaves as it is: no `\\`, no empty, `.` or `..` segment. */
+const PLAIN_PATH = /^(?![./])(?!.*(?:\\|\/\/|\/\.\.?(?:\/|$)|\/$))/;
 
 function pathKey(path: string): string {
     const parts: string[] = [];
@@ -138,8 +145,12 @@ function shorten(text: string): string {
  * a source overlapping its claim, `mid-word-boundary` on any ref cut inside a word. Costs two
  * character tests per ref, and a ref only when one fires.
  */
-export function spanWarningSource(): RefWarningSource {
+export function spanWarningSource(memo?: CheckMemo): RefWarningSource {
     let lookup: DocumentLookup | undefined;
+    const midWordOf = (span: ResolvedSpan): SpanWarning | undefined => {
+        const document = lookup?.get(span.path);
+        return document !== undefined && !isDocumentFailure(document) ? midWordWarningOf(document, span) : undefined;
+    };
     return {
         start(_annotations, documents) {
             lookup = documents;
@@ -151,11 +162,9 @@ export function spanWarningSource(): RefWarningSource {
                 const self = selfCitationWarning(claim, resolution);
                 if (self) found = [self];
             }
-            const document = lookup?.get(resolution.path);
-            if (document !== undefined && !isDocumentFailure(document)) {
-                const midWord = midWordWarningOf(document, resolution);
-                if (midWord) found = found ? [...found, midWord] : [midWord];
-            }
+            // A resolution the memo kept keeps its finding: it depends on nothing but the span's document.
+            const midWord = memo ? memo.findingOf(resolution, () => midWordOf(resolution)) : midWordOf(resolution);
+            if (midWord) found = found ? [...found, midWord] : [midWord];
             return found;
         },
     };

@@ -1,5 +1,5 @@
 import { soleOccurrence } from "./occurrences";
-import { type DocumentLookup, isDocumentFailure, type SessionDocument } from "./session";
+import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "./session";
 import type { Boundary, BoundaryName, Range, Ref, RefError } from "./types";
 
 export interface ResolvedSpan {
@@ -28,7 +28,11 @@ const quote = JSON.stringify;
  * Cost: a lookup plus O(length of the two lines touched) plus the span slice.
  */
 export function resolveRef(lookup: DocumentLookup, ref: Ref): RefResolution {
-    const entry = lookup.get(ref.path);
+    return resolveEntry(lookup.get(ref.path), ref);
+}
+
+/** `resolveRef` once the lookup answered for the ref's path (core/checkMemo.ts looks each path up once a check). */
+export function resolveEntry(entry: SessionDocument | DocumentFailure | undefined, ref: Ref): RefResolution {
     if (entry === undefined) {
         return failed(ref.path, { code: "unknown-path", message: `no document has the path ${quote(ref.path)}` });
     }

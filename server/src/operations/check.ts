@@ -7,6 +7,7 @@
  */
 import { EXIT } from "../../../shared/exitCodes";
 import { type CheckResult, checkInput, type ReportEntry } from "../core/check";
+import type { CheckMemo } from "../core/checkMemo";
 import { LockComparison, type LockError, type LockFile, type UnchangedLock } from "../core/lock";
 import { parseJsonText } from "../core/parse";
 import { type ReportExtras, reportObject } from "../core/reportJson";
@@ -29,6 +30,8 @@ export interface CheckRequest {
     locked?: boolean;
     /** Keep every ref and its resolution, and the report's entries (editors and the brief text need them). */
     keep?: boolean;
+    /** With `keep`: the refs only, not the report's entries (the editor shows refs, never the report). */
+    refsOnly?: boolean;
 }
 
 /** The lock beside the file as its front end read it: none (no `path`), one, or why it cannot be used. */
@@ -49,6 +52,8 @@ export interface CheckCapabilities {
     sha256: (text: string) => string;
     /** Each report entry as soon as it is made (streamed output; with `keep` false nothing piles up). */
     onEntry?: (entry: ReportEntry) => void;
+    /** An editor's memo of the file's last check (core/checkMemo.ts): the same result, sooner. */
+    memo?: CheckMemo;
 }
 
 export interface CheckOutcome {
@@ -78,10 +83,11 @@ export function checkOperation(request: CheckRequest, capabilities: CheckCapabil
     const keep = request.keep === true;
     const result = checkInput(parsed.value, capabilities.documents, parsed.syntaxErrors, {
         keepAnnotations: keep,
-        keepEntries: keep,
+        keepEntries: keep && request.refsOnly !== true,
         unlistedSyntaxErrors: parsed.unlistedSyntaxErrors,
         onEntry: capabilities.onEntry,
         refWarnings: comparison ? [comparison] : [],
+        memo: capabilities.memo,
     });
     const { report } = result;
     // A lock that cannot be used is bad input (docs/lock.md), whatever the refs say.

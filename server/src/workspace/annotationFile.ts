@@ -6,11 +6,13 @@
  */
 import * as nodePath from "node:path";
 import { getNodePath, type Node } from "jsonc-parser";
-import { type Problem, resolutionProblems } from "../core/check";
+import { findingProblem, findingsOf, type Problem, resolutionProblems } from "../core/check";
+import type { CheckMemo } from "../core/checkMemo";
 import type { PointedDocument } from "../core/input";
 import { locatePointers, type Span } from "../core/locate";
 import { driftOf, LockComparison, type LockMatch, lockSites, type TextChangedWarning } from "../core/lock";
 import { LocatedText, parseJsonText } from "../core/parse";
+import { spanWarningSource } from "../core/refWarnings";
 import { type RefResolution, resolveRef } from "../core/resolve";
 import type { DocumentLookup } from "../core/session";
 import { isSchemaErrorCode, type Polarity, type Ref, type SourceRef } from "../core/types";
@@ -82,6 +84,8 @@ export class AnnotationFile {
     readonly exitCode: 0 | 1 | 2;
     /** Annotations failing the schema: broken, whether their errors were listed or not. */
     private readonly schemaFailed: number[] = [];
+    /** What this check took from the last one (core/checkMemo.ts): annotations replayed, refs not resolved again. */
+    readonly reused = { annotations: 0, refs: 0 };
 
     constructor(
         readonly uri: string,
@@ -94,10 +98,12 @@ export class AnnotationFile {
         keepValue = true,
         /** The lock beside the file (docs/lock.md): drift is reported as `text-changed` warnings. */
         readonly lock?: LockRead,
+        /** The resolutions of this file's last check, reused where nothing changed (core/checkMemo.ts). */
+        memo?: CheckMemo,
     ) {
         // Only what the features use is kept: the check's report and per-annotation records would
         // double the memory of a large file for nothing.
-        const parsed = parseJsonText(text);
+        const parsed = memo ? memo.parse(text) : parseJsonText(text);
         this.lockComparison = lock?.lock ? new LockComparison(lock.lock, sha256, { locked: false }) : undefined;
         // The one check (operations/check.ts), as the CLI and the tools run it; the lock's comparison
         // is kept here, for the features that show what each ref's lock entry says.
@@ -105,6 +111,7 @@ export class AnnotationFile {
             {
                 value: parsed.value,
                 keep: true,
+                refsOnly: true,
                 syntaxErrors: parsed.syntaxErrors,
                 unlisted: parsed.unlistedSyntaxErrors,
             },
@@ -112,9 +119,14 @@ export class AnnotationFile {
                 documents: workspace,
                 lock: lock && { path: lock.path, error: lock.error, comparison: this.lockComparison },
                 sha256,
+                memo,
             },
         );
         const { result } = outcome;
+        if (memo) {
+            this.reused.annotations = memo.counts.annotationsReused;
+            this.reused.refs = memo.counts.reused;
+        }
         this.exitCode = outcome.exitCode;
         this.unlistedProblemCount = result.unlistedProblemCount;
         for (const checked of result.annotations) if (checked.schemaFailed) this.schemaFailed.push(checked.index);
@@ -136,7 +148,17 @@ export class AnnotationFile {
             if (site.role === "claim") this.addSite(site);
             else {
                 const ref = site.ref as SourceRef;
-                this.addSite({ ...site, polarity: ref.polarity, confidence: ref.confidence });
+                // Written out: a spread of each of thousands of sites costs more than the check of an edit.
+                const { annotation, role, pointer, resolution } = site;
+                this.addSite({
+                    annotation,
+                    role,
+                    pointer,
+                    ref,
+                    resolution,
+                    polarity: ref.polarity,
+                    confidence: ref.confidence,
+                });
             }
         }
         for (const problem of result.problems) {
@@ -160,10 +182,12 @@ export class AnnotationFile {
         return this.locatedText;
     }
 
+    /** The file's problems, those of the file as a whole first, then each ref's in file order (as a check finds them). */
     get problems(): Problem[] {
         if (!this.problemList) {
-            this.problemList = [...this.fixedProblems];
-            for (const list of this.siteProblems.values()) this.problemList.push(...list);
+            const list = [...this.fixedProblems];
+            for (const site of this.sites) for (const problem of this.siteProblems.get(site) ?? []) list.push(problem);
+            this.problemList = list;
         }
         return this.problemList;
     }
@@ -193,16 +217,40 @@ export class AnnotationFile {
     refresh(paths: Iterable<string>): boolean {
         if (this.embedded) return false;
         let changed = false;
+        const annotations = new Set<number>();
         for (const path of paths) {
             for (const site of this.sitesByPath.get(path) ?? []) {
                 const resolution = resolveRef(this.lookup, site.ref);
-                if (sameResolution(site.resolution, resolution)) continue;
+                if (!sameResolution(site.resolution, resolution)) changed = true;
                 site.resolution = resolution;
-                this.siteProblems.set(site, [
-                    ...resolutionProblems(resolution, site.ref, site.pointer, site.annotation, site.role),
-                    ...this.driftProblems(site, resolution),
-                ]);
-                changed = true;
+                annotations.add(site.annotation);
+            }
+        }
+        // Findings look past the span (the words around it, the claim's span): every ref of those
+        // annotations is judged again, as a check of the whole file would (core/check.ts).
+        const span = spanWarningSource();
+        span.start?.([], this.lookup);
+        const sources = this.lockComparison ? [span, this.lockComparison] : [span];
+        for (const annotation of annotations) {
+            const claim = this.site(annotation, "claim")?.resolution;
+            for (const site of this.sitesOf(annotation)) {
+                const { ref, pointer, role, resolution } = site;
+                const problems = resolutionProblems(resolution, ref, pointer, annotation, role);
+                if (resolution.valid) {
+                    const found = findingsOf(
+                        sources,
+                        annotation,
+                        role,
+                        ref,
+                        resolution,
+                        role === "claim" ? undefined : claim,
+                    );
+                    for (const warning of found ?? [])
+                        problems.push(findingProblem(warning, pointer, annotation, role));
+                }
+                if (!sameProblems(this.siteProblems.get(site) ?? [], problems)) changed = true;
+                if (problems.length > 0) this.siteProblems.set(site, problems);
+                else this.siteProblems.delete(site);
             }
         }
         if (changed) {
@@ -360,19 +408,6 @@ export class AnnotationFile {
         return driftOf(this.lockMatchOf(site), site.resolution, sha256);
     }
 
-    /** `text-changed` of a re-resolved ref against the lock (the matching was done for the whole file). */
-    private driftProblems(site: RefSite, resolution: RefResolution): Problem[] {
-        const warnings = this.lockComparison?.warningsFor(site.annotation, site.role, site.ref, resolution) ?? [];
-        return warnings.map((warning) => ({
-            code: warning.code as Problem["code"],
-            message: warning.message,
-            pointer: site.pointer,
-            annotation: site.annotation,
-            role: site.role,
-            severity: "warning",
-        }));
-    }
-
     private addSite(site: RefSite): void {
         this.sites.push(site);
         let slots = this.slots[site.annotation];
@@ -391,6 +426,19 @@ export class AnnotationFile {
 
 function contains(node: Node, offset: number): boolean {
     return offset >= node.offset && offset <= node.offset + node.length;
+}
+
+function sameProblems(a: readonly Problem[], b: readonly Problem[]): boolean {
+    return (
+        a.length === b.length &&
+        a.every(
+            (p, i) =>
+                p.code === b[i].code &&
+                p.message === b[i].message &&
+                p.severity === b[i].severity &&
+                p.pointer === b[i].pointer,
+        )
+    );
 }
 
 function sameResolution(a: RefResolution, b: RefResolution): boolean {

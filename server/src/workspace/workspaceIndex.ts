@@ -4,6 +4,7 @@
  * annotation files and refs citing it" that lets a change in one document re-check only its refs.
  */
 import * as nodePath from "node:path";
+import { CheckMemo } from "../core/checkMemo";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
 import type { Citation } from "./annotationFile";
 import { AnnotationFile } from "./annotationFile";
@@ -47,6 +48,8 @@ export class WorkspaceIndex {
     readonly source: DocumentSource;
     private recognizer = new AnnotationRecognizer([], this.configs);
     private readonly files = new Map<string, AnnotationFile>();
+    /** Each annotation file's last resolutions: a re-check resolves only what an edit touched. */
+    private readonly memos = new Map<string, CheckMemo>();
     /** Locks beside annotation files, parsed again only when they change on disk. */
     private readonly locks = new LockReader();
     /** Cited document -> the annotation files and refs citing it. */
@@ -168,7 +171,13 @@ export class WorkspaceIndex {
         const lookup = root !== undefined ? this.source.lookupFor(root) : NO_ROOT;
         const path = uriToPath(uri);
         const lock = path !== undefined ? this.locks.readBeside(path) : undefined;
-        const file = new AnnotationFile(uri, version, text, root, lookup, keepValue, lock);
+        // Only a file being edited keeps a memo (an open buffer); one checked from disk holds none.
+        let memo = keepValue ? this.memos.get(uri) : undefined;
+        if (keepValue && !memo) {
+            memo = new CheckMemo();
+            this.memos.set(uri, memo);
+        } else if (!keepValue) this.memos.delete(uri);
+        const file = new AnnotationFile(uri, version, text, root, lookup, keepValue, lock, memo);
         // A read still pending was taken as absent by this check (or by a cached one it reused).
         if (this.reads.hasPending()) this.halfRead.add(uri);
         else this.halfRead.delete(uri);
@@ -191,6 +200,7 @@ export class WorkspaceIndex {
 
     remove(uri: string): void {
         this.files.delete(uri);
+        this.memos.delete(uri);
         this.citations.delete(uri);
         this.halfRead.delete(uri);
     }
