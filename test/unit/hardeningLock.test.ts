@@ -171,7 +171,60 @@ describe("hardening: a crafted lock entry cannot make repair certain", () => {
         }
         const gate = runCli(["check", "--locked", FILE], { cwd: dir });
         assert.equal(gate.status, 1, gate.stdout);
-        assert.match(gate.stdout, /text-changed/);
+        // The crafted entry disagrees with the document it names: it is not trusted, and the ref counts as unlocked.
+        assert.match(gate.stdout, /unlocked: its lock entry .* does not agree with the document it names/);
+    });
+
+    it("the issue's forgery: only the supports entry's text, sha256 and length changed, then a line inserted at the top", () => {
+        // Sentences of 64 characters or more: found once, the locked text alone is evidence (locked.ts).
+        const LONG = TEXT.replace(/the upgrade\./g, "the whole of the rolling upgrade of the cluster.");
+        const end = (ref: { end: { str: string } }) => Object.assign(ref, { end: { ...ref.end, str: "cluster." } });
+        const input = structuredClone(INPUT);
+        for (const ref of input.annotations[0].sources) end(ref);
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-lockcraft-"));
+        dirs.push(dir);
+        fs.writeFileSync(path.join(dir, "doc.md"), LONG);
+        fs.writeFileSync(path.join(dir, FILE), JSON.stringify(input, null, 2));
+        assert.equal(runCli(["lock", FILE], { cwd: dir }).status, 0);
+        const lock = JSON.parse(fs.readFileSync(path.join(dir, LOCK), "utf8"));
+        const keyOf = (line: number) =>
+            Object.keys(lock.entries).find((key) => lock.entries[key].ref.start.line === line) as string;
+        const refuting = lock.entries[keyOf(5)];
+        // Only the three fields a hand edit needs: key, range, context and document hash stay the supports sentence's.
+        Object.assign(lock.entries[keyOf(4)], {
+            text: refuting.text,
+            sha256: refuting.sha256,
+            length: refuting.length,
+        });
+        fs.writeFileSync(path.join(dir, LOCK), JSON.stringify(lock, null, 2));
+        // Ordinary drift: both sources are now one line off, so both are broken.
+        fs.writeFileSync(path.join(dir, "doc.md"), `Preface.\n${LONG}`);
+
+        const repair = runCli(["repair", "--write", "--json", FILE], { cwd: dir });
+        const after = JSON.parse(fs.readFileSync(path.join(dir, FILE), "utf8"));
+        const supports = after.annotations[0].sources[0];
+        assert.equal(
+            supports.start.str,
+            "It kept",
+            `the supports ref was moved onto the refuting sentence: ${repair.stdout}`,
+        );
+        assert.notEqual(
+            supports.start.line,
+            6,
+            `the supports ref was moved onto the refuting sentence: ${repair.stdout}`,
+        );
+        const report = JSON.parse(repair.stdout);
+        const ontoRefuting = (report.repairs ?? []).filter(
+            (m: { pointer: string; after: Ref }) =>
+                m.pointer === "/annotations/0/sources/0" && m.after.start.line === 6,
+        );
+        assert.deepEqual(
+            ontoRefuting,
+            [],
+            "no candidate, certain or not, moves the supports ref onto the refuting sentence",
+        );
+        const gate = runCli(["check", "--locked", FILE], { cwd: dir });
+        assert.notEqual(gate.status, 0, gate.stdout);
     });
 });
 

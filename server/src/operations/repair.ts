@@ -8,7 +8,7 @@ import type { ParseError } from "jsonc-parser";
 import { parseTree } from "jsonc-parser";
 import { MAX_NESTING, nestingBeyond } from "../../../shared/jsonNesting";
 import { checkInput } from "../core/check";
-import { type LockError, type LockFile, matchLock } from "../core/lock";
+import { documentsAtBasis, type LockError, type LockFile, matchLock, trustedEntries } from "../core/lock";
 import type { NextStep } from "../core/nextStep";
 import { parseJsonText } from "../core/parse";
 import { applyCertainRepairs, type RepairDocuments, type RepairEntry, repairCheckedSteps } from "../core/repair";
@@ -102,7 +102,13 @@ export function* repairSteps(request: RepairRequest, capabilities: RepairCapabil
         previousLabel: history?.label,
         unchanged: request.strict !== true,
         sha256,
-        lockedSpans: lock ? (sites) => matchLock(lock, sites, sha256).map((m) => m?.entry) : undefined,
+        lockedSpans: lock
+            ? (sites) => {
+                  // Only entries that agree with themselves and the document they name (core/lock/verify.ts).
+                  const documentAt = documentsAtBasis([capabilities.documents, history?.documents], sha256);
+                  return matchLock(trustedEntries(lock, sha256, documentAt), sites, sha256).map((m) => m?.entry);
+              }
+            : undefined,
     });
     const repairs: RepairItem[] = found.repairs.map(({ annotation, role, ...rest }) => ({
         ...refPlace(annotation, role),

@@ -13,6 +13,7 @@ import type { Ref, RefWarning } from "../types";
 import { driftOf, unlockedMessage } from "./drift";
 import { type LockMatch, matchRefs } from "./match";
 import type { LockFile, Sha256 } from "./types";
+import { documentsAtBasis, trustedEntries } from "./verify";
 
 export interface LockCounts {
     /** Refs that resolve to their locked text. */
@@ -33,6 +34,8 @@ export interface LockComparisonOptions {
      * basis holds but for these documents (basis.ts): the lock then holds only their entries.
      */
     comparedPaths?: ReadonlySet<string>;
+    /** The documents as history holds them, where an entry's document changed since (verify.ts). */
+    history?: DocumentLookup;
 }
 
 export class LockComparison implements RefWarningSource {
@@ -40,6 +43,10 @@ export class LockComparison implements RefWarningSource {
     private matches: (LockMatch | undefined)[] = [];
     private readonly indexOf = new Map<string, number>();
     private refs: Ref[] = [];
+    /** The lock's entries that `start` found trustworthy. */
+    private trusted: LockFile | undefined;
+    /** Ref index -> the key of the untrusted entry that would have matched it. */
+    private doubted = new Map<number, string>();
 
     constructor(
         private readonly lock: LockFile | undefined,
@@ -49,6 +56,10 @@ export class LockComparison implements RefWarningSource {
 
     start(annotations: readonly unknown[], lookup: DocumentLookup): void {
         if (!this.lock) return;
+        // An entry is trusted only once it agrees with itself and the document it names (verify.ts):
+        // one that does not is as if the ref were never locked.
+        const documentAt = documentsAtBasis([lookup, this.options.history], this.sha256);
+        this.trusted = trustedEntries(this.lock, this.sha256, documentAt);
         this.refs = [];
         this.indexOf.clear();
         annotations.forEach((annotation, index) => {
@@ -63,7 +74,15 @@ export class LockComparison implements RefWarningSource {
             }
         });
         const refs = this.refs;
-        this.matches = matchRefs(this.lock, refs, (i) => resolveRef(lookup, refs[i]), this.sha256);
+        const resolutionOf = (i: number) => resolveRef(lookup, refs[i]);
+        this.matches = matchRefs(this.trusted, refs, resolutionOf, this.sha256);
+        this.doubted = new Map();
+        if (this.trusted === this.lock) return;
+        // Which refs an untrusted entry would have answered for: their message says why they count as unlocked.
+        const trusted = this.trusted;
+        matchRefs(this.lock, refs, resolutionOf, this.sha256).forEach((match, i) => {
+            if (match && !this.matches[i] && !Object.hasOwn(trusted.entries, match.key)) this.doubted.set(i, match.key);
+        });
     }
 
     warningsFor(
@@ -85,7 +104,7 @@ export class LockComparison implements RefWarningSource {
                 {
                     code: "unlocked",
                     severity: "error",
-                    message: unlockedMessage(this.options.lockFileName),
+                    message: this.doubtedMessage(annotation, role) ?? unlockedMessage(this.options.lockFileName),
                     next: { action: "lock" },
                 },
             ];
@@ -101,11 +120,20 @@ export class LockComparison implements RefWarningSource {
 
     /** The entry a ref of the file has in the lock (how it was matched), without counting it. */
     matchOf(annotation: number, role: "claim" | number, ref: Ref, resolution: RefResolution): LockMatch | undefined {
-        if (!this.lock) return undefined;
+        if (!this.trusted) return undefined;
         const index = this.indexOf.get(siteKey(annotation, role));
         if (index !== undefined && sameRef(this.refs[index], ref)) return this.matches[index];
         // A ref read differently than `start` read it (cannot happen for well-formed input): alone.
-        return matchRefs(this.lock, [ref], () => resolution, this.sha256)[0];
+        return matchRefs(this.trusted, [ref], () => resolution, this.sha256)[0];
+    }
+
+    /** Why a ref whose entry was not trusted counts as unlocked; undefined for any other ref. */
+    private doubtedMessage(annotation: number, role: "claim" | number): string | undefined {
+        const index = this.indexOf.get(siteKey(annotation, role));
+        const key = index === undefined ? undefined : this.doubted.get(index);
+        return key === undefined
+            ? undefined
+            : `its lock entry ${JSON.stringify(key)} does not agree with the document it names, so it is not trusted: lock the ref again`;
     }
 
     private add(annotation: number, role: "claim" | number, ref: Ref): void {

@@ -32,4 +32,5 @@ export {
     type Sha256,
     TEXT_CAP,
 } from "./types";
+export { type DocumentAtBasis, documentsAtBasis, type EntryDoubt, entryDoubt, trustedEntries } from "./verify";
 export { type DiffPiece, MAX_DIFFED, wordDiff, wordDiffLine } from "./wordDiff";

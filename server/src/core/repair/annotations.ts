@@ -4,11 +4,12 @@
  */
 import type { CheckResult } from "../check";
 import type { NextStep } from "../nextStep";
-import type { RefResolution, ResolvedSpan } from "../resolve";
+import type { RefResolution } from "../resolve";
 import { Session } from "../session";
-import type { ErrorCode, Range, Ref } from "../types";
+import type { ErrorCode, Ref } from "../types";
 import { isLocked } from "./certainty";
 import { Corroboration, type RepairSite, repairSite } from "./corroborate";
+import { landsOn, oppositeOf, oppositeSpans } from "./opposite";
 import type { EvidenceKind, LockedSpan, RepairCandidate, RepairDocuments, RepairOptions, RepairReason } from "./types";
 
 export type RepairRole = "claim" | number;
@@ -88,8 +89,8 @@ export function* repairCheckedSteps(
         resolution: RefResolution;
         code?: ErrorCode | "text-changed";
         message?: string;
-        /** What the annotation's sources of the other polarity cite (never a certain place for this one). */
-        opposite?: readonly ResolvedSpan[];
+        /** The source's polarity (the claim has none): a ref never moves onto what the other polarity cites. */
+        polarity?: unknown;
     }[] = [];
     for (const annotation of result.annotations) {
         const refs: { role: RepairRole; pointer: string; ref?: Ref; resolution?: RefResolution }[] = [
@@ -106,10 +107,6 @@ export function* repairCheckedSteps(
                 resolution: source.resolution,
             })),
         ];
-        const cited = (polarity: unknown) =>
-            annotation.sources.flatMap((source) =>
-                source.resolution?.valid && source.ref?.polarity !== polarity ? [source.resolution] : [],
-            );
         for (const item of refs) {
             if (!item.ref || item.resolution === undefined) continue;
             const polarity = item.role === "claim" ? undefined : annotation.sources[item.role].ref?.polarity;
@@ -122,7 +119,7 @@ export function* repairCheckedSteps(
                 resolution: item.resolution,
                 code: failed?.code,
                 message: failed?.message,
-                opposite: polarity === "supports" || polarity === "refutes" ? cited(polarity) : undefined,
+                polarity,
             });
         }
     }
@@ -157,13 +154,32 @@ export function* repairCheckedSteps(
         yield;
     }
     const corroboration = new Corroboration(sites);
+    // The refs around it may say how its lines moved (corroborate.ts).
+    const found: RepairCandidate[][] = [];
+    for (const [index, item] of items.entries()) {
+        found.push(sites[index].valid || item.code === undefined ? [] : corroboration.candidates(index));
+        yield;
+    }
+    const polar = items.map((item, index) => ({
+        annotation: item.annotation,
+        polarity: item.polarity,
+        ref: item.ref,
+        range: item.resolution.valid ? item.resolution.range : undefined,
+        locked: lockedSpans[index],
+    }));
+    const certainOf = (index: number) => found[index].filter((c) => c.certain);
     const repairs: RepairEntry[] = [];
     const remaining: RemainingEntry[] = [];
     for (const [index, item] of items.entries()) {
         if (sites[index].valid || item.code === undefined) continue;
-        // The refs around it may say how its lines moved (corroborate.ts).
-        const candidates = withoutCertainOnto(corroboration.candidates(index), item.opposite);
-        yield;
+        let candidates = found[index];
+        let withheld = false;
+        if (candidates.length > 0 && oppositeOf(item.polarity)) {
+            const cited = oppositeSpans(polar, index, documents, engine, certainOf);
+            candidates = candidates.filter((c) => !landsOn(c, cited));
+            withheld = candidates.length < found[index].length;
+            yield;
+        }
         const certain = candidates.find((c) => c.certain);
         for (const candidate of certain ? [certain] : candidates) {
             repairs.push(entryOf(item.annotation, item.role, item.pointer, item.ref, candidate));
@@ -175,7 +191,7 @@ export function* repairCheckedSteps(
                 role: item.role,
                 pointer: item.pointer,
                 code: item.code,
-                message: note ?? item.message ?? "the ref does not resolve",
+                message: `${note ?? item.message ?? "the ref does not resolve"}${withheld ? WITHHELD : ""}`,
                 next: nextStep(item.code, note, candidates.length, sites[index].ref),
             });
         }
@@ -183,32 +199,8 @@ export function* repairCheckedSteps(
     return { repairs, remaining };
 }
 
-/**
- * A source is never certainly moved onto text a source of the other polarity in its annotation cites:
- * whatever the evidence (a lock entry crafted with the refuting sentence's text, docs/security.md), a
- * `supports` ref landing on the refuting sentence needs a person.
- */
-function withoutCertainOnto(
-    candidates: RepairCandidate[],
-    opposite: readonly ResolvedSpan[] | undefined,
-): RepairCandidate[] {
-    if (!opposite || opposite.length === 0) return candidates;
-    return candidates.map((c) =>
-        c.certain && opposite.some((span) => span.path === c.ref.path && overlaps(span.range, c.range))
-            ? {
-                  ...c,
-                  certain: false,
-                  evidence: `${c.evidence ?? "a candidate"}; not certain: a source of the other polarity in this annotation cites this text`,
-              }
-            : c,
-    );
-}
-
-function overlaps(a: Range, b: Range): boolean {
-    const before = (x: Range["start"], y: Range["start"]) =>
-        x.line < y.line || (x.line === y.line && x.column < y.column);
-    return before(a.start, b.end) && before(b.start, a.end);
-}
+/** Said of a ref whose candidates included text a source of the other polarity cites (opposite.ts). */
+const WITHHELD = "; a place that a source of the other polarity in this annotation cites is never offered";
 
 function plainRef(ref: Ref): Ref {
     return { path: ref.path, start: { ...ref.start }, end: { ...ref.end } };
