@@ -18,6 +18,7 @@ import {
     IndexFormatError,
     StoredDocuments,
 } from "./documents";
+import { checkLengths, checkPostings, checkTable } from "./indexBounds";
 import { PostingList } from "./postings";
 import type { IndexSettings } from "./settings";
 
@@ -197,6 +198,11 @@ export function readIndexFile(open: IndexFile, wholeUpTo = 0): ReadImage {
         if (!Array.isArray(header.terms) || header.terms.length % TERM_FIELDS !== 0) {
             throw new IndexFormatError("its term dictionary is not readable");
         }
+        // Every id, slot and length range-checked: the checksums find damage, not forgery (indexBounds.ts).
+        checkTable(table, header.slots, header.deadSlots, documents.count, header.headings);
+        documents.checkSlotRanges(header.slots);
+        const lengths = chunkLengths(header.lengths);
+        checkLengths(lengths, header.slots);
         return {
             key: header.key,
             settings: header.settings,
@@ -204,7 +210,7 @@ export function readIndexFile(open: IndexFile, wholeUpTo = 0): ReadImage {
             slots: header.slots,
             deadSlots: header.deadSlots,
             inPathOrder: header.pathOrdered === true,
-            lengths: chunkLengths(header.lengths),
+            lengths,
             documents,
             table,
             headings: header.headings,
@@ -213,6 +219,7 @@ export function readIndexFile(open: IndexFile, wholeUpTo = 0): ReadImage {
                 postingsStart,
                 header.postingsBytes,
                 header.terms,
+                header.slots,
                 whole ? first.subarray(postingsStart) : undefined,
             ),
         };
@@ -230,6 +237,8 @@ export class StoredPostings {
         private readonly start: number,
         private readonly bytes: number,
         private readonly entries: (string | number)[],
+        /** The chunk table's slots: every slot of a list is below it. */
+        private readonly slots: number,
         /** The postings as read with the front (the file read whole), if they were. */
         private readonly held?: Uint8Array,
     ) {
@@ -311,6 +320,7 @@ export class StoredPostings {
         if (crc32(bytes) !== this.entries[i + 5]) {
             throw new IndexFormatError("its postings do not match their checksum (a damaged file)");
         }
+        checkPostings(bytes, this.entries[i + 3], this.entries[i + 4], this.slots);
         return PostingList.view(bytes, this.entries[i + 3] as number, this.entries[i + 4] as number);
     }
 }

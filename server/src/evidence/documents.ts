@@ -202,6 +202,16 @@ export class StoredDocuments {
         }
     }
 
+    /** Each document's chunks lie within the table's `slots` (indexBounds.ts); throws IndexFormatError if not. */
+    checkSlotRanges(slots: number): void {
+        for (let i = 0; i < this.count; i++) {
+            const first = this.slots[i * 2];
+            const count = this.slots[i * 2 + 1];
+            if (first < 0 || count < 0 || first + count > slots)
+                throw new IndexFormatError("its slot range of a document is out of range");
+        }
+    }
+
     /** The path of document `i` (a new string each time: the caller keeps what it needs). */
     pathAt(i: number): string {
         this.findStarts(i + 1);
