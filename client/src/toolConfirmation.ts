@@ -4,9 +4,9 @@
  */
 
 /** The tools that may write, each only when called with `write: true`. */
-const WRITING_TOOLS = new Set(["repair", "annotate", "lock"]);
+const WRITING_TOOLS = new Set(["repair", "annotate", "lock", "import"]);
 
-/** The calls that change files: `repair`, `annotate` and `lock` with `write: true`. */
+/** The calls that change files: `repair`, `annotate`, `lock` and `import` with `write: true`. */
 export function writes(tool: string, input: unknown): boolean {
     return (
         WRITING_TOOLS.has(tool) &&
@@ -26,6 +26,14 @@ export function confirmation(input: unknown, tool = "repair"): { title: string; 
         return {
             title: "Write a SourceCheck annotation?",
             message: `Append an annotation${about} to ${shown} (created when missing), as one edit that undo reverts.`,
+        };
+    }
+    if (tool === "import") {
+        const answer = (input as { answer?: unknown } | null)?.answer;
+        const named = typeof answer === "string" ? ` \`${answer.replace(/`/g, "'")}\`` : "";
+        return {
+            title: "Import citations from a model response?",
+            message: `Write the answer${named} and an annotation file citing the workspace's documents.`,
         };
     }
     if (tool === "lock") {

@@ -13,6 +13,7 @@ const TOOLS = [
     "sourcecheck_check",
     "sourcecheck_repair",
     "sourcecheck_evidence",
+    "sourcecheck_import",
 ];
 
 async function invoke(name: string, input: object): Promise<string> {

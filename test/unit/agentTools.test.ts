@@ -44,6 +44,7 @@ describe("agent tools", () => {
             "check",
             "cite",
             "evidence",
+            "import",
             "index",
             "lock",
             "repair",

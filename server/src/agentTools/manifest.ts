@@ -15,6 +15,10 @@ const FOR_PEOPLE: Record<ToolName, { userDescription: string; icon: string }> = 
     repair: { userDescription: "Propose (and on request write) repairs for broken refs", icon: "$(wrench)" },
     evidence: { userDescription: "Search the workspace's documents for passages behind a claim", icon: "$(search)" },
     lock: { userDescription: "Lock what each ref cites, so changed sources are caught", icon: "$(lock)" },
+    import: {
+        userDescription: "Import a model API response's citations as SourceCheck annotations",
+        icon: "$(cloud-download)",
+    },
 };
 
 export function vscodeToolName(tool: ToolName): string {

@@ -1,5 +1,5 @@
 /**
- * The five agent tools (docs/agents.md): names, descriptions written for a model, and the input and
+ * The agent tools (docs/agents.md): names, descriptions written for a model, and the input and
  * output schemas. One definition serves the MCP server and the VS Code language model tools, so the
  * two cannot drift apart. Outputs are the CLI's `--json` shapes.
  */
@@ -205,6 +205,32 @@ export const evidenceInput = z
             .describe('Globs of files not to search, relative to corpus, e.g. ["drafts/**", "**/*.log"]')
             .optional(),
         answer: z.string().min(1).max(MAX_PATH_CHARS).describe("The answer's path, e.g. answer.md").optional(),
+    })
+    .strict();
+
+/** Longest response or request given inline: far above a real response with its search results. */
+export const MAX_RESPONSE_CHARS = 64 * 1024 * 1024;
+
+const responseArgument = (what: string) =>
+    z
+        .union([z.string().min(1).max(MAX_RESPONSE_CHARS), z.looseObject({})])
+        .describe(`${what}: a JSON file's path, or the JSON itself`);
+
+export const importInput = z
+    .object({
+        response: responseArgument("The model API's response"),
+        request: responseArgument("The request (Anthropic: the documents)").optional(),
+        answer: z
+            .string()
+            .min(1)
+            .max(MAX_PATH_CHARS)
+            .describe("The answer file to write (default: the response's file with .md)")
+            .optional(),
+        documents: z
+            .record(z.string().max(MAX_PATH_CHARS), z.string().min(1).max(MAX_PATH_CHARS))
+            .describe('Cited document number or name -> file, e.g. { "0": "docs/q3.md" }')
+            .optional(),
+        write: z.boolean().describe("Write the answer and annotation file (default false)").optional(),
     })
     .strict();
 
@@ -461,7 +487,20 @@ export const evidenceOutput = z.object({
     note: z.string().optional(),
 });
 
-export type ToolName = "check" | "index" | "cite" | "annotate" | "repair" | "evidence" | "lock";
+export const importOutput = z.object({
+    provider: z.enum(["anthropic", "openai", "gemini", "cohere"]),
+    /** The answer file and the annotation file, relative to the root. */
+    answer: z.string(),
+    annotationFile: z.string(),
+    converted: z.number().int(),
+    /** Citations (counted from 1 in the response's order) not converted, each with why. */
+    notConverted: z.array(z.object({ citation: z.number().int().min(1), reason: z.string(), message: z.string() })),
+    exitCode: z.union([z.literal(0), z.literal(1)]),
+    /** True when the files were written (only with `write: true`). */
+    written: z.boolean(),
+});
+
+export type ToolName = "check" | "index" | "cite" | "annotate" | "repair" | "evidence" | "lock" | "import";
 
 export interface ToolDefinition {
     name: ToolName;
@@ -557,6 +596,18 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
             "reading the new text), each with next. Writes only with write: true, after check passes.",
         input: lockInput,
         output: lockOutput,
+        writes: true,
+    },
+    {
+        name: "import",
+        title: "Import a model's citations",
+        description:
+            "Turn a model API response with citations (Anthropic, OpenAI, Gemini or Cohere) into its answer file and an " +
+            "annotation file whose refs cite the workspace files holding each cited text, as `sourcecheck import --json`. " +
+            "Citations that cannot be converted (a web page, text not in the workspace) are in notConverted, never " +
+            "guessed. Writes only with write: true; then call lock.",
+        input: importInput,
+        output: importOutput,
         writes: true,
     },
     {

@@ -19,6 +19,14 @@ import { type AnnotateDone, annotate as annotateOperation } from "../operations/
 import { type CheckOutcome, checkOperation, checkReport } from "../operations/check";
 import { cite as citeOperation, withNearestPaths } from "../operations/cite";
 import { isOperationError, type OperationErrorCode } from "../operations/errors";
+import {
+    defaultAnnotationPath,
+    defaultAnswerPath,
+    type ImportJson,
+    importJson,
+    importResponse,
+    isInlineContent,
+} from "../operations/import";
 import { type LockResult, lockPlan } from "../operations/lock";
 import { wordNext } from "../operations/nextWords";
 import { placeLabel } from "../operations/numbers";
@@ -34,6 +42,7 @@ import type {
     citeInput,
     evidenceInput,
     evidenceOutput,
+    importInput,
     indexInput,
     lockInput,
     repairInput,
@@ -53,6 +62,10 @@ export type ToolErrorCode =
     | "write-failed"
     | "invalid-lock"
     | "internal-error"
+    | "invalid-response"
+    | "invalid-request"
+    | "unknown-provider"
+    | "answer-differs"
     | OperationErrorCode;
 
 export interface ToolErrorShape {
@@ -115,6 +128,8 @@ export interface LockAccess {
 
 /** The documents one annotation file's refs resolve against, paths relative to its document root. */
 export interface RefScope {
+    /** The document root, relative to the tools' root (`/`-separated, "" when it is that root). */
+    base?: string;
     /** A lookup for one call. */
     documents(): DocumentLookup;
     /** Every file under that document root (relative paths), for repairing a ref whose path names none. */
@@ -252,6 +267,7 @@ const IMPLEMENTATIONS: Record<ToolName, Implementation> = {
     repair: (args: z.infer<typeof repairInput>, context) => repair(args, context),
     evidence: (args: z.infer<typeof evidenceInput>, context) => json(context.evidence(args)),
     lock: (args: z.infer<typeof lockInput>, context) => lock(args, context),
+    import: (args: z.infer<typeof importInput>, context) => importTool(args, context),
 };
 
 function json(structured: object): ToolOutcome {
@@ -528,4 +544,104 @@ function lockText(file: string, result: LockResult, toolName = (name: string) =>
             `- ${placeLabel(n)} (line ${n.line} of ${file}): ${n.code}: ${n.message}. Next: ${wordNext(n.next, "tool", { file, place: n, toolName })}`,
     );
     return [head, ...lines, JSON.stringify(result)].join("\n");
+}
+
+/**
+ * `import` (docs/import.md): the very operation `sourcecheck import` and the library's `importCitations`
+ * run (operations/import.ts), over the documents of the annotation file's document root; the answer and
+ * the annotation file are written as annotate writes a file (atomically on disk, as an edit in the editor).
+ */
+async function importTool(args: z.infer<typeof importInput>, context: ToolContext): Promise<ToolOutcome> {
+    const response = importArgument(args.response, "response", context);
+    const request = args.request === undefined ? undefined : importArgument(args.request, "request", context);
+    if (args.answer === undefined && response.path === undefined)
+        throw new ToolError(
+            "invalid-arguments",
+            "import: a response given inline needs answer (the answer file's path)",
+        );
+    const answer = refPath(args.answer ?? defaultAnswerPath(response.path as string));
+    const output = defaultAnnotationPath(answer);
+    const scope = context.refScope(output);
+    const base = scope.base ?? "";
+    /** A path from the tools' root as the refs of the annotation file name it (from its document root). */
+    const inScope = (path: string, what: string) => {
+        const normal = refPath(path);
+        if (base === "") return normal;
+        if (!normal.startsWith(`${base}/`))
+            throw new ToolError(
+                "path-outside-root",
+                `import: the ${what} ${normal} is not under the document root ${base}`,
+            );
+        return normal.slice(base.length + 1);
+    };
+    const answerFile = context.annotationFileToWrite(answer);
+    if ("code" in answerFile) throw new ToolError(answerFile.code, answerFile.message);
+    const outputFile = context.annotationFileToWrite(output);
+    if ("code" in outputFile) throw new ToolError(outputFile.code, outputFile.message);
+    const lookup = scope.documents();
+    const outcome = importResponse(
+        {
+            response: response.content,
+            request: request?.content,
+            answerPath: inScope(answer, "answer"),
+            existingAnswer: answerFile.text,
+            documents: Object.entries(args.documents ?? {}).map(([key, path]) => ({
+                key,
+                path: inScope(path, `document ${key}`),
+            })),
+            exclude: [response.path, request?.path, output].flatMap((path) =>
+                path === undefined || (base !== "" && !path.startsWith(`${base}/`)) ? [] : [inScope(path, "file")],
+            ),
+        },
+        {
+            document: (path) => lookup.get(path) ?? { code: "unreadable-document", message: `no file "${path}"` },
+            files: () => scope.files(),
+        },
+    );
+    if (!outcome.ok) throw new ToolError(outcome.error.code as ToolErrorCode, `import: ${outcome.error.message}`);
+    const { result } = outcome;
+    if (args.write === true) {
+        try {
+            if (result.writeAnswer) await answerFile.write(result.answerText);
+            await outputFile.write(result.annotationText);
+        } catch (error) {
+            throw new ToolError(
+                "write-failed",
+                `import: cannot write ${answer} or ${output}: ${(error as Error).message}`,
+            );
+        }
+    }
+    const structured = { ...importJson(result, answer, output), written: args.write === true };
+    return { ok: true, structured, text: importText(structured, context.toolName) };
+}
+
+/** The response or request: a file under the root when it is a path, else as given. */
+function importArgument(value: unknown, what: string, context: ToolContext): { content: unknown; path?: string } {
+    if (typeof value !== "string" || isInlineContent(value)) return { content: value };
+    const path = refPath(value);
+    const entry = context.document(path);
+    if (isDocumentFailure(entry)) throw new ToolError(entry.code, `import: the ${what} ${entry.message}`);
+    return { content: entry.content, path };
+}
+
+/** At most this many citations not converted are listed in the text (all are in the structured content). */
+const IMPORT_LISTED = 20;
+
+/** What a model reads from import: the counts, each citation not converted, the next call. */
+function importText(result: ImportJson & { written: boolean }, toolName = (name: string) => name): string {
+    const total = result.converted + result.notConverted.length;
+    const head =
+        `${result.annotationFile}: ${result.converted} of ${total} ${result.provider} citation${total === 1 ? "" : "s"} imported` +
+        (result.written
+            ? `, written with the answer ${result.answer}.`
+            : `: not written, call ${toolName("import")} again with write: true.`);
+    const lines = result.notConverted
+        .slice(0, IMPORT_LISTED)
+        .map((n) => `- citation ${n.citation}: ${n.reason}: ${n.message}`);
+    if (result.notConverted.length > IMPORT_LISTED)
+        lines.push(`- … ${result.notConverted.length - IMPORT_LISTED} more in notConverted`);
+    const next = result.written
+        ? [`Next: ${toolName("lock")} with file ${result.annotationFile} and write: true.`]
+        : [];
+    return [head, ...lines, ...next].join("\n");
 }

@@ -12,7 +12,7 @@ import { type CommandSpec, defineCommand, usageError } from "./commandLine";
 import { CliError } from "./files";
 
 const USAGE = `  sourcecheck mcp [--root DIR] [--log-timings]
-            serve the tools index, cite, annotate, check, repair, lock and evidence to MCP clients over stdio;
+            serve the tools index, cite, annotate, check, repair, lock, evidence and import to MCP clients over stdio;
             paths are relative to --root (default: the current directory), nothing outside it is read;
             --log-timings writes each request's time in the server to stderr`;
 

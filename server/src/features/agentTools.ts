@@ -150,6 +150,7 @@ export function workspaceToolContext(workspace: ToolWorkspace, root: string, edi
             }
             const scoped = resolved.root;
             return {
+                base: nodePath.relative(root, scoped).replace(/\\/g, "/"),
                 documents: () => workspace.source.lookupFor(scoped),
                 files: () => workspace.filesUnder(scoped),
                 revision: (rev) => revisionDocuments(scoped, rev),
