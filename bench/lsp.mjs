@@ -14,9 +14,10 @@ const repo = dirname(dirname(fileURLToPath(import.meta.url)));
 
 /**
  * Start the bundled server on a workspace folder; resolves once it is initialised and indexing is
- * over. `settings` (the `sourcecheck` section) are what the server reads as its configuration.
+ * over. `settings` (the `sourcecheck` section) are what the server reads as its configuration;
+ * `workspaceCapabilities` adds to the client's workspace capabilities (diagnostics refresh, say).
  */
-export async function startServer(root, settings) {
+export async function startServer(root, settings, workspaceCapabilities = {}) {
     const child = spawn(process.execPath, ["--max-old-space-size=4096", join(repo, "dist/server.js"), "--stdio"], {
         stdio: ["pipe", "pipe", "inherit"],
     });
@@ -50,7 +51,11 @@ export async function startServer(root, settings) {
         workspaceFolders: [{ uri: rootUri, name: "bench" }],
         capabilities: {
             window: { workDoneProgress: true },
-            workspace: { configuration: true, didChangeWatchedFiles: { dynamicRegistration: true } },
+            workspace: {
+                configuration: true,
+                didChangeWatchedFiles: { dynamicRegistration: true },
+                ...workspaceCapabilities,
+            },
             textDocument: {
                 diagnostic: { dynamicRegistration: false, relatedDocumentSupport: true },
                 hover: { contentFormat: ["markdown", "plaintext"] },

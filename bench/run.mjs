@@ -1,7 +1,7 @@
 // `npm run bench`: speed and memory as ratios measured side by side in one run (docs/benchmarks.md).
 // Writes bench/results.json and prints a table. `--smoke` runs tiny workloads only (part of npm test).
 // `--only=NAME` runs one group (cli, schema, lsp, evidence, evidence-server, follow, workspaces, agents, repair,
-// repair-lock, repair-slips, editor, lock, import, startup, web-host, session); with `--record` its rows are merged into results.json.
+// repair-lock, repair-slips, editor, edit-scale, lock, import, startup, web-host, session); with `--record` its rows are merged into results.json.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -267,6 +267,8 @@ if (!only || only === "repair-lock") await (await import("./repair.mjs")).repair
 if (!only || only === "repair-slips")
     await (await import("./repairSlips.mjs")).repairSlipsCases({ scratch, smoke, record });
 if (!only || only === "editor") await (await import("./editor.mjs")).editorCases({ scratch, smoke, record });
+if (!only || only === "edit-scale")
+    await (await import("./editScale.mjs")).editScaleCases({ scratch, smoke, record, results });
 if (!only || only === "lock") await (await import("./lock.mjs")).lockCases({ scratch, smoke, record });
 if (!only || only === "import") await (await import("./import.mjs")).importCases({ scratch, smoke, record });
 if (!only || only === "startup") await (await import("./startup.mjs")).startupCases({ scratch, smoke, record });

@@ -6,11 +6,11 @@
  */
 import * as nodePath from "node:path";
 import { getNodePath, type Node } from "jsonc-parser";
-import { findingProblem, findingsOf, type Problem, resolutionProblems } from "../core/check";
+import { type CheckedAnnotation, findingProblem, findingsOf, type Problem, resolutionProblems } from "../core/check";
 import type { CheckMemo } from "../core/checkMemo";
 import type { PointedDocument } from "../core/input";
 import { locatePointers, type Span } from "../core/locate";
-import { driftOf, LockComparison, type LockMatch, lockSites, type TextChangedWarning } from "../core/lock";
+import { annotationLockSites, driftOf, LockComparison, type LockMatch, type TextChangedWarning } from "../core/lock";
 import { LocatedText, parseJsonText } from "../core/parse";
 import { spanWarningSource } from "../core/refWarnings";
 import { type RefResolution, resolveRef } from "../core/resolve";
@@ -64,11 +64,14 @@ export class AnnotationFile {
     readonly lookup: DocumentLookup;
     readonly annotationCount: number;
     private readonly annotationsPointer: string;
-    readonly sites: RefSite[] = [];
-    /** Workspace mode: ref path -> sites citing it. */
-    readonly sitesByPath = new Map<string, RefSite[]>();
-    /** sites by annotation, then claim (slot 0) or source i (slot i + 1). */
+    /**
+     * Sites by annotation, then claim (slot 0) or source i (slot i + 1). A slot array and its sites are
+     * never changed once made (`refresh` replaces them), so an annotation the check replayed shares
+     * them with the file's last version (core/checkMemo.ts).
+     */
     private readonly slots: RefSite[][] = [];
+    private siteList: RefSite[] | undefined;
+    private byPath: Map<string, RefSite[]> | undefined;
     /** Problems not tied to one ref's resolution (schema, syntax, file shape). */
     private readonly fixedProblems: Problem[] = [];
     private readonly siteProblems = new Map<RefSite, Problem[]>();
@@ -143,23 +146,15 @@ export class AnnotationFile {
         this.lookup = result.lookup;
         this.annotationCount = result.parts.annotations.length;
         this.annotationsPointer = result.parts.annotationsPointer;
-        // The sites are the lock's (core/lock/sites.ts), each source with its polarity and confidence.
-        for (const site of lockSites(result.annotations)) {
-            if (site.role === "claim") this.addSite(site);
-            else {
-                const ref = site.ref as SourceRef;
-                // Written out: a spread of each of thousands of sites costs more than the check of an edit.
-                const { annotation, role, pointer, resolution } = site;
-                this.addSite({
-                    annotation,
-                    role,
-                    pointer,
-                    ref,
-                    resolution,
-                    polarity: ref.polarity,
-                    confidence: ref.confidence,
-                });
+        // The sites are the lock's (core/lock/sites.ts), each source with its polarity and confidence;
+        // an annotation the check replayed (the same record) keeps the sites it had.
+        for (const checked of result.annotations) {
+            let slots = memo ? slotsOfChecked.get(checked) : undefined;
+            if (!slots) {
+                slots = slotsOf(checked);
+                if (memo) slotsOfChecked.set(checked, slots);
             }
+            if (slots.length > 0) this.slots[checked.index] = slots;
         }
         for (const problem of result.problems) {
             const site =
@@ -186,10 +181,39 @@ export class AnnotationFile {
     get problems(): Problem[] {
         if (!this.problemList) {
             const list = [...this.fixedProblems];
-            for (const site of this.sites) for (const problem of this.siteProblems.get(site) ?? []) list.push(problem);
+            if (this.siteProblems.size > 0) {
+                for (const site of this.sites)
+                    for (const problem of this.siteProblems.get(site) ?? []) list.push(problem);
+            }
             this.problemList = list;
         }
         return this.problemList;
+    }
+
+    /** Every ref of the file, in file order (the claim of an annotation before its sources). */
+    get sites(): readonly RefSite[] {
+        if (!this.siteList) {
+            const list: RefSite[] = [];
+            for (const slots of this.slots) if (slots) for (const site of slots) if (site) list.push(site);
+            this.siteList = list;
+        }
+        return this.siteList;
+    }
+
+    /** Workspace mode: ref path -> sites citing it. */
+    get sitesByPath(): ReadonlyMap<string, readonly RefSite[]> {
+        if (!this.byPath) {
+            const byPath = new Map<string, RefSite[]>();
+            if (!this.embedded) {
+                for (const site of this.sites) {
+                    const list = byPath.get(site.ref.path);
+                    if (list) list.push(site);
+                    else byPath.set(site.ref.path, [site]);
+                }
+            }
+            this.byPath = byPath;
+        }
+        return this.byPath;
     }
 
     refPointer(annotation: number, role: "claim" | number): string {
@@ -207,7 +231,12 @@ export class AnnotationFile {
 
     /** Paths cited in workspace mode (embedded sessions depend on nothing outside the file). */
     citedPaths(): string[] {
-        return this.embedded ? [] : [...this.sitesByPath.keys()];
+        if (this.embedded) return [];
+        if (this.byPath) return [...this.byPath.keys()];
+        // Asked after every check (the index of cited documents): a set of a few paths, not the map of every site.
+        const paths = new Set<string>();
+        for (const site of this.sites) paths.add(site.ref.path);
+        return [...paths];
     }
 
     /**
@@ -218,14 +247,24 @@ export class AnnotationFile {
         if (this.embedded) return false;
         let changed = false;
         const annotations = new Set<number>();
+        /** The problems a replaced site had, by the site replacing it. */
+        const before = new Map<RefSite, Problem[]>();
         for (const path of paths) {
             for (const site of this.sitesByPath.get(path) ?? []) {
                 const resolution = resolveRef(this.lookup, site.ref);
                 if (!sameResolution(site.resolution, resolution)) changed = true;
-                site.resolution = resolution;
+                // A new site in a new slot array: the old ones may be shared with the file's last version.
+                const replaced = { ...site, resolution };
+                const slots = this.slots[site.annotation].slice();
+                slots[site.role === "claim" ? 0 : site.role + 1] = replaced;
+                this.slots[site.annotation] = slots;
+                before.set(replaced, this.siteProblems.get(site) ?? []);
+                this.siteProblems.delete(site);
                 annotations.add(site.annotation);
             }
         }
+        this.siteList = undefined;
+        this.byPath = undefined;
         // Findings look past the span (the words around it, the claim's span): every ref of those
         // annotations is judged again, as a check of the whole file would (core/check.ts).
         const span = spanWarningSource();
@@ -248,7 +287,7 @@ export class AnnotationFile {
                     for (const warning of found ?? [])
                         problems.push(findingProblem(warning, pointer, annotation, role));
                 }
-                if (!sameProblems(this.siteProblems.get(site) ?? [], problems)) changed = true;
+                if (!sameProblems(before.get(site) ?? this.siteProblems.get(site) ?? [], problems)) changed = true;
                 if (problems.length > 0) this.siteProblems.set(site, problems);
                 else this.siteProblems.delete(site);
             }
@@ -407,21 +446,31 @@ export class AnnotationFile {
     driftOf(site: RefSite): TextChangedWarning | undefined {
         return driftOf(this.lockMatchOf(site), site.resolution, sha256);
     }
+}
 
-    private addSite(site: RefSite): void {
-        this.sites.push(site);
-        let slots = this.slots[site.annotation];
-        if (!slots) {
-            slots = [];
-            this.slots[site.annotation] = slots;
-        }
-        slots[site.role === "claim" ? 0 : site.role + 1] = site;
-        if (!this.embedded) {
-            const list = this.sitesByPath.get(site.ref.path);
-            if (list) list.push(site);
-            else this.sitesByPath.set(site.ref.path, [site]);
+/** The slot arrays of the annotations a check replayed: the same record gets the same sites. */
+const slotsOfChecked = new WeakMap<CheckedAnnotation, RefSite[]>();
+
+/** An annotation's sites in slots (claim at 0, source i at i + 1), each source with its polarity and confidence. */
+function slotsOf(checked: CheckedAnnotation): RefSite[] {
+    const slots: RefSite[] = [];
+    for (const site of annotationLockSites(checked)) {
+        if (site.role === "claim") slots[0] = site;
+        else {
+            const ref = site.ref as SourceRef;
+            const { annotation, role, pointer, resolution } = site;
+            slots[role + 1] = {
+                annotation,
+                role,
+                pointer,
+                ref,
+                resolution,
+                polarity: ref.polarity,
+                confidence: ref.confidence,
+            };
         }
     }
+    return slots;
 }
 
 function contains(node: Node, offset: number): boolean {

@@ -19,7 +19,7 @@ export {
 export { type LockedText, lockAnnotationText, type NotLocked, refCountIfAllResolve } from "./lockText";
 export { type LockMatch, type LockSite, type MatchKind, matchLock, matchRefs } from "./match";
 export { type RefLockStatus, type RelockOptions, type RelockResult, relock, sortEntries } from "./relock";
-export { type LockRefSite, lockSites, siteLabel } from "./sites";
+export { annotationLockSites, type LockRefSite, lockSites, siteLabel } from "./sites";
 export {
     CONTEXT_LENGTH,
     END_LENGTH,

@@ -14,28 +14,33 @@ export interface LockRefSite extends LockSite {
 /** Every ref the check could read whole, claim before sources, in file order. */
 export function lockSites(annotations: readonly CheckedAnnotation[]): LockRefSite[] {
     const sites: LockRefSite[] = [];
-    for (const checked of annotations) {
-        if (checked.claim && checked.claimResolution) {
-            sites.push({
-                annotation: checked.index,
-                role: "claim",
-                pointer: `${checked.pointer}/claim`,
-                ref: checked.claim,
-                resolution: checked.claimResolution,
-            });
-        }
-        checked.sources.forEach((source, role) => {
-            if (source.ref && source.resolution) {
-                sites.push({
-                    annotation: checked.index,
-                    role,
-                    pointer: source.pointer,
-                    ref: source.ref,
-                    resolution: source.resolution,
-                });
-            }
+    for (const checked of annotations) for (const site of annotationLockSites(checked)) sites.push(site);
+    return sites;
+}
+
+/** The refs of one checked annotation the check could read whole, claim first. */
+export function annotationLockSites(checked: CheckedAnnotation): LockRefSite[] {
+    const sites: LockRefSite[] = [];
+    if (checked.claim && checked.claimResolution) {
+        sites.push({
+            annotation: checked.index,
+            role: "claim",
+            pointer: `${checked.pointer}/claim`,
+            ref: checked.claim,
+            resolution: checked.claimResolution,
         });
     }
+    checked.sources.forEach((source, role) => {
+        if (source.ref && source.resolution) {
+            sites.push({
+                annotation: checked.index,
+                role,
+                pointer: source.pointer,
+                ref: source.ref,
+                resolution: source.resolution,
+            });
+        }
+    });
     return sites;
 }
 
