@@ -2,9 +2,10 @@
 // lets its `--format github` workflow commands become annotations on the pull request, writes a
 // Markdown job summary to $GITHUB_STEP_SUMMARY and, with `format: sarif`, a SARIF file for
 // github/codeql-action/upload-sarif. Exits with check's status. Inputs come as INPUT_* variables
-// (action.yml passes them); nothing here touches the network.
+// (action.yml passes them). With `review: true` it reviews the pull request instead (runReview below,
+// docs/ci.md "Reviewing pull requests"); only `sourcecheck review --post` talks to GitHub.
 import { spawnSync } from "node:child_process";
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -31,7 +32,17 @@ export function readInputs(env) {
         locked: lockedText === "true",
         shard: shard || undefined,
         sarifFile: (env["INPUT_SARIF-FILE"] ?? env.INPUT_SARIF_FILE ?? "").trim() || "sourcecheck.sarif",
+        review: flag(env.INPUT_REVIEW, "review"),
+        reviewFile: (env["INPUT_REVIEW-FILE"] ?? env.INPUT_REVIEW_FILE ?? "").trim() || undefined,
+        base: (env.INPUT_BASE ?? "").trim() || undefined,
     };
+}
+
+function flag(value, name) {
+    const text = (value || "false").trim().toLowerCase();
+    if (text !== "true" && text !== "false")
+        throw new Error(`input ${name}: ${JSON.stringify(text)} is not true or false`);
+    return text === "true";
 }
 
 /** The arguments of `check` shared by every run of it. */
@@ -144,7 +155,11 @@ export function jobSummary(report, problems, where, title = "SourceCheck") {
 }
 
 function check(args, cwd) {
-    const r = spawnSync(process.execPath, [join(actionRoot, "bin", "sourcecheck.js"), "check", ...args], {
+    return sourcecheck("check", args, cwd);
+}
+
+function sourcecheck(command, args, cwd) {
+    const r = spawnSync(process.execPath, [join(actionRoot, "bin", "sourcecheck.js"), command, ...args], {
         cwd,
         encoding: "utf8",
         maxBuffer: 1 << 30,
@@ -162,6 +177,7 @@ export function runAction(env, cwd, out = (t) => process.stdout.write(t)) {
         out(`::error title=sourcecheck action::${error.message}\n`);
         return 2;
     }
+    if (inputs.review) return runReview(env, cwd, inputs, out);
     const args = checkArguments(inputs);
     const github = check(["--format", "github", ...args], cwd);
     out(github.stdout);
@@ -197,6 +213,132 @@ export function runAction(env, cwd, out = (t) => process.stdout.write(t)) {
     }
     if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, `${outputs.join("\n")}\n`);
     return status;
+}
+
+/** What the event file says: its pull request (number, base and head, whether from a fork), or none. */
+function readPullRequest(env) {
+    let event = {};
+    try {
+        event = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH ?? "", "utf8"));
+    } catch {
+        return undefined;
+    }
+    const pr = event.pull_request;
+    if (!pr) return undefined;
+    const baseRepo = pr.base?.repo?.full_name ?? event.repository?.full_name;
+    const headRepo = pr.head?.repo?.full_name;
+    return { base: pr.base?.sha, head: pr.head?.sha, fork: headRepo !== undefined && headRepo !== baseRepo };
+}
+
+/**
+ * `review: true` (docs/ci.md, "Reviewing pull requests"), by event:
+ * - `workflow_run` (stage 2 of the fork-safe flow): post the saved `review-file`, reading no code of the PR;
+ * - a pull request with `review-file` (stage 1): save the review there, for upload-artifact; post nothing;
+ * - a pull request without: review and post it, unless it comes from a fork (its token cannot
+ *   comment): then the findings are shown and a warning names the two-stage flow.
+ * Each finding is also a workflow command (an annotation). Exits with review's status.
+ */
+export function runReview(env, cwd, inputs, out) {
+    const fail = (message) => {
+        out(`::error title=sourcecheck review::${message}\n`);
+        return 2;
+    };
+    const event = env.GITHUB_EVENT_NAME ?? "";
+    let args;
+    if (event === "workflow_run") {
+        if (!inputs.reviewFile)
+            return fail("on workflow_run, review posts a saved review: set review-file to the downloaded file");
+        args = ["--post", "--from-file", inputs.reviewFile];
+    } else {
+        const pr = readPullRequest(env);
+        if (!pr)
+            return fail(
+                `review reviews a pull request: run it on pull_request or workflow_run, not ${event || "this event"}`,
+            );
+        const base = inputs.base ?? pr.base;
+        const saving = inputs.reviewFile !== undefined;
+        if (!saving && pr.fork)
+            out(
+                "::warning title=sourcecheck review::this pull request comes from a fork, whose token cannot comment: the review is only shown here; post it with the two-stage workflow of docs/ci.md (review-file)\n",
+            );
+        const post = !saving && !pr.fork ? ["--post"] : [];
+        args = [
+            ...post,
+            "--format",
+            "json",
+            ...(base ? ["--base", base] : []),
+            ...(pr.head ? ["--head", pr.head] : []),
+        ];
+        args.push("--", ...inputs.paths);
+    }
+    const run = sourcecheck("review", args, cwd);
+    for (const line of run.stderr.split("\n").filter(Boolean))
+        out(
+            run.status === 2
+                ? `::error title=sourcecheck review::${escapeData(line.replace(/^sourcecheck: /, ""))}\n`
+                : `${line}\n`,
+        );
+    const status = run.status ?? 3;
+    const outputs = [`exit-code=${status}`];
+    const posting = args.includes("--from-file");
+    let report;
+    try {
+        // The saved review was checked field by field by `review` when it exits 0 or 1.
+        if (status === 0 || status === 1)
+            report = JSON.parse(posting ? readFileSync(resolve(cwd, inputs.reviewFile), "utf8") : run.stdout);
+    } catch {
+        report = undefined;
+    }
+    if (report && inputs.reviewFile && !posting) {
+        const file = resolve(cwd, inputs.reviewFile);
+        writeFileSync(file, run.stdout);
+        outputs.push(`review-file=${file}`);
+    }
+    if (report && !posting) out(reviewCommands(report));
+    if (report && env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, reviewSummary(report, status));
+    if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, `${outputs.join("\n")}\n`);
+    return status;
+}
+
+function escapeData(text) {
+    return String(text).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+
+function escapeProperty(text) {
+    return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+const LEVEL = { error: "error", warning: "warning", info: "notice" };
+
+/** The review's findings as workflow commands: annotations on the pull request (GitHub shows 10 of each level a step). */
+export function reviewCommands(report) {
+    return report.findings
+        .map((f) => {
+            const { start, end } = f.range;
+            const props = `file=${escapeProperty(f.file)},line=${start.line},col=${start.column},endLine=${end.line},title=${escapeProperty(`sourcecheck ${f.code}`)}`;
+            return `::${LEVEL[f.severity] ?? "error"} ${props}::${escapeData(f.message)}\n`;
+        })
+        .join("");
+}
+
+/** The job summary of a review: the verdict, then each affected file and its findings. */
+export function reviewSummary(report, status) {
+    const n = report.findings.length;
+    const lines = [
+        `## SourceCheck review: ${n === 0 ? "every affected ref resolves" : `${n} finding${n === 1 ? "" : "s"}`} (exit ${status})`,
+        "",
+        `${report.files.length} affected annotation file${report.files.length === 1 ? "" : "s"}, base ${markdownCell(String(report.base).slice(0, 12))}.`,
+        "",
+    ];
+    if (n > 0) {
+        lines.push("| Where | Code | Problem |", "|---|---|---|");
+        for (const f of report.findings.slice(0, MAX_LISTED))
+            lines.push(
+                `| ${markdownCell(`${f.file}:${f.range.start.line}:${f.range.start.column}`)} | ${markdownCell(f.code)} | ${markdownCell(f.message)} |`,
+            );
+        lines.push("");
+    }
+    return `${lines.join("\n")}\n`;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

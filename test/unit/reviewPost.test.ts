@@ -5,174 +5,11 @@
  * (@octokit/openapi). Each case reruns the poster on the state the last run left.
  */
 import * as assert from "node:assert/strict";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import { postReview } from "../../server/src/cli/githubReview";
 import type { ReviewReport } from "../../server/src/cli/reviewFormats";
-import { hunkRanges } from "../../server/src/cli/reviewPlan";
 import { runCliAsync } from "./cliRun";
-import { git, manyFindingsRepository, pullRequestRepository, type ReviewRepository } from "./reviewRepo";
-
-type Operation = {
-    parameters?: { in: string; name: string }[];
-    requestBody?: {
-        content: {
-            "application/json": { schema: { properties?: Record<string, { items?: { properties?: object } }> } };
-        };
-    };
-};
-const openapi = require("@octokit/openapi/generated/api.github.com.json") as {
-    paths: Record<string, Record<string, Operation>>;
-    components: { parameters: Record<string, { in: string; name: string }> };
-};
-
-/** A parameter, its `$ref` into the description's components followed. */
-function parameter(p: { in: string; name: string; $ref?: string }): { in: string; name: string } {
-    return p.$ref ? openapi.components.parameters[p.$ref.split("/").pop() ?? ""] : p;
-}
-
-/** The OpenAPI operation a request is, or why it is none. */
-function operationOf(method: string, pathname: string): Operation | string {
-    for (const [template, item] of Object.entries(openapi.paths)) {
-        const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`);
-        if (pattern.test(pathname))
-            return item[method.toLowerCase()] ?? `${method} ${template} is not in the description`;
-    }
-    return `${pathname} is not in the description`;
-}
-
-interface Comment {
-    id: number;
-    body: string;
-    path?: string;
-    line?: number;
-    user: { login: string; type: string };
-}
-
-/** GitHub as the tests need it: one PR (#7) of `repo`, its comments kept between runs. */
-class FakeGitHub {
-    readonly violations: string[] = [];
-    readonly requests: string[] = [];
-    reviewComments: Comment[] = [];
-    issueComments: Comment[] = [];
-    reviews = 0;
-    private next = 100;
-    private server = http.createServer((req, res) => this.answer(req, res));
-
-    constructor(private readonly repo: ReviewRepository) {}
-
-    async start(): Promise<string> {
-        await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
-        return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    }
-
-    stop(): void {
-        this.server.close();
-    }
-
-    /** The PR's files as GitHub lists them, from `git diff base...head` of the real history. */
-    files() {
-        const names = git(this.repo.dir, [
-            "diff",
-            "--name-status",
-            "-z",
-            `${this.repo.base}...${this.repo.head}`,
-        ]).split("\0");
-        const files = [];
-        for (let i = 0; i + 1 < names.length; i += 2) {
-            const filename = names[i + 1];
-            const diff = git(this.repo.dir, ["diff", `${this.repo.base}...${this.repo.head}`, "--", filename]);
-            files.push({
-                filename,
-                status: names[i] === "A" ? "added" : names[i] === "D" ? "removed" : "modified",
-                patch: diff.slice(diff.indexOf("@@")).replace(/\n$/, ""),
-                blob_url: `https://github.com/o/r/blob/${this.repo.head}/${filename}`,
-            });
-        }
-        return files;
-    }
-
-    private answer(req: http.IncomingMessage, res: http.ServerResponse): void {
-        let raw = "";
-        req.on("data", (chunk) => {
-            raw += chunk;
-        });
-        req.on("end", () => {
-            const url = new URL(req.url ?? "/", "http://127.0.0.1");
-            const body = raw ? JSON.parse(raw) : undefined;
-            this.requests.push(`${req.method} ${url.pathname}`);
-            this.conform(req.method ?? "", url, body);
-            const [status, data] = this.route(req.method ?? "", url.pathname, body);
-            res.writeHead(status, { "content-type": "application/json" });
-            res.end(data === undefined ? "" : JSON.stringify(data));
-        });
-    }
-
-    /** Method, path, query parameters and body fields as the description has them. */
-    private conform(method: string, url: URL, body: Record<string, unknown> | undefined): void {
-        const operation = operationOf(method, url.pathname);
-        if (typeof operation === "string") {
-            this.violations.push(operation);
-            return;
-        }
-        const query = new Set(
-            (operation.parameters ?? [])
-                .map(parameter)
-                .filter((p) => p.in === "query")
-                .map((p) => p.name),
-        );
-        for (const name of url.searchParams.keys())
-            if (!query.has(name)) this.violations.push(`query ${name} of ${method} ${url.pathname}`);
-        const properties = operation.requestBody?.content["application/json"].schema.properties;
-        for (const field of Object.keys(body ?? {})) {
-            if (!properties || !(field in properties))
-                this.violations.push(`field ${field} of ${method} ${url.pathname}`);
-        }
-        const itemFields = properties?.comments?.items?.properties ?? {};
-        for (const comment of (body?.comments as Record<string, unknown>[] | undefined) ?? []) {
-            for (const field of Object.keys(comment))
-                if (!(field in itemFields)) this.violations.push(`comment field ${field}`);
-        }
-    }
-
-    private route(method: string, path: string, body: Record<string, unknown> | undefined): [number, unknown] {
-        const bot = { login: "github-actions[bot]", type: "Bot" };
-        const id = Number(path.split("/").pop());
-        if (method === "GET" && path === "/user") return [403, { message: "Resource not accessible by integration" }];
-        if (method === "GET" && path === "/repos/o/r/pulls/7/files") return [200, this.files()];
-        if (method === "GET" && path === "/repos/o/r/pulls/7/comments") return [200, this.reviewComments];
-        if (method === "GET" && path === "/repos/o/r/issues/7/comments") return [200, this.issueComments];
-        if (method === "POST" && path === "/repos/o/r/pulls/7/reviews") {
-            const hunks = new Map(this.files().map((f) => [f.filename, hunkRanges(f.patch)]));
-            const comments = body?.comments as { path: string; line: number; start_line?: number; body: string }[];
-            for (const c of comments) {
-                const from = c.start_line ?? c.line;
-                if (!(hunks.get(c.path) ?? []).some((h) => h.from <= from && c.line <= h.to)) {
-                    return [422, { message: "Unprocessable Entity", errors: ["Line could not be resolved"] }];
-                }
-            }
-            this.reviews++;
-            for (const c of comments)
-                this.reviewComments.push({ id: this.next++, body: c.body, path: c.path, line: c.line, user: bot });
-            return [200, { id: this.next++ }];
-        }
-        if (method === "DELETE" && path.startsWith("/repos/o/r/pulls/comments/")) {
-            this.reviewComments = this.reviewComments.filter((c) => c.id !== id);
-            return [204, undefined];
-        }
-        if (method === "POST" && path === "/repos/o/r/issues/7/comments") {
-            const comment = { id: this.next++, body: String(body?.body), user: bot };
-            this.issueComments.push(comment);
-            return [201, comment];
-        }
-        if (method === "PATCH" && path.startsWith("/repos/o/r/issues/comments/")) {
-            const comment = this.issueComments.find((c) => c.id === id);
-            if (comment) comment.body = String(body?.body);
-            return comment ? [200, comment] : [404, { message: "Not Found" }];
-        }
-        return [404, { message: "Not Found" }];
-    }
-}
+import { type Failure, FakeGitHub } from "./fakeGitHub";
+import { manyFindingsRepository, pullRequestRepository, type ReviewRepository } from "./reviewRepo";
 
 async function reviewOf(repo: ReviewRepository): Promise<ReviewReport> {
     const run = await runCliAsync(["review", "--base", "main", "--head", "pr", "--format", "json"], { cwd: repo.dir });
@@ -284,6 +121,169 @@ describe("sourcecheck review --post (a loopback GitHub)", () => {
                     return true;
                 },
             );
+        } finally {
+            github.stop();
+        }
+    });
+
+    it("a saved review posted to a PR number whose head is another commit is refused before anything is written", async () => {
+        const repo = pullRequestRepository();
+        const github = new FakeGitHub(repo);
+        const api = await github.start();
+        try {
+            const report = await reviewOf(repo);
+            const env = { GITHUB_TOKEN: "t", GITHUB_REPOSITORY: "o/r", GITHUB_API_URL: api };
+            await assert.rejects(
+                postReview({ ...report, head: repo.base }, { env, pullNumber: 7, checkPullHead: true }),
+                (error: Error & { exitCode?: number }) => {
+                    assert.equal(error.exitCode, 2);
+                    assert.match(
+                        error.message,
+                        /^review: pull request #7's head is [0-9a-f]{12}, the review is of [0-9a-f]{12}$/,
+                    );
+                    return true;
+                },
+            );
+            assert.deepEqual(github.requests, ["GET /repos/o/r/pulls/7"]);
+            assert.deepEqual(github.violations, []);
+        } finally {
+            github.stop();
+        }
+    });
+
+    describe("rate limits (the clock and the sleep injected: the waits asked for are asserted, none is waited)", () => {
+        const NOW = 1_800_000_000_000;
+        const env = (api: string) => ({ GITHUB_TOKEN: "t", GITHUB_REPOSITORY: "o/r", GITHUB_API_URL: api });
+
+        /** The poster run once on the PR, with the failures given answered first; the waits it asked for. */
+        async function postThrough(failures: Omit<Failure, "request">[], request: string) {
+            const repo = pullRequestRepository();
+            const github = new FakeGitHub(repo);
+            const api = await github.start();
+            try {
+                const report = await reviewOf(repo);
+                github.failures.push(...failures.map((f) => ({ ...f, request })));
+                const waits: number[] = [];
+                const options = { env: env(api), pullNumber: 7, now: () => NOW };
+                const outcome = await postReview(report, {
+                    ...options,
+                    sleep: async (ms) => {
+                        waits.push(ms);
+                    },
+                }).then(
+                    (said) => ({ said, error: undefined }),
+                    (error: Error & { exitCode?: number }) => ({ said: undefined, error }),
+                );
+                return { github, waits, ...outcome, tries: github.requests.filter((r) => r === request).length };
+            } finally {
+                github.stop();
+            }
+        }
+
+        it("403 with x-ratelimit-remaining: 0 waits until x-ratelimit-reset (+1 s), then retries and succeeds", async () => {
+            const reset = String(NOW / 1000 + 30);
+            const limited = { status: 403, message: "API rate limit exceeded for installation ID 1." };
+            const headers = { "x-ratelimit-limit": "5000", "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset };
+            const r = await postThrough([{ ...limited, headers }], "GET /repos/o/r/pulls/7/files");
+            assert.equal(r.error, undefined);
+            assert.deepEqual(r.waits, [31_000]);
+            assert.equal(r.tries, 2);
+            assert.equal(r.github.reviews, 1);
+            assert.deepEqual(r.github.violations, []);
+        });
+
+        it("429 with retry-after waits its seconds, each time, up to 3 retries, then succeeds", async () => {
+            const secondary = { status: 429, message: "You have exceeded a secondary rate limit." };
+            const r = await postThrough(
+                [
+                    { ...secondary, headers: { "retry-after": "7" } },
+                    { ...secondary, headers: { "retry-after": "0" } },
+                    { ...secondary, headers: { "retry-after": "60" } },
+                ],
+                "POST /repos/o/r/pulls/7/reviews",
+            );
+            assert.equal(r.error, undefined);
+            assert.deepEqual(r.waits, [7_000, 0, 60_000]);
+            assert.equal(r.tries, 4);
+            assert.equal(r.github.reviews, 1, "one review, however many tries");
+        });
+
+        it("past the bound (a 4th limit, a wait over 60 s, a reset an hour away): exit 2 with GitHub's message, nothing waited past it", async () => {
+            const secondary = { status: 429, message: "You have exceeded a secondary rate limit." };
+            const again = await postThrough(
+                Array.from({ length: 4 }, () => ({ ...secondary, headers: { "retry-after": "1" } })),
+                "GET /repos/o/r/pulls/7/files",
+            );
+            assert.deepEqual(again.waits, [1_000, 1_000, 1_000]);
+            assert.equal(again.tries, 4);
+            assert.equal(again.error?.exitCode, 2);
+            assert.match(
+                again.error?.message ?? "",
+                /^review: GitHub API GET \/repos\/o\/r\/pulls\/7\/files: 429 You have exceeded a secondary rate limit\.$/,
+            );
+            assert.equal(again.github.reviews, 0);
+
+            const long = await postThrough(
+                [{ ...secondary, headers: { "retry-after": "61" } }],
+                "POST /repos/o/r/pulls/7/reviews",
+            );
+            assert.deepEqual(long.waits, []);
+            assert.equal(long.error?.exitCode, 2);
+            assert.match(
+                long.error?.message ?? "",
+                /POST \/repos\/o\/r\/pulls\/7\/reviews: 429 You have exceeded a secondary rate limit\./,
+            );
+
+            const reset = String(NOW / 1000 + 3600);
+            const hour = await postThrough(
+                [
+                    {
+                        status: 403,
+                        message: "API rate limit exceeded for installation ID 1.",
+                        headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset },
+                    },
+                ],
+                "GET /repos/o/r/issues/7/comments",
+            );
+            assert.deepEqual(hour.waits, []);
+            assert.equal(hour.error?.exitCode, 2);
+            assert.match(
+                hour.error?.message ?? "",
+                /GET \/repos\/o\/r\/issues\/7\/comments: 403 API rate limit exceeded for installation ID 1\./,
+            );
+        });
+
+        it("a 403 that is no rate limit (no retry-after, requests remaining) is not retried", async () => {
+            const r = await postThrough(
+                [
+                    {
+                        status: 403,
+                        message: "Resource not accessible by integration",
+                        headers: { "x-ratelimit-remaining": "4999" },
+                    },
+                ],
+                "POST /repos/o/r/pulls/7/reviews",
+            );
+            assert.deepEqual(r.waits, []);
+            assert.equal(r.tries, 1);
+            assert.equal(r.error?.exitCode, 2);
+            assert.match(
+                r.error?.message ?? "",
+                /POST \/repos\/o\/r\/pulls\/7\/reviews: 403 Resource not accessible by integration/,
+            );
+        });
+    });
+
+    it("GITHUB_API_URL with GitHub Enterprise Server's path prefix: every request goes under /api/v3", async () => {
+        const repo = pullRequestRepository();
+        const github = new FakeGitHub(repo, { prefix: "/api/v3" });
+        const api = await github.start();
+        try {
+            assert.match(api, /\/api\/v3$/);
+            await post(await reviewOf(repo), `${api}/`);
+            assert.equal(github.reviews, 1);
+            assert.ok(github.requests.length >= 5);
+            assert.deepEqual(github.violations, [], "no request outside the prefix, all in the description");
         } finally {
             github.stop();
         }

@@ -14,12 +14,20 @@ import { fingerprintOf, type PostedComment, type PullFile, planPost, SUMMARY_MAR
 export interface PostOptions {
     env: NodeJS.ProcessEnv;
     pullNumber?: number;
+    /**
+     * Without a number, the pull request is the open one whose head is `owner:branch` at the reviewed
+     * commit (a `workflow_run` of a fork's pull request lists none).
+     */
+    headLabel?: string;
+    /** Check that the pull request's head is the reviewed commit (a saved review names its PR by an untrusted number). */
+    checkPullHead?: boolean;
     /** The commit the triggering event names: a saved review of another commit is refused. */
     eventHead?: string;
     /** The HTTP client (tests: one that reaches only a loopback server); default the global fetch. */
     fetch?: typeof fetch;
-    /** How a wait is waited; default a timer. */
+    /** How a wait is waited, and what time it is (ms since the epoch, for `x-ratelimit-reset`); default a timer and the clock. */
     sleep?: (ms: number) => Promise<void>;
+    now?: () => number;
     /** The longest wait for one rate limit, in seconds, and how many retries a request gets. */
     maxWaitSeconds?: number;
     maxRetries?: number;
@@ -34,7 +42,7 @@ export async function postReview(report: ReviewReport, options: PostOptions): Pr
     if (!token) throw new CliError("review: --post needs GITHUB_TOKEN (a token with pull-requests: write)", 2);
     const slug = /^([\w.-]+)\/([\w.-]+)$/.exec(env.GITHUB_REPOSITORY ?? "");
     if (!slug) throw new CliError("review: --post needs GITHUB_REPOSITORY as owner/name", 2);
-    if (options.pullNumber === undefined)
+    if (options.pullNumber === undefined && options.headLabel === undefined)
         throw new CliError("review: --post needs a pull request: run on a pull_request event, or give --pr N", 2);
     if (report.head === null)
         throw new CliError(
@@ -50,7 +58,8 @@ export async function postReview(report: ReviewReport, options: PostOptions): Pr
     const octokit = client(token, env.GITHUB_API_URL, options);
     const where = { owner: slug[1], repo: slug[2] };
     try {
-        return await post(octokit, report, { ...where, pull: options.pullNumber, head: report.head });
+        const pull = await pullOf(octokit, { ...where, head: report.head }, options);
+        return await post(octokit, report, { ...where, pull, head: report.head });
     } catch (error) {
         throw apiError(error);
     }
@@ -129,6 +138,50 @@ async function post(
     );
 }
 
+/**
+ * The pull request to review: the number given (its head checked against the reviewed commit when
+ * asked), else the open pull request whose head is `headLabel` at that commit.
+ */
+async function pullOf(
+    octokit: OctokitType,
+    at: { owner: string; repo: string; head: string },
+    options: PostOptions,
+): Promise<number> {
+    const { owner, repo, head } = at;
+    if (options.pullNumber !== undefined) {
+        if (options.checkPullHead) {
+            const { data } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+                owner,
+                repo,
+                pull_number: options.pullNumber,
+            });
+            if (data.head.sha !== head) {
+                throw new CliError(
+                    `review: pull request #${options.pullNumber}'s head is ${data.head.sha.slice(0, 12)}, the review is of ${head.slice(0, 12)}`,
+                    2,
+                );
+            }
+        }
+        return options.pullNumber;
+    }
+    const label = options.headLabel ?? "";
+    const pulls = await octokit.paginate("GET /repos/{owner}/{repo}/pulls", {
+        owner,
+        repo,
+        state: "open",
+        head: label,
+        per_page: 100,
+    });
+    const found = pulls.find((p) => p.head.sha === head);
+    if (!found) {
+        throw new CliError(
+            `review: no open pull request of ${owner}/${repo} has the head ${visible(label)} at ${head.slice(0, 12)} (give --pr N)`,
+            2,
+        );
+    }
+    return found.number;
+}
+
 /** The token's login; GITHUB_TOKEN may not ask (403), and is then Actions' bot. */
 async function ownLogin(octokit: OctokitType): Promise<string> {
     try {
@@ -164,6 +217,7 @@ function client(token: string, apiUrl: string | undefined, options: PostOptions)
  */
 function waitOutRateLimits(octokit: OctokitType, options: PostOptions): void {
     const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    const now = options.now ?? Date.now;
     const maxWait = (options.maxWaitSeconds ?? 60) * 1000;
     const maxRetries = options.maxRetries ?? 3;
     octokit.hook.wrap("request", async (request, requestOptions) => {
@@ -171,7 +225,7 @@ function waitOutRateLimits(octokit: OctokitType, options: PostOptions): void {
             try {
                 return await request(requestOptions);
             } catch (error) {
-                const wait = rateLimitWait(error);
+                const wait = rateLimitWait(error, now());
                 if (wait === undefined || attempt >= maxRetries || wait > maxWait) throw error;
                 await sleep(wait);
             }

@@ -84,6 +84,8 @@ export const reviewCommand = defineCommand({
         const posted = await postReview(report, {
             env: process.env,
             pullNumber: values.pr !== undefined ? parsePullNumber(values.pr) : event?.number,
+            headLabel: event?.headLabel,
+            checkPullHead: values["from-file"] !== undefined,
             eventHead: event?.head,
         });
         io.stderr(`${posted}\n`);
@@ -162,13 +164,26 @@ function makeReviewGit(request: ReviewRequest, io: Pick<CliIo, "cwd">) {
     return { report, texts, repository };
 }
 
+interface ReviewEvent {
+    number?: number;
+    base?: string;
+    head?: string;
+    /** A workflow_run's head as `owner:branch`, to find its pull request by (a fork's run lists none). */
+    headLabel?: string;
+}
+
 /** What the pull_request (or workflow_run) event says: the PR's number, base and head commits. */
-function readEvent(env: NodeJS.ProcessEnv): { number?: number; base?: string; head?: string } | undefined {
+function readEvent(env: NodeJS.ProcessEnv): ReviewEvent | undefined {
     const path = env.GITHUB_EVENT_PATH;
     if (!path) return undefined;
     let event: {
         pull_request?: { number?: unknown; base?: { sha?: unknown }; head?: { sha?: unknown } };
-        workflow_run?: { head_sha?: unknown; pull_requests?: { number?: unknown }[] };
+        workflow_run?: {
+            head_sha?: unknown;
+            head_branch?: unknown;
+            head_repository?: { owner?: { login?: unknown } };
+            pull_requests?: { number?: unknown }[];
+        };
     };
     try {
         event = JSON.parse(fs.readFileSync(path, "utf8"));
@@ -186,9 +201,16 @@ function readEvent(env: NodeJS.ProcessEnv): { number?: number; base?: string; he
         };
     }
     if (event.workflow_run) {
+        const run = event.workflow_run;
+        const owner = run.head_repository?.owner?.login;
+        const branch = run.head_branch;
+        // A login and a branch name, as the label `owner:branch` GitHub's `head` filter takes.
+        const plain = (v: unknown): v is string =>
+            typeof v === "string" && /^[^\s:]{1,255}$/.test(v) && !/\p{Cc}/u.test(v);
         return {
-            number: number(event.workflow_run.pull_requests?.[0]?.number),
-            head: sha(event.workflow_run.head_sha),
+            number: number(run.pull_requests?.[0]?.number),
+            head: sha(run.head_sha),
+            headLabel: plain(owner) && plain(branch) ? `${owner}:${branch}` : undefined,
         };
     }
     return {};

@@ -35,10 +35,25 @@ export function commitOf(root: string, rev: string): string {
     try {
         return git(root, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`]).trim();
     } catch {
-        throw new GitChangesError(
-            `unknown revision ${JSON.stringify(rev)} (a shallow clone may lack it: fetch-depth: 0)`,
-        );
+        throw new GitChangesError(`unknown revision ${JSON.stringify(rev)}${shallowHint(root, "lacks it")}`);
     }
+}
+
+/**
+ * Why a revision or merge base may be missing in CI: actions/checkout fetches one commit unless told
+ * otherwise, and `base...head` needs the history down to the merge base (docs/ci.md).
+ */
+function shallowHint(root: string, what: string): string {
+    let shallow = false;
+    try {
+        shallow = git(root, ["rev-parse", "--is-shallow-repository"]).trim() === "true";
+    } catch {
+        // an old git without the option: give the hint anyway
+        shallow = true;
+    }
+    return shallow
+        ? `: this clone is shallow and ${what}; check out with the history (actions/checkout: fetch-depth: 0)`
+        : "";
 }
 
 /** The changes of `base...head` (head: a commit id), or from their merge base to the work tree without one. */
@@ -47,7 +62,9 @@ export function changesSince(root: string, base: string, head: string | undefine
     try {
         mergeBase = git(root, ["merge-base", base, head ?? "HEAD"]).trim();
     } catch {
-        throw new GitChangesError(`no merge base of ${base.slice(0, 12)} and ${(head ?? "HEAD").slice(0, 12)}`);
+        throw new GitChangesError(
+            `no merge base of ${base.slice(0, 12)} and ${(head ?? "HEAD").slice(0, 12)}${shallowHint(root, "stops before it")}`,
+        );
     }
     const range = head === undefined ? [mergeBase] : [mergeBase, head];
     const out = git(root, ["diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", ...range, "--"]);
