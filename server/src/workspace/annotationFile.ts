@@ -72,6 +72,7 @@ export class AnnotationFile {
     private readonly slots: RefSite[][] = [];
     private siteList: RefSite[] | undefined;
     private byPath: Map<string, RefSite[]> | undefined;
+    private pathList: string[] | undefined;
     /** Problems not tied to one ref's resolution (schema, syntax, file shape). */
     private readonly fixedProblems: Problem[] = [];
     private readonly siteProblems = new Map<RefSite, Problem[]>();
@@ -233,10 +234,14 @@ export class AnnotationFile {
     citedPaths(): string[] {
         if (this.embedded) return [];
         if (this.byPath) return [...this.byPath.keys()];
-        // Asked after every check (the index of cited documents): a set of a few paths, not the map of every site.
-        const paths = new Set<string>();
-        for (const site of this.sites) paths.add(site.ref.path);
-        return [...paths];
+        // Asked after every check (the index of cited documents, the spans to redraw): a few paths,
+        // found once per version without the map of every site.
+        if (!this.pathList) {
+            const paths = new Set<string>();
+            for (const slots of this.slots) if (slots) for (const site of slots) if (site) paths.add(site.ref.path);
+            this.pathList = [...paths];
+        }
+        return [...this.pathList];
     }
 
     /**
@@ -265,6 +270,7 @@ export class AnnotationFile {
         }
         this.siteList = undefined;
         this.byPath = undefined;
+        this.pathList = undefined;
         // Findings look past the span (the words around it, the claim's span): every ref of those
         // annotations is judged again, as a check of the whole file would (core/check.ts).
         const span = spanWarningSource();
