@@ -16,10 +16,10 @@ import { checkInput } from "../../server/src/core/check";
 import { CheckMemo } from "../../server/src/core/checkMemo";
 import { listExtents, reparseEdited } from "../../server/src/core/incrementalParse";
 import { parseJsonText } from "../../server/src/core/parse";
-import { Session, SessionDocument } from "../../server/src/core/session";
-import { createLanguageService } from "../../server/src/languageService";
+import { type DocumentLookup, noFileMessage, Session, SessionDocument } from "../../server/src/core/session";
+import { createLanguageService, type LanguageServiceOptions } from "../../server/src/languageService";
 import { checkOperation } from "../../server/src/operations/check";
-import { DocumentSource } from "../../server/src/workspace/documentSource";
+import { createNodeWorkspace } from "../../server/src/workspace/nodeWorkspace";
 import { sha256 } from "../../server/src/workspace/sha256";
 
 const numRuns = Number(process.env.SOURCECHECK_FC_RUNS ?? 60);
@@ -32,10 +32,11 @@ type Annotation = { claim: Record<string, unknown>; sources: Record<string, unkn
 function editorSession(root: string) {
     const open = new Map<string, TextDocument>();
     const service = createLanguageService({
-        documents: { get: (uri) => open.get(uri) },
-        logger: { error: (message) => assert.fail(message) },
+        workspace: createNodeWorkspace(root),
+        documents: { get: (uri: string) => open.get(uri) },
+        logger: { error: (message: string) => assert.fail(message) },
         events: { changed() {}, removed() {}, refsCanFollow() {} },
-    });
+    } as LanguageServiceOptions);
     service.initialize({ rootPath: root });
     const uriOf = (name: string) => pathToFileURL(path.join(root, name)).href;
     return {
@@ -255,9 +256,18 @@ function problemKey(problem: { code: string; pointer: string; message: string; s
     return `${problem.code} ${problem.pointer} ${problem.severity ?? "error"} ${problem.message}`;
 }
 
-/** The problems `sourcecheck check` finds in the text, against the documents on disk (written as edited). */
+/**
+ * The problems `sourcecheck check` finds in the text, against the documents as they are on disk
+ * (written as edited); a path that names no file fails as on disk (core/session.ts).
+ */
 function cliProblems(text: string, root: string) {
-    const documents = new DocumentSource({ get: () => undefined }, 1_000_000).lookupFor(root);
+    const documents: DocumentLookup = {
+        get(name) {
+            const file = path.join(root, name);
+            if (!fs.existsSync(file)) return { code: "unreadable-document", message: noFileMessage(name) };
+            return new SessionDocument(name, fs.readFileSync(file, "utf8"));
+        },
+    };
     return checkOperation({ text }, { documents, sha256 }).result.problems;
 }
 
@@ -322,26 +332,5 @@ describe("check memo", () => {
         assert.equal(edited.list[0], parsed.list[0]);
         assert.deepEqual(edited.value, JSON.parse(before.replace('"delta"', '"epsilon"')));
         assert.deepEqual(parseJsonText(edited.text).value, edited.value);
-    });
-
-    it("works the same through a workspace's document source", () => {
-        const root = fs.mkdtempSync(path.join(os.tmpdir(), "sc-memo-"));
-        try {
-            fs.writeFileSync(path.join(root, "d.md"), document.content);
-            const source = new DocumentSource({ get: () => undefined }, 1_000_000);
-            const lookup = source.lookupFor(root);
-            const memo = new CheckMemo();
-            const value = memo.parse(text([annotation(1, "alpha", "beta")])).value;
-            checkInput(value, lookup, [], { keepEntries: false, memo });
-            checkInput(value, lookup, [], { keepEntries: false, memo });
-            assert.equal(memo.counts.annotationsReused, 1);
-            source.invalidate(path.join(root, "d.md"));
-            fs.writeFileSync(path.join(root, "d.md"), "nothing here\n");
-            const result = checkInput(value, lookup, [], { keepEntries: false, memo });
-            assert.equal(memo.counts.annotationsReused, 0);
-            assert.equal(result.report.validCount, 0);
-        } finally {
-            fs.rmSync(root, { recursive: true, force: true });
-        }
     });
 });
