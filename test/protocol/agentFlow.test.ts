@@ -73,7 +73,8 @@ interface SpanEntry {
 }
 interface CheckReport {
     exitCode: number;
-    entries: { index: number; valid: boolean; claim: SpanEntry; sources: SpanEntry[] }[];
+    /** Each entry names its annotation from 1 (the check tool never gives a 0-based index). */
+    entries: { annotation: number; valid: boolean; claim: SpanEntry; sources: SpanEntry[] }[];
 }
 interface Remaining {
     annotation: number;
@@ -245,11 +246,11 @@ describe("agent flow over MCP, counted (issue 33)", function () {
         const removedCount = remaining.length;
         for (const entry of first.entries) {
             const changed = entry.sources[0]?.warnings?.find((w) => w.code === "text-changed");
-            if (!changed?.text || !entry.claim.text || remaining.some((r) => r.annotation === entry.index + 1))
+            if (!changed?.text || !entry.claim.text || remaining.some((r) => r.annotation === entry.annotation))
                 continue;
             const kept = numbers(entry.claim.text).every((n) => changed.text?.includes(n));
             if (kept) continue;
-            const number = entry.index + 1 - removedBefore(remaining, entry.index + 1);
+            const number = entry.annotation - removedBefore(remaining, entry.annotation);
             const recited = await agent.call("annotate", {
                 file: FILE,
                 replace: { annotation: number, source: 1 },
@@ -287,7 +288,7 @@ function driftedRefs(report: CheckReport): string[] {
         const spans = [entry.claim, ...entry.sources];
         spans.forEach((span, at) => {
             if (!span.valid || span.warnings?.some((w) => w.code === "text-changed"))
-                found.push(`${entry.index + 1}:${at === 0 ? "claim" : `source ${at}`}`);
+                found.push(`${entry.annotation}:${at === 0 ? "claim" : `source ${at}`}`);
         });
     }
     return found;

@@ -108,7 +108,12 @@ describe("mcp: evidence for agents", function () {
         assert.ok(without.searched.exclude.includes("**/node_modules/**"), "the default exclusions stay");
         const none = await evidence({ query: "zeppelin hangar", corpus: "notes" });
         assert.deepEqual(none.hits, []);
-        assert.match(none.message ?? "", /^No evidence matched the query in 2 documents \(include/);
+        assert.equal(none.message, "No evidence matched the query in 2 documents.");
+        assert.deepEqual(
+            (none.searched as { include?: string[] }).include,
+            ["**/*"],
+            "what was searched is said once, in searched",
+        );
     });
 
     it("maxChars cuts texts instead of dropping hits", async () => {

@@ -373,7 +373,7 @@ describe("next steps are data, worded by each front end", function () {
             [["text-changed", { action: "accept-text", path: "sources/guide.md", line: 11 }]],
         );
         const text = runCli(["check", FILE], { cwd: root }).stdout;
-        assert.match(text, /text-changed: .*; next: .*`sourcecheck lock --accept answer\.sourcecheck\.json`/);
+        assert.match(text, /text-changed: .*; next: .*`sourcecheck lock --accept 2 answer\.sourcecheck\.json`/);
         fs.rmSync(path.join(root, LOCK_FILE));
         const locked = runCli(["check", "--locked", FILE], { cwd: root }).stdout;
         assert.match(

@@ -140,7 +140,10 @@ describe("the brief check of a whole answer", () => {
             removed: ["28", "reads"],
             added: ["29", "showed"],
         });
-        assert.match(text, /to do: if the new text still says what the annotation claims, call lock with accept: true/);
+        assert.match(
+            text,
+            /to do: if the new text still says what the claim says, call lock with accept: \[3, 4\] and write: true/,
+        );
         assert.match(text, /annotation 1, source 1 \(failing\): sources\/log-1\.md:3 "Our log" … 3 "calibration\."/);
         // Claims i with i % 6 of 1 or 2 cite the renamed documents: 10 broken.
         assert.match(text, /^verdicts: 14 supported, 1 refuted, 1 contested, 10 broken\.$/m);

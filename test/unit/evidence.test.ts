@@ -265,8 +265,12 @@ describe("evidence: search, refs and stale checks", () => {
             ["rag-security.md#L7-L9"],
         );
         assert.ok(floored.hits[0].coverage >= floored.floor);
-        assert.equal(floored.belowFloor?.startLine, 3, "the best chunk turned away is named");
-        assert.ok(floored.belowFloor!.coverage < floored.floor);
+        // The places the hit left go to the best chunks turned away, with their text, never as hits.
+        assert.deepEqual(
+            floored.belowFloor?.map((h) => h.citation),
+            ["rag-security.md#L3-L5", "rag-security.md#L11-L13"],
+        );
+        assert.ok(floored.belowFloor!.every((h) => h.coverage < floored.floor && h.text.length > 0));
         assert.deepEqual(result.hits[0].headingPath, ["Source-grounded RAG", "Stale evidence"]);
         assert.ok(result.hits[0].score > result.hits[1].score);
         assert.match(result.prompt, /^The evidence below is untrusted/);

@@ -21,8 +21,12 @@ interface Expected {
     hits: [string, number, number][];
     rejected: [string, string][];
     rejectedOmitted?: number;
-    belowFloor?: { path: string; startLine: number; endLine: number; score: number; coverage: number };
+    /** The passages below the floor: ids, score, coverage. */
+    belowFloor?: [string, number, number][];
 }
+
+/** Candidates under the floor walked beyond topK (evidence/select.ts BELOW_FLOOR_SPARES). */
+const SPARES = 8;
 
 const rounded = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 
@@ -49,19 +53,12 @@ function oracle(
     );
     const expected: Expected = { hits: [], rejected: [] };
     const seen = new Set<string>();
+    const coverageOf = (matched: number) => (scored.queryWeight > 0 ? Math.min(1, matched / scored.queryWeight) : 0);
+    const under = placed.filter(({ candidate }) => coverageOf(candidate.matched) < options.floor);
     for (const { candidate, chunk } of placed) {
         if (expected.hits.length >= options.topK) break;
-        const coverage = scored.queryWeight > 0 ? Math.min(1, candidate.matched / scored.queryWeight) : 0;
-        if (coverage < options.floor) {
-            expected.belowFloor ??= {
-                path: chunk.document.path,
-                startLine: chunk.startLine,
-                endLine: chunk.endLine,
-                score: rounded(candidate.score, 6),
-                coverage: rounded(coverage, 3),
-            };
-            continue;
-        }
+        const coverage = coverageOf(candidate.matched);
+        if (coverage < options.floor) continue;
         const id = chunkId(chunkIdPrefix(chunk.document.path), chunk.fingerprint, chunk.occurrence);
         assert.equal(chunk.id, id);
         const print = chunk.fingerprint.join(":");
@@ -81,6 +78,17 @@ function oracle(
         seen.add(print);
         expected.hits.push([id, rounded(candidate.score, 6), rounded(coverage, 3)]);
     }
+    // The places the hits left: the best candidates under the floor, refused as hits are but never named.
+    const below: [string, number, number][] = [];
+    for (const { candidate, chunk } of under.slice(0, options.topK + SPARES)) {
+        if (expected.hits.length + below.length >= options.topK) break;
+        const print = chunk.fingerprint.join(":");
+        if (seen.has(print) || chunk.document.path === options.skip) continue;
+        if (!validateChunk(chunk, options.read(chunk.document.path)).ok) continue;
+        seen.add(print);
+        below.push([chunk.id, rounded(candidate.score, 6), rounded(coverageOf(candidate.matched), 3)]);
+    }
+    if (below.length > 0) expected.belowFloor = below;
     for (const chunk of EvidenceIndex.deserialize(index.serialize()).index.unsafeChunks())
         rejected.set(chunk.id, chunk.reason);
     expected.rejected = [...rejected].slice(0, NAMED);
@@ -94,6 +102,7 @@ describe("evidence: the ranking of a query", () => {
         let queries = 0;
         let withDuplicates = 0;
         let abstained = 0;
+        let belowShown = 0;
         const paragraph = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 7 }).map((w) => w.join(" "));
         const text = fc
             .tuple(fc.array(paragraph, { minLength: 1, maxLength: 4 }), fc.boolean())
@@ -159,7 +168,12 @@ describe("evidence: the ranking of a query", () => {
                             );
                             assert.deepEqual(Object.entries(result.rejected), expected.rejected, query);
                             assert.equal(result.rejectedOmitted, expected.rejectedOmitted, query);
-                            assert.deepEqual(result.belowFloor, expected.belowFloor, query);
+                            assert.deepEqual(
+                                result.belowFloor?.map((hit) => [hit.chunkId, hit.score, hit.coverage]),
+                                expected.belowFloor,
+                                query,
+                            );
+                            if (expected.belowFloor) belowShown++;
                         }
                         // The change comes after queries, so what they kept (ids, unsafe chunks) must follow it.
                         if (change.action === "remove") {
@@ -177,8 +191,9 @@ describe("evidence: the ranking of a query", () => {
             { numRuns: 200 },
         );
         console.log(
-            `      ${ran} corpora, ${queries} queries: ${withDuplicates} refused duplicates, ${abstained} abstained`,
+            `      ${ran} corpora, ${queries} queries: ${withDuplicates} refused duplicates, ${abstained} abstained, ${belowShown} with passages below the floor`,
         );
+        assert.ok(belowShown > 10, `${belowShown} queries showed passages below the floor`);
         assert.equal(ran, 200);
         assert.ok(withDuplicates > 50 && abstained > 10, `${withDuplicates} with duplicates, ${abstained} abstained`);
     });

@@ -115,6 +115,23 @@ describe("hardening: a lock the gate can trust", () => {
         assert.ok(fs.readFileSync(path.join(dir, LOCK), "utf8").includes("It stopped serving requests"));
         assert.equal(gate(dir).status, 0);
     });
+
+    it("--accept N,M accepts the changed texts of those annotations only (numbers from 1); --accept alone all", () => {
+        const dir = drifted();
+        // Annotation 2 does not exist: annotation 1's changed text is kept.
+        const other = runCli(["lock", "--json", "--accept", "2", FILE], { cwd: dir });
+        assert.equal(other.status, 1, other.stdout);
+        assert.equal(JSON.parse(other.stdout).files[0].accepted, 0);
+        assert.ok(fs.readFileSync(path.join(dir, LOCK), "utf8").includes("It kept serving requests"));
+        const zero = runCli(["lock", "--accept=0", FILE], { cwd: dir });
+        assert.equal(zero.status, 2, zero.stdout);
+        assert.match(zero.stderr, /annotations count from 1/);
+        const first = runCli(["lock", "--json", "--accept", "2,1", FILE], { cwd: dir });
+        assert.equal(first.status, 0, first.stdout);
+        assert.equal(JSON.parse(first.stdout).files[0].accepted, 1);
+        assert.ok(fs.readFileSync(path.join(dir, LOCK), "utf8").includes("It stopped serving requests"));
+        assert.equal(gate(dir).status, 0);
+    });
 });
 
 describe("hardening: a crafted lock entry cannot make repair certain", () => {

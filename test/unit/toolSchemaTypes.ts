@@ -50,7 +50,9 @@ export type FieldDrift<A, B, Path extends string = ""> =
 /** A schema error as reported: a syntax error also says where it is in the text (core/parse.ts). */
 type ReportedSchemaError = SchemaError | SyntaxProblem;
 /** What the check tool returns: the report, with the lock's counts or why the lock cannot be used (agentTools/tools.ts). */
-type CheckOutput = Omit<Report, "schemaErrors"> & {
+type CheckOutput = Omit<Report, "schemaErrors" | "entries"> & {
+    /** Entries numbered from 1 for a model (agentTools/tools.ts numberedEntries), not by `index`. */
+    entries: (Omit<Report["entries"][number], "index"> & { annotation: number })[];
     schemaErrors: ReportedSchemaError[];
     lock?: LockCounts & { file?: string };
     lockError?: LockError & { file: string };

@@ -56,10 +56,36 @@ function hintFor(code: string): string {
     }
 }
 
-/** What to do about drift: one line after the changed refs. */
-const DRIFT_HINT =
-    "to do: if the new text still says what the annotation claims, call lock with accept: true and write: true; " +
-    "otherwise re-cite (annotate with replace) or remove that source";
+/**
+ * What to do about drift, after the changed refs, worded for each polarity: a source cited as refuting
+ * (often just re-cited so, after its text changed) is accepted by `lock`, not re-cited again.
+ */
+function driftHint(result: CheckResult, drift: Problem[]): string[] {
+    const refuting = new Set<number>();
+    const others = new Set<number>();
+    for (const problem of drift) {
+        if (problem.annotation === undefined) continue;
+        const source =
+            typeof problem.role === "number"
+                ? result.annotations[problem.annotation]?.sources[problem.role]
+                : undefined;
+        const polarity = (source?.ref as { polarity?: unknown } | undefined)?.polarity;
+        (polarity === "refutes" ? refuting : others).add(problem.annotation + 1);
+    }
+    for (const number of refuting) others.delete(number);
+    const list = (numbers: Set<number>) => `[${[...numbers].join(", ")}]`;
+    const lines: string[] = [];
+    if (refuting.size > 0)
+        lines.push(
+            `to do: ${[...refuting].map((n) => `annotation ${n}`).join(", ")} ${refuting.size === 1 ? "cites" : "cite"} the changed text as refuting: if it refutes the claim, call lock with accept: ${list(refuting)} and write: true`,
+        );
+    if (others.size > 0)
+        lines.push(
+            `to do: if the new text still says what the claim says, call lock with accept: ${list(others)} and write: true; ` +
+                "otherwise re-cite that source (annotate with replace; polarity refutes if it now contradicts the claim) or remove it",
+        );
+    return lines;
+}
 
 /** A finding's severity (warnings and notes on resolving refs); undefined for an error. */
 function severityOf(problem: Problem): string | undefined {
@@ -269,7 +295,7 @@ function driftLines(result: CheckResult, drift: Problem[]): string[] {
         }
     }
     if (unnamed.length > 0) lines.push(`also changed: ${unnamed.join("; ")}`);
-    lines.push(DRIFT_HINT);
+    lines.push(...driftHint(result, drift));
     return lines;
 }
 

@@ -22,11 +22,7 @@ export const MAX_EXCLUDE_GLOBS = 100;
 
 /** A path argument; `example` fits what it names (an annotation file, a document, a folder). */
 const relativePath = (what: string, example = "sources/notes.md") =>
-    z
-        .string()
-        .min(1)
-        .max(MAX_PATH_CHARS)
-        .describe(`${what}, relative to the document root (the workspace), e.g. "${example}"`);
+    z.string().min(1).max(MAX_PATH_CHARS).describe(`${what}, relative to the workspace root, e.g. "${example}"`);
 
 const quoteText = (what: string) => z.string().min(1).max(MAX_QUOTE_CHARS).describe(what);
 
@@ -55,15 +51,11 @@ export const checkInput = z
                     .strict(),
             )
             .max(MAX_INLINE_ITEMS)
-            .describe(
-                "Only with annotations: an embedded session [{ path, content }]; refs then cite these instead of files",
-            )
+            .describe("With annotations only: documents the refs cite instead of files")
             .optional(),
         detail: z
             .enum(["brief", "full"])
-            .describe(
-                "brief (default): the text described above; full: the whole report as JSON text. The structured content is always the whole report.",
-            )
+            .describe("brief (default) or full (the whole report as JSON text)")
             .optional(),
         locked: z.boolean().describe("With file: as check --locked, changed and unlocked refs are errors").optional(),
     })
@@ -112,7 +104,7 @@ export const citeInput = z
 const claimQuote = z
     .object({
         path: relativePath("The answer document holding the claim", "answer.md"),
-        quote: quoteText("The claim's exact words in the answer, copied verbatim; may span lines"),
+        quote: quoteText("The claim's words in the answer, verbatim"),
     })
     .strict();
 const sourceQuotes = z
@@ -120,9 +112,9 @@ const sourceQuotes = z
         z
             .object({
                 path: relativePath("The source document"),
-                quote: quoteText("The exact words of the source that bear on the claim, copied verbatim"),
-                polarity: z.enum(["supports", "refutes"]).describe("Whether the passage supports or refutes the claim"),
-                confidence: z.number().min(0).max(1).describe("How strongly, from 0 to 1"),
+                quote: quoteText("The source's words that bear on the claim, verbatim"),
+                polarity: z.enum(["supports", "refutes"]),
+                confidence: z.number().min(0).max(1),
             })
             .strict(),
     )
@@ -136,10 +128,7 @@ const target = z.union([
 
 export const annotateInput = z
     .object({
-        file: relativePath(
-            "The annotation file to edit (created as { annotations: [...] } when missing)",
-            "answer.sourcecheck.json",
-        ),
+        file: relativePath("The annotation file (created when missing)", "answer.sourcecheck.json"),
         claim: claimQuote.optional(),
         sources: sourceQuotes.optional(),
         annotations: z
@@ -179,9 +168,9 @@ export const lockInput = z
         file: relativePath("The annotation file whose refs to lock", "answer.sourcecheck.json"),
         write: z.boolean().describe("Write the lock (default false)").optional(),
         accept: z
-            .boolean()
+            .union([z.boolean(), z.array(z.number().int().min(1)).min(1).max(MAX_INLINE_ITEMS)])
             .describe(
-                "Accept changed texts: a ref whose cited text changed since it was locked is locked to its text now (default false: its locked text is kept and it is listed in notLocked)",
+                "Accept changed texts after reading them: true for every ref, or [annotation numbers, from 1] for those annotations' refs only (default: none; a changed text keeps its locked text and is listed in notLocked)",
             )
             .optional(),
     })
@@ -323,7 +312,13 @@ export const checkOutput = z.object({
     /** Every schema error, when more than the 1,000 listed. */
     schemaErrorCount: z.number().int().optional(),
     entries: z.array(
-        z.looseObject({ index: z.number().int(), valid: z.boolean(), claim: spanEntry, sources: z.array(sourceEntry) }),
+        z.looseObject({
+            /** The annotation, from 1 (`check --json` says `index`, from 0; a model reads numbers from 1). */
+            annotation: z.number().int().min(1),
+            valid: z.boolean(),
+            claim: spanEntry,
+            sources: z.array(sourceEntry),
+        }),
     ),
     /** Annotations failing the schema past the listed errors: counted, no entry. */
     omittedEntryCount: z.number().int().optional(),
@@ -443,23 +438,24 @@ export const repairOutput = z.object({
     written: z.number().int(),
 });
 
+/** A passage found for a query: a hit, or one below the floor (docs/evidence.md). */
+const evidencePassage = z.object({
+    path: z.string(),
+    startLine: z.number().int(),
+    endLine: z.number().int(),
+    score: z.number(),
+    coverage: z.number(),
+    headingPath: z.array(z.string()),
+    ref: z.union([refSchema, z.null()]),
+    text: z.string(),
+    sentence: z.object({ index: z.number().int(), length: z.number().int() }).optional(),
+    chunkRef: z.union([refSchema, z.null()]),
+    textChars: z.number().int(),
+    truncated: z.boolean(),
+});
+
 export const evidenceOutput = z.object({
-    hits: z.array(
-        z.object({
-            path: z.string(),
-            startLine: z.number().int(),
-            endLine: z.number().int(),
-            score: z.number(),
-            coverage: z.number(),
-            headingPath: z.array(z.string()),
-            ref: z.union([refSchema, z.null()]),
-            text: z.string(),
-            sentence: z.object({ index: z.number().int(), length: z.number().int() }).optional(),
-            chunkRef: z.union([refSchema, z.null()]),
-            textChars: z.number().int(),
-            truncated: z.boolean(),
-        }),
-    ),
+    hits: z.array(evidencePassage),
     rejected: z.record(z.string(), z.string()),
     rejectedOmitted: z.number().int().optional(),
     topK: z.number().int(),
@@ -474,15 +470,8 @@ export const evidenceOutput = z.object({
         answers: z.array(z.string()),
     }),
     floor: z.number(),
-    belowFloor: z
-        .object({
-            path: z.string(),
-            startLine: z.number().int(),
-            endLine: z.number().int(),
-            score: z.number(),
-            coverage: z.number(),
-        })
-        .optional(),
+    /** The best passages under the floor, with their text: not hits, for the model to judge. */
+    belowFloor: z.array(evidencePassage).optional(),
     message: z.string().optional(),
     note: z.string().optional(),
 });
@@ -524,8 +513,8 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         name: "index",
         title: "Number a document's lines",
         description:
-            'Show a document under the workspace with 1-based line numbers ("  7 | text"), optionally only lines startLine..endLine. ' +
-            "Use it to read a source before quoting it. Do not count lines yourself to write a ref: quote the text and call cite.",
+            'Show a document with line numbers ("  7 | text"), optionally lines startLine..endLine (from 1). ' +
+            "Read a source before quoting it; never count lines to write a ref: quote the text and call cite or annotate.",
         input: indexInput,
         output: indexOutput,
         writes: false,
@@ -534,11 +523,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         name: "cite",
         title: "Turn a quote into a ref",
         description:
-            "Given a document path and a verbatim quote from it (it may span lines), return the SourceCheck ref " +
-            "{ path, start: { line, str }, end: { line, str } } that cites exactly that text, and the text it resolves to. " +
-            "Always build refs with this tool instead of counting lines or choosing boundary strings. " +
-            "Errors: quote-not-found (the quote is not verbatim in the document: copy it again exactly, e.g. from index), " +
-            "quote-ambiguous (it occurs on several lines, listed in lines: quote more surrounding words until it is unique).",
+            "Turn a verbatim quote (it may span lines) into the SourceCheck ref { path, start: { line, str }, end: { line, str } } " +
+            "citing exactly that text. Build refs with this tool, never by counting lines. Errors: quote-not-found (copy the " +
+            "quote again exactly), quote-ambiguous (quote more words, until one of the lines listed).",
         input: citeInput,
         output: citeOutput,
         errorOutput: toolErrorOutput,
@@ -548,11 +535,10 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         name: "annotate",
         title: "Write an annotation from quotes",
         description:
-            "Write SourceCheck annotations from verbatim quotes: the claim's quote in the answer and each source's quote " +
-            "become refs as cite makes them. { file, claim, sources } appends one; annotations: [{ claim, sources }] several; " +
-            "replace: N (from 1) replaces annotation N (refused with replace-mismatch when its claim differs, unless force); " +
-            "replace: { annotation, source } with one source replaces that source; remove: N or { annotation, source }. " +
-            "Nothing is written unless write is true. Errors: quote-not-found, quote-ambiguous, self-citation.",
+            "Write annotations from verbatim quotes: the claim's words in the answer and each source's words become refs. " +
+            "{ file, claim, sources } appends one (an equal one already there is reported present, not added); annotations: " +
+            "[...] several; replace: N or { annotation, source } and remove: the same, numbers from 1. Writes only with " +
+            "write: true. Errors name the quote: quote-not-found, quote-ambiguous, self-citation, replace-mismatch.",
         input: annotateInput,
         output: annotateOutput,
         errorOutput: toolErrorOutput,
@@ -563,12 +549,10 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         title: "Check SourceCheck annotations",
         listedInput: checkListedInput,
         description:
-            "Resolve and validate SourceCheck annotations: give either file (an annotation file under the workspace) or " +
-            "annotations (inline, optionally with documents as an embedded session). The structured result is the report of " +
-            "`sourcecheck check --json` (exitCode 0 when every ref resolves, 1 when some ref fails, 2 on schema errors). " +
-            "The text is brief: status, verdict counts, coverage (answer sentences no claim covers, by line), drift " +
-            "(text-changed, the changed words), failing refs with what to do. locked: true makes drift fail. Call it after " +
-            "writing annotations and fix until exitCode is 0.",
+            "Check SourceCheck annotations: file (an annotation file) or annotations inline (with documents: an embedded " +
+            "session). Structured: the report (exitCode 0 every ref resolves, 1 some ref fails, 2 schema errors; entries " +
+            "by annotation from 1). Text: status, verdicts, coverage (answer sentences no claim covers), changed texts " +
+            "since the lock, failing refs with what to do. Fix until exitCode is 0.",
         input: checkInput,
         output: checkOutput,
         writes: false,
@@ -577,11 +561,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         name: "repair",
         title: "Repair broken refs",
         description:
-            "Repair the broken refs of an annotation file (shifted lines, misquoted or ambiguous boundaries, moved text, a " +
-            "wrong path) from the lock beside it, the documents' git history and the only reading, as `sourcecheck repair " +
-            '--json`: repairs (certain ones; with detail "full" every candidate) and remaining (refs left, each with code, ' +
-            "message and next: { action, path?, line?, candidates? }); annotation and source count from 1. write: true writes " +
-            "the certain repairs only; then call check.",
+            "Repair broken refs of an annotation file (shifted lines, misquoted or ambiguous boundaries, moved text, a wrong " +
+            "path) from its lock, git history and the only reading: repairs (certain; detail full: every candidate) and " +
+            "remaining (each with next: what to do). write: true writes the certain repairs only; then call check.",
         input: repairInput,
         output: repairOutput,
         writes: true,
@@ -590,10 +572,9 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         name: "lock",
         title: "Lock what refs cite",
         description:
-            "Record what each ref of an annotation file cites now in the lock beside it (X.sourcecheck.lock.json), so " +
-            "check later reports text-changed where a cited text changed. Returns { lock, locked, accepted, changed, unresolved, " +
-            "notLocked, written }; notLocked: refs not resolving or whose text changed (kept unless accept: true, after " +
-            "reading the new text), each with next. Writes only with write: true, after check passes.",
+            "Record what each ref of an annotation file cites now (X.sourcecheck.lock.json), so check reports text-changed " +
+            "when a cited text changes. A changed text keeps its locked text unless accepted after reading it: accept: " +
+            "[annotation numbers] or true (all). notLocked lists each ref not locked with next. Writes only with write: true.",
         input: lockInput,
         output: lockOutput,
         writes: true,
@@ -614,9 +595,10 @@ export const TOOL_DEFINITIONS: ToolDefinition[] = [
         name: "evidence",
         title: "Find evidence for a claim",
         description:
-            "Find passages that support or refute a claim (BM25, lexical: an English query misses a Chinese passage). " +
-            "Hit: text (the passage), ref (its best sentence, at sentence in text), chunkRef (all of text). No hits: no " +
-            "source holds the claim's words. answer: the file being written.",
+            "Find passages that support or refute a claim (lexical: shared words, not meaning). hits: text (the passage), " +
+            "ref (its best sentence), chunkRef (all of it). belowFloor: passages sharing too few words to be hits (often a " +
+            "paraphrase): judge each (supports, refutes, or says nothing) before leaving a claim unannotated. answer: the " +
+            "file being written, never a hit.",
         input: evidenceInput,
         output: evidenceOutput,
         writes: false,

@@ -9,6 +9,7 @@ import { baseNameOf, isCitationFileName } from "../../../shared/fileNames";
 import { sourceLabel } from "../../../shared/numbering";
 import type { CiteCandidate } from "../core/cite";
 import type { LockError, LockFile } from "../core/lock";
+import type { LockRefSite } from "../core/lock/sites";
 import { nearestPaths } from "../core/nearestPaths";
 import type { NextStep } from "../core/nextStep";
 import { numberedLines } from "../core/numberedLines";
@@ -265,10 +266,36 @@ const IMPLEMENTATIONS: Record<ToolName, Implementation> = {
     cite: (args: z.infer<typeof citeInput>, context) => cite(args, context),
     annotate: (args: z.infer<typeof annotateInput>, context) => annotate(args, context),
     repair: (args: z.infer<typeof repairInput>, context) => repair(args, context),
-    evidence: (args: z.infer<typeof evidenceInput>, context) => json(context.evidence(args)),
+    evidence: (args: z.infer<typeof evidenceInput>, context) => {
+        const answer = context.evidence(args);
+        return { ok: true, structured: answer as Record<string, unknown>, text: evidenceText(answer) };
+    },
     lock: (args: z.infer<typeof lockInput>, context) => lock(args, context),
     import: (args: z.infer<typeof importInput>, context) => importTool(args, context),
 };
+
+/**
+ * What a model reads of an evidence answer (docs/agents.md, "Evidence as text"): the passages first,
+ * each under one short line (where, how much of the query it holds), the passages below the floor
+ * marked as such, then the message and the search summary once. The structured content has every
+ * field (refs, rejected, the patterns).
+ */
+export function evidenceText(answer: EvidenceAnswer): string {
+    const lines: string[] = [];
+    const place = (p: EvidenceAnswer["hits"][number]) =>
+        `${p.path}:${p.startLine}-${p.endLine} (${Math.round(p.coverage * 100)}% of the query)`;
+    // Passages are numbered for people in the order shown: hits, then those below the floor.
+    let shown = 0;
+    for (const hit of answer.hits) lines.push(`passage ${++shown}, a hit: ${place(hit)}`, hit.text);
+    for (const passage of answer.belowFloor ?? [])
+        lines.push(`passage ${++shown}, below the floor (judge it): ${place(passage)}`, passage.text);
+    if (answer.message !== undefined) lines.push(answer.message);
+    if (answer.note !== undefined) lines.push(answer.note);
+    const answers =
+        answer.searched.answers.length > 0 ? `; left out as answers: ${answer.searched.answers.join(", ")}` : "";
+    lines.push(`searched ${answer.searched.documents} documents${answers}`);
+    return lines.join("\n");
+}
 
 function json(structured: object): ToolOutcome {
     return { ok: true, structured: structured as Record<string, unknown>, text: JSON.stringify(structured) };
@@ -317,7 +344,7 @@ function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutc
         );
     }
     // The structured content is the whole report, as `check --json` prints it; the text is brief unless asked for in full.
-    const structured = checkReport(outcome);
+    const structured = numberedEntries(checkReport(outcome));
     let text: string;
     if (args.detail === "full") text = JSON.stringify(structured);
     else {
@@ -333,6 +360,18 @@ function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutc
 }
 
 const NO_DOCUMENTS: DocumentLookup = { get: () => undefined };
+
+/**
+ * The report as a model reads it (docs/agents.md, "Numbers"): each entry names its annotation from 1
+ * (`annotation`), never by the 0-based `index` of `check --json`, which a model took for the number.
+ */
+function numberedEntries(report: Record<string, unknown>): Record<string, unknown> {
+    const entries = report.entries as ({ index: number } & Record<string, unknown>)[];
+    return {
+        ...report,
+        entries: entries.map(({ index, ...entry }) => ({ annotation: index + 1, ...entry })),
+    };
+}
 
 function index(args: z.infer<typeof indexInput>, context: ToolContext): ToolOutcome {
     const document = documentOrFail(context, args.path);
@@ -392,6 +431,13 @@ function cite(args: z.infer<typeof citeInput>, context: ToolContext): ToolOutcom
     };
 }
 
+/** `accept` as the lock operation takes it: all, none, or the refs of annotations numbered from 1. */
+export function acceptOf(accept: boolean | readonly number[] | undefined): boolean | ((site: LockRefSite) => boolean) {
+    if (accept === undefined || typeof accept === "boolean") return accept === true;
+    const wanted = new Set(accept.map((number) => number - 1));
+    return (site) => wanted.has(site.annotation);
+}
+
 async function lock(args: z.infer<typeof lockInput>, context: ToolContext): Promise<ToolOutcome> {
     const file = context.annotationFile(args.file);
     if ("code" in file) throw new ToolError(file.code, file.message);
@@ -399,7 +445,7 @@ async function lock(args: z.infer<typeof lockInput>, context: ToolContext): Prom
     if (!access) throw new ToolError("invalid-arguments", "lock: locks are not available here");
     // The very operation `sourcecheck lock` and the editor's Lock Refs run (operations/lock.ts).
     const plan = lockPlan(
-        { text: file.text, fileName: baseName(args.file), accept: args.accept === true },
+        { text: file.text, fileName: baseName(args.file), accept: acceptOf(args.accept) },
         { documents: context.refScope(args.file).documents(), lock: () => access, sha256 },
     );
     if (!plan.ok) {

@@ -20,7 +20,7 @@ import {
     validateChunk,
 } from "../evidence/select";
 import { unsafeReason } from "../evidence/unsafe";
-import { type EvidenceAnswer, searchCorpus } from "../workspace/evidenceSearch";
+import { type EvidenceAnswer, searchCorpus, searchedLine } from "../workspace/evidenceSearch";
 import { defaultIndexDir, openIndex, readCurrent } from "../workspace/evidenceStore";
 import { sourceCheckExits } from "./command";
 import { type CommandLine, type CommandSpec, defineCommand, usageError } from "./commandLine";
@@ -163,9 +163,22 @@ function textOutput(result: EvidenceResult, answer: EvidenceAnswer, budget: numb
             `Left out by --budget ${budget}: ${left.length} more hit(s) (${left.map(([id]) => id).join(", ")}); raise --budget or lower --top-k to see them.`,
         );
     }
-    if (answer.hits.length === 0 && answer.message !== undefined) lines.push(answer.message);
+    for (const passage of answer.belowFloor ?? []) {
+        lines.push(
+            `Below the floor (not evidence; judge it): ${passage.path}#L${passage.startLine}-L${passage.endLine} ` +
+                `(${Math.round(passage.coverage * 100)}% of the query's weight): ${oneLine(passage.text)}`,
+        );
+    }
+    if (answer.hits.length === 0 && answer.message !== undefined)
+        lines.push(answer.message, searchedLine(answer.searched));
     if (answer.note !== undefined) lines.push(answer.note);
     return `${lines.join("\n")}\n`;
+}
+
+/** A passage on one line, cut at about 200 characters. */
+function oneLine(text: string): string {
+    const flat = text.replace(/\s+/g, " ").trim();
+    return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
 
 function readCases(io: CliIo, file: string) {

@@ -7,6 +7,7 @@
 
 import * as nodePath from "node:path";
 import type { ExitStatus } from "../../../shared/exitCodes";
+import type { LockRefSite } from "../core/lock/sites";
 import { visible } from "../core/visible";
 import { type LockResult, lockPlan } from "../operations/lock";
 import { placeLabel } from "../operations/numbers";
@@ -20,17 +21,18 @@ import {
     sha256,
 } from "../workspace/lockFiles";
 import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
-import { sourceCheckExits } from "./command";
+import { type CliCommand, sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, ROOT_AND_JSON, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { discoverFiles } from "./discovery";
 import { CliError, isCliError, readTextInputHashed, writeFileAtomic } from "./files";
 import { jsonEnvelope } from "./jsonEnvelope";
 
-const USAGE = `  sourcecheck lock [--root DIR] [--json] [--accept] PATH|GLOB...
+const USAGE = `  sourcecheck lock [--root DIR] [--json] [--accept [N,M...]] PATH|GLOB...
             write beside each annotation file X.sourcecheck.json its lock X.sourcecheck.lock.json:
             what each ref resolves to now, so check reports text-changed when a cited text changes;
-            a ref whose cited text changed keeps its locked text unless --accept is given;
+            a ref whose cited text changed keeps its locked text unless --accept is given (alone:
+            every changed text; --accept 2,5: only the refs of annotations 2 and 5, from 1);
             exit 1 when a ref does not resolve or its changed text is not accepted (its entry is kept)`;
 
 const SPEC: CommandSpec = {
@@ -49,9 +51,42 @@ export type FileLockResult = LockResult & {
     error?: { code: string; message: string };
 };
 
-export const lockCommand = defineCommand({
+/** `--accept 2,5` (or `--accept=2,5`): annotation numbers from 1, kept apart so `--accept` alone stays a flag. */
+const ACCEPT_LIST = /^[0-9]+(,[0-9]+)*$/;
+
+/** `--accept N,M` out of argv as `--accept-annotations N,M`, which parseArgs can read. */
+export function takeAcceptList(argv: readonly string[]): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < argv.length; i++) {
+        const arg = argv[i];
+        if (arg === "--") {
+            out.push(...argv.slice(i));
+            break;
+        }
+        const inline = arg.startsWith("--accept=") ? arg.slice("--accept=".length) : undefined;
+        if (inline !== undefined && ACCEPT_LIST.test(inline)) out.push(`--accept-annotations=${inline}`);
+        else if (arg === "--accept" && ACCEPT_LIST.test(argv[i + 1] ?? ""))
+            out.push(`--accept-annotations=${argv[++i]}`);
+        else out.push(arg);
+    }
+    return out;
+}
+
+/** What `--accept` asks the lock operation to accept: all, none, or the refs of some annotations (0-based inside). */
+function acceptOption(values: {
+    accept?: boolean;
+    "accept-annotations"?: string;
+}): boolean | ((site: LockRefSite) => boolean) {
+    const list = values["accept-annotations"];
+    if (list === undefined) return values.accept === true;
+    const wanted = new Set(list.split(",").map((n) => Number(n) - 1));
+    if (wanted.has(-1)) throw usageError(SPEC, ": --accept takes annotation numbers from 1 (annotations count from 1)");
+    return (site) => wanted.has(site.annotation);
+}
+
+const parsedLockCommand = defineCommand({
     spec: SPEC,
-    options: { ...ROOT_AND_JSON, accept: { type: "boolean" } },
+    options: { ...ROOT_AND_JSON, accept: { type: "boolean" }, "accept-annotations": { type: "string" } },
     run({ values, positionals }, io): number {
         if (positionals.length === 0) throw usageError(SPEC, " takes at least one annotation FILE, folder or glob");
         if (positionals.includes("-")) throw usageError(SPEC, ": a lock is written beside a file, not for stdin");
@@ -64,8 +99,9 @@ export const lockCommand = defineCommand({
         });
         if (found.length === 0) throw new CliError(`lock: no annotation files found in ${positionals.join(" ")}`);
         const root = values.root !== undefined ? nodePath.resolve(io.cwd, values.root) : undefined;
+        const accept = acceptOption(values);
         const results = found.map((file) => {
-            return lockFile(file.path, file.shown, root, io, configs, true, { accept: values.accept === true });
+            return lockFile(file.path, file.shown, root, io, configs, true, { accept });
         });
         const exitCode = Math.max(0, ...results.map((r) => r.exitCode));
         if (values.json) {
@@ -76,6 +112,10 @@ export const lockCommand = defineCommand({
         return exitCode;
     },
 });
+export const lockCommand: CliCommand = {
+    ...parsedLockCommand,
+    run: (argv, io) => parsedLockCommand.run(takeAcceptList(argv), io),
+};
 
 /** Lock one annotation file through the lock operation (operations/lock.ts). */
 export function lockFile(
@@ -85,8 +125,8 @@ export function lockFile(
     io: Pick<CliIo, "cwd">,
     configs = new ProjectConfigs(),
     write = true,
-    /** Accept changed texts (`--accept`): never by default (docs/security.md). */
-    { accept = false }: { accept?: boolean } = {},
+    /** Accept changed texts (`--accept`, or `--accept N,M`: some annotations'): never by default (docs/security.md). */
+    { accept = false }: { accept?: boolean | ((site: LockRefSite) => boolean) } = {},
 ): FileLockResult {
     const lockPath = lockPathFor(path);
     const lockShown = nodePath.join(nodePath.dirname(shown), nodePath.basename(lockPath)).replace(/\\/g, "/");

@@ -21,13 +21,12 @@ export interface Scored {
     /** Every candidate, best first (sorted whole when first read: a query's selection uses `ordered`). */
     readonly candidates: Candidate[];
     /**
-     * The slots of the candidates whose `matched` `keep` accepts, best first, and at its place the best
-     * one it refuses (`refused`): what a walk of `candidates` that passes over the refused ones after
-     * the first meets. Only these are sorted (a floor refuses most candidates of a large corpus); a
-     * walk reads their score and match by slot (no object per candidate: on a corpus of copies it
-     * walks thousands).
+     * The slots of the candidates whose `matched` `keep` accepts, best first, and the best `refusedWanted`
+     * of those it refuses, best first (`refused`: the passages below the floor, docs/evidence.md). Only
+     * these are sorted (a floor refuses most candidates of a large corpus); a walk reads their score and
+     * match by slot (no object per candidate: on a corpus of copies it walks thousands).
      */
-    orderedSlots(keep: (matched: number) => boolean): { slots: number[]; refused: number | undefined };
+    orderedSlots(keep: (matched: number) => boolean, refusedWanted: number): { slots: number[]; refused: number[] };
     scoreOf(slot: number): number;
     matchedOf(slot: number): number;
     idf: Map<string, number>;
@@ -159,18 +158,23 @@ class Ranking implements Scored {
         return this.all;
     }
 
-    orderedSlots(keep: (matched: number) => boolean): { slots: number[]; refused: number | undefined } {
-        const { scores, matched } = this;
+    orderedSlots(keep: (matched: number) => boolean, refusedWanted: number): { slots: number[]; refused: number[] } {
+        const { scores, matched, compare } = this;
         const kept: number[] = [];
-        let refused: number | undefined;
+        // The best refused so far, best first: a short list kept by insertion, never a sort of them all.
+        const refused: number[] = [];
         for (const slot of this.touched) {
             if (!(scores[slot] > 0)) continue;
             if (keep(matched[slot])) kept.push(slot);
-            else if (refused === undefined || this.compare(slot, refused) < 0) refused = slot;
+            else if (refused.length < refusedWanted || compare(slot, refused[refused.length - 1]) < 0) {
+                let at = refused.length;
+                while (at > 0 && compare(slot, refused[at - 1]) < 0) at--;
+                refused.splice(at, 0, slot);
+                if (refused.length > refusedWanted) refused.pop();
+            }
         }
-        if (refused !== undefined) kept.push(refused);
         // Postings come in slot order, so ties come mostly in order already: the sort's runs find them.
-        kept.sort(this.compare);
+        kept.sort(compare);
         return { slots: kept, refused };
     }
 

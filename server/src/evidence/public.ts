@@ -17,6 +17,13 @@ export {
     scoreLabelled,
 } from "./labelled";
 export {
+    type ParaphrasedClaim,
+    type ParaphraseScore,
+    paraphraseSummary,
+    parseParaphrases,
+    scoreParaphrases,
+} from "./paraphrases";
+export {
     ABSTAIN_FLOOR,
     type CurrentText,
     type EvidenceHit,

@@ -55,7 +55,6 @@ export function scriptNote(
     const list = (names: string[]) => names.join(", ");
     const note =
         `The query is written in ${list(wanted)} and no hit is; the corpus also holds ${list(others)} text, which ` +
-        `a query in ${list(wanted)} cannot find (matching is lexical: shared words, not meaning). To search it, ` +
-        `ask again in its language.`;
+        `a query in ${list(wanted)} cannot find (lexical matching): if it may hold the claim, ask in its language.`;
     return { query: wanted, corpus, note };
 }

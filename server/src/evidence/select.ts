@@ -50,14 +50,11 @@ export interface ShownHit extends EvidenceHit {
     passage?: Passage;
 }
 
-/** The best candidate the floor turned away (docs/evidence.md, "Abstention"). */
-export interface BelowFloor {
-    path: string;
-    startLine: number;
-    endLine: number;
-    score: number;
-    coverage: number;
-}
+/**
+ * How many candidates under the floor beyond `topK` are walked for the passages below the floor: spares
+ * for those a walk refuses (the answer being written, a copy, a stale file), never a sort of them all.
+ */
+export const BELOW_FLOOR_SPARES = 8;
 
 export interface EvidenceResult {
     hits: ShownHit[];
@@ -67,8 +64,12 @@ export interface EvidenceResult {
     prompt: string;
     /** The floor in force (a share of the query's weight; 0: none). */
     floor: number;
-    /** The best candidate below the floor, when the floor turned any away. */
-    belowFloor?: BelowFloor;
+    /**
+     * The best passages the floor turned away, best first, filling the places the hits left (at most
+     * `topK` in all): never hits, shown with their text for a model to judge (docs/evidence.md, "Below
+     * the floor"). Absent when the floor turned none away or the hits filled every place.
+     */
+    belowFloor?: ShownHit[];
 }
 
 /**
@@ -140,7 +141,6 @@ export function* searchEvidenceSteps(
     const { idf, queryWeight } = scored;
     const floor = options.floor ?? ABSTAIN_FLOOR;
     const coverageOf = (matched: number) => (queryWeight > 0 ? Math.min(1, matched / queryWeight) : 0);
-    let belowFloor: BelowFloor | undefined;
     const reads = new Map<string, CurrentText>();
     const read = (path: string) => {
         let current = reads.get(path);
@@ -150,45 +150,23 @@ export function* searchEvidenceSteps(
         }
         return current;
     };
-    // The slots of the hits shown so far: a candidate with the same text is duplicate evidence.
+    // The slots of the passages shown so far: a candidate with the same text is duplicate evidence.
     const shown: number[] = [];
-    const chosen: ShownHit[] = [];
-    // Past the first candidate under the floor, the others under it change nothing: they are left unordered.
-    const order = scored.orderedSlots((matched) => !(coverageOf(matched) < floor));
-    for (let i = 0; i < order.slots.length && chosen.length < topK; i++) {
-        const slot = order.slots[i];
-        if (slot === order.refused) {
-            const chunk = index.chunk(slot);
-            if (chunk)
-                belowFloor = {
-                    ...placeOf(chunk),
-                    score: rounded(scored.scoreOf(slot), 6),
-                    coverage: rounded(coverageOf(scored.matchedOf(slot)), 3),
-                };
-            continue;
-        }
-        if (shown.some((other) => index.sameText(slot, other))) {
-            refused.walk(slot, "duplicate evidence");
-            continue;
-        }
+    let checked = 0;
+    /** The candidate at `slot` as shown, or why not (undefined: passed over without a word). */
+    const show = (slot: number): ShownHit | string | undefined => {
+        if (shown.some((other) => index.sameText(slot, other))) return "duplicate evidence";
         const chunk = index.chunk(slot);
-        if (!chunk) continue;
-        if (options.skipPath?.(chunk.document.path)) {
-            if (options.skipReason) refused.walk(slot, options.skipReason);
-            continue;
-        }
-        // Checking a candidate reads and hashes its file: the costly part, so a step after each.
+        if (!chunk) return undefined;
+        if (options.skipPath?.(chunk.document.path)) return options.skipReason;
+        checked++;
         const valid = validateChunk(chunk, read(chunk.document.path));
-        yield { phase: "searching", done: chosen.length + (valid.ok ? 1 : 0), total: topK };
-        if (!valid.ok) {
-            refused.walk(slot, valid.reason);
-            continue;
-        }
+        if (!valid.ok) return valid.reason;
         shown.push(slot);
         const passage = passageOf(valid.document, chunk.startLine, chunk.endLine, idf, (text) => index.termsOf(text));
         const ref = passage ? sentenceRef(passage) : undefined;
         const cited = ref ? resolveInDocument(valid.document, ref) : undefined;
-        chosen.push({
+        return {
             path: chunk.document.path,
             startLine: chunk.startLine,
             endLine: chunk.endLine,
@@ -201,7 +179,25 @@ export function* searchEvidenceSteps(
             text: valid.text,
             refText: cited?.valid ? cited.text : "",
             passage,
-        });
+        };
+    };
+    const chosen: ShownHit[] = [];
+    const order = scored.orderedSlots((matched) => !(coverageOf(matched) < floor), topK + BELOW_FLOOR_SPARES);
+    for (let i = 0; i < order.slots.length && chosen.length < topK; i++) {
+        const slot = order.slots[i];
+        const before = checked;
+        const hit = show(slot);
+        // Checking a candidate reads and hashes its file: the costly part, so a step after each.
+        if (checked > before)
+            yield { phase: "searching", done: chosen.length + (typeof hit === "object" ? 1 : 0), total: topK };
+        if (typeof hit === "object") chosen.push(hit);
+        else if (hit !== undefined) refused.walk(slot, hit);
+    }
+    // The places the hits left go to the best passages under the floor, refused as hits are (never named).
+    const below: ShownHit[] = [];
+    for (let i = 0; i < order.refused.length && chosen.length + below.length < topK; i++) {
+        const passage = show(order.refused[i]);
+        if (typeof passage === "object") below.push(passage);
     }
     const hits: ShownHit[] = [];
     const blocks: string[] = [];
@@ -228,7 +224,7 @@ export function* searchEvidenceSteps(
         floor,
     };
     if (explain && named.omitted > 0) result.rejectedOmitted = named.omitted;
-    if (belowFloor) result.belowFloor = belowFloor;
+    if (below.length > 0) result.belowFloor = below;
     return result;
 }
 
@@ -269,10 +265,6 @@ class Refusals {
         const omitted = this.walkOmitted + (this.ofWalk.length - walked.length) + (unsafe.length - unsafeNamed.length);
         return { rejected, omitted };
     }
-}
-
-function placeOf(chunk: ChunkRecord): { path: string; startLine: number; endLine: number } {
-    return { path: chunk.document.path, startLine: chunk.startLine, endLine: chunk.endLine };
 }
 
 function rounded(value: number, decimals: number): number {

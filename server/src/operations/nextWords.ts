@@ -32,7 +32,7 @@ function cliWords(step: NextStep, { file, place }: StepContext): string {
     const cite = `\`sourcecheck cite ${step.path ?? "PATH"} QUOTE\``;
     switch (step.action) {
         case "accept-text":
-            return `read the new text${near(step)}: if it still supports the claim, accept it with \`sourcecheck lock --accept ${file}\`; otherwise cite other text with ${cite}`;
+            return `read the new text${near(step)}: if it still bears on the claim as cited (supports, or refutes for a refuting source), accept it with \`sourcecheck lock --accept ${place.annotation} ${file}\`; otherwise cite other text with ${cite}`;
         case "choose-candidate":
             return `choose one of the ${step.candidates ?? "proposed"} candidates above and write it into the ref, or quote the text again with ${cite}`;
         case "fix-path":
@@ -56,7 +56,7 @@ function toolWords(step: NextStep, { file, place, toolName = (name) => name }: S
     const annotate = `${toolName("annotate")} { file: ${q(file)}, ${target}, write: true }`;
     switch (step.action) {
         case "accept-text":
-            return `read the new text${near(step)} (${toolName("index")}); if it still supports the claim call ${toolName("lock")} { file: ${q(file)}, accept: true, write: true }, otherwise cite other text with ${annotate}`;
+            return `read the new text${near(step)} (${toolName("index")}); if it still bears on the claim as cited (supports, or refutes for a refuting source) call ${toolName("lock")} { file: ${q(file)}, accept: [${place.annotation}], write: true }, otherwise cite other text with ${annotate}`;
         case "choose-candidate":
             return `${toolName("repair")} { file: ${q(file)}, detail: "full" } lists the ${step.candidates ?? ""} candidates; check their text, then write the one meant with ${annotate}`;
         case "fix-path":
@@ -77,7 +77,7 @@ function toolWords(step: NextStep, { file, place, toolName = (name) => name }: S
 function editorWords(step: NextStep): string {
     switch (step.action) {
         case "accept-text":
-            return 'if the new text still supports the claim, Quick Fix "Accept the new text"; otherwise cite other text';
+            return 'if the new text still bears on the claim as cited (supports, or refutes for a refuting source), Quick Fix "Accept the new text"; otherwise cite other text';
         case "choose-candidate":
             return "Quick Fix: choose one of the candidates";
         case "fix-path":

@@ -14,9 +14,9 @@ import { claimPathsOf } from "../evidence/answers";
 import { IndexFormatError } from "../evidence/index";
 import { scriptNote } from "../evidence/scripts";
 import {
-    type BelowFloor,
     DEFAULT_BUDGET,
     DEFAULT_TOP_K,
+    type EvidenceHit,
     type EvidenceResult,
     hitsWithText,
     searchEvidenceSteps,
@@ -98,8 +98,11 @@ export interface EvidenceAnswer {
     searched: EvidenceSearched;
     /** The abstention floor: the least share of the query's weight a hit holds (docs/evidence.md, "Abstention"). */
     floor: number;
-    /** The best chunk the floor turned away, when it turned any away. */
-    belowFloor?: BelowFloor;
+    /**
+     * The best passages the floor turned away, with their text, in the places the hits left (at most
+     * `topK` with the hits): never hits; a model judges them (docs/evidence.md, "Below the floor").
+     */
+    belowFloor?: TextHit[];
     /** With no hit: why, what was searched and with which patterns. */
     message?: string;
     /**
@@ -180,7 +183,10 @@ function* searchOnce(
         skipReason: ANSWER_REASON,
         floor: request.floor,
     });
-    const fitted = hitsWithText(result.hits, maxChars);
+    const below = result.belowFloor ?? [];
+    // Hits and the passages below the floor share the budget, hits first.
+    const fitted = hitsWithText([...result.hits, ...below], maxChars);
+    const belowFloor = fitted.hits.splice(result.hits.length);
     const scope = opened.scope;
     const answer: EvidenceAnswer = {
         hits: fitted.hits,
@@ -200,8 +206,8 @@ function* searchOnce(
         floor: result.floor,
     };
     if (fitted.cutAt !== undefined) answer.cutAt = fitted.cutAt;
-    if (result.belowFloor) answer.belowFloor = result.belowFloor;
-    if (answer.hits.length === 0) answer.message = noHitMessage(answer.searched, result.belowFloor, result.floor);
+    if (belowFloor.length > 0) answer.belowFloor = belowFloor;
+    if (answer.hits.length === 0) answer.message = noHitMessage(answer.searched, belowFloor, result.floor);
     const scripts = scriptNote(
         request.query,
         answer.hits.map((hit) => hit.text),
@@ -211,21 +217,30 @@ function* searchOnce(
     return { answer, result, opened };
 }
 
-/** What an empty result says: the files searched and the patterns (an empty folder is not "no match"). */
-export function noHitMessage(searched: EvidenceSearched, below?: BelowFloor, floor = 0): string {
+/**
+ * What an empty result says, once and short (the patterns are in `searched`): how many documents were
+ * searched, and with passages below the floor, that they are there to be judged (docs/evidence.md,
+ * "Below the floor").
+ */
+export function noHitMessage(searched: EvidenceSearched, below: readonly EvidenceHit[] = [], floor = 0): string {
     const files = `${searched.documents} document${searched.documents === 1 ? "" : "s"}`;
-    const parts = below
-        ? [
-              `No evidence above the floor in ${files}: the best match, ${below.path}#L${below.startLine}-L${below.endLine} ` +
-                  `(score ${below.score}), holds ${percent(below.coverage)} of the query's weight, under the floor of ${percent(floor)} ` +
-                  `(include ${searched.include.join(", ")}`,
-          ]
-        : [`No evidence matched the query in ${files} (include ${searched.include.join(", ")}`];
-    parts.push(`; exclude ${searched.exclude.join(", ")})`);
+    const parts =
+        below.length > 0
+            ? [
+                  `No hit holds ${percent(floor)} of the query's weight in ${files}; belowFloor has the ` +
+                      `${below.length === 1 ? "best passage" : `${below.length} best passages`} under it (the best holds ` +
+                      `${percent(below[0].coverage)}): judge each, cite one that supports or refutes the claim, else leave the claim unannotated`,
+              ]
+            : [`No evidence matched the query in ${files}`];
     if (searched.refused > 0) parts.push(`; ${searched.refused} matching file(s) refused as not UTF-8 text or too big`);
-    if (searched.answers.length > 0) parts.push(`; left out as answers: ${searched.answers.join(", ")}`);
     if (searched.sources) parts.push(`; only the sources that ${searched.sources.join(", ")} names`);
     return `${parts.join("")}.`;
+}
+
+/** The patterns and answers a search used, for a person reading the command line's text. */
+export function searchedLine(searched: EvidenceSearched): string {
+    const answers = searched.answers.length > 0 ? `; left out as answers: ${searched.answers.join(", ")}` : "";
+    return `Searched ${searched.documents} document(s): include ${searched.include.join(", ")}; exclude ${searched.exclude.join(", ")}${answers}.`;
 }
 
 function percent(share: number): string {
@@ -399,15 +414,16 @@ export function searchEvidenceUnderRoot(
     kept?.set(key, opened);
     if (folder.prefix === "") return answer;
     const under = (path: string) => `${folder.prefix}/${path}`;
+    const underHit = (hit: TextHit): TextHit => ({
+        ...hit,
+        path: under(hit.path),
+        ref: hit.ref === null ? null : ({ ...hit.ref, path: under(hit.ref.path) } as Ref),
+        chunkRef: hit.chunkRef === null ? null : ({ ...hit.chunkRef, path: under(hit.chunkRef.path) } as Ref),
+    });
     return {
         ...answer,
-        hits: answer.hits.map((hit) => ({
-            ...hit,
-            path: under(hit.path),
-            ref: hit.ref === null ? null : ({ ...hit.ref, path: under(hit.ref.path) } as Ref),
-            chunkRef: hit.chunkRef === null ? null : ({ ...hit.chunkRef, path: under(hit.chunkRef.path) } as Ref),
-        })),
+        hits: answer.hits.map(underHit),
         searched: { ...answer.searched, answers: answer.searched.answers.map(under) },
-        ...(answer.belowFloor ? { belowFloor: { ...answer.belowFloor, path: under(answer.belowFloor.path) } } : {}),
+        ...(answer.belowFloor ? { belowFloor: answer.belowFloor.map(underHit) } : {}),
     };
 }
