@@ -361,7 +361,7 @@ describe("mcp: annotate and brief check (one pass)", function () {
     it("messages say what to do: the tools, the nearest paths, ./ and \\ in ref paths, index's line numbers", async () => {
         const unknown = errorOf(await call(client, "annotat", {}));
         assert.equal(unknown.code, "unknown-tool");
-        assert.match(unknown.message, /the tools are index, cite, annotate, check, repair, lock, evidence/);
+        assert.match(unknown.message, /the tools are index, cite, annotate, check, repair, lock, import, evidence/);
         const missing = errorOf(await call(client, "index", { path: "sources/release-note.md" }));
         assert.equal(missing.code, "unreadable-document");
         assert.match(missing.message, /did you mean "sources\/release-notes\.md"\?/);

@@ -191,7 +191,12 @@ describe("sourcecheck evidence (CLI)", () => {
             /\[S1\] source: rag-security\.md#L7-L9\nheading: Source-grounded RAG > Stale evidence\nref: /,
         );
         // The floor keeps the one passage that holds the query; --floor 0 lists every chunk sharing a word.
-        assert.match(run.stdout, /Citations: rag-security\.md#L7-L9\n$/);
+        assert.match(run.stdout, /Citations: rag-security\.md#L7-L9\n/);
+        // The places it left go to the chunks under the floor, named as such and never cited.
+        assert.match(
+            run.stdout,
+            /\nBelow the floor \(not evidence; judge it\): rag-security\.md#L3-L5 \(\d+% of the query's weight\): /,
+        );
         const unfloored = cli([...args, "--query", "How should stale evidence be validated?", "--floor", "0"]);
         assert.match(
             unfloored.stdout,
