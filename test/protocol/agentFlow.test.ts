@@ -5,7 +5,10 @@
  * only what it wrote (the answer's sentences, and a translation of a sentence when a result says the
  * corpus holds another script) and what the tools answer: hits' texts and marked sentences, check's
  * report, repair's next steps. What the test knows besides (which document holds each fact) is used
- * only to judge the agent's work afterwards.
+ * only to judge the agent's work afterwards. Issue 44's slips are counted too: a retried annotate (reported
+ * present), an off-by-one replace (refused with replace-mismatch), a paraphrase cited from a passage below
+ * the floor, drift accepted per annotation after the check says to lock a source re-cited as refuting;
+ * each asserts that no false annotation is left behind.
  */
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -171,8 +174,41 @@ describe("agent flow over MCP, counted (issue 33)", function () {
         const written = await agent.call<{ written: boolean }>("annotate", { file: FILE, annotations, write: true });
         assert.equal(written.result.isError, undefined, JSON.stringify(written.result.content));
         assert.equal(written.data.written, true);
-        const report = await check();
+        let report = await check();
         assert.equal(report.exitCode, 0);
+
+        // A retried call (the agent lost the answer): the equal annotation is reported present, not appended.
+        const retried = await agent.call<{ present?: boolean; written: boolean; annotation?: number }>("annotate", {
+            file: FILE,
+            ...annotations[0],
+            write: true,
+        });
+        assert.equal(retried.data.present, true, JSON.stringify(retried.result.content));
+        assert.equal(retried.data.written, false);
+        assert.equal(retried.data.annotation, 1);
+        // An off-by-one replace (the agent counted from 0): refused, nothing written; then the right number.
+        const fifth = annotations[4];
+        const offByOne = await agent.call<{ error: { code: string } }>("annotate", {
+            file: FILE,
+            ...fifth,
+            replace: 4,
+            write: true,
+        });
+        assert.equal(offByOne.data.error.code, "replace-mismatch", JSON.stringify(offByOne.result.content));
+        const right = await agent.call<{ present?: boolean; replaced?: boolean }>("annotate", {
+            file: FILE,
+            ...fifth,
+            replace: 5,
+            write: true,
+        });
+        assert.equal(right.result.isError, undefined, JSON.stringify(right.result.content));
+        const after = await check();
+        assert.deepEqual(
+            after.entries.map((e) => [e.annotation, e.claim.text, e.sources.map((src) => src.text)]),
+            report.entries.map((e) => [e.annotation, e.claim.text, e.sources.map((src) => src.text)]),
+            "no annotation added, moved or changed by the retry and the off-by-one replace",
+        );
+        report = after;
         const lock = await agent.call<{ written: boolean }>("lock", { file: FILE, write: true });
         assert.equal(lock.data.written, true, JSON.stringify(lock.result.content));
 
@@ -185,7 +221,8 @@ describe("agent flow over MCP, counted (issue 33)", function () {
             assert.ok(entry.sources[0].text?.includes(fact), `${claimWords}: ${entry.sources[0].text}`);
         }
         assert.ok(!report.entries.some((e) => e.claim.text?.includes(UNSOURCED)));
-        const perAnnotation = agent.calls.length / report.entries.length;
+        // The retry, the off-by-one replace, its correction and the check after them are the slips' cost.
+        const perAnnotation = (agent.calls.length - 4) / report.entries.length;
         assert.ok(perAnnotation <= 2.2, `${agent.calls.length} calls for ${report.entries.length}: ${agent.calls}`);
         console.log(`      citing: ${agent.calls.length} calls for ${report.entries.length} annotations`);
     });
@@ -244,13 +281,17 @@ describe("agent flow over MCP, counted (issue 33)", function () {
         // Text changed under a lock: keep it when the claim's numbers are still in the new text,
         // otherwise the source now says something else: cite it as refuting.
         const removedCount = remaining.length;
+        const accept: number[] = [];
+        let recitedNumber: number | undefined;
         for (const entry of first.entries) {
             const changed = entry.sources[0]?.warnings?.find((w) => w.code === "text-changed");
             if (!changed?.text || !entry.claim.text || remaining.some((r) => r.annotation === entry.annotation))
                 continue;
             const kept = numbers(entry.claim.text).every((n) => changed.text?.includes(n));
-            if (kept) continue;
             const number = entry.annotation - removedBefore(remaining, entry.annotation);
+            accept.push(number);
+            if (kept) continue;
+            recitedNumber = number;
             const recited = await agent.call("annotate", {
                 file: FILE,
                 replace: { annotation: number, source: 1 },
@@ -259,8 +300,23 @@ describe("agent flow over MCP, counted (issue 33)", function () {
             });
             assert.equal(recited.result.isError, undefined, JSON.stringify(recited.result.content));
         }
-        const accepted = await agent.call<{ written: boolean }>("lock", { file: FILE, accept: true, write: true });
+        // The check now says to lock the source re-cited as refuting (not to re-cite it again, in a loop).
+        const advice = await agent.call("check", { file: FILE });
+        const adviceText = (advice.result.content as { text: string }[])[0].text;
+        assert.match(
+            adviceText,
+            new RegExp(
+                `annotation ${recitedNumber} cites the changed text as refuting: .*accept: \\[${recitedNumber}\\]`,
+            ),
+        );
+        // Accepted per annotation: only those whose new text the agent read and judged.
+        const accepted = await agent.call<{ written: boolean; accepted: number }>("lock", {
+            file: FILE,
+            accept,
+            write: true,
+        });
         assert.equal(accepted.data.written, true, JSON.stringify(accepted.result.content));
+        assert.equal(accepted.data.accepted, accept.length, JSON.stringify(accepted.result.content));
         const last = await check();
 
         assert.equal(last.exitCode, 0);
@@ -278,6 +334,63 @@ describe("agent flow over MCP, counted (issue 33)", function () {
             calls <= drifted.length,
             `${calls} calls for ${drifted.length} drifted refs: ${agent.calls.slice(mark).join(", ")}`,
         );
+    });
+
+    it("cites a paraphrased claim from a passage below the floor, and leaves an unsupported one unannotated", async () => {
+        fs.cpSync(
+            path.join(repoRoot, "test", "fixtures", "evidence-paraphrases", "corpus"),
+            path.join(root, "tessera"),
+            {
+                recursive: true,
+            },
+        );
+        const paraphrase = "API calls do not go through the CDN; they end at load balancers in each region.";
+        const unsupported = "Tessera offers a command-line client for Linux.";
+        fs.writeFileSync(path.join(root, "tessera", "answer.md"), `# Tessera\n\n${paraphrase}\n${unsupported}\n`);
+        // The agent's own reading of a passage (what a model judges): the words that would say its claim.
+        const says: Record<string, string> = { [paraphrase]: "bypasses the CDN", [unsupported]: "command-line" };
+        const file = "tessera/answer.sourcecheck.json";
+        const mark = agent.calls.length;
+        for (const claim of [paraphrase, unsupported]) {
+            const { data } = await agent.call<{ hits: Hit[]; belowFloor?: Hit[] }>("evidence", {
+                query: claim,
+                corpus: "tessera",
+                answer: "tessera/answer.md",
+            });
+            if (claim === paraphrase) assert.equal(data.hits.length, 0, "the paraphrase holds too few words for a hit");
+            const passages = [...data.hits, ...(data.belowFloor ?? [])];
+            const sentence = passages
+                .flatMap((p) => p.text.split(/(?<=\.)\s+/).map((text) => ({ path: p.path, text })))
+                .find((s) => s.text.includes(says[claim]));
+            if (!sentence) continue; // judged: no passage says it
+            const written = await agent.call("annotate", {
+                file,
+                claim: { path: "tessera/answer.md", quote: claim },
+                sources: [{ path: sentence.path, quote: sentence.text, polarity: "supports", confidence: 0.8 }],
+                write: true,
+            });
+            assert.equal(written.result.isError, undefined, JSON.stringify(written.result.content));
+        }
+        const { data } = await agent.call<CheckReport>("check", { file });
+        assert.equal(data.exitCode, 0);
+        assert.deepEqual(
+            data.entries.map((e) => [e.claim.text, e.sources.map((src) => [src.path, src.text])]),
+            [
+                [
+                    paraphrase,
+                    [
+                        [
+                            "tessera/architecture.md",
+                            "API traffic bypasses the CDN and terminates at the regional load balancers.",
+                        ],
+                    ],
+                ],
+            ],
+            "the paraphrase cited from its passage below the floor; no false annotation for the unsupported claim",
+        );
+        const calls = agent.since(mark);
+        console.log(`      below the floor: ${calls} calls for 2 claims, 1 annotation`);
+        assert.equal(calls, 4, agent.calls.slice(mark).join(", "));
     });
 });
 
