@@ -121,6 +121,7 @@ describe("render: escaping and self-containment", () => {
                     {
                         index: 0,
                         valid: true,
+                        verdict: "supported",
                         claim: {
                             valid: true,
                             path: "a.md",

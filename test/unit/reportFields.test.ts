@@ -35,12 +35,14 @@ const ENTRIES: ReportEntry[] = [
     {
         index: 0,
         valid: true,
+        verdict: "supported",
         claim: valid,
         sources: [{ ...valid, polarity: "supports", confidence: 0.95 }],
     },
     {
         index: 1,
         valid: false,
+        verdict: "broken",
         claim: invalid,
         sources: [
             { ...invalid, polarity: "refutes", confidence: 0 },

@@ -316,6 +316,7 @@ export const checkOutput = z.object({
             /** The annotation, from 1 (`check --json` says `index`, from 0; a model reads numbers from 1). */
             annotation: z.number().int().min(1),
             valid: z.boolean(),
+            verdict: z.enum(["supported", "refuted", "contested", "broken", "none"]),
             claim: spanEntry,
             sources: z.array(sourceEntry),
         }),

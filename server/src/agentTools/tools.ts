@@ -16,6 +16,7 @@ import { numberedLines } from "../core/numberedLines";
 import { normalizeRefPath } from "../core/refPath";
 import type { DocumentMoves } from "../core/repair/types";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
+import type { SeverityPolicy } from "../core/severity";
 import { type AnnotateDone, annotate as annotateOperation } from "../operations/annotate";
 import { type CheckOutcome, checkOperation, checkReport } from "../operations/check";
 import { cite as citeOperation, withNearestPaths } from "../operations/cite";
@@ -148,6 +149,8 @@ export interface RefScope {
      * as `sourcecheck repair` follows them.
      */
     moves?(since: string | undefined): DocumentMoves;
+    /** The level of each code for this file (its sourcecheck.config.json; in the editor, the setting over it). */
+    severity?: SeverityPolicy;
 }
 
 /**
@@ -333,7 +336,7 @@ function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutc
             access &&
             (access.lock || access.error ? { path: access.path, lock: access.lock, error: access.error } : {});
         outcome = checkOperation(
-            { text, locked: args.locked, keep: true },
+            { text, locked: args.locked, keep: true, severity: scope.severity },
             { documents: scope.documents(), lock, sha256 },
         );
     } else {

@@ -3,6 +3,7 @@
  * index, declared here and run by cli/commands.ts. `check` is also what a command line naming no
  * command runs (`sourcecheck answer.json`, `sourcecheck --json -`).
  */
+import { ENTRY_VERDICTS, type EntryVerdict } from "../core/verdict";
 import { globProblem, MAX_PATTERNS } from "../workspace/globs";
 import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, usageError } from "./commandLine";
@@ -14,13 +15,16 @@ const CHECK: CommandSpec = {
     name: "check",
     usage: `  sourcecheck [check] [--json|--format text|json|sarif|github] [--root DIR] [--max-size BYTES] [FILE|-]
   sourcecheck check [options] PATH|GLOB... [--exclude GLOB]... [--jobs N] [--shard K/N] [--locked]
+            [--fail-on VERDICT,...]
             resolve and validate every annotation of FILE (or stdin); documents come from the
             file's embedded session, or are files under --root (default: the folder of the nearest
             sourcecheck.config.json, else the current directory). Folders are searched for
             annotation files (.gitignore and --exclude honoured); --jobs N checks N files at once;
             --shard K/N checks the K-th of N deterministic shares. With a lock beside a file
             (sourcecheck lock), a ref whose text changed since it was locked gets the warning
-            text-changed; --locked makes that, and a ref the lock lacks, an error (the CI gate)`,
+            text-changed; --locked makes that, and a ref the lock lacks, an error (the CI gate).
+            --fail-on V,... exits 1 when an annotation's verdict is listed (supported, refuted,
+            contested, broken, none); sourcecheck.config.json's "severity" sets each code's level`,
     exits: sourceCheckExits({
         clean: "all refs resolve",
         findings: "a ref fails to resolve",
@@ -62,6 +66,7 @@ export const checkCommand = defineCommand({
         jobs: { type: "string", short: "j" },
         shard: { type: "string" },
         locked: { type: "boolean" },
+        "fail-on": { type: "string" },
     },
     run({ values, positionals }, io) {
         return runCheck(
@@ -74,6 +79,7 @@ export const checkCommand = defineCommand({
                 jobs: jobCount(values.jobs),
                 shard: values.shard !== undefined ? parseShard(values.shard) : undefined,
                 locked: values.locked === true,
+                failOn: values["fail-on"] !== undefined ? failOnVerdicts(values["fail-on"]) : undefined,
             },
             io,
         );
@@ -114,6 +120,18 @@ function outputFormat(spec: CommandSpec, json: boolean | undefined, format: stri
     if (format === undefined) return "text";
     if (format === "text" || format === "json" || format === "sarif" || format === "github") return format;
     throw usageError(spec, `: unknown --format ${JSON.stringify(format)}: use text, json, sarif or github`);
+}
+
+/** `--fail-on refuted,contested`: verdicts by name, each known (docs/verdicts.md). */
+function failOnVerdicts(value: string): EntryVerdict[] {
+    const names = value.split(",").map((name) => name.trim());
+    const unknown = names.find((name) => !(ENTRY_VERDICTS as readonly string[]).includes(name));
+    if (unknown !== undefined)
+        throw usageError(
+            CHECK,
+            `: --fail-on: unknown verdict ${JSON.stringify(unknown)}: use ${ENTRY_VERDICTS.join(", ")} (comma-separated)`,
+        );
+    return [...new Set(names as EntryVerdict[])];
 }
 
 /** `--exclude` globs within the wildcard budget of workspace/globs.ts, or a usage error naming the glob. */

@@ -4,13 +4,16 @@
  * the number of jobs. JSON entries are written as they are made: memory does not grow with the report.
  */
 import * as nodePath from "node:path";
+import { annotationLabel, indexOfOrdinal } from "../../../shared/numbering";
 import type { ReportEntry } from "../core/check";
 import { changedDocuments, LockComparison, type LockError, UnchangedLock } from "../core/lock";
 import { reportClose, reportEntry, reportHead, reportIndent, reportJson } from "../core/reportJson";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
+import type { SeverityPolicy } from "../core/severity";
 import type { SchemaError } from "../core/types";
+import type { EntryVerdict } from "../core/verdict";
 import { visible } from "../core/visible";
-import { type CheckLockRead, checkOperation } from "../operations/check";
+import { type CheckLockRead, checkOperation, type VerdictGate } from "../operations/check";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { entriesFor, hasLockBeside, isLockOnBasis, readLockOnBasis, sha256 } from "../workspace/lockFiles";
 import { isCliError, readTextInput, readTextInputHashed } from "./files";
@@ -43,6 +46,10 @@ export interface FileJob {
     locked?: boolean;
     /** The repository root SARIF locations are relative to (absolute; sarif.ts). */
     sourceRoot: string;
+    /** The level of each code, from the file's sourcecheck.config.json (docs/codes.md). */
+    severity?: SeverityPolicy;
+    /** `--fail-on`: verdicts that fail the check (docs/verdicts.md). */
+    failOn?: EntryVerdict[];
 }
 
 export interface FileTotals {
@@ -122,7 +129,7 @@ export function checkFileInto(
         format === "json" ? (entry: ReportEntry) => emit(reportEntry(entry, entryCount++, indent), false) : undefined;
     // The one check (operations/check.ts): its exit status is the file's, a lock's error included.
     const outcome = checkOperation(
-        { text: content, locked: job.locked },
+        { text: content, locked: job.locked, severity: job.severity, failOn: job.failOn },
         { documents: lookup, lock: lockOf(job, content, contentSha256, documents), sha256, onEntry },
     );
     const { result } = outcome;
@@ -154,8 +161,22 @@ export function checkFileInto(
             end: { line: 1, column: 1 },
         } as unknown as LocatedProblem);
     }
+    const gate = gateLines(outcome.extras.gate as VerdictGate | undefined, job.shown);
+    if (format === "text" && gate) emit(gate, false);
     emitProblems(job, format, emit, located, () => formatText(result, located, outcome.exitCode), totals);
     return totals;
+}
+
+/** What `--fail-on` found, one line per annotation, before the problems (text output only). */
+function gateLines(gate: VerdictGate | undefined, file: string): string | undefined {
+    if (!gate || gate.failed.length === 0) return undefined;
+    const listed = gate.failOn.join(",");
+    return gate.failed
+        .map(
+            (f) =>
+                `${visible(file)}: ${annotationLabel(indexOfOrdinal(f.annotation))} is ${f.verdict} (--fail-on ${listed})\n`,
+        )
+        .join("");
 }
 
 function emitProblems(

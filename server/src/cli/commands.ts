@@ -9,6 +9,7 @@ import type { PageText } from "../core/pageSources";
 import { parseJsonText } from "../core/parse";
 import { reportJson } from "../core/reportJson";
 import type { SchemaError } from "../core/types";
+import type { EntryVerdict } from "../core/verdict";
 import { visible, visibleLines } from "../core/visible";
 import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
 import { checkFileInto, DocumentCache, type FileJob, type OutputFormat, readAnnotationInput } from "./checkFile";
@@ -50,6 +51,8 @@ export interface CheckOptions {
     shard?: { index: number; count: number };
     /** `--locked`: drift and refs missing from the lock are errors (docs/lock.md). */
     locked?: boolean;
+    /** `--fail-on`: verdicts that fail the check (docs/verdicts.md). */
+    failOn?: EntryVerdict[];
 }
 
 /**
@@ -157,6 +160,8 @@ function jobFor(
         named,
         locked: options.locked === true,
         sourceRoot: repositoryRoot(io.cwd),
+        severity: resolution.config?.severity,
+        failOn: options.failOn,
     };
 }
 

@@ -11,6 +11,7 @@ import { type RefWarningSource, spanWarningSource } from "./refWarnings";
 import { type RefResolution, resolveRef } from "./resolve";
 import { MAX_LISTED_PROBLEMS, SchemaChecker } from "./schema";
 import { type DocumentLookup, Session, SessionDocument } from "./session";
+import { applySeverity, failsCheck, type SeverityPolicy } from "./severity";
 import {
     type Annotation,
     type BoundaryName,
@@ -23,6 +24,7 @@ import {
     type SchemaError,
     type WarningCode,
 } from "./types";
+import { type EntryVerdict, entryVerdict } from "./verdict";
 
 export interface ValidSpanEntry {
     valid: true;
@@ -49,6 +51,8 @@ export type SourceEntry = SpanEntry & { polarity?: unknown; confidence?: unknown
 export interface ReportEntry {
     index: number;
     valid: boolean;
+    /** supported, refuted, contested, broken, or none while it has no sources (core/verdict.ts). */
+    verdict: EntryVerdict;
     claim: SpanEntry;
     sources: SourceEntry[];
 }
@@ -170,6 +174,11 @@ export interface CheckOptions {
      * read the same into unchanged documents are not resolved again. The result is the same either way.
      */
     memo?: CheckMemo;
+    /**
+     * The level of each code (core/severity.ts): "off" problems are left out, and only errors fail
+     * the check. Absent: every code at its own level.
+     */
+    severity?: SeverityPolicy;
 }
 
 /** evidex-compatible: resolve and validate annotations against a session; returns the report. */
@@ -191,6 +200,7 @@ export function checkParts(
         refWarnings: extraWarnings = [],
         unlistedSyntaxErrors = 0,
         memo,
+        severity,
     }: CheckOptions = {},
 ): CheckResult {
     memo?.begin(lookup);
@@ -313,7 +323,13 @@ export function checkParts(
             return;
         }
         if (keepEntries || onEntry) {
-            const entry = { index, valid, claim, sources };
+            const entry: ReportEntry = {
+                index,
+                valid,
+                verdict: entryVerdict({ valid, claim, sources }),
+                claim,
+                sources,
+            };
             if (keepEntries) entries.push(entry);
             onEntry?.(entry);
         }
@@ -322,12 +338,18 @@ export function checkParts(
     // File-level errors (shape, documents) were not reported with an annotation.
     for (const error of checker.errors) if (!reported.has(error)) problems.push({ ...error });
     if (syntaxErrors.length > 0) problems.unshift(...syntaxErrors.map((error) => ({ ...error })));
+    let shown = problems;
+    if (severity) {
+        // The configured levels decide what is reported and what fails (docs/codes.md, "Severity per code").
+        shown = applySeverity(problems, severity);
+        resolutionFailed = shown.some((p) => failsCheck(p) && !isSchemaErrorCode(p.code));
+    }
     const counts = { validCount, omittedEntryCount, resolutionFailed, unlistedSyntaxErrors };
     const summary = reportOf(parts, checker, syntaxErrors, entries, counts);
     const unlistedProblemCount =
         (summary.schemaErrorCount ?? summary.schemaErrors.length) - summary.schemaErrors.length;
     memo?.end();
-    return { report: summary, problems, parts, annotations: checked, lookup, unlistedProblemCount };
+    return { report: summary, problems: shown, parts, annotations: checked, lookup, unlistedProblemCount };
 }
 
 /** The report's verdict and counts once every annotation was checked. */

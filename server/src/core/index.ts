@@ -106,4 +106,12 @@ export {
     SourceCheckError,
 } from "./session";
 export * from "./types";
-export { VERDICTS, type Verdict, verdictOf, verdictOfPolarities } from "./verdict";
+export {
+    ENTRY_VERDICTS,
+    type EntryVerdict,
+    entryVerdict,
+    VERDICTS,
+    type Verdict,
+    verdictOf,
+    verdictOfPolarities,
+} from "./verdict";

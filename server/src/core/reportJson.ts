@@ -26,6 +26,8 @@ export interface ReportExtras {
     lock?: object;
     /** Why the lock beside the file cannot be used. */
     lockError?: object;
+    /** `--fail-on`: the verdicts listed and the annotations (from 1) that have one (docs/verdicts.md). */
+    gate?: object;
 }
 
 /** The fields after `entries`: the report's counts and verdict (`ok` is `exitCode === 0`). */
@@ -53,6 +55,7 @@ export function reportObject(report: Report, extras: ReportExtras = {}): Record<
     const object: Record<string, unknown> = { ...report };
     if (extras.lock) object.lock = extras.lock;
     if (extras.lockError) object.lockError = extras.lockError;
+    if (extras.gate) object.gate = extras.gate;
     return object;
 }
 
@@ -93,7 +96,7 @@ const SUMMARY_ORDER = [
     "omittedEntryCount",
 ] as const;
 /** What the output adds, in order, after the summary. */
-const EXTRAS_ORDER = ["warnings", "lock", "lockError"] as const;
+const EXTRAS_ORDER = ["warnings", "lock", "lockError", "gate"] as const;
 
 /**
  * A `lines` report's end: the `entries` list closed, then the fields after it, closing its object.

@@ -4,14 +4,32 @@
  * schema); else `supported` if every source supports, `refuted` if every source refutes,
  * `contested` if both occur.
  */
-import type { ReportEntry } from "./check";
+/** What a verdict is read from: a report entry (core/check.ts), or anything shaped like one. */
+export interface VerdictEntry {
+    valid: boolean;
+    claim: { valid: boolean };
+    sources: readonly { valid: boolean; polarity?: unknown }[];
+}
 
 export type Verdict = "supported" | "refuted" | "contested" | "broken";
 
 export const VERDICTS: readonly Verdict[] = ["supported", "contested", "refuted", "broken"];
 
+/**
+ * What `check --json` says of each entry (docs/verdicts.md): its verdict, or `none` while it has no
+ * sources (a claim waiting for its evidence), whatever else is wrong with it.
+ */
+export type EntryVerdict = Verdict | "none";
+
+export const ENTRY_VERDICTS: readonly EntryVerdict[] = ["supported", "refuted", "contested", "broken", "none"];
+
+/** The verdict a report entry carries (`ReportEntry.verdict`). */
+export function entryVerdict(entry: VerdictEntry): EntryVerdict {
+    return entry.sources.length === 0 ? "none" : verdictOf(entry);
+}
+
 /** The verdict of a report entry. */
-export function verdictOf(entry: Pick<ReportEntry, "valid" | "claim" | "sources">): Verdict {
+export function verdictOf(entry: VerdictEntry): Verdict {
     if (!entry.valid || !entry.claim.valid || entry.sources.length === 0) return "broken";
     if (entry.sources.some((source) => !source.valid)) return "broken";
     return verdictOfPolarities(entry.sources.map((source) => source.polarity));

@@ -7,6 +7,7 @@
  * A repair that writes is one workspace edit: the editor applies it (undoable), nothing is written
  * behind its back.
  */
+
 import * as nodePath from "node:path";
 import type { Range as LspRange, WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { AgentToolParams, AgentToolResult } from "../../../shared/agentToolProtocol";
@@ -15,6 +16,7 @@ import { lockUnderRoot } from "../agentTools/lockAccess";
 import { type AnnotationFileAccess, type RefScope, runTool, type ToolContext, ToolError } from "../agentTools/tools";
 import { resolveRef } from "../core/resolve";
 import { type DocumentFailure, isDocumentFailure } from "../core/session";
+import { mergeSeverity } from "../core/severity";
 import type { Ref } from "../core/types";
 import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
@@ -149,8 +151,11 @@ export function workspaceToolContext(workspace: ToolWorkspace, root: string, edi
                 throw new ToolError("unreadable-document", formatConfigProblem(resolved.problem, shown));
             }
             const scoped = resolved.root;
+            const configured = "config" in resolved ? resolved.config?.severity : undefined;
             return {
                 base: nodePath.relative(root, scoped).replace(/\\/g, "/"),
+                // The setting over the file's configuration, as in the editor's diagnostics.
+                severity: mergeSeverity(configured, workspace.settings.severity),
                 documents: () => workspace.source.lookupFor(scoped),
                 files: () => workspace.filesUnder(scoped),
                 revision: (rev) => revisionDocuments(scoped, rev),

@@ -1,6 +1,7 @@
 /**
  * Diagnostics: every problem of docs/contract.md section 3 on its exact JSON token, code = the error code,
- * source "sourcecheck", severity Error (except a claim still waiting for its sources); ambiguity lists every occurrence as relatedInformation.
+ * source "sourcecheck", severity Error (except a claim still waiting for its sources, and as the file's
+ * severity policy says: docs/codes.md); ambiguity lists every occurrence as relatedInformation.
  * Served by pull (textDocument/diagnostic) when the client supports it, else pushed.
  */
 import {
@@ -12,6 +13,7 @@ import {
 } from "vscode-languageserver-protocol";
 import { ordinal } from "../../../shared/numbering";
 import { listedProblems, MORE_PROBLEMS, moreProblemsNote, type Problem } from "../core/check";
+import { applySeverity } from "../core/severity";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import type { FeatureWorkspace } from "./featureWorkspace";
 import { locateSpan, rangeOfPointer, rangeOfSpan } from "./positions";
@@ -33,15 +35,20 @@ export interface ProblemDiagnostic {
     diagnostic: Diagnostic;
 }
 
-const cache = new WeakMap<AnnotationFile, { stamp: number; entries: ProblemDiagnostic[] }>();
+const cache = new WeakMap<AnnotationFile, { stamp: number; levels: string; entries: ProblemDiagnostic[] }>();
 
-/** Each problem of the file with its diagnostic, cached per stamp (code actions need both). */
+/**
+ * Each problem of the file with its diagnostic, at the level the file's severity policy gives its code
+ * (core/severity.ts, as the CLI's outputs), cached per stamp and policy (code actions need both).
+ */
 export function problemDiagnostics(workspace: FeatureWorkspace, file: AnnotationFile): ProblemDiagnostic[] {
+    const policy = workspace.severityOf?.(file);
+    const levels = policy ? JSON.stringify(policy) : "";
     const cached = cache.get(file);
-    if (cached && cached.stamp === file.stamp) return cached.entries;
+    if (cached && cached.stamp === file.stamp && cached.levels === levels) return cached.entries;
     const syntaxAt = new Set<number>();
     let kept: Problem[] = [];
-    for (const problem of file.problems) {
+    for (const problem of policy ? applySeverity(file.problems, policy) : file.problems) {
         // The parser may report one bad token twice ("property name expected", "value expected"): keep the first.
         const offset = (problem as { offset?: number }).offset;
         if (problem.code === "invalid-json" && offset !== undefined) {
@@ -57,7 +64,7 @@ export function problemDiagnostics(workspace: FeatureWorkspace, file: Annotation
     // One pass over the text locates every token, rather than a lookup per problem.
     file.spansOf(kept.map((p) => p.pointer));
     const entries = kept.map((problem) => ({ problem, diagnostic: toDiagnostic(workspace, file, problem) }));
-    cache.set(file, { stamp: file.stamp, entries });
+    cache.set(file, { stamp: file.stamp, levels, entries });
     return entries;
 }
 

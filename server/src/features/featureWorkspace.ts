@@ -7,6 +7,7 @@
  * names the concrete index.
  */
 import type { SessionDocument } from "../core/session";
+import type { SeverityPolicy } from "../core/severity";
 import type { AnnotationFile, Citation } from "../workspace/annotationFile";
 import type { DocumentSource } from "../workspace/documentSource";
 import type { ConfigLoad } from "../workspace/projectConfig";
@@ -31,6 +32,11 @@ export interface FeatureWorkspace {
     /** The absolute path a workspace-mode ref of this file names, when it is under the root. */
     absoluteOf(file: AnnotationFile, refPath: string): string | undefined;
     uriOf(file: AnnotationFile, refPath: string): string | undefined;
+    /**
+     * The level of each code for this file: `sourcecheck.severity` over its sourcecheck.config.json's
+     * (docs/codes.md, "Severity per code"); undefined when neither sets one.
+     */
+    severityOf?(file: AnnotationFile): SeverityPolicy | undefined;
 }
 
 /** Quick fixes (features/codeActions.ts): the questions above, and whether the editor keeps locks. */
@@ -77,7 +83,7 @@ export interface ConfiguredWorkspace {
 /** The agent tools in the editor (features/agentTools.ts): folders, documents under a root, the files of the scan. */
 export interface ToolWorkspace {
     readonly folders: readonly string[];
-    readonly settings: Pick<Settings, "documentRoot" | "maxDocumentSize">;
+    readonly settings: Pick<Settings, "documentRoot" | "maxDocumentSize" | "severity">;
     readonly source: Pick<DocumentSource, "get" | "lookupFor">;
     filesUnder(root: string): string[];
 }

@@ -128,6 +128,7 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
             const reader = readerFor(resolved.root, options.maxBytes ?? resolved.config?.maxDocumentSize);
             return {
                 base: nodePath.relative(root, resolved.root).replace(/\\/g, "/"),
+                severity: resolved.config?.severity,
                 documents: () => reader.lookup(),
                 files: () => listCandidateDocuments(resolved.root),
                 revision: (rev) => revisionDocuments(resolved.root, rev),

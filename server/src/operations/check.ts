@@ -12,7 +12,9 @@ import { LockComparison, type LockError, type LockFile, type UnchangedLock } fro
 import { parseJsonText } from "../core/parse";
 import { type ReportExtras, reportObject } from "../core/reportJson";
 import type { DocumentLookup } from "../core/session";
+import type { SeverityPolicy } from "../core/severity";
 import type { SchemaError } from "../core/types";
+import type { EntryVerdict } from "../core/verdict";
 
 /** A readable file with zero annotations and no schema error: it passes, with this warning. */
 export const NO_ANNOTATIONS = "no-annotations";
@@ -32,6 +34,10 @@ export interface CheckRequest {
     keep?: boolean;
     /** With `keep`: the refs only, not the report's entries (the editor shows refs, never the report). */
     refsOnly?: boolean;
+    /** The level of each code, from the file's sourcecheck.config.json (docs/codes.md, "Severity per code"). */
+    severity?: SeverityPolicy;
+    /** `--fail-on`: the verdicts that fail the check (exit 1) when an entry has one (docs/verdicts.md). */
+    failOn?: readonly EntryVerdict[];
 }
 
 /** The lock beside the file as its front end read it: none (no `path`), one, or why it cannot be used. */
@@ -69,6 +75,12 @@ export interface CheckOutcome {
     lockCounts?: LockComparison["counts"];
 }
 
+/** The annotations (numbered from 1) whose verdict `--fail-on` lists. */
+export interface VerdictGate {
+    failOn: EntryVerdict[];
+    failed: { annotation: number; verdict: EntryVerdict }[];
+}
+
 export function checkOperation(request: CheckRequest, capabilities: CheckCapabilities): CheckOutcome {
     const parsed =
         request.text !== undefined
@@ -81,17 +93,21 @@ export function checkOperation(request: CheckRequest, capabilities: CheckCapabil
     const lockRead = capabilities.lock;
     const comparison = lockComparison(request, lockRead, capabilities.sha256);
     const keep = request.keep === true;
+    const gate = request.failOn ? { failOn: [...request.failOn], failed: [] } : undefined;
     const result = checkInput(parsed.value, capabilities.documents, parsed.syntaxErrors, {
         keepAnnotations: keep,
         keepEntries: keep && request.refsOnly !== true,
         unlistedSyntaxErrors: parsed.unlistedSyntaxErrors,
-        onEntry: capabilities.onEntry,
+        onEntry: gate ? gatedEntries(gate, capabilities.onEntry) : capabilities.onEntry,
         refWarnings: comparison ? [comparison] : [],
         memo: capabilities.memo,
+        severity: request.severity,
     });
     const { report } = result;
-    // A lock that cannot be used is bad input (docs/lock.md), whatever the refs say.
-    const exitCode = lockRead?.error ? EXIT.usage : report.exitCode;
+    // A lock that cannot be used is bad input (docs/lock.md), whatever the refs say; a verdict
+    // `--fail-on` lists fails a check that would pass.
+    const gated = report.exitCode === EXIT.clean && gate && gate.failed.length > 0 ? EXIT.findings : report.exitCode;
+    const exitCode = lockRead?.error ? EXIT.usage : gated;
     const counted = comparison && (lockRead?.lock || lockRead?.comparison || request.locked);
     const extras: ReportExtras = {
         warnings: noAnnotations(report.validCount + report.invalidCount, report.schemaErrors),
@@ -99,6 +115,7 @@ export function checkOperation(request: CheckRequest, capabilities: CheckCapabil
             ? { file: lockRead?.lock || lockRead?.comparison ? lockRead.path : undefined, ...comparison.counts }
             : undefined,
         lockError: lockRead?.error && { ...lockRead.error, file: lockRead.path },
+        gate,
     };
     return {
         result,
@@ -107,6 +124,15 @@ export function checkOperation(request: CheckRequest, capabilities: CheckCapabil
         invalidCount: report.invalidCount,
         extras,
         lockCounts: comparison?.counts,
+    };
+}
+
+/** Entries passed on as they come, the ones whose verdict the gate lists noted on the way. */
+function gatedEntries(gate: VerdictGate, next: ((entry: ReportEntry) => void) | undefined) {
+    return (entry: ReportEntry): void => {
+        if (gate.failOn.includes(entry.verdict))
+            gate.failed.push({ annotation: entry.index + 1, verdict: entry.verdict });
+        next?.(entry);
     };
 }
 

@@ -177,7 +177,12 @@ export function workspaceEvents(core: ServiceCore) {
         configured: (): void => follower.configured(),
         configurationKey: (): ConfigurationKey => ({
             scan: workspace.scanKey(),
-            resolution: JSON.stringify([workspace.settings.documentRoot, workspace.settings.maxDocumentSize]),
+            // The levels of codes too: every file's diagnostics are published again at the new levels.
+            resolution: JSON.stringify([
+                workspace.settings.documentRoot,
+                workspace.settings.maxDocumentSize,
+                workspace.settings.severity,
+            ]),
             inlayHints: workspace.settings.inlayHintsEnabled,
         }),
         /** A sourcecheck.config.json changed: document roots may have moved, configurations are read again. */

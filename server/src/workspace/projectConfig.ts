@@ -1,7 +1,8 @@
 import * as nodePath from "node:path";
-import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
+import { getNodeValue, type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { nestingBeyond } from "../../../shared/jsonNesting";
 import { LineIndex } from "../core/lines";
+import { readSeverityPolicy, type SeverityPolicy } from "../core/severity";
 import { compileGlobs, globProblem, MAX_PATTERNS } from "./globs";
 import { readTextFile } from "./safeFile";
 
@@ -20,6 +21,8 @@ export interface ProjectConfig {
     maxDocumentSize?: number;
     /** Globs of the files that are evidence sources, relative to `root`; unset: every document (docs/evidence.md). */
     sources?: string[];
+    /** The level of each code it sets (docs/codes.md, "Severity per code"). */
+    severity?: SeverityPolicy;
 }
 
 /** What is wrong with a configuration file, at a 1-based line and column of it. */
@@ -56,7 +59,7 @@ export const nodeConfigFileSystem: ConfigFileSystem = {
     },
 };
 
-const KNOWN_KEYS = new Set(["$schema", "annotationFiles", "exclude", "maxDocumentSize", "sources"]);
+const KNOWN_KEYS = new Set(["$schema", "annotationFiles", "exclude", "maxDocumentSize", "sources", "severity"]);
 
 /** Largest configuration file, and deepest nesting, parsed (docs/security.md, "Resource bounds"). */
 export const MAX_CONFIG_CHARS = 1024 * 1024;
@@ -122,7 +125,7 @@ export function parseProjectConfig(file: string, text: string): ConfigLoad {
         const key = keyNode?.value as string;
         if (!KNOWN_KEYS.has(key)) {
             report(
-                `unknown setting ${JSON.stringify(key)}: use annotationFiles, exclude, maxDocumentSize or sources`,
+                `unknown setting ${JSON.stringify(key)}: use annotationFiles, exclude, maxDocumentSize, sources or severity`,
                 keyNode.offset,
                 keyNode.length,
             );
@@ -132,6 +135,8 @@ export function parseProjectConfig(file: string, text: string): ConfigLoad {
         const at = (message: string, node: Node = valueNode) => report(`${key}: ${message}`, node.offset, node.length);
         if (key === "$schema") {
             if (valueNode.type !== "string") at("must be a string");
+        } else if (key === "severity") {
+            config.severity = severityOf(valueNode, at);
         } else if (key === "maxDocumentSize") {
             const size = valueNode.value;
             if (valueNode.type !== "number" || !Number.isInteger(size) || size < 1)
@@ -171,6 +176,16 @@ export function parseProjectConfig(file: string, text: string): ConfigLoad {
         }
     }
     return done();
+}
+
+/** `"severity": { "<code>": level }`, each wrong code or level reported on its own token. */
+function severityOf(node: Node, at: (message: string, node?: Node) => void): SeverityPolicy {
+    const read = readSeverityPolicy(getNodeValue(node));
+    for (const problem of read.problems) {
+        const property = node.children?.find((child) => child.children?.[0]?.value === problem.code);
+        at(problem.message, property?.children?.[problem.message.startsWith(`${problem.code}:`) ? 1 : 0] ?? node);
+    }
+    return read.policy;
 }
 
 function describeParseError(code: number): string {

@@ -3,6 +3,7 @@
  * or initializationOptions), validated once here so every other module can trust them.
  */
 import type { BoundaryStyle } from "../core/boundaries";
+import { readSeverityPolicy, type SeverityPolicy } from "../core/severity";
 import { DEFAULT_MAX_DOCUMENT_BYTES } from "./diskDocuments";
 
 export interface Settings {
@@ -21,6 +22,8 @@ export interface Settings {
     exclude: string[];
     /** `sourcecheck.lock.update`: when the editor writes locks (docs/lock.md, "In the editor"). */
     lockUpdate: LockUpdateMode;
+    /** `sourcecheck.severity`: the level of each code, over sourcecheck.config.json's (docs/codes.md). */
+    severity: SeverityPolicy;
 }
 
 /** onSave: saving updates an existing lock; manual: only the command and quick fixes write; never: the editor writes none. */
@@ -39,6 +42,7 @@ export const DEFAULT_SETTINGS: Settings = {
     updateRefsOnEdit: "prompt",
     exclude: [],
     lockUpdate: "onSave",
+    severity: {},
 };
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -72,5 +76,7 @@ export function readSettings(raw: unknown): Settings {
             ? section.exclude.filter((g): g is string => typeof g === "string" && g.length > 0)
             : [],
         lockUpdate: LOCK_UPDATE_MODES.find((m) => m === lockUpdate) ?? "onSave",
+        // Unknown codes and levels are left out (VS Code's settings editor flags them from package.json).
+        severity: section.severity === undefined ? {} : readSeverityPolicy(section.severity).policy,
     };
 }

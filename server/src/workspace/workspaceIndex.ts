@@ -3,9 +3,11 @@
  * state of every annotation file (open or found on disk), and the index "cited document -> the
  * annotation files and refs citing it" that lets a change in one document re-check only its refs.
  */
+
 import * as nodePath from "node:path";
 import { CheckMemo } from "../core/checkMemo";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
+import { mergeSeverity, type SeverityPolicy } from "../core/severity";
 import type { Citation } from "./annotationFile";
 import { AnnotationFile } from "./annotationFile";
 import { CitationGraph } from "./citationGraph";
@@ -159,6 +161,13 @@ export class WorkspaceIndex {
 
     get(uri: string): AnnotationFile | undefined {
         return this.files.get(uri);
+    }
+
+    /** The level of each code for a file: the setting over its configuration's (docs/codes.md). */
+    severityOf(file: AnnotationFile): SeverityPolicy | undefined {
+        const path = uriToPath(file.uri);
+        const configured = path !== undefined ? this.configs.forFile(path)?.config.severity : undefined;
+        return mergeSeverity(configured, this.settings.severity);
     }
 
     all(): AnnotationFile[] {
