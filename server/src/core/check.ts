@@ -294,17 +294,8 @@ export function checkParts(
             const resolution = resolve(source.ref);
             item?.sources.push({ pointer: source.pointer, ref: source.ref, resolution });
             failedHere = report(resolution, source.ref, source.pointer, index, sourceIndex, problems) || failedHere;
-            const entry: SourceEntry = findings(
-                index,
-                sourceIndex,
-                source.ref,
-                resolution,
-                source.pointer,
-                claimResolution,
-            );
-            entry.polarity = meta.polarity;
-            entry.confidence = meta.confidence;
-            return entry;
+            const found = findings(index, sourceIndex, source.ref, resolution, source.pointer, claimResolution);
+            return { ...found, ...meta };
         });
 
         const valid = schemaFailures === 0 && claim.valid && sources.every((s) => s.valid) && !flagged;
@@ -323,13 +314,7 @@ export function checkParts(
             return;
         }
         if (keepEntries || onEntry) {
-            const entry: ReportEntry = {
-                index,
-                valid,
-                verdict: entryVerdict({ valid, claim, sources }),
-                claim,
-                sources,
-            };
+            const entry = entryOf(index, valid, claim, sources);
             if (keepEntries) entries.push(entry);
             onEntry?.(entry);
         }
@@ -338,18 +323,20 @@ export function checkParts(
     // File-level errors (shape, documents) were not reported with an annotation.
     for (const error of checker.errors) if (!reported.has(error)) problems.push({ ...error });
     if (syntaxErrors.length > 0) problems.unshift(...syntaxErrors.map((error) => ({ ...error })));
-    let shown = problems;
-    if (severity) {
-        // The configured levels decide what is reported and what fails (docs/codes.md, "Severity per code").
-        shown = applySeverity(problems, severity);
-        resolutionFailed = shown.some((p) => failsCheck(p) && !isSchemaErrorCode(p.code));
-    }
+    // The configured levels decide what is reported and what fails (docs/codes.md, "Severity per code").
+    const shown = severity ? applySeverity(problems, severity) : problems;
+    if (severity) resolutionFailed = shown.some((p) => failsCheck(p) && !isSchemaErrorCode(p.code));
     const counts = { validCount, omittedEntryCount, resolutionFailed, unlistedSyntaxErrors };
     const summary = reportOf(parts, checker, syntaxErrors, entries, counts);
     const unlistedProblemCount =
         (summary.schemaErrorCount ?? summary.schemaErrors.length) - summary.schemaErrors.length;
     memo?.end();
     return { report: summary, problems: shown, parts, annotations: checked, lookup, unlistedProblemCount };
+}
+
+/** A report entry, its verdict read from its spans (core/verdict.ts). */
+function entryOf(index: number, valid: boolean, claim: SpanEntry, sources: SourceEntry[]): ReportEntry {
+    return { index, valid, verdict: entryVerdict({ valid, claim, sources }), claim, sources };
 }
 
 /** The report's verdict and counts once every annotation was checked. */
