@@ -17,9 +17,6 @@ export async function agentCases({ scratch, smoke, record, results }) {
     const root = join(scratch, "agents-demo");
     // Timestamps kept: the demo's files are old, as a workspace's mostly are (docs/agents.md, "Speed").
     cpSync(join(repo, "examples", "demo"), root, { recursive: true, preserveTimestamps: true });
-    cpSync(join(repo, "test", "fixtures", "evidence-paraphrases", "corpus"), join(root, "tessera"), {
-        recursive: true,
-    });
     const transport = new StdioClientTransport({
         command: process.execPath,
         args: [join(repo, "dist", "cli.js"), "mcp", "--root", root],
@@ -36,7 +33,7 @@ export async function agentCases({ scratch, smoke, record, results }) {
     };
     const noop = calls("no-op", {}, true);
     try {
-        await listingAndParaphrases(client, results);
+        await listingAndParaphrases(client, scratch, results);
         const cases = [
             ["cite", { path: "answer.md", quote: "adds offline sync for mobile clients.\nEarly adopters" }],
             ["check", { file: "answer.sourcecheck.json" }],
@@ -66,7 +63,7 @@ export async function agentCases({ scratch, smoke, record, results }) {
  * hits or below the floor (target 95%) and in the hits alone (reported), with the share of passage text
  * in each evidence result's text.
  */
-async function listingAndParaphrases(client, results) {
+async function listingAndParaphrases(client, scratch, results) {
     const { tools } = await client.listTools();
     const listed = JSON.stringify(tools).length;
     results.push({
@@ -78,6 +75,24 @@ async function listingAndParaphrases(client, results) {
     });
     console.log(`     mcp tools/list: ${listed} characters`);
     const fixture = join(repo, "test", "fixtures", "evidence-paraphrases");
+    // A root of its own: the demo's configuration names its sources, which would leave the corpus out.
+    const root = join(scratch, "agents-paraphrases");
+    cpSync(join(fixture, "corpus"), join(root, "tessera"), { recursive: true });
+    const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [join(repo, "dist", "cli.js"), "mcp", "--root", root],
+        stderr: "inherit",
+    });
+    const own = new Client({ name: "sourcecheck-bench-paraphrases", version: "1.0.0" });
+    await own.connect(transport);
+    try {
+        await paraphraseRows(own, fixture, results);
+    } finally {
+        await own.close();
+    }
+}
+
+async function paraphraseRows(client, fixture, results) {
     const { claims } = JSON.parse(readFileSync(join(fixture, "paraphrases.json"), "utf8"));
     let inHits = 0;
     let inHitsOrBelow = 0;
