@@ -20,6 +20,7 @@ import { FindSources, type FindSourcesArgs } from "./findSources";
 import { FIX_REF_COMMAND, fixRef } from "./fixRef";
 import { FollowEdits, RefUpdates, UNDO_REF_UPDATE_COMMAND } from "./followEdits";
 import { CitedSpanHoverProvider, OPEN_REF_COMMAND } from "./hover";
+import { type ImportCitationsArgs, importCitations } from "./importCitations";
 import { associateAnnotationFiles } from "./languageAssociation";
 import { documentSchemes, SourceCheckClient } from "./languageClient";
 import { registerLanguageModelTools } from "./languageModelTools";
@@ -107,6 +108,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.subscriptions.push(lockKeeper);
     command("sourcecheck.lockRefs", (arg) => reporting(() => lockKeeper.lockFile(arg)));
     command(ACCEPT_CHANGED_TEXT_COMMAND, (arg) => reporting(() => lockKeeper.accept(arg)));
+    command("sourcecheck.importCitations", (arg) =>
+        reporting(() => importCitations(sc, argsObject<ImportCitationsArgs>(arg))),
+    );
     command("sourcecheck.buildSessionFromOpenDocuments", () => reporting(() => buildSessionFromOpenDocuments()));
     command("sourcecheck.toggleDecorations", () =>
         reporting(async () => {

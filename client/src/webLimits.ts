@@ -13,6 +13,10 @@ const NEEDS_NODE: Record<string, () => string> = {
         vscode.l10n.t(
             "Writing a lock is not available in VS Code for the Web: run `sourcecheck lock` on a clone. Drift against an existing lock is still shown.",
         ),
+    "sourcecheck.importCitations": () =>
+        vscode.l10n.t(
+            "Importing citations is not available in VS Code for the Web: run `sourcecheck import` on a clone.",
+        ),
     "sourcecheck.acceptChangedText": () =>
         vscode.l10n.t(
             "Writing a lock is not available in VS Code for the Web: run `sourcecheck lock` on a clone. Drift against an existing lock is still shown.",
