@@ -8,8 +8,9 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { reviewScope } from "../operations/review";
 import { CitationGraph } from "../workspace/citationGraph";
-import { changesSince, commitOf, GitChangesError, gitTopLevel } from "../workspace/gitChanges";
+import { GitChangesError, gitTopLevel } from "../workspace/gitChanges";
 import { lockPathFor } from "../workspace/lockFiles";
+import { createNodeWorkspace } from "../workspace/nodeWorkspace";
 import { ProjectConfigs } from "../workspace/projectConfig";
 import { DocumentCache } from "./checkFile";
 import { sourceCheckExits } from "./command";
@@ -116,15 +117,8 @@ export function makeReview(
 function makeReviewGit(request: ReviewRequest, io: Pick<CliIo, "cwd">) {
     if (request.base === undefined) throw usageError(SPEC, " needs --base REV (or a pull_request event with --post)");
     const repository = fs.realpathSync(gitTopLevel(io.cwd));
-    const base = commitOf(repository, request.base);
-    const head = request.head === undefined ? undefined : commitOf(repository, request.head);
-    if (head !== undefined && head !== commitOf(repository, "HEAD")) {
-        throw new CliError(
-            `review: --head ${request.head} is not the checked-out commit: review reads the work tree, so check out ${head.slice(0, 12)} first`,
-            2,
-        );
-    }
-    const changes = changesSince(repository, base, head);
+    // base...head through the workspace's one door for history (git on Node).
+    const { base, head, changes } = gitWorkspaceHistory(repository, request.base, request.head);
     const configs = new ProjectConfigs();
     const explicitRoot = request.root !== undefined ? nodePath.resolve(io.cwd, request.root) : undefined;
     const context = { repository, cwd: io.cwd, explicitRoot, configs };
@@ -170,6 +164,12 @@ interface ReviewEvent {
     head?: string;
     /** A workflow_run's head as `owner:branch`, to find its pull request by (a fork's run lists none). */
     headLabel?: string;
+}
+
+function gitWorkspaceHistory(repository: string, base: string, head: string | undefined) {
+    const history = createNodeWorkspace(repository).history;
+    if (!history?.changesBetween) throw new CliError("review: this host has no history", 2);
+    return history.changesBetween(repository, base, head);
 }
 
 /** What the pull_request (or workflow_run) event says: the PR's number, base and head commits. */

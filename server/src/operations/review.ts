@@ -7,7 +7,11 @@
 import { applyOffsetEdits, parsedTokenLocator, refTokenEdits } from "../core/annotationEdits";
 import type { Ref } from "../core/types";
 
-/** One file changed between the base and the head (git's name-status, renames detected). */
+/**
+ * One file changed between the base and the head (git's name-status, renames detected): the shape of
+ * the workspace history's `changesBetween` (workspace/workspace.ts, HistoryChange), restated here so
+ * that the operation imports nothing of the workspace.
+ */
 export interface ReviewChange {
     status: "added" | "modified" | "deleted" | "renamed" | "copied" | "type-changed";
     /** Its path at the head (for a deleted file, the path it had), relative to the repository root, `/`-separated. */

@@ -4,7 +4,7 @@
  * no head is given. git runs as a child process with arguments, never a shell; a revision is checked
  * by `rev-parse --verify` before any other use.
  */
-import type { ReviewChange } from "../operations/review";
+import type { HistoryChanges, HistoryChange as ReviewChange } from "./workspace";
 
 export class GitChangesError extends Error {}
 
@@ -69,6 +69,21 @@ export function changesSince(root: string, base: string, head: string | undefine
     const range = head === undefined ? [mergeBase] : [mergeBase, head];
     const out = git(root, ["diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", ...range, "--"]);
     return parseNameStatus(out);
+}
+
+/**
+ * `base...head` of the repository at `root` (the Node history's `changesBetween`, workspace.ts): both
+ * revisions resolved to commits, the head the checked-out one, then the changes.
+ */
+export function gitChangesBetween(root: string, baseRev: string, headRev: string | undefined): HistoryChanges {
+    const base = commitOf(root, baseRev);
+    const head = headRev === undefined ? undefined : commitOf(root, headRev);
+    if (head !== undefined && head !== commitOf(root, "HEAD")) {
+        throw new GitChangesError(
+            `--head ${headRev} is not the checked-out commit: review reads the work tree, so check out ${head.slice(0, 12)} first`,
+        );
+    }
+    return { base, head, changes: changesSince(root, base, head) };
 }
 
 const STATUS: Record<string, ReviewChange["status"]> = {

@@ -10,6 +10,7 @@ import { type DocumentLookup, SessionDocument } from "../core/session";
 import {
     type Disposable,
     type FileInfo,
+    type HistoryChange,
     type TextRead,
     type Workspace,
     type WorkspaceHistory,
@@ -33,6 +34,8 @@ export interface MemoryWorkspaceOptions {
         revisions: Record<string, Record<string, string>>;
         lastCommit?: Record<string, string>;
         renames?: Record<string, Record<string, string[]>>;
+        /** The changes of `base...head` by that key (`base...` for the files as they are), the revisions as given. */
+        changes?: Record<string, HistoryChange[]>;
     };
 }
 
@@ -132,6 +135,11 @@ function memoryHistory(root: string, given: NonNullable<MemoryWorkspaceOptions["
         },
         lastCommitOf: (file) => given.lastCommit?.[file.startsWith(`${root}/`) ? file.slice(root.length + 1) : file],
         renamesSince: (_root, rev) => new Map(Object.entries(given.renames?.[rev] ?? {})),
+        changesBetween(_root, base, head) {
+            const changes = given.changes?.[`${base}...${head ?? ""}`];
+            if (!changes) throw new Error(`unknown revisions ${JSON.stringify(`${base}...${head ?? ""}`)}`);
+            return { base, head, changes };
+        },
     };
 }
 

@@ -9,6 +9,7 @@ import * as nodePath from "node:path";
 import { nodeDiscoveryFs } from "./discoveryFs";
 import { DiskDocuments } from "./diskDocuments";
 import { realPathOrUndefined, statOrUndefined } from "./fileStat";
+import { gitChangesBetween } from "./gitChanges";
 import { GitRevisionDocuments, lastCommitOf, renamesSince } from "./gitRevision";
 import { isInside } from "./pathSafety";
 import { readTextFile } from "./safeFile";
@@ -29,6 +30,7 @@ export const GIT_HISTORY: WorkspaceHistory = {
     at: (root, rev) => GitRevisionDocuments.open(root, rev),
     lastCommitOf,
     renamesSince,
+    changesBetween: gitChangesBetween,
 };
 
 /** The workspace of the folder `root` (made absolute against the current folder). */

@@ -38,7 +38,24 @@ export interface WriteOptions {
     ifUnchanged: string | null;
 }
 
-/** What a host's history gives (docs/repair.md, "Evidence"): on Node, git. */
+/** A file changed between two revisions (git's name-status, renames detected); paths relative to the root, `/`-separated. */
+export interface HistoryChange {
+    status: "added" | "modified" | "deleted" | "renamed" | "copied" | "type-changed";
+    /** Its path at the head (a deleted file: the path it had). */
+    path: string;
+    /** A renamed or copied file's path at the base. */
+    previousPath?: string;
+}
+
+/** The change `base...head` (docs/review.md, "Affected refs"): the revisions as commit ids, and the files changed. */
+export interface HistoryChanges {
+    base: string;
+    /** Undefined: the head is the files as they are now (the work tree). */
+    head: string | undefined;
+    changes: HistoryChange[];
+}
+
+/** What a host's history gives (docs/repair.md, "Evidence"; docs/review.md): on Node, git. */
 export interface WorkspaceHistory {
     /** The documents under `root` as they were at `rev`; throws an Error (one clear line) when it cannot. */
     at(root: string, rev: string): DocumentLookup;
@@ -46,6 +63,12 @@ export interface WorkspaceHistory {
     lastCommitOf(file: string): string | undefined;
     /** Renames recorded under `root` since `rev`: old path -> new paths, both relative to `root`. */
     renamesSince(root: string, rev: string): Map<string, string[]>;
+    /**
+     * The files changed from the merge base of `base` and `head` to `head` (without one: to the files as
+     * they are), under the repository `root`. `head` must be the revision the files are at. Throws an
+     * Error (one clear line) for an unknown revision, a shallow history, another head.
+     */
+    changesBetween?(root: string, base: string, head: string | undefined): HistoryChanges;
 }
 
 export interface Disposable {
