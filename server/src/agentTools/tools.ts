@@ -68,6 +68,8 @@ export type ToolErrorCode =
     | "invalid-request"
     | "unknown-provider"
     | "answer-differs"
+    /** The MCP server is at its bound of calls in flight (mcp/callGate.ts): call again later. */
+    | "busy"
     | OperationErrorCode;
 
 export interface ToolErrorShape {
@@ -80,6 +82,9 @@ export interface ToolErrorShape {
     pointer?: string;
     /** What to do next, as data (docs/contract.md, "Next steps"). */
     next?: NextStep;
+    /** `busy`: wait at least this long before calling again, and the load that refused the call. */
+    retryAfterMs?: number;
+    load?: { running: number; waiting: number };
 }
 
 export class ToolError extends Error {

@@ -20,6 +20,8 @@ function requestId(value: unknown): string | number | undefined {
 
 /** Largest message read: inline documents of a `check` call may be large, but not unbounded. */
 export const MAX_MESSAGE_BYTES = 96 * 1024 * 1024;
+/** Bytes of answers the output may hold before the next call waits for it to drain. */
+const BACKLOG_BYTES = 1024 * 1024;
 const EDGE_BYTES = 4096;
 
 /** A request answered, timed from its line read to its answer written (`sourcecheck mcp --log-timings`). */
@@ -63,18 +65,31 @@ export class LineTransport implements Transport {
     /** One wait for the output to drain, shared by every reply sent meanwhile (one listener, not one each). */
     private drained: Promise<void> | undefined;
 
-    async send(message: JSONRPCMessage): Promise<void> {
-        if (this.closed) return;
-        const written = this.output.write(serializeMessage(message));
-        if (this.timed && "id" in message && !("method" in message) && message.id !== undefined) this.tell(message.id);
-        if (written) return;
+    /**
+     * Resolves once the answers written so far are mostly out (at most BACKLOG_BYTES still buffered):
+     * the call gate (callGate.ts) starts the next call only then, so a slow reader never makes the
+     * server hold more than a few answers in memory.
+     */
+    async writable(): Promise<void> {
+        while (!this.closed && this.output.writableLength > BACKLOG_BYTES) await this.drain();
+    }
+
+    private drain(): Promise<void> {
         this.drained ??= new Promise<void>((resolve) =>
             this.output.once("drain", () => {
                 this.drained = undefined;
                 resolve();
             }),
         );
-        await this.drained;
+        return this.drained;
+    }
+
+    async send(message: JSONRPCMessage): Promise<void> {
+        if (this.closed) return;
+        const written = this.output.write(serializeMessage(message));
+        if (this.timed && "id" in message && !("method" in message) && message.id !== undefined) this.tell(message.id);
+        if (written) return;
+        await this.drain();
     }
 
     async close(): Promise<void> {

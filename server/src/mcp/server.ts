@@ -23,6 +23,7 @@ import type {
 } from "@modelcontextprotocol/sdk/validation/types.js";
 import { nextTurn } from "../agentTools/cooperative";
 import type { ToolOutcome, ToolRunner } from "../agentTools/tools";
+import { busyMessage, CALL_BOUNDS, type CallBounds, CallGate } from "./callGate";
 import { LineTransport, MAX_MESSAGE_BYTES, type RequestTiming } from "./lineTransport";
 
 /** What a client may show a model about the server as a whole. */
@@ -86,7 +87,13 @@ class ValidatorOnFirstUse implements jsonSchemaValidator {
     }
 }
 
-export function createMcpServer(runTool: ToolRunner, version: string): Server {
+export function createMcpServer(
+    runTool: ToolRunner,
+    version: string,
+    bounds: CallBounds = CALL_BOUNDS,
+    /** Awaited before each call runs (serveStdio: the answers given so far are written out). */
+    ready?: () => Promise<void>,
+): Server {
     const server = new Server(
         { name: "sourcecheck", title: "SourceCheck", version },
         {
@@ -100,11 +107,22 @@ export function createMcpServer(runTool: ToolRunner, version: string): Server {
         tools ??= listedTools();
         return { tools };
     });
+    // A bound on calls in flight: a few run, some wait, the rest are refused with `busy` (callGate.ts).
+    const gate = new CallGate(bounds, ready);
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
-        // One turn of the event loop first: file events already queued (a file the client wrote before
-        // calling) are heard before the tool runs, so the evidence kept in memory is current.
-        await nextTurn();
-        return callToolResult(await runTool(request.params.name, request.params.arguments));
+        const outcome = await gate.run(async () => {
+            // One turn of the event loop first: file events already queued (a file the client wrote before
+            // calling) are heard before the tool runs, so the evidence kept in memory is current.
+            await nextTurn();
+            return runTool(request.params.name, request.params.arguments);
+        });
+        if ("done" in outcome) return callToolResult(outcome.done);
+        const { running, waiting, retryAfterMs } = outcome.refused;
+        const message = busyMessage(outcome.refused);
+        return callToolResult({
+            ok: false,
+            error: { code: "busy", message, retryAfterMs, load: { running, waiting } },
+        });
     });
     return server;
 }
@@ -120,7 +138,8 @@ export async function serveStdio(
     /** Log each request's time in the server, from its line read to its answer written (docs/agents.md). */
     logTimings = false,
 ): Promise<void> {
-    const server = createMcpServer(runTool, version);
+    let transport: LineTransport | undefined;
+    const server = createMcpServer(runTool, version, CALL_BOUNDS, () => transport?.writable() ?? Promise.resolve());
     server.onerror = (error) => streams.log(`sourcecheck mcp: ${error.message}`);
     const timed = logTimings
         ? (timing: RequestTiming) =>
@@ -128,7 +147,7 @@ export async function serveStdio(
                   `sourcecheck mcp: timing ${JSON.stringify({ ...timing, ms: Math.round(timing.ms * 1000) / 1000 })}`,
               )
         : undefined;
-    const transport = new LineTransport(streams.input, streams.output, MAX_MESSAGE_BYTES, timed);
+    transport = new LineTransport(streams.input, streams.output, MAX_MESSAGE_BYTES, timed);
     const closed = new Promise<void>((resolve) => {
         server.onclose = () => resolve();
     });
