@@ -249,9 +249,6 @@ export const toolErrorOutput = z.object({
         source: z.number().int().min(1).optional(),
         pointer: z.string().optional(),
         next: nextStep.optional(),
-        /** With `busy` (the MCP server's bound of calls in flight): when to call again, and the load. */
-        retryAfterMs: z.number().int().optional(),
-        load: z.object({ running: z.number().int(), waiting: z.number().int() }).optional(),
     }),
     /** With `quote-not-found`: the near match the quote probably meant, never certain. */
     candidates: z
@@ -261,7 +258,7 @@ export const toolErrorOutput = z.object({
 
 /** The error of a tool whose failures name no quote: the shape above without the quote's place and next step. */
 const plainToolErrorOutput = z.object({
-    error: toolErrorOutput.shape.error.pick({ code: true, message: true, lines: true, retryAfterMs: true, load: true }),
+    error: toolErrorOutput.shape.error.pick({ code: true, message: true, lines: true }),
     candidates: toolErrorOutput.shape.candidates,
 });
 

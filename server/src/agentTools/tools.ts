@@ -82,9 +82,6 @@ export interface ToolErrorShape {
     pointer?: string;
     /** What to do next, as data (docs/contract.md, "Next steps"). */
     next?: NextStep;
-    /** `busy`: wait at least this long before calling again, and the load that refused the call. */
-    retryAfterMs?: number;
-    load?: { running: number; waiting: number };
 }
 
 export class ToolError extends Error {

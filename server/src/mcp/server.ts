@@ -119,10 +119,9 @@ export function createMcpServer(
         if ("done" in outcome) return callToolResult(outcome.done);
         const { running, waiting, retryAfterMs } = outcome.refused;
         const message = busyMessage(outcome.refused);
-        return callToolResult({
-            ok: false,
-            error: { code: "busy", message, retryAfterMs, load: { running, waiting } },
-        });
+        // Beside code and message, when to call again and the load (extra fields: the listed schema stays small).
+        const error = { code: "busy", message, retryAfterMs, load: { running, waiting } };
+        return { isError: true, content: [{ type: "text", text: `busy: ${message}` }], structuredContent: { error } };
     });
     return server;
 }
