@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
+import { EXIT, type ExitStatus } from "../../shared/exitCodes";
 import { type CliCommand, exitSummary } from "./cli/command";
 import { commandHelp } from "./cli/commandLine";
 import type { CliIo } from "./cli/commands";
@@ -60,16 +61,16 @@ function commandOf(argv: string[], io: CliIo): { command: CliCommand; args: stri
 }
 
 /** Exit status; a promise for the commands that do I/O asynchronously (fetching, workers, servers). */
-export function main(argv: string[], io: CliIo): number | Promise<number> {
+export function main(argv: string[], io: CliIo): ExitStatus | Promise<ExitStatus> {
     try {
         const first = argv[0];
         if (first === "--version" || first === "-v") {
             io.stdout(`${io.version}\n`);
-            return 0;
+            return EXIT.clean;
         }
         if (first === "--help" || first === "-h" || (first === "help" && argv.length === 1)) {
             io.stdout(overallHelp());
-            return 0;
+            return EXIT.clean;
         }
         if (first === "help") return help(argv.slice(1), io);
         const { command, args } = commandOf(argv, io);
@@ -81,7 +82,7 @@ export function main(argv: string[], io: CliIo): number | Promise<number> {
 }
 
 /** `sourcecheck help COMMAND`. */
-function help(args: string[], io: CliIo): number {
+function help(args: string[], io: CliIo): ExitStatus {
     const command = args.length === 1 ? loadCommand(args[0]) : undefined;
     if (!command) {
         const meant = args.length === 1 ? closestStrings(args[0], COMMAND_NAMES, 2)[0] : undefined;
@@ -90,7 +91,7 @@ function help(args: string[], io: CliIo): number {
         );
     }
     io.stdout(commandHelp(command));
-    return 0;
+    return EXIT.clean;
 }
 
 export { processIo };

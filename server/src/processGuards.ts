@@ -5,6 +5,7 @@
  * button, after repeated crashes). A rejected promise nobody awaited changes no state by itself, so
  * it is logged and the server carries on.
  */
+import { SERVER_CRASH_EXIT } from "../../shared/exitCodes";
 
 /** The part of `process` this needs, so tests can hand in a fake. */
 export interface GuardedProcess {
@@ -18,7 +19,7 @@ export function exitOnUncaughtErrors(target: GuardedProcess, log: (message: stri
         try {
             log(`sourcecheck: uncaught exception, the server exits for a restart: ${error?.stack ?? String(error)}`);
         } finally {
-            target.exit(1);
+            target.exit(SERVER_CRASH_EXIT);
         }
     });
     target.on("unhandledRejection", (reason) => {

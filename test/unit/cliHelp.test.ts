@@ -153,12 +153,12 @@ const REACH: Record<string, Record<number, Reach>> = {
 function reach(
     name: string,
     how: Reach,
-): Promise<{ status: number; stderr: string }> | { status: number; stderr: string } {
+): Promise<{ status: number; stdout: string; stderr: string }> | { status: number; stdout: string; stderr: string } {
     const cwd = how.cwd ?? work;
     if (how.process) {
         const cli = path.join(repo, "out/server/src/cli.js");
         const run = spawnSync(process.execPath, [cli, name, ...how.args], { cwd, input: "", encoding: "utf8" });
-        return { status: run.status ?? -1, stderr: run.stderr };
+        return { status: run.status ?? -1, stdout: run.stdout, stderr: run.stderr };
     }
     const pages = how.pages ?? {};
     const fetchPage: CliIo["fetchPage"] = async (url) =>
@@ -189,6 +189,29 @@ describe("CLI: the contract of every command in the registry", () => {
             }
         });
     }
+
+    it("every command's JSON output is one envelope: its fields, then ok and exitCode naming the exit status", async () => {
+        let envelopes = 0;
+        for (const command of COMMANDS) {
+            // `review` says JSON with --format json; every other command that has JSON with --json.
+            const asJson = command.options.json ? ["--json"] : command.name === "review" ? ["--format", "json"] : [];
+            if (asJson.length === 0) continue;
+            for (const [code, how] of Object.entries(REACH[command.name])) {
+                const run = await reach(command.name, { ...how, args: [...how.args, ...asJson] });
+                const said = `${command.name} ${how.args.join(" ")} ${asJson.join(" ")}`;
+                assert.equal(run.status, Number(code), `${said}: ${run.stderr}`);
+                // A command line the parser refused has no JSON to give: its usage goes to stderr.
+                if (run.stdout === "" && run.status === command.exits.usage.code) continue;
+                const json = JSON.parse(run.stdout);
+                assert.equal(typeof json, "object", said);
+                assert.deepEqual([json.ok, json.exitCode], [run.status === 0, run.status], `${said}: ${run.stdout}`);
+                envelopes++;
+            }
+        }
+        // check, validate, cite, annotate, evidence, trace, notes, report-check, convert, repair, lock,
+        // import and review each give at least their clean run's envelope.
+        assert.ok(envelopes >= 24, `${envelopes} envelopes`);
+    });
 
     it("every command: an internal error (here, stdout failing) exits 3 with one line, no stack trace", async () => {
         for (const command of COMMANDS) {

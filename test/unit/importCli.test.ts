@@ -36,6 +36,7 @@ describe("sourcecheck import", () => {
                     message: "it cites a web page (https://news.example/costs), whose text is not in the workspace",
                 },
             ],
+            ok: false,
             exitCode: 1,
         });
         assert.equal(fs.readFileSync(path.join(dir, "answers/claude.md"), "utf8"), anthropicAnswer);

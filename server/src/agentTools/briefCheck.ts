@@ -7,6 +7,7 @@
  * whole report; `detail: "full"` puts it in the text too.
  */
 
+import { EXIT, type ReportExitStatus } from "../../../shared/exitCodes";
 import { annotationLabel, sourceLabel } from "../../../shared/numbering";
 import { type CheckResult, MAX_LISTED_PROBLEMS, type Problem, type ReportEntry } from "../core/check";
 import { type LockCounts, wordDiffLine } from "../core/lock";
@@ -127,7 +128,7 @@ export interface BriefExtras {
     /** The lock's counts, when the file has a lock. */
     lock?: LockCounts;
     /** The file's exit status when it is not the report's (an unusable lock: operations/check.ts). */
-    exitCode?: 0 | 1 | 2;
+    exitCode?: ReportExitStatus;
 }
 
 /** The brief text; `result` must have been checked with `keepAnnotations` and `keepEntries` (refs are shown). */
@@ -186,13 +187,13 @@ function statusLine(
     file: string | undefined,
     drifted: number,
     lock: LockCounts | undefined,
-    exitCode: 0 | 1 | 2,
+    exitCode: ReportExitStatus,
 ): string {
     const { report } = result;
     const total = report.validCount + report.invalidCount;
     const where = file ? `${file}: ` : "";
     const unlocked = lock && lock.unlocked > 0 ? `; ${plural(lock.unlocked, "ref")} not in the lock` : "";
-    if (exitCode !== 0) {
+    if (exitCode !== EXIT.clean) {
         return `${where}${plural(total, "annotation")}: ${report.validCount} valid, ${report.invalidCount} invalid${unlocked} (exit ${exitCode}).`;
     }
     const refs = result.annotations.reduce(

@@ -4,6 +4,7 @@
  * two cannot drift apart. Outputs are the CLI's `--json` shapes.
  */
 import { z } from "zod";
+import { EXIT } from "../../../shared/exitCodes";
 import { NEXT_ACTIONS, type NextAction } from "../core/nextStep";
 
 /** Longest path argument: far above any real path, far below a denial of service. */
@@ -305,7 +306,7 @@ const sourceEntry = spanEntry.extend({
 
 export const checkOutput = z.object({
     ok: z.boolean(),
-    exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+    exitCode: z.union([z.literal(EXIT.clean), z.literal(EXIT.findings), z.literal(EXIT.usage)]),
     validCount: z.number().int(),
     invalidCount: z.number().int(),
     schemaErrors: z.array(schemaError),
@@ -485,7 +486,8 @@ export const importOutput = z.object({
     converted: z.number().int(),
     /** Citations (counted from 1 in the response's order) not converted, each with why. */
     notConverted: z.array(z.object({ citation: z.number().int().min(1), reason: z.string(), message: z.string() })),
-    exitCode: z.union([z.literal(0), z.literal(1)]),
+    ok: z.boolean(),
+    exitCode: z.union([z.literal(EXIT.clean), z.literal(EXIT.findings)]),
     /** True when the files were written (only with `write: true`). */
     written: z.boolean(),
 });

@@ -6,7 +6,7 @@
 
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { EXIT } from "../../../shared/exitCodes";
+import { EXIT, type ExitStatus } from "../../../shared/exitCodes";
 import { annotationLabel, indexOfOrdinal } from "../../../shared/numbering";
 import { type AnnotateRequest, editAnnotationFile, roleName } from "../core/annotate";
 import { visible } from "../core/visible";
@@ -152,7 +152,7 @@ export const annotateCommand = defineCommand({
     spec: SPEC,
     options: OPTIONS,
     groups: GROUPS,
-    run(line, io: CliIo): number {
+    run(line, io: CliIo): ExitStatus {
         const args = parse(line);
         if (args.remove !== undefined) {
             if (args.stdin || args.claim || args.sources.length > 0)
@@ -219,7 +219,7 @@ export const annotateCommand = defineCommand({
             const notes = done.warnings.map((w) => `${roleName(w.role)}: ${w.code}: ${visible(w.message)}\n`).join("");
             io.stdout(`${visible(what)}\n${visible(JSON.stringify(done.output.cited))}\n${notes}`);
         }
-        return 0;
+        return EXIT.clean;
     },
 });
 
@@ -231,7 +231,7 @@ function fromOne(refused: { message: string; count?: number }, file: string, num
 }
 
 /** `--remove N`: the file without annotation N, written only with --write (exit 0), else shown. */
-function removeAnnotationCommand(args: Parsed, file: string, number: number, io: CliIo): number {
+function removeAnnotationCommand(args: Parsed, file: string, number: number, io: CliIo): ExitStatus {
     const absolute = nodePath.resolve(io.cwd, file);
     if (!fs.existsSync(absolute)) throw new CliError(`annotate: ${file} does not exist; there is nothing to remove`);
     const existing = readTextInputForUpdate(absolute, file);
@@ -247,5 +247,5 @@ function removeAnnotationCommand(args: Parsed, file: string, number: number, io:
                 : `${annotationLabel(indexOfOrdinal(number))} of ${visible(file)} would be removed, not written (add --write to remove it)\n`,
         );
     }
-    return 0;
+    return EXIT.clean;
 }

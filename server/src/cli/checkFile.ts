@@ -4,6 +4,7 @@
  * the number of jobs. JSON entries are written as they are made: memory does not grow with the report.
  */
 import * as nodePath from "node:path";
+import { EXIT, type ReportExitStatus } from "../../../shared/exitCodes";
 import { annotationLabel, indexOfOrdinal } from "../../../shared/numbering";
 import type { ReportEntry } from "../core/check";
 import { changedDocuments, LockComparison, type LockError, UnchangedLock } from "../core/lock";
@@ -55,7 +56,7 @@ export interface FileJob {
 export interface FileTotals {
     validCount: number;
     invalidCount: number;
-    exitCode: 0 | 1 | 2;
+    exitCode: ReportExitStatus;
 }
 
 /** Output of one file, piece by piece; `startsItem` marks the start of one array item (a comma before it). */
@@ -251,7 +252,7 @@ export function lockOf(
 
 /** A file of many that cannot be read as text: a schema-class error of its own, the others still checked. */
 function unreadableFile(job: FileJob, format: OutputFormat, emit: Emit, message: string): FileTotals {
-    const totals: FileTotals = { validCount: 0, invalidCount: 0, exitCode: 2 };
+    const totals: FileTotals = { validCount: 0, invalidCount: 0, exitCode: EXIT.usage };
     const error: SchemaError = { code: "invalid-json", pointer: "", message };
     if (format === "json") {
         const report = { ok: false, ...totals, schemaErrors: [error], entries: [] };

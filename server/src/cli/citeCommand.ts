@@ -4,7 +4,7 @@
  */
 
 import * as nodePath from "node:path";
-import { EXIT } from "../../../shared/exitCodes";
+import { EXIT, type ExitStatus } from "../../../shared/exitCodes";
 import { SessionDocument } from "../core/session";
 import { visible } from "../core/visible";
 import { cite } from "../operations/cite";
@@ -34,7 +34,7 @@ const SPEC: CommandSpec = {
 export const citeCommand = defineCommand({
     spec: SPEC,
     options: ROOT_AND_JSON,
-    run({ values, positionals }, io): number {
+    run({ values, positionals }, io): ExitStatus {
         if (positionals.length !== 2) throw usageError(SPEC, " takes PATH and QUOTE");
         const [documentPath, quoteArgument] = positionals;
         const quote = quoteArgument === "-" ? readQuoteFromStdin(io) : quoteArgument;
@@ -60,12 +60,12 @@ export const citeCommand = defineCommand({
             // Bad input, not an uncitable quote: the document itself cannot be had.
             if (outcome.badInput) throw new CliError(`cite: ${code}: ${message}`);
             io.stderr(`sourcecheck: ${code}: ${visible(message)}\n`);
-            return 1;
+            return EXIT.findings;
         }
         io.stdout(`${JSON.stringify(outcome.output.ref)}\n`);
         for (const warning of outcome.output.warnings ?? [])
             io.stderr(`sourcecheck: ${warning.code}: ${visible(warning.message)}\n`);
-        return 0;
+        return EXIT.clean;
     },
 });
 

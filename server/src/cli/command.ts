@@ -2,11 +2,12 @@
  * The shape of one `sourcecheck` command (docs/cli.md): its name, usage and named exit statuses,
  * declared once. A leaf, so command modules and the registry do not import each other.
  */
+import { EXIT, type ExitStatus, TRACECITE_EXIT } from "../../../shared/exitCodes";
 import type { CliIo } from "./commands";
 
 /** One exit status and what it means, as `--help` says it. */
 export interface ExitCode {
-    code: number;
+    code: ExitStatus;
     meaning: string;
 }
 
@@ -17,14 +18,14 @@ export interface ExitCode {
 export type ExitCodes = Readonly<{ usage: ExitCode; internal: ExitCode } & Record<string, ExitCode>>;
 
 /** The internal error: a fault of ours, never of the input (cli/processIo.ts reportError). */
-export const INTERNAL_ERROR: ExitCode = { code: 3, meaning: "an internal error" };
+export const INTERNAL_ERROR: ExitCode = { code: EXIT.internal, meaning: "an internal error" };
 
 /** SourceCheck's convention (docs/cli.md, "Exit status"): 0 clean, 1 findings, 2 usage or input, 3 internal. */
 export function sourceCheckExits(meanings: { clean: string; findings?: string; usage?: string }): ExitCodes {
     return {
-        clean: { code: 0, meaning: meanings.clean },
-        ...(meanings.findings !== undefined ? { findings: { code: 1, meaning: meanings.findings } } : {}),
-        usage: { code: 2, meaning: meanings.usage ?? "bad usage or input" },
+        clean: { code: EXIT.clean, meaning: meanings.clean },
+        ...(meanings.findings !== undefined ? { findings: { code: EXIT.findings, meaning: meanings.findings } } : {}),
+        usage: { code: EXIT.usage, meaning: meanings.usage ?? "bad usage or input" },
         internal: INTERNAL_ERROR,
     };
 }
@@ -32,9 +33,9 @@ export function sourceCheckExits(meanings: { clean: string; findings?: string; u
 /** TraceCite's codes, kept so its users' CI scripts keep working: 0 pass, 2 mismatch, 1 bad usage or input. */
 export function traceCiteExits(meanings: { pass: string; mismatch: string; usage: string }): ExitCodes {
     return {
-        pass: { code: 0, meaning: meanings.pass },
-        mismatch: { code: 2, meaning: meanings.mismatch },
-        usage: { code: 1, meaning: `${meanings.usage} (TraceCite's codes)` },
+        pass: { code: TRACECITE_EXIT.pass, meaning: meanings.pass },
+        mismatch: { code: TRACECITE_EXIT.mismatch, meaning: meanings.mismatch },
+        usage: { code: TRACECITE_EXIT.usage, meaning: `${meanings.usage} (TraceCite's codes)` },
         internal: INTERNAL_ERROR,
     };
 }
@@ -56,5 +57,5 @@ export interface CliCommand {
     /** Its options as node:util's parseArgs takes them (`--help` added to every command). */
     options: Readonly<Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }>>;
     /** Exit status; a CliError (from ./files) becomes one clear line on stderr and its exit code. */
-    run(argv: string[], io: CliIo): number | Promise<number>;
+    run(argv: string[], io: CliIo): ExitStatus | Promise<ExitStatus>;
 }

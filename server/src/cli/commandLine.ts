@@ -7,6 +7,7 @@
  * usage and exits with the command's own usage status.
  */
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { EXIT, type ExitStatus } from "../../../shared/exitCodes";
 import { closestStrings } from "../core/editDistance";
 import { type CliCommand, type ExitCodes, exitSummary } from "./command";
 import type { CliIo } from "./commands";
@@ -86,7 +87,7 @@ export const ROOT_AND_JSON = { root: { type: "string" }, json: { type: "boolean"
 /** One way of a command with its own options: `trace verify-files`, `trace compare`. */
 export interface SubcommandDefinition<O extends Options> {
     options: O;
-    run(line: CommandLine<O>, io: CliIo): number | Promise<number>;
+    run(line: CommandLine<O>, io: CliIo): ExitStatus | Promise<ExitStatus>;
 }
 
 /** A subcommand with its options typed, for CommandDefinition.subcommands. */
@@ -104,7 +105,7 @@ export interface CommandDefinition<O extends Options, G extends Groups = Record<
     groups?: G;
     /** Words that, given first, select other options and work (`trace compare`). */
     subcommands?: Readonly<Record<string, SubcommandDefinition<Options>>>;
-    run(line: CommandLine<O, G>, io: CliIo): number | Promise<number>;
+    run(line: CommandLine<O, G>, io: CliIo): ExitStatus | Promise<ExitStatus>;
 }
 
 /** The CliCommand of a definition: parse (a usage error names the command), `--help`, then `run`. */
@@ -157,9 +158,9 @@ export function commandHelp(spec: Pick<CommandSpec, "usage" | "exits">): string 
 }
 
 /** `--help`: the usage and exit statuses on stdout, exit 0. */
-export function printUsage(io: CliIo, spec: CommandSpec): number {
+export function printUsage(io: CliIo, spec: CommandSpec): ExitStatus {
     io.stdout(commandHelp(spec));
-    return 0;
+    return EXIT.clean;
 }
 
 /** `message` follows the command's name: `" takes one FILE"`, `": unknown option"`. */

@@ -2,6 +2,7 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import type picomatchModule from "picomatch";
+import { EXIT, type ExitStatus } from "../../../shared/exitCodes";
 import { type CheckResult, checkInput } from "../core/check";
 import { normalizeLineEndings } from "../core/lines";
 import { numberedLines } from "../core/numberedLines";
@@ -59,7 +60,7 @@ export interface CheckOptions {
  * `check`: one FILE (or stdin) gives the report of docs/contract.md section 5, synchronously; folders, globs,
  * several paths or `--shard` give the `files` report (docs/ci.md), checked on `--jobs` threads.
  */
-export function runCheck(options: CheckOptions, io: CliIo): number | Promise<number> {
+export function runCheck(options: CheckOptions, io: CliIo): ExitStatus | Promise<ExitStatus> {
     const paths = options.paths ?? (options.file !== undefined ? [options.file] : []);
     if (paths.length === 0) {
         if (!io.stdinIsPiped)
@@ -83,7 +84,7 @@ function namesOneFile(arg: string, io: CliIo): boolean {
     }
 }
 
-function runCheckOne(file: string, options: CheckOptions, io: CliIo): number {
+function runCheckOne(file: string, options: CheckOptions, io: CliIo): ExitStatus {
     if (file !== "-") refuseLockFile(file);
     const input =
         file === "-"
@@ -105,7 +106,7 @@ function runCheckOne(file: string, options: CheckOptions, io: CliIo): number {
 }
 
 /** Discovery errors are thrown at once (a usage error); the checking itself is asynchronous. */
-function runCheckMany(paths: string[], options: CheckOptions, io: CliIo): Promise<number> {
+function runCheckMany(paths: string[], options: CheckOptions, io: CliIo): Promise<ExitStatus> {
     // With --jobs, workers load while the files are found (docs/ci.md); stopped if finding them fails.
     // Without it, threads start only once the files are known to be worth it (defaultJobs).
     let parallel = options.jobs ?? 1;
@@ -192,7 +193,7 @@ function availableParallelism(): number {
     return typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
 }
 
-export function runValidate(sessionFile: string, annotationsFile: string, format: OutputFormat, io: CliIo): number {
+export function runValidate(sessionFile: string, annotationsFile: string, format: OutputFormat, io: CliIo): ExitStatus {
     const sessionText = readTextInput(resolveFile(io, sessionFile), io.readStdin, sessionFile);
     const annotationsText = readTextInput(resolveFile(io, annotationsFile), io.readStdin, annotationsFile);
     const session = parseJsonText(sessionText);
@@ -243,7 +244,7 @@ function emit(result: CheckResult, sources: ProblemSource[], format: OutputForma
 }
 
 /** `session FILE...`: an LF-normalised session, paths as given; written atomically with -o. */
-export function runSession(files: string[], output: string | undefined, io: CliIo, followSymlinks = false): number {
+export function runSession(files: string[], output: string | undefined, io: CliIo, followSymlinks = false): ExitStatus {
     if (files.length === 0) throw new CliError("session: give at least one FILE");
     const seen = new Set<string>();
     const documents = files.map((file) => {
@@ -261,11 +262,11 @@ export function runSession(files: string[], output: string | undefined, io: CliI
             { followSymlinks, inputs: files.filter((f) => f !== "-").map((f) => resolveFile(io, f)) },
             output,
         );
-    return 0;
+    return EXIT.clean;
 }
 
 /** `index FILE...`: each document with 1-based line numbers, for authoring refs by hand. */
-export function runIndex(files: string[], io: CliIo): number {
+export function runIndex(files: string[], io: CliIo): ExitStatus {
     if (files.length === 0) throw new CliError("index: give at least one FILE");
     const parts = files.map((file) => {
         const numbered = numberedLines(normalizeLineEndings(readTextInput(resolveFile(io, file), io.readStdin, file)));
@@ -273,7 +274,7 @@ export function runIndex(files: string[], io: CliIo): number {
         return visibleLines(files.length > 1 ? `==> ${visible(file)} <==\n${numbered}` : numbered);
     });
     io.stdout(`${parts.join("\n\n")}\n`);
-    return 0;
+    return EXIT.clean;
 }
 
 function resolveFile(io: CliIo, file: string): string {

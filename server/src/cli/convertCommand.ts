@@ -5,6 +5,7 @@
  * SourceCheck's exit codes: 0 every citation converted, 1 some could not be (listed), 2 bad input.
  */
 import * as nodePath from "node:path";
+import { EXIT, type ExitStatus } from "../../../shared/exitCodes";
 import { type ConvertedFile, convertQuotes, convertTrace } from "../quotes/convert";
 import { parseNotes } from "../quotes/notes";
 import { analyzeTrace } from "../quotes/trace";
@@ -38,7 +39,7 @@ export function looksLikeTrace(file: string, text: string): boolean {
     return first?.trim().startsWith("{") ?? false;
 }
 
-async function runConvert({ values, positionals }: CommandLine<typeof OPTIONS>, io: CliIo): Promise<number> {
+async function runConvert({ values, positionals }: CommandLine<typeof OPTIONS>, io: CliIo): Promise<ExitStatus> {
     const bad = (message: string) => inputError(SPEC, message);
     if (positionals.length !== 1) throw usageError(SPEC, " takes one TRACE.jsonl or NOTES file");
     const file = positionals[0];
@@ -58,7 +59,7 @@ async function runConvert({ values, positionals }: CommandLine<typeof OPTIONS>, 
         );
         converted = convertQuotes(notes.citations, pages);
     }
-    const exitCode = converted.unconverted.length > 0 ? 1 : 0;
+    const exitCode = converted.unconverted.length > 0 ? EXIT.findings : EXIT.clean;
     const json = `${JSON.stringify(converted, null, 2)}\n`;
     if (values.output !== undefined)
         writeFileAtomic(
@@ -73,7 +74,7 @@ async function runConvert({ values, positionals }: CommandLine<typeof OPTIONS>, 
     const convertedCount = converted.annotations.reduce((sum, a) => sum + a.sources.length, 0);
     if (values.json) {
         printJson(io, {
-            ok: exitCode === 0,
+            ok: exitCode === EXIT.clean,
             exitCode,
             output: values.output ?? null,
             annotationCount: converted.annotations.length,

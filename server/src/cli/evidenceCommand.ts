@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
+import { EXIT, type ExitStatus } from "../../../shared/exitCodes";
 import { parseJsonText } from "../core/parse";
 import { visible, visibleLines } from "../core/visible";
 import { EvalCasesError, type EvalReport, evaluate, METRIC_GATES, parseCases } from "../evidence/evaluation";
@@ -26,6 +27,7 @@ import { sourceCheckExits } from "./command";
 import { type CommandLine, type CommandSpec, defineCommand, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
 import { CliError, readTextInput } from "./files";
+import { jsonEnvelope } from "./jsonEnvelope";
 
 const USAGE = `  sourcecheck evidence --corpus DIR --query TEXT [--top-k N] [--budget CHARS] [--index-dir D] [--json]
   sourcecheck evidence --corpus DIR --eval CASES.json [--index-dir D] [--json]
@@ -78,7 +80,7 @@ function shareOf(value: string | undefined): number | undefined {
     return n;
 }
 
-function run({ values, positionals }: CommandLine<typeof OPTIONS>, io: CliIo): number {
+function run({ values, positionals }: CommandLine<typeof OPTIONS>, io: CliIo): ExitStatus {
     if (positionals.length > 0) throw usageError(SPEC, ` takes no operands, not ${positionals[0]}`);
     if (values.corpus === undefined)
         throw new CliError("evidence: give --corpus DIR (the folder of documents to search)");
@@ -115,10 +117,10 @@ function run({ values, positionals }: CommandLine<typeof OPTIONS>, io: CliIo): n
             }),
         );
         for (const warning of opened.warnings) io.stderr(`sourcecheck: warning: ${visible(warning)}\n`);
-        if (json) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+        if (json) io.stdout(jsonEnvelope(answer, EXIT.clean));
         // Document text is shown, never acted on (docs/security.md, "Outputs").
         else io.stdout(visibleLines(textOutput(result, answer, budget)));
-        return 0;
+        return EXIT.clean;
     }
     const opened = keepingIndex(indexDir, () => openIndex(corpus, indexDir, { ...corpusOptions, wholeIndex: true }));
     for (const warning of opened.warnings) io.stderr(`sourcecheck: warning: ${visible(warning)}\n`);
@@ -136,9 +138,13 @@ function run({ values, positionals }: CommandLine<typeof OPTIONS>, io: CliIo): n
         },
     });
     io.stdout(
-        values.json ? `${JSON.stringify(jsonReport(report, opened), null, 2)}\n` : visibleLines(textReport(report)),
+        values.json ? jsonEnvelope(jsonReport(report, opened), exitOf(report)) : visibleLines(textReport(report)),
     );
-    return report.passed ? 0 : 1;
+    return exitOf(report);
+}
+
+function exitOf(report: EvalReport): ExitStatus {
+    return report.passed ? EXIT.clean : EXIT.findings;
 }
 
 /** Runs what opens the index; a folder where it cannot be kept is a usage error, not a crash. */
@@ -206,7 +212,6 @@ function findChunk(index: EvidenceIndex, chunkId: string, path: string) {
 function jsonReport(report: EvalReport, opened: ReturnType<typeof openIndex>) {
     return {
         passed: report.passed,
-        exitCode: report.passed ? 0 : 1,
         metrics: report.metrics,
         gates: report.gates,
         sync: opened.report,

@@ -1,5 +1,6 @@
 /** File I/O of the CLI: reading inputs as text, and atomic writes (temp file renamed into place). */
 import * as fs from "node:fs";
+import { EXIT, type ExitStatus } from "../../../shared/exitCodes";
 import { decodeText, formatBytes, readTextFile } from "../workspace/safeFile";
 import { describeWriteError, type FileSnapshot, type SafeWriteOptions, writeFileSafely } from "../workspace/safeWrite";
 
@@ -13,7 +14,7 @@ export class CliError extends Error {
 
     constructor(
         message: string,
-        readonly exitCode: number = 2,
+        readonly exitCode: ExitStatus = EXIT.usage,
         /** The command's usage, printed as is after the message (which is shown escaped: it names user input). */
         readonly usage?: string,
     ) {

@@ -7,6 +7,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
+import { EXIT, type ExitStatus, type ReportExitStatus, worstExit } from "../../../shared/exitCodes";
 import { PROVIDERS, type Provider } from "../core/import/types";
 import { SessionDocument } from "../core/session";
 import { visible } from "../core/visible";
@@ -24,6 +25,7 @@ import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectCo
 import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, ROOT_AND_JSON, usageError } from "./commandLine";
 import { CliError, readTextInput, writeFileAtomic } from "./files";
+import { jsonEnvelope } from "./jsonEnvelope";
 import { lockFile } from "./lockCommand";
 
 const USAGE = `  sourcecheck import [--from anthropic|openai|gemini|cohere] RESPONSE.json [--request REQUEST.json]
@@ -55,7 +57,7 @@ export const importCommand = defineCommand({
         output: { type: "string", short: "o" },
         lock: { type: "boolean" },
     },
-    run({ values, positionals }, io): number {
+    run({ values, positionals }, io): ExitStatus {
         if (positionals.length !== 1) throw usageError(SPEC, " takes one RESPONSE file (- for stdin)");
         const from = values.from;
         if (from !== undefined && !PROVIDERS.includes(from as Provider))
@@ -122,8 +124,8 @@ export const importCommand = defineCommand({
         );
         if (!outcome.ok) {
             if (values.json) {
-                io.stdout(`${JSON.stringify({ error: outcome.error, exitCode: 2 }, null, 2)}\n`);
-                return 2;
+                io.stdout(jsonEnvelope({ error: outcome.error }, EXIT.usage));
+                return EXIT.usage;
             }
             throw new CliError(`import: ${outcome.error.code}: ${outcome.error.message}`);
         }
@@ -136,9 +138,10 @@ export const importCommand = defineCommand({
         if (values.lock) {
             const locked = lockFile(abs(outShown), outShown, values.root !== undefined ? root : undefined, io);
             json.lock = locked;
-            json.exitCode = Math.max(json.exitCode, locked.exitCode) as 0 | 1 | 2;
+            json.exitCode = worstExit([json.exitCode, locked.exitCode]);
+            json.ok = json.exitCode === EXIT.clean;
         }
-        io.stdout(values.json ? `${JSON.stringify(json, null, 2)}\n` : formatText(json, result));
+        io.stdout(values.json ? jsonEnvelope(json, json.exitCode) : formatText(json, result));
         return json.exitCode;
     },
 });

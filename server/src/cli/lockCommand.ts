@@ -6,7 +6,7 @@
  */
 
 import * as nodePath from "node:path";
-import type { ExitStatus } from "../../../shared/exitCodes";
+import { EXIT, type ExitStatus, type ReportExitStatus, worstExit } from "../../../shared/exitCodes";
 import type { LockRefSite } from "../core/lock/sites";
 import { visible } from "../core/visible";
 import { type LockResult, lockPlan } from "../operations/lock";
@@ -47,7 +47,7 @@ const SPEC: CommandSpec = {
 /** The lock operation's result for one file, with the CLI's envelope (`file`, `exitCode`, `error`). */
 export type FileLockResult = LockResult & {
     file: string;
-    exitCode: 0 | 1 | 2;
+    exitCode: ReportExitStatus;
     error?: { code: string; message: string };
 };
 
@@ -87,7 +87,7 @@ function acceptOption(values: {
 const parsedLockCommand = defineCommand({
     spec: SPEC,
     options: { ...ROOT_AND_JSON, accept: { type: "boolean" }, "accept-annotations": { type: "string" } },
-    run({ values, positionals }, io): number {
+    run({ values, positionals }, io): ExitStatus {
         if (positionals.length === 0) throw usageError(SPEC, " takes at least one annotation FILE, folder or glob");
         if (positionals.includes("-")) throw usageError(SPEC, ": a lock is written beside a file, not for stdin");
         const configs = new ProjectConfigs();
@@ -103,9 +103,9 @@ const parsedLockCommand = defineCommand({
         const results = found.map((file) => {
             return lockFile(file.path, file.shown, root, io, configs, true, { accept });
         });
-        const exitCode = Math.max(0, ...results.map((r) => r.exitCode));
+        const exitCode = worstExit(results.map((r) => r.exitCode));
         if (values.json) {
-            io.stdout(jsonEnvelope({ files: results }, exitCode as ExitStatus));
+            io.stdout(jsonEnvelope({ files: results }, exitCode));
         } else {
             io.stdout(results.map(formatResult).join(""));
         }
@@ -132,7 +132,7 @@ export function lockFile(
     const lockShown = nodePath.join(nodePath.dirname(shown), nodePath.basename(lockPath)).replace(/\\/g, "/");
     const fail = (code: string, message: string): FileLockResult => ({
         ...emptyFileResult(shown, lockShown),
-        exitCode: 2,
+        exitCode: EXIT.usage,
         error: { code, message },
     });
 
@@ -171,7 +171,7 @@ export function lockFile(
         lock: lockShown,
         ...result,
         written: write,
-        exitCode: result.notLocked.length > 0 ? 1 : 0,
+        exitCode: result.notLocked.length > 0 ? EXIT.findings : EXIT.clean,
     };
 }
 

@@ -5,6 +5,7 @@
 
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
+import { EXIT, type ExitStatus } from "../../../shared/exitCodes";
 import { visible } from "../core/visible";
 import { diskToolsOnFirstCall, serveStdio } from "../mcp/server";
 import { sourceCheckExits } from "./command";
@@ -25,7 +26,7 @@ const SPEC: CommandSpec = {
 export const mcpCommand = defineCommand({
     spec: SPEC,
     options: { root: { type: "string" }, "log-timings": { type: "boolean" } },
-    async run({ values, positionals }, io): Promise<number> {
+    async run({ values, positionals }, io): Promise<ExitStatus> {
         if (positionals.length > 0) throw usageError(SPEC, ` takes no operands, not ${positionals[0]}`);
         const root = nodePath.resolve(io.cwd, values.root ?? ".");
         let isDirectory = false;
@@ -41,7 +42,7 @@ export const mcpCommand = defineCommand({
             io.stderr(`sourcecheck mcp: unhandled: ${visible(String(reason))}\n`),
         );
         // The client went away mid-answer: nothing left to serve.
-        process.stdout.on("error", () => process.exit(0));
+        process.stdout.on("error", () => process.exit(EXIT.clean));
         // The tools and the workspace code under them load on the first tool call, not at start-up.
         await serveStdio(
             diskToolsOnFirstCall(root),
@@ -49,6 +50,6 @@ export const mcpCommand = defineCommand({
             { input: process.stdin, output: process.stdout, log: (line) => io.stderr(`${line}\n`) },
             values["log-timings"] === true,
         );
-        return 0;
+        return EXIT.clean;
     },
 });

@@ -4,6 +4,7 @@
  * 2 a quote missing or a page unavailable, 1 bad usage or malformed notes.
  */
 
+import type { ExitStatus } from "../../../shared/exitCodes";
 import { visible } from "../core/visible";
 import type { QuoteDiagnostic } from "../quotes/diagnostics";
 import { type LiveItem, LiveQuoteFinder, liveCounts, liveItem, liveSummary } from "../quotes/live";
@@ -61,7 +62,7 @@ export async function runLiveQuotes(
     each: EachQuote,
     { values, positionals }: CommandLine<typeof LIVE_OPTIONS>,
     io: CliIo,
-): Promise<number> {
+): Promise<ExitStatus> {
     const command = spec.name;
     if (positionals.length !== 1) throw usageError(spec, " takes one FILE");
     const file = positionals[0];

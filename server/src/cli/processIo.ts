@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
+import { EXIT, type ExitStatus } from "../../../shared/exitCodes";
 import { visible } from "../core/visible";
 import type { CliIo } from "./commands";
 import { DEFAULT_MAX_INPUT_BYTES, isCliError, readBoundedSync } from "./files";
@@ -59,7 +60,7 @@ function stdoutWriter(): (text: string) => void {
     };
 }
 
-export function reportError(error: unknown, io: CliIo): number {
+export function reportError(error: unknown, io: CliIo): ExitStatus {
     // A message names user input (paths, options): shown escaped, one line (docs/security.md, "Outputs").
     if (isCliError(error)) {
         io.stderr(`sourcecheck: ${visible(error.message)}\n${error.usage ? `Usage:\n${error.usage}\n` : ""}`);
@@ -67,5 +68,5 @@ export function reportError(error: unknown, io: CliIo): number {
     }
     // Not ours to expect: still one line, no stack trace, and a distinct status from check's 0/1/2.
     io.stderr(`sourcecheck: internal error: ${visible(error instanceof Error ? error.message : String(error))}\n`);
-    return 3;
+    return EXIT.internal;
 }

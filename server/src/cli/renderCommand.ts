@@ -6,6 +6,7 @@
  * 2 bad input (schema errors, or no page could be made). With -o, where it wrote goes to stderr.
  */
 import * as nodePath from "node:path";
+import { EXIT, type ExitStatus } from "../../../shared/exitCodes";
 import { plural } from "../../../shared/numbering";
 import { RecordingLookup } from "../core/lock/basis";
 import { isDocumentFailure } from "../core/session";
@@ -41,7 +42,7 @@ export const renderCommand = defineCommand({
         output: { type: "string", short: "o" },
         "follow-symlinks": { type: "boolean" },
     },
-    run({ values, positionals }, io): number {
+    run({ values, positionals }, io): ExitStatus {
         if (positionals.length !== 1) throw usageError(SPEC, " takes one FILE");
         const [file] = positionals;
         const text = readTextInput(file === "-" ? "-" : nodePath.resolve(io.cwd, file), io.readStdin, file);
@@ -83,16 +84,16 @@ export const renderCommand = defineCommand({
         const { exitCode } = outcome;
         const lockError = outcome.extras.lockError as { file: string; code: string; message: string } | undefined;
         const verdict =
-            exitCode === 2
+            exitCode === EXIT.usage
                 ? lockError
                     ? `${visible(lockError.file)}: ${lockError.code}: ${visible(lockError.message)}`
                     : "it has schema errors"
-                : exitCode === 1
+                : exitCode === EXIT.findings
                   ? `${plural(invalidCount, "annotation")} with broken refs`
                   : "every ref resolves";
         if (values.output === undefined) {
             io.stdout(html);
-            if (exitCode !== 0) io.stderr(`sourcecheck render: ${verdict}\n`);
+            if (exitCode !== EXIT.clean) io.stderr(`sourcecheck render: ${verdict}\n`);
         } else {
             // Never over any file the command read: the annotation file, its lock, its configuration
             // or any document it cites, claims and sources alike (`render -o IN IN`, `render -o

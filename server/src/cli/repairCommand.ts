@@ -6,7 +6,7 @@
  */
 
 import * as nodePath from "node:path";
-import { EXIT } from "../../../shared/exitCodes";
+import { EXIT, type ExitStatus } from "../../../shared/exitCodes";
 import { ordinal } from "../../../shared/numbering";
 import { LineIndex } from "../core/lines";
 import { LocatedText } from "../core/parse";
@@ -56,7 +56,7 @@ export const repairCommand = defineCommand({
         "max-size": { type: "string" },
         json: { type: "boolean" },
     },
-    run({ values, positionals }, io): number {
+    run({ values, positionals }, io): ExitStatus {
         if (positionals.length !== 1) throw usageError(SPEC, " takes one FILE");
         const file = positionals[0];
         if (file === "-" && values.write) throw new CliError("repair: --write needs a FILE, not stdin");

@@ -6,6 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
+import { type ExitStatus, worstExit } from "../../../shared/exitCodes";
 import { reviewScope } from "../operations/review";
 import { CitationGraph } from "../workspace/citationGraph";
 import { GitChangesError, gitTopLevel } from "../workspace/gitChanges";
@@ -54,7 +55,7 @@ export const reviewCommand = defineCommand({
         "from-file": { type: "string" },
         pr: { type: "string" },
     },
-    async run({ values, positionals }, io): Promise<number> {
+    async run({ values, positionals }, io): Promise<ExitStatus> {
         const format = (values.format ?? "text") as ReviewFormat;
         if (!FORMATS.includes(format)) throw usageError(SPEC, `: --format takes ${FORMATS.join(", ")}`);
         if (values["from-file"] !== undefined && !values.post) throw usageError(SPEC, ": --from-file goes with --post");
@@ -153,7 +154,7 @@ function makeReviewGit(request: ReviewRequest, io: Pick<CliIo, "cwd">) {
         files.push(one.reviewed);
         texts.set(affected.file, one.text);
     }
-    const exitCode = Math.max(0, ...files.map((f) => f.exitCode)) as 0 | 1 | 2;
+    const exitCode = worstExit(files.map((f) => f.exitCode));
     const report: ReviewReport = { sourcecheckReview: 1, base, head: head ?? null, files, findings, exitCode };
     return { report, texts, repository };
 }

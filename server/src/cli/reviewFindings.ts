@@ -4,6 +4,7 @@
  * operation) as the whole lines that fix it. Everything is relative to the repository root.
  */
 import * as nodePath from "node:path";
+import { EXIT, type ReportExitStatus } from "../../../shared/exitCodes";
 import { parseJsonText } from "../core/parse";
 import type { RepairDocuments } from "../core/repair";
 import { checkOperation } from "../operations/check";
@@ -41,7 +42,7 @@ export interface ReviewFinding {
 
 export interface ReviewedFile extends AffectedFile {
     /** Its exit status as `check` gives it: 0, 1 (a ref fails) or 2 (bad input). */
-    exitCode: 0 | 1 | 2;
+    exitCode: ReportExitStatus;
 }
 
 export interface ReviewContext {
@@ -70,7 +71,7 @@ export function reviewFile(
     const fail = (message: string) => ({
         findings: [fileFinding(affected.file, "invalid-json", message)],
         text: "",
-        reviewed: { ...affected, exitCode: 2 as const },
+        reviewed: { ...affected, exitCode: EXIT.usage },
     });
     if (resolution.problem) return fail(formatConfigProblem(resolution.problem));
     let input: { text: string; sha256?: string };
@@ -102,7 +103,7 @@ export function reviewFile(
     const lockError = outcome.extras.lockError as { code: string; message: string; file?: string } | undefined;
     if (lockError) findings.unshift(fileFinding(lockError.file ?? affected.file, lockError.code, lockError.message));
     const exitCode = outcome.exitCode;
-    if (exitCode !== 0 || located.length > 0) attachSuggestions(findings, input.text, job, affected, context);
+    if (exitCode !== EXIT.clean || located.length > 0) attachSuggestions(findings, input.text, job, affected, context);
     return { findings, text: input.text, reviewed: { ...affected, exitCode } };
 }
 

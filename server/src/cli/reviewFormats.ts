@@ -4,7 +4,9 @@
  * Reviewdog Diagnostic Format, one Diagnostic a line) and SARIF (cli/sarif.ts).
  */
 import * as nodePath from "node:path";
+import type { ReportExitStatus } from "../../../shared/exitCodes";
 import { visible } from "../core/visible";
+import { jsonEnvelope } from "./jsonEnvelope";
 import type { ReviewedFile, ReviewFinding } from "./reviewFindings";
 import { sarifLog, sarifResult } from "./sarif";
 import type { LocatedProblem } from "./text";
@@ -18,7 +20,7 @@ export interface ReviewReport {
     head: string | null;
     files: ReviewedFile[];
     findings: ReviewFinding[];
-    exitCode: 0 | 1 | 2;
+    exitCode: ReportExitStatus;
 }
 
 export type ReviewFormat = "text" | "json" | "rdjsonl" | "sarif";
@@ -37,7 +39,7 @@ export function formatReview(
 ): string {
     switch (format) {
         case "json":
-            return `${JSON.stringify(report, null, 2)}\n`;
+            return jsonEnvelope(report, report.exitCode);
         case "rdjsonl":
             return rdjsonLines(report.findings, texts);
         case "sarif":

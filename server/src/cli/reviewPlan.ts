@@ -6,6 +6,7 @@
  * bot's comments in, a plan out; cli/githubReview.ts carries it out.
  */
 import { createHash } from "node:crypto";
+import { EXIT } from "../../../shared/exitCodes";
 import type { ReviewFinding } from "./reviewFindings";
 import type { ReviewReport } from "./reviewFormats";
 
@@ -336,13 +337,15 @@ export function parseSavedReview(text: string): ReviewReport | string {
                             file: str,
                             changed: change.optional(),
                             documents: z.array(change).max(10_000),
-                            exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+                            exitCode: z.union([z.literal(EXIT.clean), z.literal(EXIT.findings), z.literal(EXIT.usage)]),
                         })
                         .strict(),
                 )
                 .max(100_000),
             findings: z.array(finding).max(100_000),
-            exitCode: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+            // The one --json envelope's (docs/cli.md); a report written before it had none.
+            ok: z.boolean().optional(),
+            exitCode: z.union([z.literal(EXIT.clean), z.literal(EXIT.findings), z.literal(EXIT.usage)]),
         })
         .strict();
     let value: unknown;

@@ -3,6 +3,8 @@
  * the JSON report, the SARIF log, the closing summary line. Pieces are handed on in chunks as they
  * come; only the totals are kept, so memory does not grow with the report.
  */
+
+import { EXIT, type ExitStatus, worstExit } from "../../../shared/exitCodes";
 import type { FileTotals, OutputFormat } from "./checkFile";
 import type { PieceSink } from "./checkMany";
 import { sarifFrame } from "./sarif";
@@ -15,7 +17,7 @@ export interface RunTotals extends FileTotals {
 export class RunWriter implements PieceSink {
     private readonly out: ChunkedWriter;
     private items = 0;
-    private readonly totals: RunTotals = { files: 0, validCount: 0, invalidCount: 0, exitCode: 0 };
+    private readonly totals: RunTotals = { files: 0, validCount: 0, invalidCount: 0, exitCode: EXIT.clean };
     private tail = "";
 
     constructor(
@@ -49,17 +51,17 @@ export class RunWriter implements PieceSink {
         this.totals.files++;
         this.totals.validCount += totals.validCount;
         this.totals.invalidCount += totals.invalidCount;
-        this.totals.exitCode = Math.max(this.totals.exitCode, totals.exitCode) as 0 | 1 | 2;
+        this.totals.exitCode = worstExit([this.totals.exitCode, totals.exitCode]);
         if (this.format === "json" && !this.many) this.out.add("\n");
     }
 
     /** Close the output; the exit status of the run (the worst of its files). */
-    end(): number {
+    end(): ExitStatus {
         const t = this.totals;
         if (this.format === "sarif") this.out.add(this.tail);
         else if (this.format === "json" && this.many) {
             this.out.add(
-                `${this.items > 0 ? "\n  " : ""}],\n  "validCount": ${t.validCount},\n  "invalidCount": ${t.invalidCount},\n  "ok": ${t.exitCode === 0},\n  "exitCode": ${t.exitCode}\n}\n`,
+                `${this.items > 0 ? "\n  " : ""}],\n  "validCount": ${t.validCount},\n  "invalidCount": ${t.invalidCount},\n  "ok": ${t.exitCode === EXIT.clean},\n  "exitCode": ${t.exitCode}\n}\n`,
             );
         } else if (this.many || this.format === "github") {
             const total = t.validCount + t.invalidCount;

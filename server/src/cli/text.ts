@@ -67,6 +67,7 @@ export function singleSource(file: string, text: string): ProblemSource {
     return { file, text, owns: () => true, localPointer: (pointer) => pointer };
 }
 
+import type { ReportExitStatus } from "../../../shared/exitCodes";
 /** The warning code of a file that holds no annotations: it checks nothing, which is not a pass. */
 import { NO_ANNOTATIONS, NO_ANNOTATIONS_MESSAGE } from "../operations/check";
 
@@ -94,7 +95,7 @@ export function problemLine(p: LocatedProblem): string {
 export function formatText(
     result: CheckResult,
     problems: LocatedProblem[],
-    exitCode: 0 | 1 | 2 = result.report.exitCode,
+    exitCode: ReportExitStatus = result.report.exitCode,
 ): string {
     // Names and messages are shown, never acted on (docs/security.md, "Outputs").
     const lines = problems.map(problemLine);

@@ -9,6 +9,7 @@
  *   trace compare [--json] OLD.jsonl NEW.jsonl
  */
 import * as nodePath from "node:path";
+import { type ExitStatus, TRACECITE_EXIT } from "../../../shared/exitCodes";
 import { normalizeLineEndings } from "../core/lines";
 import { visible } from "../core/visible";
 import { diagnostic, type QuoteDiagnostic } from "../quotes/diagnostics";
@@ -67,12 +68,12 @@ function oneFile(positionals: string[], what: string): string {
     return positionals[0];
 }
 
-function exitOf(analysis: TraceAnalysis): number {
+function exitOf(analysis: TraceAnalysis): ExitStatus {
     if (analysis.malformed) return USAGE_EXIT;
-    return analysis.diagnostics.length > 0 ? 2 : 0;
+    return analysis.diagnostics.length > 0 ? TRACECITE_EXIT.mismatch : TRACECITE_EXIT.pass;
 }
 
-function check({ values, positionals }: CommandLine<typeof CHECK>, io: CliIo): number {
+function check({ values, positionals }: CommandLine<typeof CHECK>, io: CliIo): ExitStatus {
     const file = oneFile(positionals, "trace");
     const analysis = analyzeTrace(readQuoteInput(io, file), { evidence: values.evidence === true });
     const exitCode = exitOf(analysis);
@@ -92,7 +93,7 @@ interface FileCheck {
     status: "match" | "mismatch" | "unavailable" | "unsupported";
 }
 
-function verifyFiles({ values, positionals }: CommandLine<typeof VERIFY_FILES>, io: CliIo): number {
+function verifyFiles({ values, positionals }: CommandLine<typeof VERIFY_FILES>, io: CliIo): ExitStatus {
     const file = oneFile(positionals, "trace verify-files");
     const analysis = analyzeTrace(readQuoteInput(io, file), { evidence: true });
     if (analysis.diagnostics.length > 0) return evidenceFailed(analysis, file, values.json === true, io);
@@ -136,10 +137,10 @@ function verifyFiles({ values, positionals }: CommandLine<typeof VERIFY_FILES>, 
         }
         return { ...at, status: "match" };
     });
-    const exitCode = diagnostics.length > 0 ? 2 : 0;
+    const exitCode = diagnostics.length > 0 ? TRACECITE_EXIT.mismatch : TRACECITE_EXIT.pass;
     if (values.json) {
         printJson(io, {
-            ok: exitCode === 0,
+            ok: exitCode === TRACECITE_EXIT.pass,
             exitCode,
             source_count: files.length,
             matched_count: files.filter((f) => f.status === "match").length,
@@ -149,7 +150,7 @@ function verifyFiles({ values, positionals }: CommandLine<typeof VERIFY_FILES>, 
     } else {
         const matched = files.filter((f) => f.status === "match").length;
         io.stdout(
-            exitCode === 0
+            exitCode === TRACECITE_EXIT.pass
                 ? `PASS: ${matched} source file${matched === 1 ? " matches" : "s match"} captured content\n`
                 : `FAIL: ${matched}/${files.length} source files match captured content\n`,
         );
@@ -158,7 +159,7 @@ function verifyFiles({ values, positionals }: CommandLine<typeof VERIFY_FILES>, 
     return exitCode;
 }
 
-async function verifyUrls({ values, positionals }: CommandLine<typeof JSON_ONLY>, io: CliIo): Promise<number> {
+async function verifyUrls({ values, positionals }: CommandLine<typeof JSON_ONLY>, io: CliIo): Promise<ExitStatus> {
     const file = oneFile(positionals, "trace verify-urls");
     const analysis = analyzeTrace(readQuoteInput(io, file), { evidence: true });
     if (analysis.diagnostics.length > 0) return evidenceFailed(analysis, file, values.json === true, io);
@@ -175,7 +176,7 @@ async function verifyUrls({ values, positionals }: CommandLine<typeof JSON_ONLY>
     return report.exitCode;
 }
 
-function evidenceFailed(analysis: TraceAnalysis, file: string, json: boolean, io: CliIo): number {
+function evidenceFailed(analysis: TraceAnalysis, file: string, json: boolean, io: CliIo): ExitStatus {
     const exitCode = exitOf(analysis);
     if (json) printJson(io, traceReportJson(analysis, exitCode));
     else {
@@ -185,13 +186,13 @@ function evidenceFailed(analysis: TraceAnalysis, file: string, json: boolean, io
     return exitCode;
 }
 
-function compare({ values, positionals }: CommandLine<typeof JSON_ONLY>, io: CliIo): number {
+function compare({ values, positionals }: CommandLine<typeof JSON_ONLY>, io: CliIo): ExitStatus {
     if (positionals.length !== 2)
         throw usageError({ ...SPEC, name: "trace compare" }, " takes OLD.jsonl and NEW.jsonl");
     const [oldFile, newFile] = positionals;
     const comparison = compareTraces(readQuoteInput(io, oldFile), readQuoteInput(io, newFile));
     const ok = comparison.old_valid && comparison.new_valid && comparison.changes.length === 0;
-    const exitCode = ok ? 0 : 2;
+    const exitCode = ok ? TRACECITE_EXIT.pass : TRACECITE_EXIT.mismatch;
     if (values.json) printJson(io, { ok, exitCode, ...comparison });
     else if (comparison.old_valid && comparison.new_valid) {
         io.stdout(`${comparison.changes.length} source changes; ${comparison.unchanged_count} unchanged\n`);

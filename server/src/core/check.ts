@@ -4,6 +4,7 @@
  * is about (what the CLI's text/SARIF output and the editor's diagnostics point at).
  */
 
+import { EXIT, type ReportExitStatus } from "../../../shared/exitCodes";
 import type { CheckMemo } from "./checkMemo";
 import { type InputParts, readInput } from "./input";
 import type { NextStep } from "./nextStep";
@@ -59,7 +60,7 @@ export interface ReportEntry {
 
 export interface Report {
     ok: boolean;
-    exitCode: 0 | 1 | 2;
+    exitCode: ReportExitStatus;
     validCount: number;
     invalidCount: number;
     /** At most MAX_LISTED_PROBLEMS, syntax errors first. */
@@ -349,9 +350,9 @@ function reportOf(
 ): Report {
     const schemaErrors = [...syntaxErrors, ...checker.errors];
     const schemaErrorCount = syntaxErrors.length + counts.unlistedSyntaxErrors + checker.errorCount;
-    const exitCode = schemaErrorCount > 0 ? 2 : counts.resolutionFailed ? 1 : 0;
+    const exitCode = schemaErrorCount > 0 ? EXIT.usage : counts.resolutionFailed ? EXIT.findings : EXIT.clean;
     const report: Report = {
-        ok: exitCode === 0,
+        ok: exitCode === EXIT.clean,
         exitCode,
         validCount: counts.validCount,
         invalidCount: parts.annotations.length - counts.validCount,

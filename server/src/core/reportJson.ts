@@ -11,6 +11,8 @@
  *
  * Pure: no fs. `test/unit/reportJson.test.ts` holds every path to this function's bytes.
  */
+
+import { EXIT } from "../../../shared/exitCodes";
 import type { Report, ReportEntry } from "./check";
 import type { SchemaError } from "./types";
 
@@ -112,7 +114,7 @@ export function reportClose(
     const { key, entry, open } = indent;
     const list = (items: readonly unknown[]) =>
         items.length === 0 ? "[]" : `[\n${items.map((e) => `${entry}${JSON.stringify(e)}`).join(",\n")}\n${key}]`;
-    const fields: [string, string][] = [["ok", String(summary.exitCode === 0)]];
+    const fields: [string, string][] = [["ok", String(summary.exitCode === EXIT.clean)]];
     const rest = summary as unknown as Record<string, unknown>;
     const summaryKeys = [...SUMMARY_ORDER, ...Object.keys(rest).filter((k) => !isOrdered(k, SUMMARY_ORDER))];
     for (const name of summaryKeys) {

@@ -5,7 +5,7 @@
  * tools, `render` and the library's `check` all run this one function and print what it returned:
  * an unusable lock is exit 2 on every front end, and no output names another exit.
  */
-import { EXIT } from "../../../shared/exitCodes";
+import { EXIT, type ReportExitStatus } from "../../../shared/exitCodes";
 import { type CheckResult, checkInput, type ReportEntry } from "../core/check";
 import type { CheckMemo } from "../core/checkMemo";
 import { LockComparison, type LockError, type LockFile, type UnchangedLock } from "../core/lock";
@@ -66,7 +66,7 @@ export interface CheckOutcome {
     /** The core's result: the report (its `exitCode` the refs' alone), problems, and with `keep` the refs. */
     result: CheckResult;
     /** The file's exit status: the report's, or 2 when the lock beside it cannot be used. */
-    exitCode: 0 | 1 | 2;
+    exitCode: ReportExitStatus;
     validCount: number;
     invalidCount: number;
     /** What the JSON report adds to the core's report: `warnings`, `lock`, `lockError`. */

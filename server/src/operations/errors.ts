@@ -2,6 +2,8 @@
  * An operation's refusal (docs/contract.md, "Operations"): a stable code and a message for people.
  * Each front end turns it into its own failure (a CLI exit status, a tool error) without rewording.
  */
+import { EXIT } from "../../../shared/exitCodes";
+
 export type OperationErrorCode =
     | "invalid-arguments"
     | "invalid-lock"
@@ -20,7 +22,7 @@ export class OperationError extends Error {
         readonly code: OperationErrorCode,
         message: string,
         /** Exit status in the CLI: 2 bad input (the default), 1 a finding (a refused replace). */
-        readonly exitCode: 1 | 2 = 2,
+        readonly exitCode: typeof EXIT.findings | typeof EXIT.usage = EXIT.usage,
     ) {
         super(message);
     }

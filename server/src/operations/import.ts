@@ -7,6 +7,7 @@
  * library); this reads and writes nothing itself.
  */
 
+import { EXIT, type ReportExitStatus } from "../../../shared/exitCodes";
 import { ordinal } from "../../../shared/numbering";
 import { inline } from "../core/annotationEdits";
 import { refForSpan } from "../core/author";
@@ -79,7 +80,7 @@ export interface ImportResult {
     annotationText: string;
     converted: number;
     notConverted: NotConverted[];
-    exitCode: 0 | 1;
+    exitCode: typeof EXIT.clean | typeof EXIT.findings;
 }
 
 /** What `import --json` prints, and what the library's `importCitations` and the `import` tool return (docs/import.md). */
@@ -91,7 +92,9 @@ export interface ImportJson {
     annotationFile: string;
     converted: number;
     notConverted: NotConverted[];
-    exitCode: 0 | 1 | 2;
+    /** The one JSON envelope (docs/cli.md): `ok` is `exitCode === 0`. */
+    ok: boolean;
+    exitCode: ReportExitStatus;
 }
 
 /** The contract's JSON of a result, its files named as the front end shows them. */
@@ -102,6 +105,7 @@ export function importJson(result: ImportResult, answer: string, annotationFile:
         annotationFile,
         converted: result.converted,
         notConverted: result.notConverted,
+        ok: result.exitCode === EXIT.clean,
         exitCode: result.exitCode,
     };
 }
@@ -172,7 +176,7 @@ export function importResponse(request: ImportRequest, capabilities: ImportCapab
             annotationText: annotationFileText(annotations),
             converted: annotations.length,
             notConverted,
-            exitCode: notConverted.length > 0 ? 1 : 0,
+            exitCode: notConverted.length > 0 ? EXIT.findings : EXIT.clean,
         },
     };
 }

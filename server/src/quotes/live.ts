@@ -4,6 +4,8 @@
  * in TraceCite's shape (`source_count`, `citation_count`, `matched_count`, one item per citation or
  * per source), without echoing page text or quotes.
  */
+
+import { type ExitStatus, TRACECITE_EXIT } from "../../../shared/exitCodes";
 import type { PageText } from "../core/pageSources";
 import { count } from "./diagnostics";
 import { findQuoteIn, foldText, type QuoteMatch } from "./match";
@@ -24,7 +26,7 @@ export interface LiveItem {
 
 export interface LiveReport {
     ok: boolean;
-    exitCode: number;
+    exitCode: ExitStatus;
     source_count: number;
     citation_count: number;
     matched_count: number;
@@ -99,9 +101,9 @@ export function liveItem(citation: QuoteCitation, page: PageText | undefined, fo
 
 /** The report without its items: exit 2 unless every quote was found. */
 export function liveCounts(citations: number, matched: number, sources: number): Omit<LiveReport, "items"> {
-    const exitCode = matched === citations ? 0 : 2;
+    const exitCode = matched === citations ? TRACECITE_EXIT.pass : TRACECITE_EXIT.mismatch;
     return {
-        ok: exitCode === 0,
+        ok: exitCode === TRACECITE_EXIT.pass,
         exitCode,
         source_count: sources,
         citation_count: citations,
@@ -143,9 +145,12 @@ export function checkTraceLive(analysis: TraceAnalysis, pages: ReadonlyMap<strin
     });
     const citationCount = items.reduce((sum, item) => sum + item.citation_count, 0);
     const matched = items.reduce((sum, item) => sum + item.matched_count, 0);
-    const exitCode = citationCount > 0 && matched === citationCount && items.every((i) => i.ok) ? 0 : 2;
+    const exitCode =
+        citationCount > 0 && matched === citationCount && items.every((i) => i.ok)
+            ? TRACECITE_EXIT.pass
+            : TRACECITE_EXIT.mismatch;
     return {
-        ok: exitCode === 0,
+        ok: exitCode === TRACECITE_EXIT.pass,
         exitCode,
         source_count: items.length,
         citation_count: citationCount,

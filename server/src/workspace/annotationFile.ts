@@ -6,6 +6,7 @@
  */
 import * as nodePath from "node:path";
 import { getNodePath, type Node } from "jsonc-parser";
+import type { ReportExitStatus } from "../../../shared/exitCodes";
 import { type CheckedAnnotation, findingProblem, findingsOf, type Problem, resolutionProblems } from "../core/check";
 import type { CheckMemo } from "../core/checkMemo";
 import type { PointedDocument } from "../core/input";
@@ -85,7 +86,7 @@ export class AnnotationFile {
     /** Schema and syntax errors past the listed ones (core/check.ts): counted, not among `problems`. */
     readonly unlistedProblemCount: number;
     /** The file's exit status as `sourcecheck check` gives it (2 with an unusable lock beside it). */
-    readonly exitCode: 0 | 1 | 2;
+    readonly exitCode: ReportExitStatus;
     /** Annotations failing the schema: broken, whether their errors were listed or not. */
     private readonly schemaFailed: number[] = [];
     /** What this check took from the last one (core/checkMemo.ts): annotations replayed, refs not resolved again. */

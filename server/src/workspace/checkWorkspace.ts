@@ -7,6 +7,7 @@
  * documents, the lock beside each file.
  */
 import * as nodePath from "node:path";
+import { EXIT, type ReportExitStatus, worstExit } from "../../../shared/exitCodes";
 import { lockFileNameFor, parseLock } from "../core/lock";
 import { isLockFileName } from "../core/lock/names";
 import { type CheckLockRead, checkOperation, checkReport } from "../operations/check";
@@ -32,7 +33,7 @@ export interface CheckOptions {
 
 /** Bad input to the check as a whole (a path that names nothing, a broken configuration): `check` exits 2 on it. */
 export class CheckError extends Error {
-    readonly exitCode = 2;
+    readonly exitCode = EXIT.usage;
 }
 
 /** As the CLI caps an annotation file (cli/files.ts) and a lock (workspace/lockFiles.ts). */
@@ -61,13 +62,12 @@ export async function check(workspace: Workspace, options: CheckOptions = {}): P
     }));
     let validCount = 0;
     let invalidCount = 0;
-    let exitCode = 0;
     for (const file of files) {
         validCount += file.validCount as number;
         invalidCount += file.invalidCount as number;
-        exitCode = Math.max(exitCode, file.exitCode as number);
     }
-    return plain({ files, validCount, invalidCount, ok: exitCode === 0, exitCode });
+    const exitCode = worstExit(files.map((file) => file.exitCode as ReportExitStatus));
+    return plain({ files, validCount, invalidCount, ok: exitCode === EXIT.clean, exitCode });
 }
 
 function checkOne(
@@ -86,7 +86,7 @@ function checkOne(
     const read = workspace.readText(path, MAX_INPUT_BYTES);
     if (!read.ok) {
         const error = { code: "invalid-json", pointer: "", message: `cannot read ${shown}: it ${read.message}` };
-        return { ok: false, exitCode: 2, validCount: 0, invalidCount: 0, schemaErrors: [error], entries: [] };
+        return { ok: false, exitCode: EXIT.usage, validCount: 0, invalidCount: 0, schemaErrors: [error], entries: [] };
     }
     const documents = documentsOf(workspace, resolution.root, { maxBytes: resolution.config?.maxDocumentSize });
     const outcome = checkOperation(

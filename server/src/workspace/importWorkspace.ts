@@ -6,6 +6,7 @@
  * response and request files, the configuration, the documents, the writes (only while unchanged).
  */
 import * as nodePath from "node:path";
+import { EXIT } from "../../../shared/exitCodes";
 import { PROVIDERS, type Provider } from "../core/import/types";
 import { normalizeRefPath } from "../core/refPath";
 import {
@@ -47,7 +48,7 @@ export interface ImportOptions {
 
 /** Bad input (the command's exit 2): nothing was written. `code` is the `--json` error code. */
 export class ImportError extends Error {
-    readonly exitCode = 2;
+    readonly exitCode = EXIT.usage;
     constructor(
         readonly code: string,
         message: string,

@@ -1,12 +1,14 @@
 /** A trace's analysis for people (`traceSummary`) and for machines (`trace --json`). */
+
+import { type ExitStatus, TRACECITE_EXIT } from "../../../../shared/exitCodes";
 import { count } from "../diagnostics";
 import type { TraceAnalysis } from "./types";
 
 /** The JSON report of `trace --json`: TraceCite's field names, plus ok/exitCode; no content, no quotes. */
-export function traceReportJson(analysis: TraceAnalysis, exitCode: number) {
+export function traceReportJson(analysis: TraceAnalysis, exitCode: ExitStatus) {
     const citations = analysis.claims.flatMap((claim) => claim.citations);
     return {
-        ok: exitCode === 0,
+        ok: exitCode === TRACECITE_EXIT.pass,
         exitCode,
         mode: analysis.evidence ? "evidence" : "structure",
         run_id: analysis.runId ?? null,
