@@ -7,7 +7,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { EXIT, type ExitStatus, type ReportExitStatus, worstExit } from "../../../shared/exitCodes";
+import { EXIT, type ExitStatus, worstExit } from "../../../shared/exitCodes";
 import { PROVIDERS, type Provider } from "../core/import/types";
 import { SessionDocument } from "../core/session";
 import { visible } from "../core/visible";
