@@ -18,6 +18,7 @@ import {
     Session,
     SessionDocument,
 } from "../../server/src/core";
+import { diskToolRunner } from "../../server/src/mcp/diskContext";
 import { runCli } from "./cliRun";
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -99,7 +100,7 @@ describe("repair: renamed and moved documents", () => {
         assert.match(explained.note ?? "", /matches 2 files: "a\/sla\.md", "b\/sla\.md"; none is chosen/);
     });
 
-    it("sourcecheck repair finds a renamed document by the lock's hash, and by git's rename record", () => {
+    it("sourcecheck repair finds a renamed document by the lock's hash, and by git's rename record", async () => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sourcecheck-renamed-"));
         fs.mkdirSync(path.join(dir, "sources"));
         fs.writeFileSync(path.join(dir, "sources/sla.md"), SLA);
@@ -138,6 +139,13 @@ describe("repair: renamed and moved documents", () => {
         repair = JSON.parse(run.stdout).repairs[0];
         assert.deepEqual([repair.certain, repair.after.path], [true, "sources/service-levels.md"]);
         assert.match(repair.evidence, /git records "sources\/sla\.md" renamed to "sources\/service-levels\.md"/);
+        // The check tool's "did you mean" names the file git records the rename to first (issue 44).
+        const check = await diskToolRunner(dir)("check", { file: "answer.sourcecheck.json" });
+        assert.ok(check.ok);
+        assert.match(
+            check.text,
+            /no file "sources\/sla\.md" under the document root; did you mean "sources\/service-levels\.md"/,
+        );
         assert.equal(runCli(["repair", "--write", "answer.sourcecheck.json"], { cwd: dir }).status, 0);
     });
 });

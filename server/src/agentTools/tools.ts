@@ -331,7 +331,12 @@ function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutc
     if (args.file !== undefined) {
         const text = documentOrFail(context, refPath(args.file)).content;
         const scope = context.refScope(args.file);
-        nearest = (path) => nearestPaths(path, scope.files());
+        // "Did you mean": where git records the document renamed to (since the lock's commit, as repair
+        // follows renames), then the nearest names; asked only of a document that is gone.
+        nearest = (path) => {
+            const renamed = scope.moves?.(undefined).renamesOf(path) ?? [];
+            return [...renamed, ...nearestPaths(path, scope.files()).filter((near) => !renamed.includes(near))];
+        };
         // The very operation `sourcecheck check` runs, with the lock beside the file (docs/lock.md).
         const access = context.lockFor?.(args.file);
         const lock =
