@@ -58,6 +58,11 @@ export type Citation = RefRole & {
      * wrong): its verdict stays `broken` for the CLI, the editor draws it as waiting, not broken.
      */
     awaitingSources?: true;
+    /**
+     * On a claim: each source of its annotation (numbered from 1) with its polarity, confidence and
+     * verdict (`supported` or `refuted` by its polarity when it resolves, else `broken`), for the hover.
+     */
+    sources?: CitationSource[];
     /** Where the citing ref sits in the annotation file. */
     refRange: LspRange;
     /**
@@ -66,6 +71,14 @@ export type Citation = RefRole & {
      */
     problems?: RefProblem[];
 };
+
+/** One source of a claim's annotation, as the claim's hover lists it. */
+export interface CitationSource {
+    source: number;
+    polarity?: Polarity;
+    confidence?: number;
+    verdict: Verdict;
+}
 
 /** A ref of an annotation that fails, or whose cited text changed since it was locked. */
 export type RefProblem = RefRole & {

@@ -11,6 +11,7 @@ export type {
     BrokenRef,
     ChangedCitation,
     Citation,
+    CitationSource,
     CitedSpan,
     CitedSpansResult,
     CoverageResult as Coverage,

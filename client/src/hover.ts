@@ -9,7 +9,7 @@ import * as vscode from "vscode";
 import { VERDICT_GLYPHS } from "../../shared/legend";
 import type { CitedSpansStore } from "./citedSpans";
 import { decorationsEnabled } from "./config";
-import type { Citation, CitedSpan, RefProblem } from "./customRequestTypes";
+import type { Citation, CitationSource, CitedSpan, RefProblem } from "./customRequestTypes";
 import { brokenRefReason, toRange } from "./decorations";
 import { FIX_REF_COMMAND } from "./fixRef";
 import { annotationNumbered, sourceNumbered, verdictWord } from "./l10n";
@@ -49,9 +49,19 @@ function appendSpan(markdown: vscode.MarkdownString, span: CitedSpan): void {
     markdown.appendMarkdown("\n\n");
     for (const citation of span.citations) {
         markdown.appendMarkdown(`- ${describeCitation(citation)}\n`);
+        for (const source of citation.sources ?? []) markdown.appendMarkdown(`    - ${describeSource(source)}\n`);
         for (const problem of citation.problems ?? [])
             markdown.appendMarkdown(`    - ${describeProblem(citation, problem)}\n`);
     }
+}
+
+/** A claim's source, numbered from 1: "source 1: *supports*, confidence 0.9 — ✔ supported". */
+function describeSource(source: CitationSource): string {
+    const polarity = source.polarity ?? vscode.l10n.t("unknown polarity");
+    const confidence =
+        typeof source.confidence === "number" ? vscode.l10n.t(", confidence {0}", source.confidence) : "";
+    const verdict = `${VERDICT_GLYPHS[source.verdict] ?? ""} ${verdictWord(source.verdict)}`;
+    return `${sourceNumbered(source.source)}: *${polarity}*${confidence} — ${verdict}`;
 }
 
 /** The verdict first, as the legend draws it: "⚠ **broken**". */

@@ -56,5 +56,8 @@ describe("one numbering for people", () => {
         const at = new vscode.Position(2, answer.lineAt(2).text.indexOf("37%") + 1);
         const text = await hoverAt(answer.uri, at, "annotation 1 in");
         assert.ok(!text.includes("annotation 0 in"), text);
+        // The claim's hover lists its sources from 1, each with polarity, confidence and verdict.
+        assert.match(text, /source 1: \*supports\*, confidence [0-9.]+ — \S+ supported/);
+        assert.ok(!text.includes("source 0:"), text);
     });
 });

@@ -163,6 +163,14 @@ describe("features against an in-memory workspace", () => {
             ],
         );
         assert.deepEqual(answer.brokenRefs, []);
+        // A claim's citation lists its annotation's sources from 1, each with polarity, confidence and verdict.
+        assert.deepEqual(
+            answer.spans.map((s) => s.citations[0].sources),
+            [
+                [{ source: 1, polarity: "supports", confidence: 0.9, verdict: "supported" }],
+                [{ source: 1, polarity: "refutes", confidence: 0.7, verdict: "broken" }],
+            ],
+        );
         workspace.asked.length = 0;
         const notes = citedSpans(workspace, pathToUri(`${ROOT}/notes.md`));
         assert.deepEqual(workspace.asked, [`citationsOf ${ROOT}/notes.md`, `citable ${pathToUri(`${ROOT}/notes.md`)}`]);

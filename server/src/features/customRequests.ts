@@ -5,6 +5,7 @@
 import type {
     BrokenRef,
     Citation,
+    CitationSource,
     CitedSpan,
     CitedSpansResult,
     CoverageResult,
@@ -62,7 +63,7 @@ export function citedSpans(workspace: FeatureWorkspace, uri: string): CitedSpans
         if (site.role !== "claim") {
             citation.polarity = site.polarity;
             citation.confidence = site.confidence;
-        }
+        } else citation.sources = sourcesOf(file, site.annotation);
         if (claim?.resolution.valid) citation.claimText = claim.resolution.text.slice(0, MAX_CLAIM_TEXT);
         const problems = refProblemsOf(file, site.annotation);
         if (problems.length > 0) citation.problems = problems;
@@ -72,6 +73,19 @@ export function citedSpans(workspace: FeatureWorkspace, uri: string): CitedSpans
         (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
     );
     return { uri, spans, brokenRefs };
+}
+
+/** The sources of an annotation as its claim's hover lists them: each with its own verdict. */
+function sourcesOf(file: AnnotationFile, annotation: number): CitationSource[] {
+    return file
+        .sitesOf(annotation)
+        .filter((site) => site.role !== "claim")
+        .map((site) => ({
+            source: ordinal(site.role as number),
+            polarity: site.polarity,
+            confidence: site.confidence,
+            verdict: !site.resolution.valid ? "broken" : site.polarity === "refutes" ? "refuted" : "supported",
+        }));
 }
 
 /** Each ref of an annotation that fails (its first error) or drifted from its locked text. */
