@@ -149,26 +149,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     command("sourcecheck.view.showBroken", () => view.setFilter("broken"));
     command("sourcecheck.view.showContested", () => view.setFilter("contested"));
     command("sourcecheck.view.refresh", () => view.refresh());
-    command("sourcecheck.showCoverage", (arg) =>
-        reporting(async () => {
-            const uri = typeof arg === "string" ? vscode.Uri.parse(arg) : arg instanceof vscode.Uri ? arg : undefined;
-            const document = uri
-                ? await vscode.workspace.openTextDocument(uri)
-                : vscode.window.activeTextEditor?.document;
-            if (!document)
-                return { ok: false, message: vscode.l10n.t("Open the answer document to show its coverage.") };
-            if (coverageMarks.isShown(document) && arg === undefined) {
-                coverageMarks.hide(document);
-                return { ok: true, shown: false, uncovered: [] };
-            }
-            const ranges = await coverageMarks.show(document);
-            return {
-                ok: true,
-                shown: true,
-                uncovered: ranges.map(rangeJson),
-            };
-        }),
-    );
+    command("sourcecheck.showCoverage", (arg) => reporting(() => toggleCoverage(coverageMarks, arg)));
     // Hooks for the e2e suite, registered only when VS Code runs the tests (client/E2E-HOOKS.md).
     registerTestHooks(context, vscode.ExtensionMode.Test, command, {
         decorationsForEditor: async (uri) => {
@@ -204,6 +185,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     );
     if (extensionEnabled()) await startServer(sc, output);
     else output.appendLine("[client] SourceCheck is turned off in this workspace (sourcecheck.enable)");
+}
+
+/** Show Coverage: marks the answer's uncovered text, or clears the marks when run again without an argument. */
+async function toggleCoverage(coverageMarks: CoverageMarks, arg: unknown) {
+    const uri = typeof arg === "string" ? vscode.Uri.parse(arg) : arg instanceof vscode.Uri ? arg : undefined;
+    const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
+    if (!document) return { ok: false, message: vscode.l10n.t("Open the answer document to show its coverage.") };
+    if (coverageMarks.isShown(document) && arg === undefined) {
+        coverageMarks.hide(document);
+        return { ok: true, shown: false, uncovered: [] };
+    }
+    const ranges = await coverageMarks.show(document);
+    return { ok: true, shown: true, uncovered: ranges.map(rangeJson) };
 }
 
 async function startServer(sc: SourceCheckClient, output: vscode.OutputChannel): Promise<void> {
