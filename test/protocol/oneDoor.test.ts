@@ -102,6 +102,13 @@ async function cli(root: string, args: string[]): Promise<{ status: number; json
     return { status: run.status, json };
 }
 
+/** What a model reads: check --json's entries named by `annotation` from 1 instead of the 0-based `index` (docs/agents.md, "Numbers"). */
+function numbered(json: Record<string, unknown>): Record<string, unknown> {
+    const entries = json.entries as { index: number }[] | undefined;
+    if (!entries) return json;
+    return { ...json, entries: entries.map(({ index, ...entry }) => ({ annotation: index + 1, ...entry })) };
+}
+
 function withoutEnvelope(json: Record<string, unknown>): Record<string, unknown> {
     const { ok: _ok, exitCode: _exitCode, ...rest } = json;
     return rest;
@@ -151,9 +158,13 @@ describe("one door: the same answers on every front end", function () {
                 assert.match(JSON.stringify(viaCli.json), /"text-changed"/);
                 const input = { file: FILE, locked, detail: "full" };
                 const mcp = await front.mcp("check", input);
-                assert.deepEqual(mcp.structuredContent, viaCli.json, `MCP check, locked ${locked}`);
+                assert.deepEqual(mcp.structuredContent, numbered(viaCli.json), `MCP check, locked ${locked}`);
                 const editor = await front.editor("check", input);
-                assert.deepEqual(editor.ok && editor.structured, viaCli.json, `editor check, locked ${locked}`);
+                assert.deepEqual(
+                    editor.ok && editor.structured,
+                    numbered(viaCli.json),
+                    `editor check, locked ${locked}`,
+                );
                 const options = { paths: [FILE], locked };
                 assert.deepEqual(await check(createNodeWorkspace(root), options), viaCli.json, "library on disk");
                 const files = Object.fromEntries(
@@ -197,9 +208,9 @@ describe("one door: the same answers on every front end", function () {
                     ["2"],
                     mcpText,
                 );
-                assert.deepEqual(mcp.structuredContent, viaCli.json, `MCP ${detail}`);
+                assert.deepEqual(mcp.structuredContent, numbered(viaCli.json), `MCP ${detail}`);
                 const editor = await front.editor("check", { file: FILE, detail });
-                assert.deepEqual(editor.ok && editor.structured, viaCli.json, `editor ${detail}`);
+                assert.deepEqual(editor.ok && editor.structured, numbered(viaCli.json), `editor ${detail}`);
             }
         } finally {
             await front.close();

@@ -184,11 +184,18 @@ describe("one report serializer, every output", () => {
         };
         assert.equal(outcome.ok, true);
         const report = checked(text);
-        assert.deepEqual(outcome.structured, reportObject(report));
-        assert.equal(outcome.text, reportJson(report, "compact"));
-        assert.equal(outcome.text, JSON.stringify(report));
-        // Same content as the CLI's layout, in another order.
+        // A model reads entries by `annotation` from 1, never by check --json's 0-based `index` (docs/agents.md, "Numbers").
+        const numbered = (object: Record<string, unknown>) => ({
+            ...object,
+            entries: (object.entries as { index: number }[]).map(({ index, ...entry }) => ({
+                annotation: index + 1,
+                ...entry,
+            })),
+        });
+        assert.deepEqual(outcome.structured, numbered(reportObject(report)));
+        assert.equal(outcome.text, JSON.stringify(numbered(JSON.parse(reportJson(report, "compact")))));
+        // Same content as the CLI's layout, in another order, numbered for a model.
         const cli = JSON.parse(runCli(["check", "m.sourcecheck.json", "--json"], { cwd: root }).stdout);
-        assert.deepEqual(cli, JSON.parse(outcome.text));
+        assert.deepEqual(numbered(cli), JSON.parse(outcome.text));
     });
 });
