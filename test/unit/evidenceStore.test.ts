@@ -234,7 +234,11 @@ describe("sourcecheck evidence (CLI)", () => {
             "truncatedHits",
             "searched",
             "floor",
+            "ok",
+            "exitCode",
         ]);
+        assert.equal(result.ok, true);
+        assert.equal(result.exitCode, 0);
         assert.equal(result.floor, 0);
         assert.equal(result.hits.length, 2);
         assert.deepEqual(result.searched.documents, 4);
