@@ -125,14 +125,33 @@ describe("agents: language model tools", () => {
         assert.equal(doc.getText(), before);
     });
 
-    it("evidence finds the benchmark passage, with a ref that resolves", async () => {
-        const answer = JSON.parse(
-            await invoke("sourcecheck_evidence", { query: "cold start latency benchmark", corpus: "sources" }),
-        ) as { hits: { path: string; ref: Ref | null }[] };
-        assert.ok(answer.hits.length > 0);
-        for (const hit of answer.hits) {
+    it("evidence finds the benchmark passage, each shown where its document holds it", async () => {
+        // The tool answers in the text a model reads (docs/agents.md, "Evidence as text"): each passage
+        // under a line naming its place, "path:first-last"; the passage must be those lines' text.
+        const text = await invoke("sourcecheck_evidence", { query: "cold start latency benchmark", corpus: "sources" });
+        const header = /^passage (\d+), (a hit|below the floor \(judge it\)): (\S+):(\d+)-(\d+) \(\d+% of the query\)$/;
+        const lines = text.split("\n");
+        const hits = lines.flatMap((line, at) => {
+            const match = header.exec(line);
+            return match && match[2] === "a hit"
+                ? [{ at, path: match[3], first: Number(match[4]), last: Number(match[5]) }]
+                : [];
+        });
+        assert.ok(hits.length > 0, text);
+        for (const hit of hits) {
             assert.ok(hit.path.startsWith("sources/"), hit.path);
-            if (hit.ref) assert.ok(await resolveRef(hit.ref), JSON.stringify(hit.ref));
+            const doc = await vscode.workspace.openTextDocument(wsUri(hit.path));
+            const held = doc
+                .getText()
+                .replace(/\r\n?/g, "\n")
+                .split("\n")
+                .slice(hit.first - 1, hit.last)
+                .join("\n");
+            const shown = lines[hit.at + 1];
+            assert.ok(
+                shown.trim().length > 0 && held.includes(shown.trim()),
+                `${hit.path}:${hit.first}-${hit.last} should hold ${JSON.stringify(shown)}`,
+            );
         }
     });
 

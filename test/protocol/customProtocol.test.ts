@@ -84,6 +84,8 @@ describe("custom protocol", () => {
             role: "claim",
             claimText: "37%",
             verdict: "supported",
+            // The claim's hover lists its sources from 1, each with its own verdict (docs/custom-protocol.md).
+            sources: [{ source: 1, polarity: "supports", confidence: 0.95, verdict: "supported" }],
             refRange: rangeOf(
                 text,
                 '{ "path": "answer.md", "start": { "line": 3, "str": "37%" }, "end": { "line": 3, "str": "37%" } }',

@@ -52,7 +52,7 @@ describe("project configuration in the language server", () => {
                 [
                     [1, "exclude: must be an array of glob strings"],
                     [2, "annotationFiles: every item must be a non-empty glob string"],
-                    [3, 'unknown setting "colour": use annotationFiles, exclude, maxDocumentSize or sources'],
+                    [3, 'unknown setting "colour": use annotationFiles, exclude, maxDocumentSize, sources or severity'],
                 ],
             );
         } finally {
