@@ -336,3 +336,26 @@ export interface LockRefsResult {
     /** Refs that do not resolve (their last entry kept when they had one). */
     unresolved: number;
 }
+
+/**
+ * "SourceCheck: Fix All Certain Repairs in Workspace" (docs/editor.md): every certain repair of every
+ * annotation file, as `sourcecheck repair --write` makes them (the repair operation, run by the
+ * `repair` agent tool), returned as one edit the client applies, so one undo takes it all back. An
+ * open file's edit carries its version: the editor refuses the edit if it changed meanwhile.
+ */
+export const REPAIR_WORKSPACE = "sourcecheck/repairWorkspace";
+
+export type RepairWorkspaceResult =
+    | {
+          ok: true;
+          edit: WorkspaceEdit;
+          /** Certain repairs in the edit. */
+          refCount: number;
+          /** Annotation files the edit changes. */
+          fileCount: number;
+          /** Annotation files looked at. */
+          checkedCount: number;
+          /** Files the repair could not run on (outside the root, unreadable, an invalid lock), with why. */
+          skipped: { uri: string; message: string }[];
+      }
+    | { ok: false; message: string };

@@ -38,10 +38,12 @@ import {
     type PathsForRenameParams,
     REF_FOR_SELECTION,
     REFS_CAN_FOLLOW,
+    REPAIR_WORKSPACE,
     type RefForSelectionParams,
     type RefForSelectionResult,
     type RefsCanFollowParams,
     type RefUpdate,
+    type RepairWorkspaceResult,
 } from "./customProtocol";
 import { FIND_EVIDENCE, type FindEvidenceParams, type FindEvidenceResult } from "./evidenceProtocol";
 import {
@@ -79,3 +81,4 @@ export const refetchQuotesRequest = new RequestType<RefetchQuotesParams, Refetch
 export const convertQuotesRequest = new RequestType<ConvertQuotesParams, ConvertQuotesResult, void>(CONVERT_QUOTES);
 export const lockRefsRequest = new RequestType<LockRefsParams, LockRefsResult, void>(LOCK_REFS);
 export const annotationEditRequest = new RequestType<AnnotationEditParams, AnnotationEditResult, void>(ANNOTATION_EDIT);
+export const repairWorkspaceRequest = new RequestType<void, RepairWorkspaceResult, void>(REPAIR_WORKSPACE);

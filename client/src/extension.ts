@@ -29,6 +29,7 @@ import { LINE_INDEX_SCHEME, LineIndexProvider, showLineIndex } from "./lineIndex
 import { LockKeeper } from "./lockRefs";
 import { showNotice } from "./notices";
 import { registerQuoteFiles } from "./quoteFiles";
+import { repairWorkspace } from "./repairWorkspace";
 import { messageOf } from "./requests";
 import { argsObject, type SelectionArgs } from "./selection";
 import { buildSessionFromOpenDocuments } from "./sessionBuilder";
@@ -108,6 +109,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.subscriptions.push(lockKeeper);
     command("sourcecheck.lockRefs", (arg) => reporting(() => lockKeeper.lockFile(arg)));
     command(ACCEPT_CHANGED_TEXT_COMMAND, (arg) => reporting(() => lockKeeper.accept(arg)));
+    command("sourcecheck.repairWorkspace", () => reporting(() => repairWorkspace(sc)));
     command("sourcecheck.importCitations", (arg) =>
         reporting(() => importCitations(sc, argsObject<ImportCitationsArgs>(arg))),
     );

@@ -21,6 +21,7 @@ import {
     pathsForRenameRequest,
     refetchQuotesRequest,
     refForSelectionRequest,
+    repairWorkspaceRequest,
 } from "../../../shared/requestTypes";
 import type { SearchStep } from "../languageService";
 import { onceRead, type ServerContext } from "./context";
@@ -129,6 +130,24 @@ function registerAuthoringRequests({ connection, service, safe }: ServerContext)
     );
 }
 
+/**
+ * "Fix All Certain Repairs in Workspace": once the scan is done, the service runs the repair operation
+ * over every annotation file and answers one edit; the client applies it (one undo).
+ */
+function registerRepairWorkspaceRequest({ connection, service }: ServerContext, indexer: Indexer): void {
+    connection.onRequest(repairWorkspaceRequest, async () => {
+        await indexer.settled();
+        try {
+            return await service.repairWorkspace();
+        } catch (error) {
+            connection.console.error(
+                `sourcecheck: repairWorkspace failed: ${error instanceof Error ? error.stack : String(error)}`,
+            );
+            return { ok: false as const, message: "the server could not repair the workspace" };
+        }
+    });
+}
+
 /** Locks kept by the editor (docs/lock.md, "In the editor"): the server computes and writes them. */
 function registerLockRequests({ connection, service, safe }: ServerContext): void {
     const failed = { ok: false, message: "the server could not lock the refs", written: false, hadLock: false };
@@ -213,6 +232,7 @@ export function registerCustomRequests(
     registerRefUpdateRequests(context, parts.indexer);
     registerAuthoringRequests(context);
     registerLockRequests(context);
+    registerRepairWorkspaceRequest(context, parts.indexer);
     registerAgentRequests(context, parts.indexer);
     registerQuoteRequests(context, parts.diagnostics);
 }

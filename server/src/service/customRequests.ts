@@ -31,6 +31,7 @@ import { pathsForRename } from "../features/followEdits";
 import { lockRefs } from "../features/lockRefs";
 import { pathToUri } from "../workspace/uris";
 import { NOT_IN_BROWSER, type ServiceCore } from "./core";
+import { repairWorkspace } from "./repairWorkspace";
 
 export function customRequests(core: ServiceCore) {
     const { workspace, analysis, follower, quotes, documents, buffers, logger } = core;
@@ -108,6 +109,8 @@ export function customRequests(core: ServiceCore) {
             await workspace.whenScanned();
             return core.agentTool(workspace, params, { buffer: (path) => buffers.buffer(path), applyEdit });
         },
+        /** Every certain repair of every annotation file, as one edit the client applies (service/repairWorkspace.ts). */
+        repairWorkspace: () => repairWorkspace(core),
         /** Re-fetch the pages a quote file cites (docs/quotes.md); `signal` cancels. */
         refetchQuotes: (uri: string, signal: AbortSignal): Promise<RefetchQuotesResult> => quotes.refetch(uri, signal),
         convertQuotes: (uri: string): ConvertQuotesResult => quotes.convert(uri),
