@@ -48,7 +48,13 @@ export async function importCitations(
     };
     const answer = vscode.Uri.joinPath(root, json.answer);
     // The server wrote the files as edits (undoable); saved, so the answer and its annotations are on disk.
-    for (const uri of [answer, vscode.Uri.joinPath(root, json.annotationFile)]) await vscode.workspace.save(uri);
+    // Saved through the document, not `workspace.save`: that saves only a file open in an editor, and
+    // an edit's new file is not, so it stayed empty on disk.
+    for (const uri of [answer, vscode.Uri.joinPath(root, json.annotationFile)]) {
+        const document = await vscode.workspace.openTextDocument(uri);
+        if (document.isDirty && !(await document.save()))
+            return { ok: false, message: vscode.l10n.t("Could not save {0}.", vscode.workspace.asRelativePath(uri)) };
+    }
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(answer), { preview: false });
     const total = json.converted + json.notConverted.length;
     const summary = vscode.l10n.t(
