@@ -282,3 +282,21 @@ export async function prepare(): Promise<void> {
     }
     await cleanSlate();
 }
+
+/**
+ * Remove an annotation file a suite wrote. VS Code keeps a closed file's text model loaded for a while,
+ * and the language client keeps it open for the server until then, so a file deleted at once would
+ * still lend its claims to the answer's marks in the next suites. Emptied first (the loaded model
+ * follows the disk), it lends nothing, whenever the model goes.
+ */
+export async function removeAnnotationFile(uri: vscode.Uri): Promise<void> {
+    const empty = '{ "annotations": [] }\n';
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(empty));
+    await waitFor(
+        `the loaded model of ${vscode.workspace.asRelativePath(uri)} to be emptied`,
+        () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()),
+        (doc) => doc === undefined || doc.isClosed || doc.getText() === empty,
+        15_000,
+    );
+    await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
+}

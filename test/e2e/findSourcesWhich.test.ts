@@ -2,7 +2,7 @@
 // naming the files; it never says there is no claim under the cursor (docs/evidence.md, "Editor").
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { annotationsUri, cleanSlate, prepare } from "./demo";
+import { annotationsUri, cleanSlate, prepare, removeAnnotationFile } from "./demo";
 import { waitFor, wsUri } from "./harness";
 
 const SECOND = "second.sourcecheck.json";
@@ -48,7 +48,7 @@ describe("Find Sources: a claim two annotation files cite", () => {
     });
     after(async () => {
         await cleanSlate();
-        await vscode.workspace.fs.delete(second());
+        await removeAnnotationFile(second());
     });
 
     it("asks which file, naming both, and searches for the one chosen", async () => {

@@ -7,11 +7,12 @@
  */
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { ANNOTATIONS, annotationsUri, cleanSlate, prepare, type Ref, resolveRef } from "./demo";
+import { ANNOTATIONS, annotationsUri, cleanSlate, prepare, type Ref, removeAnnotationFile, resolveRef } from "./demo";
 import { waitFor, wsUri } from "./harness";
 
 const COMMAND = "sourcecheck.repairWorkspace";
-const SECOND = "second.sourcecheck.json";
+// Its own name: another suite's "second.sourcecheck.json" may still be loaded, with that suite's text.
+const SECOND = "fix-all-second.sourcecheck.json";
 
 interface Outcome {
     ok: boolean;
@@ -71,7 +72,7 @@ describe("Fix All Certain Repairs in Workspace", () => {
     before(prepare);
     after(async () => {
         await cleanSlate();
-        await vscode.workspace.fs.delete(wsUri(SECOND)).then(undefined, () => undefined);
+        await removeAnnotationFile(wsUri(SECOND));
     });
 
     it("is in the palette under its title", async () => {
