@@ -14,9 +14,11 @@
  *   write; elsewhere the directory's device and inode are checked again just before the rename;
  * - for an in-place rewrite, the file must still be what was read (size, mtime, inode and a SHA-256
  *   of the bytes), checked just before the rename: a change by someone else is refused, not lost;
- *   the file is held open across the rename and read again after it, so an edit written into it in
- *   between is put back and refused too, once its bytes are stable (an editor writing in place
- *   truncates first: its empty file was once put back);
+ * - the replaced file is given a second, temporary name before the rename and held open through it,
+ *   then compared after the rename with what it was just before: an in-place rewrite (an editor's
+ *   `open(O_TRUNC)` + `write`) or a hard link made meanwhile puts that very file back, by a rename,
+ *   and refuses the write (`changed`, `hard-link`): their bytes are never read and copied, so a read
+ *   between their truncate and their write cannot lose them (replaceExisting);
  * - a file with more than one name (hard links) is refused: a rename would split it;
  * - the temp file is named `.NAME.sourcecheck-PID-RANDOM.tmp` (a long NAME shortened, with a hash of
  *   it: tempPrefix); one left by a process that is gone
@@ -140,19 +142,13 @@ export function writeFileSafely(target: string, content: WriteContent, options: 
     if (existing) refuseUnlessWritableFile(existing);
     if (options.expected && !existing)
         throw new SafeWriteError("changed", "was deleted since it was read; nothing written");
-    if (existing && options.expected) compareWithSnapshot(path, existing, options.expected);
+    // Size, time and inode now; the bytes' hash is compared on the held file just before the rename.
+    if (existing && options.expected && !sameStats(existing, options.expected)) throw changedSinceRead();
     for (const input of options.inputs ?? []) {
         const stats = statOrUndefined(input);
         if (stats && existing && stats.dev === existing.dev && stats.ino === existing.ino) {
             throw new SafeWriteError("same-as-input", "is also an input of this command; it would be overwritten");
         }
-    }
-    if (existing && existing.nlink > 1) {
-        // Renaming a new file over one name would leave the other names on the old text.
-        throw new SafeWriteError(
-            "hard-link",
-            `has ${existing.nlink} names (hard links); replacing it would split them, so nothing was written`,
-        );
     }
 
     let bytes: Buffer | undefined;
@@ -177,28 +173,80 @@ export function writeFileSafely(target: string, content: WriteContent, options: 
     const dirStats = fs.fstatSync(dirFd);
     // Names inside the opened directory, wherever its path now leads (Linux); else the path itself.
     const viaHandle = handlePrefix(dirFd);
-    if (options.within !== undefined && !openedInside(dirFd, directory, options.within)) {
-        fs.closeSync(dirFd);
-        throw new SafeWriteError(
-            "directory-changed",
-            "is in a folder that now leads outside the root; nothing written",
-        );
-    }
     const inDirectory = (entry: string) => (viaHandle ? `${viaHandle}/${entry}` : nodePath.join(directory, entry));
-    removeStaleTemps(inDirectory, name);
-    const tempName = `${tempPrefix(name)}${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
-    let fd: number | undefined;
-    let tempCreated = false;
-    /** The replaced file, held open across the rename to be read again after it. */
-    let held: number | undefined;
+    let temp: OurTemp | undefined;
     try {
-        const mode = existing ? existing.mode & 0o7777 : (options.newFileMode ?? 0o666);
-        fd = fs.openSync(
-            inDirectory(tempName),
-            fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0),
-            existing ? 0o600 : mode,
-        );
-        tempCreated = true;
+        if (options.within !== undefined && !openedInside(dirFd, directory, options.within)) {
+            throw new SafeWriteError(
+                "directory-changed",
+                "is in a folder that now leads outside the root; nothing written",
+            );
+        }
+        // Before the names are counted: a name left by a killed write (its held name) is one of these.
+        removeStaleTemps(inDirectory, name);
+        if (existing) refuseHardLinked(lstatOrUndefined(inDirectory(name)) ?? existing);
+        temp = writeTemp(inDirectory, name, existing, options, bytes ?? content);
+
+        // Last checks, as close to the rename as a path API allows.
+        if (!viaHandle) {
+            const now = statOrUndefined(directory);
+            if (!now || now.dev !== dirStats.dev || now.ino !== dirStats.ino) {
+                throw new SafeWriteError(
+                    "directory-changed",
+                    "is in a folder that was moved or replaced while writing",
+                );
+            }
+        }
+        if (existing) {
+            replaceExisting({ inDirectory, name, temp, existing, expected: options.expected, bytes });
+        } else {
+            if (lstatOrUndefined(inDirectory(name))) {
+                throw new SafeWriteError("changed", "was created by someone else while writing; nothing written");
+            }
+            fs.renameSync(inDirectory(temp.name), inDirectory(name));
+        }
+        temp.renamed = true;
+        if (options.fsync !== false) {
+            try {
+                fs.fsyncSync(dirFd);
+            } catch {
+                // Some file systems cannot flush a directory; the rename itself is done.
+            }
+        }
+    } catch (error) {
+        if (temp && !temp.renamed) fs.rmSync(inDirectory(temp.name), { force: true });
+        throw error instanceof SafeWriteError ? error : ioError(error);
+    } finally {
+        if (temp) fs.closeSync(temp.fd);
+        fs.closeSync(dirFd);
+    }
+}
+
+/** Our temp file: its name, an open descriptor on it (read and write), and its state once written. */
+interface OurTemp {
+    name: string;
+    fd: number;
+    written: fs.Stats;
+    /** Renamed into the target's place (or put back over): not ours to remove any more. */
+    renamed: boolean;
+}
+
+/** Create the temp file beside the target, with the old file's owner and mode, and write it whole. */
+function writeTemp(
+    inDirectory: (entry: string) => string,
+    name: string,
+    existing: fs.Stats | undefined,
+    options: SafeWriteOptions,
+    content: Uint8Array | WriteContent,
+): OurTemp {
+    const tempName = `${tempPrefix(name)}${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
+    const mode = existing ? existing.mode & 0o7777 : (options.newFileMode ?? 0o666);
+    const fd = fs.openSync(
+        inDirectory(tempName),
+        fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0),
+        existing ? 0o600 : mode,
+    );
+    try {
         if (existing) {
             // Keep the owner first (chown may clear set-id bits), then the exact mode (not the umask's).
             const written = fs.fstatSync(fd);
@@ -214,58 +262,238 @@ export function writeFileSafely(target: string, content: WriteContent, options: 
             }
             fs.fchmodSync(fd, mode);
         }
-        const out = fd;
         const writeAll = (piece: Uint8Array) => {
             for (let offset = 0; offset < piece.length; )
-                offset += fs.writeSync(out, piece, offset, piece.length - offset);
+                offset += fs.writeSync(fd, piece, offset, piece.length - offset);
         };
-        if (bytes) writeAll(bytes);
-        else (content as (write: (bytes: Uint8Array) => void) => void)(writeAll);
+        if (typeof content === "function") content(writeAll);
+        else writeAll(typeof content === "string" ? Buffer.from(content, "utf8") : content);
         if (options.fsync !== false) fs.fsyncSync(fd);
+        return { name: tempName, fd, written: fs.fstatSync(fd), renamed: false };
+    } catch (error) {
         fs.closeSync(fd);
-        fd = undefined;
+        fs.rmSync(inDirectory(tempName), { force: true });
+        throw error;
+    }
+}
 
-        // Last checks, as close to the rename as a path API allows.
-        if (!viaHandle) {
-            const now = statOrUndefined(directory);
-            if (!now || now.dev !== dirStats.dev || now.ino !== dirStats.ino) {
-                throw new SafeWriteError(
-                    "directory-changed",
-                    "is in a folder that was moved or replaced while writing",
-                );
-            }
+interface Replacement {
+    inDirectory: (entry: string) => string;
+    name: string;
+    temp: OurTemp;
+    existing: fs.Stats;
+    expected: FileSnapshot | undefined;
+    /** Our bytes, when given whole (a producer's are not kept). */
+    bytes: Buffer | undefined;
+}
+
+/**
+ * Rename the temp file over an existing target, losing nothing to anyone writing it meanwhile.
+ *
+ * Before the rename the old file is given a second, temporary name (`link`, named as our temp files
+ * are) and opened through it. So after the rename it is still a file in the folder, not an unlinked
+ * inode: an editor that opened it before the rename (`open(O_TRUNC)` + `write`) writes into a file
+ * that can be put back whole, by a rename, without reading its bytes (reading them could catch it
+ * between its truncate and its write). Compared after the rename, against what it was just before:
+ * - its size, modification time or (when these agree) content hash changed: an in-place rewrite
+ *   during our write, put back and refused with `changed`;
+ * - it has a name besides the temporary one: a hard link made during our write, put back with both
+ *   names and refused with `hard-link` (our rename would have split it).
+ * Where the file system has no hard links, the old file's bytes are put back once they are stable.
+ */
+function replaceExisting(replacement: Replacement): void {
+    const { inDirectory, name, temp, existing, expected } = replacement;
+    const held = holdOldFile(inDirectory, name);
+    try {
+        const before = fs.fstatSync(held.fd);
+        if (before.dev !== existing.dev || before.ino !== existing.ino) {
+            throw new SafeWriteError("changed", "was replaced by another file while writing; nothing written");
+        }
+        refuseHardLinked(before, held.name ? 2 : 1);
+        if (expected) {
+            if (expected.size === 0) settleEmpty(held.fd);
+            if (!sameStats(fs.fstatSync(held.fd), expected)) throw changedSinceRead();
+            // Same size and time can still hide an edit within the clock's resolution: compare the hash.
+            if (sha256OfBytes(bytesFromStart(held.fd)) !== expected.sha256) throw changedSinceRead();
         }
         const current = lstatOrUndefined(inDirectory(name));
-        if (existing) {
-            if (!current || current.dev !== existing.dev || current.ino !== existing.ino) {
-                throw new SafeWriteError("changed", "was replaced by another file while writing; nothing written");
-            }
-            if (options.expected) held = compareWithSnapshot(inDirectory(name), current, options.expected, true);
-        } else if (current) {
-            throw new SafeWriteError("changed", "was created by someone else while writing; nothing written");
+        if (!current || current.dev !== existing.dev || current.ino !== existing.ino) {
+            throw new SafeWriteError("changed", "was replaced by another file while writing; nothing written");
         }
-        fs.renameSync(inDirectory(tempName), inDirectory(name));
-        tempCreated = false;
-        if (held !== undefined && options.expected) {
-            // An edit written into the old file between the last check and the rename would be lost
-            // with it: read it again, and put the other edit back if there was one.
-            keepOtherEdit(held, options.expected, existing as fs.Stats, inDirectory, name);
+        fs.renameSync(inDirectory(temp.name), inDirectory(name));
+        temp.renamed = true;
+        const after = fs.fstatSync(held.fd);
+        const linked = after.nlink > (held.name ? 1 : 0);
+        const edited =
+            expected !== undefined &&
+            (!sameStats(after, expected) || sha256OfBytes(bytesFromStart(held.fd)) !== expected.sha256);
+        if (linked || edited) {
+            putBack(replacement, held, linked);
+            return;
         }
-        if (options.fsync !== false) {
-            try {
-                fs.fsyncSync(dirFd);
-            } catch {
-                // Some file systems cannot flush a directory; the rename itself is done.
-            }
-        }
-    } catch (error) {
-        if (fd !== undefined) fs.closeSync(fd);
-        if (tempCreated) fs.rmSync(inDirectory(tempName), { force: true });
-        throw error instanceof SafeWriteError ? error : ioError(error);
+        if (!held.name) return;
+        // Our rename is done and the old file unchanged: drop its second name. From then on it has no
+        // name, so a link to it fails; but a link that found it by the target's name before our
+        // rename may have been waiting for the folder (the rename holds it) and been made since.
+        fs.unlinkSync(inDirectory(held.name));
+        held.name = undefined;
+        if (fs.fstatSync(held.fd).nlink > 0) lateLink(replacement, held);
     } finally {
-        if (held !== undefined) fs.closeSync(held);
-        fs.closeSync(dirFd);
+        fs.closeSync(held.fd);
+        if (held.name) fs.rmSync(inDirectory(held.name), { force: true });
     }
+}
+
+/**
+ * The old file gained a name after our rename (a link that looked it up before): found in the
+ * folder, it is given a second name again and put back with both, and the write refused; a name
+ * made in another folder cannot be found, and is said to hold the old text.
+ */
+function lateLink(replacement: Replacement, held: { fd: number; name?: string }): void {
+    const { inDirectory, name } = replacement;
+    const old = fs.fstatSync(held.fd);
+    const prefix = tempPrefix(name);
+    let entries: string[] = [];
+    try {
+        entries = fs.readdirSync(inDirectory("."));
+    } catch {
+        // Unreadable folder: no other name to find.
+    }
+    for (const entry of entries) {
+        if (entry === name || entry.startsWith(prefix)) continue;
+        const stats = lstatOrUndefined(inDirectory(entry));
+        if (!stats || stats.dev !== old.dev || stats.ino !== old.ino) continue;
+        const again = `${prefix}${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
+        try {
+            fs.linkSync(inDirectory(entry), inDirectory(again));
+        } catch {
+            continue;
+        }
+        held.name = again;
+        putBack(replacement, held, true);
+        return;
+    }
+    throw new SafeWriteError(
+        "hard-link",
+        "was given another name (a hard link) in another folder while it was being written: that name holds the old text, this one the new",
+    );
+}
+
+/**
+ * The old file, open for reading, through a second name when the file system allows one (then the
+ * caller removes that name); only through its own name (no `name`) where it does not.
+ */
+function holdOldFile(inDirectory: (entry: string) => string, name: string): { fd: number; name?: string } {
+    const held = `${tempPrefix(name)}${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`;
+    let linked = true;
+    try {
+        fs.linkSync(inDirectory(name), inDirectory(held));
+    } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOENT") throw new SafeWriteError("changed", "was deleted while writing; nothing written");
+        // No hard links here (FAT, some network shares, a hardened kernel): the fallback below.
+        linked = false;
+    }
+    const flags = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+    try {
+        return linked
+            ? { fd: fs.openSync(inDirectory(held), flags), name: held }
+            : { fd: fs.openSync(inDirectory(name), flags) };
+    } catch {
+        if (linked) fs.rmSync(inDirectory(held), { force: true });
+        throw new SafeWriteError("changed", "was replaced by another file while writing; nothing written");
+    }
+}
+
+/**
+ * Undo our rename: the old file (rewritten in place, or given another name, while we wrote) goes
+ * back in the target's place as the very file it is, so nothing written into it, then or later
+ * through a descriptor opened before, is lost; then the write is refused. Our new file is replaced
+ * only while it is exactly what we wrote: if someone already wrote into it or linked it, theirs is
+ * newer, and it stays.
+ */
+function putBack(replacement: Replacement, held: { fd: number; name?: string }, linked: boolean): void {
+    const { inDirectory, name, temp, existing, expected, bytes } = replacement;
+    if (!held.name) {
+        if (linked) {
+            throw new SafeWriteError(
+                "hard-link",
+                "was given another name (a hard link) while it was being written, and this file system cannot keep the two together: the other name holds the old text",
+            );
+        }
+        // No second name to rename back: the held file's bytes, once another writer has stopped (it
+        // throws unless they came back to the bytes read, and then our write stands).
+        keepOtherEdit(held.fd, expected as FileSnapshot, existing, inDirectory, name);
+        return;
+    }
+    const ours = fs.fstatSync(temp.fd);
+    const atName = lstatOrUndefined(inDirectory(name));
+    const untouched =
+        ours.nlink === 1 &&
+        ours.size === temp.written.size &&
+        ours.mtimeMs === temp.written.mtimeMs &&
+        atName !== undefined &&
+        atName.ino === ours.ino &&
+        (bytes === undefined || bytesFromStart(temp.fd).equals(bytes));
+    if (untouched) fs.renameSync(inDirectory(held.name as string), inDirectory(name));
+    const outcome = untouched
+        ? "the file was put back as it is, with their edit (their edit was put back), and nothing of this write is kept"
+        : "and again after: the newer file is kept as it is, and nothing of this write is";
+    if (linked) {
+        throw new SafeWriteError(
+            "hard-link",
+            `was given another name (a hard link) while it was being written; replacing it would split them: ${
+                untouched ? "the file was put back with both names, and nothing of this write is kept" : outcome
+            }`,
+        );
+    }
+    throw new SafeWriteError("changed", `was changed by someone else while it was being written; ${outcome}`);
+}
+
+/**
+ * How long an empty file must have stayed empty before a rewrite of what was read from it is trusted.
+ * An editor writing in place truncates, then writes: read between the two, the file was empty, and
+ * empty is a text that parses (an annotation file with no annotation yet). Our rewrite of it, renamed
+ * in, would send their write into the replaced file, lost; so the rewrite waits until the truncate is
+ * this old, and is refused if their bytes came meanwhile. Only empty files wait: a file cut after
+ * some of its bytes no longer parses, and nothing is written from it.
+ */
+const EMPTY_SETTLE_MS = 200;
+
+/** Wait (at most EMPTY_SETTLE_MS) until the held empty file was last written EMPTY_SETTLE_MS ago, or is empty no more. */
+function settleEmpty(held: number): void {
+    for (let waited = 0; waited < EMPTY_SETTLE_MS; ) {
+        const stats = fs.fstatSync(held);
+        const age = Date.now() - stats.mtimeMs;
+        if (stats.size !== 0 || age >= EMPTY_SETTLE_MS) return;
+        const pause = Math.max(1, Math.min(EMPTY_SETTLE_MS - age, 20));
+        pauseFor(pause);
+        waited += pause;
+    }
+}
+
+/** A file with more names than `own` (hard links) is refused: renaming over one name would split them. */
+function refuseHardLinked(stats: fs.Stats, own = 1): void {
+    const names = stats.nlink - own + 1;
+    if (names > 1) {
+        throw new SafeWriteError(
+            "hard-link",
+            `has ${names} names (hard links); replacing it would split them, so nothing was written`,
+        );
+    }
+}
+
+function sameStats(stats: fs.Stats, expected: FileSnapshot): boolean {
+    return (
+        stats.dev === expected.dev &&
+        stats.ino === expected.ino &&
+        stats.size === expected.size &&
+        stats.mtimeMs === expected.mtimeMs
+    );
+}
+
+function changedSinceRead(): SafeWriteError {
+    return new SafeWriteError("changed", "was changed by someone else since it was read; nothing written");
 }
 
 /**
@@ -311,17 +539,19 @@ function removeStaleTemps(inDirectory: (entry: string) => string, name: string):
     }
 }
 
-/** Every byte of an open file, read from its start whatever its position. */
+/** Every byte of an open file, read from its start whatever its position (sized by its length now). */
 function bytesFromStart(fd: number): Buffer {
     const chunks: Buffer[] = [];
+    let chunk = Buffer.allocUnsafe(Math.min(fs.fstatSync(fd).size + 1, 1 << 20));
     for (let position = 0; ; ) {
-        const chunk = Buffer.alloc(1 << 20);
         const read = fs.readSync(fd, chunk, 0, chunk.length, position);
         if (read === 0) break;
         chunks.push(chunk.subarray(0, read));
         position += read;
+        if (read === chunk.length) chunk = Buffer.allocUnsafe(1 << 20);
+        else chunk = chunk.subarray(read);
     }
-    return Buffer.concat(chunks);
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
 }
 
 /**
@@ -428,32 +658,6 @@ function isWritableByOthers(stats: fs.Stats): boolean {
     const groups = process.getgroups?.() ?? [];
     if (groups.includes(stats.gid) || process.getgid?.() === stats.gid) return (stats.mode & 0o020) !== 0;
     return (stats.mode & 0o002) !== 0;
-}
-
-/** Refuse unless the file is as it was read; with `hold`, return its open descriptor (the caller closes it). */
-function compareWithSnapshot(path: string, stats: fs.Stats, expected: FileSnapshot, hold = false): number | undefined {
-    const changed = () =>
-        new SafeWriteError("changed", "was changed by someone else since it was read; nothing written");
-    if (stats.dev !== expected.dev || stats.ino !== expected.ino) throw changed();
-    if (stats.size !== expected.size || stats.mtimeMs !== expected.mtimeMs) throw changed();
-    // Same size and time can still hide an edit within the clock's resolution: compare the bytes' hash.
-    let fd: number | undefined;
-    try {
-        fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
-        const opened = fs.fstatSync(fd);
-        if (opened.dev !== expected.dev || opened.ino !== expected.ino) throw changed();
-        const hash = sha256OfBytes(fs.readFileSync(fd));
-        if (hash !== expected.sha256) throw changed();
-        if (!hold) return undefined;
-        const kept = fd;
-        fd = undefined;
-        return kept;
-    } catch (error) {
-        if (error instanceof SafeWriteError) throw error;
-        throw changed();
-    } finally {
-        if (fd !== undefined) fs.closeSync(fd);
-    }
 }
 
 let procFdWorks: boolean | undefined;
