@@ -17,8 +17,8 @@ import { normalizeRefPath } from "../core/refPath";
 import type { DocumentMoves } from "../core/repair/types";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
 import type { SeverityPolicy } from "../core/severity";
-import { type AnnotateDone, annotate as annotateOperation } from "../operations/annotate";
-import { type CheckOutcome, checkOperation, checkReport } from "../operations/check";
+import { type AnnotateDone, annotateSteps } from "../operations/annotate";
+import { type CheckOutcome, checkReport, checkSteps } from "../operations/check";
 import { cite as citeOperation, withNearestPaths } from "../operations/cite";
 import { isOperationError, type OperationErrorCode } from "../operations/errors";
 import {
@@ -29,7 +29,7 @@ import {
     importResponse,
     isInlineContent,
 } from "../operations/import";
-import { type LockResult, lockPlan } from "../operations/lock";
+import { type LockResult, lockSteps } from "../operations/lock";
 import { wordNext } from "../operations/nextWords";
 import { placeLabel } from "../operations/numbers";
 import { repairSteps } from "../operations/repair";
@@ -316,7 +316,7 @@ function documentOrFail(context: ToolContext, path: string): SessionDocument {
     return entry;
 }
 
-function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutcome {
+async function check(args: z.infer<typeof checkInput>, context: ToolContext): Promise<ToolOutcome> {
     if ((args.file === undefined) === (args.annotations === undefined)) {
         throw new ToolError("invalid-arguments", "check: give either file or annotations (not both, not neither)");
     }
@@ -342,15 +342,20 @@ function check(args: z.infer<typeof checkInput>, context: ToolContext): ToolOutc
         const lock =
             access &&
             (access.lock || access.error ? { path: access.path, lock: access.lock, error: access.error } : {});
-        outcome = checkOperation(
-            { text, locked: args.locked, keep: true, severity: scope.severity },
-            { documents: scope.documents(), lock, sha256 },
+        // A long check yields to other calls between annotations (one slow call never holds up the rest).
+        outcome = await runCooperatively(
+            checkSteps(
+                { text, locked: args.locked, keep: true, severity: scope.severity },
+                { documents: scope.documents(), lock, sha256 },
+            ),
         );
     } else {
         const input = args.documents ? { documents: args.documents, annotations: args.annotations } : args.annotations;
-        outcome = checkOperation(
-            { value: input, locked: args.locked, keep: true },
-            { documents: args.documents ? NO_DOCUMENTS : context.documents(), sha256 },
+        outcome = await runCooperatively(
+            checkSteps(
+                { value: input, locked: args.locked, keep: true },
+                { documents: args.documents ? NO_DOCUMENTS : context.documents(), sha256 },
+            ),
         );
     }
     // The structured content is the whole report, as `check --json` prints it; the text is brief unless asked for in full.
@@ -454,9 +459,11 @@ async function lock(args: z.infer<typeof lockInput>, context: ToolContext): Prom
     const access = context.lockFor?.(args.file);
     if (!access) throw new ToolError("invalid-arguments", "lock: locks are not available here");
     // The very operation `sourcecheck lock` and the editor's Lock Refs run (operations/lock.ts).
-    const plan = lockPlan(
-        { text: file.text, fileName: baseName(args.file), accept: acceptOf(args.accept) },
-        { documents: context.refScope(args.file).documents(), lock: () => access, sha256 },
+    const plan = await runCooperatively(
+        lockSteps(
+            { text: file.text, fileName: baseName(args.file), accept: acceptOf(args.accept) },
+            { documents: context.refScope(args.file).documents(), lock: () => access, sha256 },
+        ),
     );
     if (!plan.ok) {
         const { code, message } = plan.error;
@@ -531,10 +538,13 @@ async function annotate(args: z.infer<typeof annotateInput>, context: ToolContex
     const run = async (): Promise<ToolOutcome> => {
         const file = context.annotationFileToWrite(name);
         if ("code" in file) throw new ToolError(file.code, file.message);
-        // The very operation `sourcecheck annotate` runs (operations/annotate.ts).
-        const outcome = annotateOperation(
-            { file: name, ...request },
-            { documents: scope.documents(), files: () => scope.files(), text: file.text },
+        // The very operation `sourcecheck annotate` runs (operations/annotate.ts), yielding to other
+        // calls between the annotations it cites or checks.
+        const outcome = await runCooperatively(
+            annotateSteps(
+                { file: name, ...request },
+                { documents: scope.documents(), files: () => scope.files(), text: file.text },
+            ),
         );
         if (!outcome.ok) {
             const { code, message, lines, candidates, role, pointer, next } = outcome.error;

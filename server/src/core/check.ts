@@ -141,13 +141,7 @@ export function checkInput(
     syntaxErrors: SchemaError[] = [],
     options: CheckOptions = {},
 ): CheckResult {
-    // One budget of listed errors per file: the parser's go first.
-    const checker = new SchemaChecker(Math.max(0, MAX_LISTED_PROBLEMS - syntaxErrors.length));
-    const parts = readInput(value, checker);
-    const lookup = parts.documents
-        ? new Session(parts.documents.map((d) => new SessionDocument(d.path, d.content)))
-        : (workspace ?? NO_DOCUMENTS);
-    return checkParts(parts, lookup, checker, syntaxErrors, options);
+    return runSteps(checkInputSteps(value, workspace, syntaxErrors, options));
 }
 
 export interface CheckOptions {
@@ -194,6 +188,43 @@ export function checkParts(
     lookup: DocumentLookup,
     checker: SchemaChecker,
     syntaxErrors: SchemaError[],
+    options: CheckOptions = {},
+): CheckResult {
+    return runSteps(checkPartsSteps(parts, lookup, checker, syntaxErrors, options));
+}
+
+/** Run steps to the end on this thread (nothing else waits). */
+export function runSteps<T>(steps: Generator<void, T, void>): T {
+    let next = steps.next();
+    while (!next.done) next = steps.next();
+    return next.value;
+}
+
+/** `checkInput` as steps: it yields after each annotation, so a server can answer others meanwhile. */
+export function* checkInputSteps(
+    value: unknown,
+    workspace?: DocumentLookup,
+    syntaxErrors: SchemaError[] = [],
+    options: CheckOptions = {},
+): Generator<void, CheckResult, void> {
+    // One budget of listed errors per file: the parser's go first.
+    const checker = new SchemaChecker(Math.max(0, MAX_LISTED_PROBLEMS - syntaxErrors.length));
+    const parts = readInput(value, checker);
+    const lookup = parts.documents
+        ? new Session(parts.documents.map((d) => new SessionDocument(d.path, d.content)))
+        : (workspace ?? NO_DOCUMENTS);
+    return yield* checkPartsSteps(parts, lookup, checker, syntaxErrors, options);
+}
+
+/**
+ * `checkParts` as steps: one after each annotation (its refs resolved, so the documents it cites
+ * read), for a server to run cooperatively (agentTools/cooperative.ts).
+ */
+export function* checkPartsSteps(
+    parts: InputParts,
+    lookup: DocumentLookup,
+    checker: SchemaChecker,
+    syntaxErrors: SchemaError[],
     {
         keepAnnotations = true,
         keepEntries = true,
@@ -203,7 +234,7 @@ export function checkParts(
         memo,
         severity,
     }: CheckOptions = {},
-): CheckResult {
+): Generator<void, CheckResult, void> {
     memo?.begin(lookup);
     const resolve = (ref: Ref): RefResolution => (memo ? memo.resolve(lookup, ref) : resolveRef(lookup, ref));
     // Every check looks for self-citation and mid-word boundaries (docs/contract.md, "Warnings"),
@@ -241,7 +272,7 @@ export function checkParts(
     // An editor's re-check replays what it found for an annotation whose value is the one it checked
     // (the same object: core/incrementalParse.ts) at the same place, into the same documents.
     const replayable = memo !== undefined && extraWarnings.length === 0 && keepAnnotations && !keepEntries && !onEntry;
-    parts.annotations.forEach((value, index) => {
+    const checkOne = (value: unknown, index: number): void => {
         const kept = replayable ? memo.remembered<KeptAnnotation>(value, index) : undefined;
         if (kept) {
             for (const problem of kept.problems) problems.push(problem);
@@ -319,20 +350,47 @@ export function checkParts(
             if (keepEntries) entries.push(entry);
             onEntry?.(entry);
         }
-    });
+    };
+    for (let index = 0; index < parts.annotations.length; index++) {
+        checkOne(parts.annotations[index], index);
+        yield;
+    }
 
     // File-level errors (shape, documents) were not reported with an annotation.
     for (const error of checker.errors) if (!reported.has(error)) problems.push({ ...error });
     if (syntaxErrors.length > 0) problems.unshift(...syntaxErrors.map((error) => ({ ...error })));
+    const counts = { validCount, omittedEntryCount, resolutionFailed, unlistedSyntaxErrors };
+    memo?.end();
+    return resultOf(parts, lookup, checker, syntaxErrors, { problems, entries, checked, severity, counts });
+}
+
+/** The result once every annotation was checked: the configured levels applied, the report made. */
+function resultOf(
+    parts: InputParts,
+    lookup: DocumentLookup,
+    checker: SchemaChecker,
+    syntaxErrors: SchemaError[],
+    found: {
+        problems: Problem[];
+        entries: ReportEntry[];
+        checked: CheckedAnnotation[];
+        severity: SeverityPolicy | undefined;
+        counts: {
+            validCount: number;
+            omittedEntryCount: number;
+            resolutionFailed: boolean;
+            unlistedSyntaxErrors: number;
+        };
+    },
+): CheckResult {
+    const { problems, severity, counts } = found;
     // The configured levels decide what is reported and what fails (docs/codes.md, "Severity per code").
     const shown = severity ? applySeverity(problems, severity) : problems;
-    if (severity) resolutionFailed = shown.some((p) => failsCheck(p) && !isSchemaErrorCode(p.code));
-    const counts = { validCount, omittedEntryCount, resolutionFailed, unlistedSyntaxErrors };
-    const summary = reportOf(parts, checker, syntaxErrors, entries, counts);
+    if (severity) counts.resolutionFailed = shown.some((p) => failsCheck(p) && !isSchemaErrorCode(p.code));
+    const summary = reportOf(parts, checker, syntaxErrors, found.entries, counts);
     const unlistedProblemCount =
         (summary.schemaErrorCount ?? summary.schemaErrors.length) - summary.schemaErrors.length;
-    memo?.end();
-    return { report: summary, problems: shown, parts, annotations: checked, lookup, unlistedProblemCount };
+    return { report: summary, problems: shown, parts, annotations: found.checked, lookup, unlistedProblemCount };
 }
 
 /** A report entry, its verdict read from its spans (core/verdict.ts). */

@@ -15,7 +15,7 @@ import {
     type SourceQuoteRequest,
 } from "../core/annotate";
 import { applyOffsetEdits, removeSource, replaceSource } from "../core/annotationEdits";
-import { checkInput } from "../core/check";
+import { checkInputSteps, runSteps } from "../core/check";
 import { didYouMean, nearestPaths } from "../core/nearestPaths";
 import type { NextStep } from "../core/nextStep";
 import { parseJsonText } from "../core/parse";
@@ -88,16 +88,27 @@ function publicFailure({ role, lines, ...error }: AnnotateError, path: string): 
 }
 
 export function annotate(request: AnnotateOperationRequest, capabilities: AnnotateCapabilities): AnnotateOutcome {
+    return runSteps(annotateSteps(request, capabilities));
+}
+
+/**
+ * The operation as steps: it yields after each annotation it cites (its quotes looked up in their
+ * documents) and each annotation of the file it checks, so a server can answer others meanwhile.
+ */
+export function* annotateSteps(
+    request: AnnotateOperationRequest,
+    capabilities: AnnotateCapabilities,
+): Generator<void, AnnotateOutcome, void> {
     checkShape(request);
     if (request.remove !== undefined) return { ok: true, done: remove(request, request.remove, capabilities) };
-    if (request.annotations !== undefined) return appendSeveral(request, request.annotations, capabilities);
+    if (request.annotations !== undefined) return yield* appendSeveral(request, request.annotations, capabilities);
     const replace = request.replace;
     if (typeof replace === "object") return replaceOneSource(request, replace, capabilities);
     const built = build({ claim: request.claim!, sources: request.sources! }, capabilities);
     if (!built.ok) return built;
     const current = capabilities.text;
     if (replace !== undefined && request.force !== true)
-        refuseMismatch(request.file, current, replace, built.annotation.claim, capabilities);
+        yield* refuseMismatch(request.file, current, replace, built.annotation.claim, capabilities);
     const present = replace === undefined ? equalAnnotation(current, built.annotation) : undefined;
     if (present !== undefined) return { ok: true, done: alreadyPresent(request.file, current!, present, built) };
     const edit = replace === undefined ? { kind: "append" as const } : { kind: "replace" as const, index: replace - 1 };
@@ -158,16 +169,16 @@ function build(request: AnnotateRequest, capabilities: AnnotateCapabilities): Bu
  * A replace must not silently overwrite another claim (docs/annotate.md, "Replace"): when the
  * annotation replaced has a claim that resolves, its text must be the new claim's text.
  */
-function refuseMismatch(
+function* refuseMismatch(
     file: string,
     text: string | undefined,
     number: number,
     claim: Annotation["claim"],
     capabilities: AnnotateCapabilities,
-): void {
+): Generator<void, void, void> {
     if (text === undefined) return; // no such annotation: the edit says so
     const parsed = parseJsonText(text);
-    const checked = checkInput(parsed.value, capabilities.documents, parsed.syntaxErrors, {
+    const checked = yield* checkInputSteps(parsed.value, capabilities.documents, parsed.syntaxErrors, {
         keepAnnotations: true,
         unlistedSyntaxErrors: parsed.unlistedSyntaxErrors,
     });
@@ -187,13 +198,14 @@ function refuseMismatch(
     );
 }
 
-function appendSeveral(
+function* appendSeveral(
     request: AnnotateOperationRequest,
     annotations: readonly AnnotateRequest[],
     capabilities: AnnotateCapabilities,
-): AnnotateOutcome {
+): Generator<void, AnnotateOutcome, void> {
     const builts: Built[] = [];
     for (const [at, one] of annotations.entries()) {
+        if (at > 0) yield;
         const built = build(one, capabilities);
         if (!built.ok) {
             const { error } = built;

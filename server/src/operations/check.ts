@@ -6,7 +6,7 @@
  * an unusable lock is exit 2 on every front end, and no output names another exit.
  */
 import { EXIT, type ReportExitStatus } from "../../../shared/exitCodes";
-import { type CheckResult, checkInput, type ReportEntry } from "../core/check";
+import { type CheckResult, checkInputSteps, type ReportEntry, runSteps } from "../core/check";
 import type { CheckMemo } from "../core/checkMemo";
 import { LockComparison, type LockError, type LockFile, type UnchangedLock } from "../core/lock";
 import { parseJsonText } from "../core/parse";
@@ -82,6 +82,14 @@ export interface VerdictGate {
 }
 
 export function checkOperation(request: CheckRequest, capabilities: CheckCapabilities): CheckOutcome {
+    return runSteps(checkSteps(request, capabilities));
+}
+
+/** The operation as steps: it yields after each annotation, so a server can answer others meanwhile. */
+export function* checkSteps(
+    request: CheckRequest,
+    capabilities: CheckCapabilities,
+): Generator<void, CheckOutcome, void> {
     const parsed =
         request.text !== undefined
             ? parseJsonText(request.text)
@@ -94,7 +102,7 @@ export function checkOperation(request: CheckRequest, capabilities: CheckCapabil
     const comparison = lockComparison(request, lockRead, capabilities.sha256);
     const keep = request.keep === true;
     const gate = request.failOn ? { failOn: [...request.failOn], failed: [] } : undefined;
-    const result = checkInput(parsed.value, capabilities.documents, parsed.syntaxErrors, {
+    const result = yield* checkInputSteps(parsed.value, capabilities.documents, parsed.syntaxErrors, {
         keepAnnotations: keep,
         keepEntries: keep && request.refsOnly !== true,
         unlistedSyntaxErrors: parsed.unlistedSyntaxErrors,

@@ -6,13 +6,14 @@
  * the caller accepts it (docs/security.md, "The lock's trust model").
  */
 import { pointerWithReading } from "../../../shared/numbering";
+import { runSteps } from "../core/check";
 import {
     changedDocuments,
     type LockBasis,
     type LockError,
     type LockFile,
     type LockRefSite,
-    lockAnnotationText,
+    lockAnnotationTextSteps,
     type NotLocked,
     refCountIfAllResolve,
     serializeLock,
@@ -102,6 +103,11 @@ export type LockPlan =
 
 /** Lock one annotation file's refs over the lock beside it; nothing is written here. */
 export function lockPlan(request: LockRequest, capabilities: LockCapabilities): LockPlan {
+    return runSteps(lockSteps(request, capabilities));
+}
+
+/** The operation as steps: the check of the refs yields after each annotation, so a server can answer others meanwhile. */
+export function* lockSteps(request: LockRequest, capabilities: LockCapabilities): Generator<void, LockPlan, void> {
     const { documents, sha256 } = capabilities;
     let read = capabilities.lock();
     if (isOnBasis(read)) {
@@ -109,7 +115,7 @@ export function lockPlan(request: LockRequest, capabilities: LockCapabilities): 
         // these very bytes (docs/lock.md, "Basis"), so they are not built again.
         const count =
             changedDocuments(read.basis, documents, sha256).size === 0
-                ? refCountIfAllResolve(request.text, documents)
+                ? yield* refCountIfAllResolve(request.text, documents)
                 : undefined;
         const bytes = count !== undefined ? read.bytes() : undefined;
         if (count !== undefined && bytes) {
@@ -128,7 +134,7 @@ export function lockPlan(request: LockRequest, capabilities: LockCapabilities): 
             },
         };
     }
-    const locked = lockAnnotationText(
+    const locked = yield* lockAnnotationTextSteps(
         request.text,
         request.fileName,
         documents,

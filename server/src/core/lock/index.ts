@@ -16,7 +16,13 @@ export {
     serializeEntries,
     serializeLock,
 } from "./file";
-export { type LockedText, lockAnnotationText, type NotLocked, refCountIfAllResolve } from "./lockText";
+export {
+    type LockedText,
+    lockAnnotationText,
+    lockAnnotationTextSteps,
+    type NotLocked,
+    refCountIfAllResolve,
+} from "./lockText";
 export { type LockMatch, type LockSite, type MatchKind, matchLock, matchRefs } from "./match";
 export { type RefLockStatus, type RelockOptions, type RelockResult, relock, sortEntries } from "./relock";
 export { annotationLockSites, type LockRefSite, lockSites, siteLabel } from "./sites";

@@ -2,7 +2,7 @@
  * Lock one annotation file's text over its previous lock (docs/lock.md): what `sourcecheck lock`,
  * the MCP `lock` tool and the editor share. Pure: documents come from the lookup, the hash is given.
  */
-import { checkInput } from "../check";
+import { checkInputSteps, runSteps } from "../check";
 import { LineIndex } from "../lines";
 import type { NextStep } from "../nextStep";
 import { LocatedText, parseJsonText } from "../parse";
@@ -63,9 +63,24 @@ export function lockAnnotationText(
     /** The SHA-256 of `text` when the caller has it (hashed from the bytes it read: cheaper). */
     textSha256?: string,
 ): LockedText {
+    return runSteps(
+        lockAnnotationTextSteps(text, annotationFileName, lookup, previous, sha256, acceptChangedText, textSha256),
+    );
+}
+
+/** `lockAnnotationText` as steps: the check of its refs yields after each annotation (core/check.ts). */
+export function* lockAnnotationTextSteps(
+    text: string,
+    annotationFileName: string,
+    lookup: DocumentLookup,
+    previous: LockFile | undefined,
+    sha256: Sha256,
+    acceptChangedText: boolean | ((site: LockRefSite) => boolean) = false,
+    textSha256?: string,
+): Generator<void, LockedText, void> {
     const parsed = parseJsonText(text);
     const recording = new RecordingLookup(lookup);
-    const checked = checkInput(parsed.value, recording, parsed.syntaxErrors, { keepEntries: false });
+    const checked = yield* checkInputSteps(parsed.value, recording, parsed.syntaxErrors, { keepEntries: false });
     if (checked.report.schemaErrors.length > 0) return { schemaErrors: checked.report.schemaErrors };
     const sites = lockSites(checked.annotations);
     const accept =
@@ -125,13 +140,14 @@ function nextStepFor(code: string, kept: boolean, ref: Ref): NextStep {
 }
 
 /**
- * How many refs `text` has when it has no schema error and every ref resolves; undefined otherwise.
+ * How many refs `text` has when it has no schema error and every ref resolves; undefined otherwise
+ * (as steps: the check yields after each annotation).
  * With a lock whose basis holds (basis.ts) this is all locking again would find: every ref locked to
  * the text its entry already holds, so the lock there is is the lock it would write.
  */
-export function refCountIfAllResolve(text: string, lookup: DocumentLookup): number | undefined {
+export function* refCountIfAllResolve(text: string, lookup: DocumentLookup): Generator<void, number | undefined, void> {
     const parsed = parseJsonText(text);
-    const checked = checkInput(parsed.value, lookup, parsed.syntaxErrors, { keepEntries: false });
+    const checked = yield* checkInputSteps(parsed.value, lookup, parsed.syntaxErrors, { keepEntries: false });
     if (checked.report.schemaErrors.length > 0) return undefined;
     const sites = lockSites(checked.annotations);
     return sites.every((site) => site.resolution.valid) ? sites.length : undefined;
