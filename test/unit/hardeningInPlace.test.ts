@@ -128,7 +128,11 @@ async function raceRound(race: Race, round: number): Promise<ToolOutcome> {
     const started = process.hrtime.bigint();
     const outcome = await race.call();
     race.callMicros = 0.95 * race.callMicros + 0.05 * (Number(process.hrtime.bigint() - started) / 1000);
-    while (Atomics.load(control, 1) !== round) Atomics.wait(control, 1, Atomics.load(control, 1), 1000);
+    // A worker that died never answers: fail after a minute of waits rather than hang.
+    for (let waits = 0; Atomics.load(control, 1) !== round; waits++) {
+        assert.ok(waits < 60, `the other writer did not finish round ${round}`);
+        Atomics.wait(control, 1, Atomics.load(control, 1), 1000);
+    }
     return outcome;
 }
 
