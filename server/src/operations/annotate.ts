@@ -103,7 +103,7 @@ export function* annotateSteps(
     if (request.remove !== undefined) return { ok: true, done: remove(request, request.remove, capabilities) };
     if (request.annotations !== undefined) return yield* appendSeveral(request, request.annotations, capabilities);
     const replace = request.replace;
-    if (typeof replace === "object") return replaceOneSource(request, replace, capabilities);
+    if (typeof replace === "object") return yield* replaceOneSource(request, replace, capabilities);
     const built = build({ claim: request.claim!, sources: request.sources! }, capabilities);
     if (!built.ok) return built;
     const current = capabilities.text;
@@ -243,16 +243,16 @@ function* appendSeveral(
     return { ok: true, done: { text: text!, output: { added }, what, kind, warnings } };
 }
 
-function replaceOneSource(
+function* replaceOneSource(
     request: AnnotateOperationRequest,
     target: { annotation: number; source: number },
     capabilities: AnnotateCapabilities,
-): AnnotateOutcome {
+): Generator<void, AnnotateOutcome, void> {
     const text = existing(request.file, capabilities.text);
     if (request.claim !== undefined && request.force !== true) {
         const claim = build({ claim: request.claim, sources: [] }, capabilities);
         if (!claim.ok) return claim;
-        refuseMismatch(request.file, text, target.annotation, claim.annotation.claim, capabilities);
+        yield* refuseMismatch(request.file, text, target.annotation, claim.annotation.claim, capabilities);
     }
     const quote = request.sources![0];
     const cited = cite(quote, {
