@@ -437,18 +437,15 @@ function putBack(replacement: Replacement, held: { fd: number; name?: string }, 
         atName.ino === ours.ino &&
         (bytes === undefined || bytesFromStart(temp.fd).equals(bytes));
     if (untouched) fs.renameSync(inDirectory(held.name as string), inDirectory(name));
-    const outcome = untouched
-        ? "the file was put back as it is, with their edit (their edit was put back), and nothing of this write is kept"
-        : "and again after: the newer file is kept as it is, and nothing of this write is";
-    if (linked) {
-        throw new SafeWriteError(
-            "hard-link",
-            `was given another name (a hard link) while it was being written; replacing it would split them: ${
-                untouched ? "the file was put back with both names, and nothing of this write is kept" : outcome
-            }`,
-        );
-    }
-    throw new SafeWriteError("changed", `was changed by someone else while it was being written; ${outcome}`);
+    const what = linked
+        ? "was given another name (a hard link) while it was being written"
+        : "was changed by someone else while it was being written";
+    const outcome = !untouched
+        ? ", and written or linked again since: the newer file stays as it is, and nothing of this write is kept"
+        : linked
+          ? "; replacing it would split them: the file was put back with both names, and nothing of this write is kept"
+          : "; their edit was put back (the very file they wrote into), and nothing of this write is kept";
+    throw new SafeWriteError(linked ? "hard-link" : "changed", `${what}${outcome}`);
 }
 
 /**
