@@ -4,7 +4,7 @@
  * --json` (streamed), `check A B --json` (items of `files`), `validate SESSION ANNOTATIONS --json`,
  * and the `check` agent tool's `detail: "full"` text (MCP over the disk). The oracle for the `lines`
  * layout is independent: the report object indented by JSON.stringify, with each entry, each schema
- * error, the warnings, the lock and the lock error put back on one line.
+ * error, the warnings, the lock, the lock error and the coverage put back on one line.
  */
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -17,6 +17,7 @@ import { checkInput, type Report } from "../../server/src/core/check";
 import { parseJsonText } from "../../server/src/core/parse";
 import { reportIndent, reportJson, reportObject } from "../../server/src/core/reportJson";
 import { diskToolContext } from "../../server/src/mcp/diskContext";
+import { checkOperation } from "../../server/src/operations/check";
 import { runCli, runCliAsync } from "./cliRun";
 
 const NOTES =
@@ -41,7 +42,8 @@ function linesOracle(object: Record<string, unknown>, depth = 0): string {
     const held: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(object)) {
         if (key === "entries" || key === "schemaErrors") held[key] = (value as unknown[]).map(hold);
-        else if (key === "warnings" || key === "lock" || key === "lockError") held[key] = hold(value);
+        else if (key === "warnings" || key === "lock" || key === "lockError" || key === "coverage")
+            held[key] = hold(value);
         else held[key] = value;
     }
     const pad = " ".repeat(depth);
@@ -54,7 +56,7 @@ function cliOrder(report: Report, extras: Record<string, unknown>): Record<strin
     const { entries, ok, exitCode, validCount, invalidCount, schemaErrors } = report;
     const head = extras.file === undefined ? {} : { file: extras.file };
     const tail = Object.fromEntries(
-        ["warnings", "lock", "lockError"].filter((k) => extras[k] !== undefined).map((k) => [k, extras[k]]),
+        ["warnings", "lock", "lockError", "coverage"].filter((k) => extras[k] !== undefined).map((k) => [k, extras[k]]),
     );
     return { ...head, entries, ok, exitCode, validCount, invalidCount, schemaErrors, ...tail };
 }
@@ -90,6 +92,12 @@ describe("one report serializer, every output", () => {
         // The documents as the CLI reads them (a missing one is its unreadable-document).
         return checkInput(parsed.value, new DocumentCache().lookup(root, undefined), parsed.syntaxErrors).report;
     };
+    /** The claim documents' sentences, as the check operation counts them for `check --json` (core/coverage.ts). */
+    const coverageOf = (text: string) =>
+        checkOperation(
+            { text, coverage: true },
+            { documents: new DocumentCache().lookup(root, undefined), sha256: () => "" },
+        ).coverage;
     const noAnnotations = (report: Report) =>
         report.validCount + report.invalidCount === 0 && report.schemaErrors.length === 0
             ? [{ code: "no-annotations", message: "the file holds no annotations: nothing was checked" }]
@@ -105,7 +113,7 @@ describe("one report serializer, every output", () => {
                 fs.writeFileSync(path.join(root, "b.sourcecheck.json"), two);
                 const report = checked(one);
                 if (report.exitCode !== 0) invalid++;
-                const extras = { warnings: noAnnotations(report) };
+                const extras = { warnings: noAnnotations(report), coverage: coverageOf(one) };
                 const alone = runCli(["check", "a.sourcecheck.json", "--json"], { cwd: root });
                 assert.equal(alone.stdout, `${reportJson(report, "lines", extras)}\n`);
                 assert.equal(alone.stdout, `${linesOracle(cliOrder(report, extras))}\n`);
@@ -118,7 +126,11 @@ describe("one report serializer, every output", () => {
                 );
                 const reports = [one, two].map(checked);
                 const items = reports.map((r, i) => {
-                    const named = { file: `${"ab"[i]}.sourcecheck.json`, warnings: noAnnotations(r) };
+                    const named = {
+                        file: `${"ab"[i]}.sourcecheck.json`,
+                        warnings: noAnnotations(r),
+                        coverage: coverageOf([one, two][i]),
+                    };
                     const text = reportJson(r, "lines", named, reportIndent(true));
                     assert.equal(text, linesOracle(cliOrder(r, named), 4));
                     return text;
@@ -192,8 +204,9 @@ describe("one report serializer, every output", () => {
                 ...entry,
             })),
         });
-        assert.deepEqual(outcome.structured, numbered(reportObject(report)));
-        assert.equal(outcome.text, JSON.stringify(numbered(JSON.parse(reportJson(report, "compact")))));
+        const coverage = coverageOf(text);
+        assert.deepEqual(outcome.structured, numbered(reportObject(report, { coverage })));
+        assert.equal(outcome.text, JSON.stringify(numbered(JSON.parse(reportJson(report, "compact", { coverage })))));
         // Same content as the CLI's layout, in another order, numbered for a model.
         const cli = JSON.parse(runCli(["check", "m.sourcecheck.json", "--json"], { cwd: root }).stdout);
         assert.deepEqual(numbered(cli), JSON.parse(outcome.text));

@@ -8,6 +8,7 @@ import type { z } from "zod";
 import type { checkOutput, citeOutput, repairOutput, toolErrorOutput } from "../../server/src/agentTools/schemas";
 import type { ToolErrorShape } from "../../server/src/agentTools/tools";
 import type { Report } from "../../server/src/core/check";
+import type { ReportCoverage } from "../../server/src/core/coverage";
 import type { LockCounts, LockError } from "../../server/src/core/lock";
 import type { SyntaxProblem } from "../../server/src/core/parse";
 import type { SchemaError } from "../../server/src/core/types";
@@ -56,6 +57,7 @@ type CheckOutput = Omit<Report, "schemaErrors" | "entries"> & {
     schemaErrors: ReportedSchemaError[];
     lock?: LockCounts & { file?: string };
     lockError?: LockError & { file: string };
+    coverage?: ReportCoverage;
 };
 
 /** Compiles only when `Drift` is never. */

@@ -9,12 +9,13 @@
 
 import { EXIT, type ReportExitStatus } from "../../../shared/exitCodes";
 import { annotationLabel, sourceLabel } from "../../../shared/numbering";
-import { type CheckResult, MAX_LISTED_PROBLEMS, type Problem, type ReportEntry } from "../core/check";
+import { type CheckResult, MAX_LISTED_PROBLEMS, type Problem } from "../core/check";
+import { type ReportCoverage, sentenceCount } from "../core/coverage";
 import { type LockCounts, wordDiffLine } from "../core/lock";
 import { didYouMean } from "../core/nearestPaths";
-import { uncoveredSentences } from "../core/sentences";
-import { isDocumentFailure, namesNoFile } from "../core/session";
-import type { Ref } from "../core/types";
+import { sentenceLinesText } from "../core/sentences";
+import { namesNoFile } from "../core/session";
+import { isSchemaErrorCode, type Ref } from "../core/types";
 import { VERDICTS, verdictOf } from "../core/verdict";
 import { visible } from "../core/visible";
 
@@ -27,10 +28,12 @@ const MAX_LINE = 300;
 /** Uncovered sentences named by line, per claim document, at most; claim documents listed at most. */
 const MAX_UNCOVERED_LINES = 12;
 const MAX_COVERAGE_DOCUMENTS = 3;
-/** A claim document longer than this is not split into sentences for coverage (an answer is short). */
-const MAX_COVERAGE_CHARS = 1024 * 1024;
 
 const RECITE = "re-cite the exact words with cite (or write the annotation with annotate), or call repair on this file";
+
+/** What to do about a broken ref of the `unsourced` list (repair does not follow those). */
+const UNSOURCED_HINT = (n: number) =>
+    `record the claim again with annotate { claim, unsourced: true }, then annotate { remove: ${n}, unsourced: true }`;
 
 /** What to do about an error, by code. */
 function hintFor(code: string): string {
@@ -93,13 +96,23 @@ function severityOf(problem: Problem): string | undefined {
     return (problem as { severity?: string }).severity;
 }
 
-function who(annotation: number | undefined, role: Problem["role"]): string {
+/** The number (from 1) of the unsourced claim a problem is about, from its pointer `/unsourced/N/...`. */
+function unsourcedNumber(problem: Pick<Problem, "annotation" | "pointer">): number | undefined {
+    const match = problem.annotation === undefined ? /^\/unsourced\/(\d+)/.exec(problem.pointer) : null;
+    return match ? Number(match[1]) + 1 : undefined;
+}
+
+function who(annotation: number | undefined, role: Problem["role"], pointer = ""): string {
+    const unsourced = unsourcedNumber({ annotation, pointer });
+    if (unsourced !== undefined) return `unsourced claim ${unsourced}`;
     if (annotation === undefined) return "file";
     const part = role === undefined ? "" : role === "claim" ? ", claim" : `, ${sourceLabel(role)}`;
     return `${annotationLabel(annotation)}${part}`;
 }
 
 function refOf(result: CheckResult, problem: Problem): Ref | undefined {
+    const unsourced = unsourcedNumber(problem);
+    if (unsourced !== undefined) return result.unsourced[unsourced - 1]?.ref;
     if (problem.annotation === undefined || problem.role === undefined) return undefined;
     const checked = result.annotations[problem.annotation];
     if (!checked) return undefined;
@@ -129,13 +142,15 @@ export interface BriefExtras {
     lock?: LockCounts;
     /** The file's exit status when it is not the report's (an unusable lock: operations/check.ts). */
     exitCode?: ReportExitStatus;
+    /** The check's coverage (operations/check.ts with `coverage`); without it the text has no coverage line. */
+    coverage?: ReportCoverage;
 }
 
 /** The brief text; `result` must have been checked with `keepAnnotations` and `keepEntries` (refs are shown). */
 export function briefCheckText(
     result: CheckResult,
     file?: string,
-    { nearest = () => [], lock, exitCode }: BriefExtras = {},
+    { nearest = () => [], lock, exitCode, coverage }: BriefExtras = {},
 ): string {
     const { report } = result;
     const drift = result.problems.filter((p) => p.code === "text-changed");
@@ -143,7 +158,7 @@ export function briefCheckText(
     const lines = [
         statusLine(result, file, drift.length, lock, exitCode ?? result.report.exitCode),
         verdictLine(report),
-        ...coverageLines(result),
+        ...coverageLines(coverage),
     ];
     lines.push(...driftLines(result, drift));
     // One block per failing ref (or file-level error), its errors in order; errors before notes.
@@ -216,62 +231,45 @@ function verdictLine(report: CheckResult["report"]): string {
 }
 
 /**
- * Per claim document: how many of its sentences the claims of valid annotations cover, and the lines
- * of the others (docs/view.md, "Show Coverage": the editor's rule). An unsourced sentence is
- * expressed by not annotating it, so this is how that signal reaches an agent.
+ * Per claim document: how many of its sentences no claim of a valid annotation covers, by line and,
+ * on a line of several sentences, by sentence (docs/view.md, "Show Coverage": the editor's rule);
+ * then those the file records as searched with no source found (`unsourced`), apart. The check
+ * operation counted them (core/coverage.ts): this only words them.
  */
-function coverageLines(result: CheckResult): string[] {
-    const valid = new Map<number, ReportEntry>(result.report.entries.map((entry) => [entry.index, entry]));
-    const spans = new Map<string, { start: number; end: number }[]>();
-    for (const checked of result.annotations) {
-        if (!checked.claim) continue;
-        const list = spans.get(checked.claim.path) ?? [];
-        spans.set(checked.claim.path, list);
-        const resolution = checked.claimResolution;
-        if (valid.get(checked.index)?.valid && resolution?.valid)
-            list.push({ start: resolution.startOffset, end: resolution.endOffset });
-    }
+function coverageLines(coverage: ReportCoverage | undefined): string[] {
+    if (!coverage) return [];
     const lines: string[] = [];
-    const paths = [...spans.keys()].sort();
-    for (const path of paths.slice(0, MAX_COVERAGE_DOCUMENTS)) {
-        const document = result.lookup.get(path);
-        if (document === undefined || isDocumentFailure(document)) continue;
-        const name = visible(JSON.stringify(path));
-        if (document.content.length > MAX_COVERAGE_CHARS) {
-            lines.push(`coverage: ${name}: not counted (over ${MAX_COVERAGE_CHARS / 1024} KiB).`);
+    for (const document of coverage.documents.slice(0, MAX_COVERAGE_DOCUMENTS)) {
+        const name = visible(JSON.stringify(document.path));
+        if (document.skipped !== undefined || document.sentences === undefined) {
+            lines.push(`coverage: ${name}: not counted (${document.skipped ?? "not read"}).`);
             continue;
         }
-        const total = uncoveredSentences(document.content, []).length;
-        const uncovered = uncoveredSentences(document.content, spans.get(path) ?? []);
-        if (uncovered.length === 0) {
+        const total = document.sentences;
+        const uncovered = sentenceCount(document.uncovered);
+        const searched = sentenceCount(document.unsourced);
+        const parts: string[] = [];
+        if (uncovered === 0 && searched === 0) {
             lines.push(`coverage: ${name}: all ${plural(total, "sentence")} covered by claims.`);
             continue;
         }
-        const numbers = [...new Set(uncovered.map((span) => document.lines.positionAt(span.start).line))];
+        if (uncovered > 0)
+            parts.push(
+                `${uncovered} of ${plural(total, "sentence")} no claim covers, ${sentenceLinesText(document.uncovered ?? [], MAX_UNCOVERED_LINES)}`,
+            );
+        else parts.push(`every sentence of ${total} covered or searched`);
+        if (searched > 0)
+            parts.push(
+                `${searched} searched with no source found, ${sentenceLinesText(document.unsourced ?? [], MAX_UNCOVERED_LINES)}`,
+            );
+        lines.push(`coverage: ${name}: ${parts.join("; ")}.`);
+    }
+    if (coverage.documents.length > MAX_COVERAGE_DOCUMENTS) {
         lines.push(
-            `coverage: ${name}: ${uncovered.length} of ${plural(total, "sentence")} no claim covers, ` +
-                `line${numbers.length === 1 ? "" : "s"} ${lineList(numbers)}.`,
+            `coverage: … and ${plural(coverage.documents.length - MAX_COVERAGE_DOCUMENTS, "more claim document")}.`,
         );
     }
-    if (paths.length > MAX_COVERAGE_DOCUMENTS) {
-        lines.push(`coverage: … and ${plural(paths.length - MAX_COVERAGE_DOCUMENTS, "more claim document")}.`);
-    }
     return lines;
-}
-
-/** `3, 7-9, 14` for ascending line numbers, the first MAX_UNCOVERED_LINES of them. */
-function lineList(numbers: number[]): string {
-    const ranges: string[] = [];
-    let shown = 0;
-    for (let i = 0; i < numbers.length && shown < MAX_UNCOVERED_LINES; i++) {
-        let j = i;
-        while (j + 1 < numbers.length && numbers[j + 1] === numbers[j] + 1) j++;
-        ranges.push(j > i ? `${numbers[i]}-${numbers[j]}` : `${numbers[i]}`);
-        shown += j - i + 1;
-        i = j;
-    }
-    const rest = numbers.length - shown;
-    return rest > 0 ? `${ranges.join(", ")} and ${rest} more` : ranges.join(", ");
 }
 
 /**
@@ -328,14 +326,19 @@ function groupLines(
             ? "note"
             : "warning"
         : "failing";
-    const lines = [`${who(first.annotation, first.role)} (${kind}): ${ref ? refText(ref) : first.pointer}`];
+    const lines = [
+        `${who(first.annotation, first.role, first.pointer)} (${kind}): ${ref ? refText(ref) : first.pointer}`,
+    ];
     const hints = new Set<string>();
     for (const problem of group) {
         const edge = problem.boundary ? `${problem.boundary}: ` : "";
         let message = problem.message;
         if (ref && namesNoFile(problem)) message += didYouMean(nearest(ref.path));
         lines.push(cut(`  ${edge}${problem.code}: ${message}`));
-        hints.add(`  to do: ${hintFor(problem.code)}`);
+        const unsourced = unsourcedNumber(problem);
+        hints.add(
+            `  to do: ${unsourced !== undefined && !isSchemaErrorCode(problem.code) ? UNSOURCED_HINT(unsourced) : hintFor(problem.code)}`,
+        );
     }
     for (const hint of hints) if (!hintsShown.has(hint)) lines.push(hint);
     return lines;

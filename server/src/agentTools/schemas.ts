@@ -144,6 +144,10 @@ export const annotateInput = z
             .optional(),
         remove: target.describe("Annotation N (from 1), or { annotation, source }, to remove").optional(),
         force: z.boolean().describe("Replace even when the replaced claim's text differs").optional(),
+        unsourced: z
+            .boolean()
+            .describe("With claim, no sources: record it as searched, no source found; with remove: N, remove entry N")
+            .optional(),
     })
     .strict();
 
@@ -304,6 +308,9 @@ const sourceEntry = spanEntry.extend({
     confidence: z.number().optional(),
 });
 
+/** Sentences of one line, from 1, and how many the line holds. */
+const lineSentences = z.object({ line: z.number().int(), sentences: z.array(z.number().int()), of: z.number().int() });
+
 export const checkOutput = z.object({
     ok: z.boolean(),
     exitCode: z.union([z.literal(EXIT.clean), z.literal(EXIT.findings), z.literal(EXIT.usage)]),
@@ -337,6 +344,22 @@ export const checkOutput = z.object({
     lockError: z
         .object({ code: z.string(), message: z.string(), pointer: z.string().optional(), file: z.string().optional() })
         .optional(),
+    /** Per claim document, its sentences by line: covered, searched with no source found, neither; the unsourced refs. */
+    coverage: z
+        .object({
+            documents: z.array(
+                z.object({
+                    path: z.string(),
+                    sentences: z.number().int().optional(),
+                    covered: z.number().int().optional(),
+                    unsourced: z.array(lineSentences).optional(),
+                    uncovered: z.array(lineSentences).optional(),
+                    skipped: z.string().optional(),
+                }),
+            ),
+            unsourced: z.array(spanEntry.omit({ warnings: true }).extend({ pointer: z.string() })),
+        })
+        .optional(),
 });
 
 export const indexOutput = z.object({
@@ -356,8 +379,10 @@ const builtAnnotation = z.object({ claim: refSchema, sources: z.array(sourceRef)
 export const annotateOutput = z.object({
     /** The annotation appended, replaced, edited or found present, counted from 1. */
     annotation: z.number().int().min(1).optional(),
-    /** What was cited: the whole annotation, or (with replace of { annotation, source }) the new source. */
-    cited: z.union([builtAnnotation, sourceRef]).optional(),
+    /** What was cited: the whole annotation, (with replace of { annotation, source }) the new source, or the unsourced claim. */
+    cited: z.union([builtAnnotation, sourceRef, refSchema]).optional(),
+    /** With `unsourced`: the entry of the file's unsourced list recorded, found present or removed, from 1. */
+    unsourced: z.number().int().min(1).optional(),
     /** True when an equal annotation (same claim span, same sources) was already there: nothing appended. */
     present: z.boolean().optional(),
     /** With `annotations`: each annotation, counted from 1, appended or found present. */

@@ -345,7 +345,7 @@ async function check(args: z.infer<typeof checkInput>, context: ToolContext): Pr
         // A long check yields to other calls between annotations (one slow call never holds up the rest).
         outcome = await runCooperatively(
             checkSteps(
-                { text, locked: args.locked, keep: true, severity: scope.severity },
+                { text, locked: args.locked, keep: true, severity: scope.severity, coverage: true },
                 { documents: scope.documents(), lock, sha256 },
             ),
         );
@@ -353,7 +353,7 @@ async function check(args: z.infer<typeof checkInput>, context: ToolContext): Pr
         const input = args.documents ? { documents: args.documents, annotations: args.annotations } : args.annotations;
         outcome = await runCooperatively(
             checkSteps(
-                { value: input, locked: args.locked, keep: true },
+                { value: input, locked: args.locked, keep: true, coverage: true },
                 { documents: args.documents ? NO_DOCUMENTS : context.documents(), sha256 },
             ),
         );
@@ -367,6 +367,7 @@ async function check(args: z.infer<typeof checkInput>, context: ToolContext): Pr
             nearest,
             lock: outcome.lockCounts,
             exitCode: outcome.exitCode,
+            coverage: outcome.coverage,
         });
         const lockError = outcome.extras.lockError as { file: string; code: string; message: string } | undefined;
         if (lockError) text = `${lockError.file}: ${lockError.code}: ${lockError.message}\n${text}`;
@@ -585,9 +586,12 @@ async function annotate(args: z.infer<typeof annotateInput>, context: ToolContex
 function annotateText(done: AnnotateDone, written: boolean, toolName = (name: string) => name): string {
     const verb = { append: "appended", replace: "replaced", remove: "removed", present: "" }[done.kind];
     const done_ = { append: "Wrote", replace: "Replaced", remove: "Removed", present: "" }[done.kind];
+    const recorded = done.output.unsourced !== undefined;
     const head =
         done.kind === "present"
-            ? `${done.what}: already present (same claim and sources), nothing appended; do not annotate it again.`
+            ? recorded
+                ? `${done.what}: already recorded (searched, no source found), nothing appended.`
+                : `${done.what}: already present (same claim and sources), nothing appended; do not annotate it again.`
             : written
               ? `${done_} ${done.what}.`
               : `${done.what}: would be ${verb}, not written: call ${toolName("annotate")} again with write: true.`;

@@ -31,7 +31,10 @@ const USAGE = `  sourcecheck annotate [--root DIR] [--write] [--json] FILE --cla
   --replace N   put it in place of annotation N of FILE (counted from 1, as printed) instead;
                 refused (exit 1, replace-mismatch) when N claims other text, unless --force
   sourcecheck annotate [--root DIR] [--write] [--json] FILE --remove N
-            remove annotation N (counted from 1); with --write the file is rewritten without it`;
+            remove annotation N (counted from 1); with --write the file is rewritten without it
+  sourcecheck annotate [--root DIR] [--write] [--json] FILE --claim PATH QUOTE --unsourced
+            record the claim as searched with no source found (the file's "unsourced" list, which
+            check reports apart from claims never searched); with --remove N, remove entry N`;
 
 const SPEC: CommandSpec = {
     name: "annotate",
@@ -49,6 +52,7 @@ const OPTIONS = {
     replace: { type: "string" },
     remove: { type: "string" },
     force: { type: "boolean" },
+    unsourced: { type: "boolean" },
 } as const;
 /** `--claim PATH QUOTE` and `--source POLARITY CONFIDENCE PATH QUOTE`: operands taken verbatim (commandLine.ts). */
 const GROUPS = { claim: 2, source: 4 } as const;
@@ -66,6 +70,8 @@ interface Parsed {
     remove?: number;
     /** `--force`: replace even when the replaced claim's text differs. */
     force: boolean;
+    /** `--unsourced`: the claim goes to the file's unsourced list (or `--remove N` removes entry N of it). */
+    unsourced: boolean;
 }
 
 /** A 1-based annotation number operand. */
@@ -110,6 +116,7 @@ function parse({ values, positionals, groups }: CommandLine<typeof OPTIONS, type
         replace: annotationNumber("--replace", values.replace),
         remove: annotationNumber("--remove", values.remove),
         force: values.force === true,
+        unsourced: values.unsourced === true,
     };
 }
 
@@ -154,6 +161,7 @@ export const annotateCommand = defineCommand({
     groups: GROUPS,
     run(line, io: CliIo): ExitStatus {
         const args = parse(line);
+        if (args.unsourced) return unsourcedCommand(args, io);
         if (args.remove !== undefined) {
             if (args.stdin || args.claim || args.sources.length > 0)
                 throw usageError(SPEC, ": --remove N takes no quotes");
@@ -222,6 +230,55 @@ export const annotateCommand = defineCommand({
         return EXIT.clean;
     },
 });
+
+/**
+ * `--unsourced`: the claim recorded as searched with no source found, or `--remove N` removing entry N
+ * of the unsourced list; the annotate operation does it (operations/annotate.ts), as the tools do.
+ */
+function unsourcedCommand(args: Parsed, io: CliIo): ExitStatus {
+    if (args.stdin || args.sources.length > 0 || args.replace !== undefined)
+        throw usageError(SPEC, ": --unsourced takes --claim PATH QUOTE (or --remove N) and no --source or --replace");
+    if ((args.claim === undefined) === (args.remove === undefined))
+        throw usageError(SPEC, ": --unsourced takes --claim PATH QUOTE or --remove N");
+    const absolute = nodePath.resolve(io.cwd, args.file);
+    const resolution = resolveDocumentRoot(absolute, {
+        explicitRoot: args.root !== undefined ? nodePath.resolve(io.cwd, args.root) : undefined,
+        fallback: io.cwd,
+    });
+    if (resolution.problem) throw new CliError(formatConfigProblem(resolution.problem));
+    const documents = new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize });
+    const existing = fs.existsSync(absolute) ? readTextInputForUpdate(absolute, args.file) : undefined;
+    const outcome = asCliError("annotate", () =>
+        annotate(
+            { file: args.file, claim: args.claim, remove: args.remove, unsourced: true },
+            { documents, files: () => listCandidateDocuments(resolution.root), text: existing?.text },
+        ),
+    );
+    if (!outcome.ok) {
+        const { candidates, ...error } = outcome.error;
+        const exitCode = outcome.badInput ? EXIT.usage : EXIT.findings;
+        if (args.json) io.stdout(jsonEnvelope(candidates ? { error, candidates } : { error }, exitCode));
+        else io.stderr(`sourcecheck: ${error.code}: ${visible(error.message)}\n`);
+        return exitCode;
+    }
+    const { done } = outcome;
+    const write = args.write && done.kind !== "present";
+    if (write) writeFileAtomic(absolute, done.text, { expected: existing?.snapshot }, args.file);
+    if (args.json) {
+        io.stdout(jsonEnvelope({ ...done.output, written: write }, EXIT.clean));
+        return EXIT.clean;
+    }
+    const verb = done.kind === "remove" ? "removed" : "recorded";
+    const what =
+        done.kind === "present"
+            ? `${done.what} is already recorded (searched, no source found): nothing appended`
+            : write
+              ? `${verb} ${done.what}`
+              : `${done.what} would be ${verb}, not written (add --write)`;
+    const cited = done.output.cited === undefined ? "" : `${visible(JSON.stringify(done.output.cited))}\n`;
+    io.stdout(`${visible(what)}\n${cited}`);
+    return EXIT.clean;
+}
 
 /** A missing annotation said as people count (from 1); other refusals as they are. */
 function fromOne(refused: { message: string; count?: number }, file: string, number: number | undefined): string {

@@ -130,7 +130,7 @@ export function checkFileInto(
         format === "json" ? (entry: ReportEntry) => emit(reportEntry(entry, entryCount++, indent), false) : undefined;
     // The one check (operations/check.ts): its exit status is the file's, a lock's error included.
     const outcome = checkOperation(
-        { text: content, locked: job.locked, severity: job.severity, failOn: job.failOn },
+        { text: content, locked: job.locked, severity: job.severity, failOn: job.failOn, coverage: format === "json" },
         { documents: lookup, lock: lockOf(job, content, contentSha256, documents), sha256, onEntry },
     );
     const { result } = outcome;

@@ -9,10 +9,12 @@
 import { sourceLabel } from "../../../shared/numbering";
 import {
     appendAnnotation,
+    appendUnsourced,
     applyOffsetEdits,
     detectFormatting,
     type NewSource,
     removeAnnotation,
+    removeUnsourced,
     replaceAnnotation,
 } from "./annotationEdits";
 import { type CiteCandidate, citeQuote } from "./cite";
@@ -208,6 +210,31 @@ export function appendToAnnotationFile(
     let next = applyOffsetEdits(current, edit.edits);
     if (current === "" && !next.endsWith("\n")) next += "\n";
     return { ok: true, text: next, index: edit.annotationIndex };
+}
+
+/**
+ * The file's text with `claim` appended to its `unsourced` list (or, with `remove`, entry `remove` of
+ * that list removed), and the entry's 0-based place; the same refusals as appendToAnnotationFile.
+ */
+export function editUnsourced(
+    text: string | undefined,
+    fileName: string,
+    edit: { claim: Ref } | { remove: number },
+): AppendResult | { ok: false; message: string; count?: number } {
+    const current = text ?? "";
+    const refused = refusedFile(current, fileName);
+    if (refused) return { ok: false, message: refused };
+    const edited =
+        "claim" in edit
+            ? appendUnsourced(
+                  current,
+                  fileName,
+                  edit.claim,
+                  detectFormatting(current, { tabSize: 2, insertSpaces: true }),
+              )
+            : removeUnsourced(current, fileName, edit.remove);
+    if (!edited.ok) return edited;
+    return { ok: true, text: applyOffsetEdits(current, edited.edits), index: edited.annotationIndex };
 }
 
 const ANNOTATION_FILE_NAME = /\.(sourcecheck|annotations)\.json$/i;

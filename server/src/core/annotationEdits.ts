@@ -225,6 +225,62 @@ export function removeAnnotation(
     return { ok: true, edits: modify(text, [...found.listPath, index], undefined, {}), annotationIndex: index };
 }
 
+/**
+ * Appends a claim ref to the file's top-level `unsourced` list (docs/contract.md, "Unsourced claims"),
+ * creating the list when it is missing; an empty text becomes `{ "annotations": [], "unsourced": [ ... ] }`.
+ * `annotationIndex` is the new entry's place in that list. A bare array of annotations has no place
+ * for it: refused.
+ */
+export function appendUnsourced(text: string, fileName: string, claim: Ref, formatting: FormattingOptions): EditResult {
+    const located = locateAnnotations(text, fileName);
+    if (!located.ok) return located;
+    const layout = new Layout(text, formatting);
+    const render = () => inline(claim);
+    if (located.root === undefined) {
+        const { eol, unit } = layout;
+        const content = `{${eol}${unit}"annotations": [],${eol}${unit}"unsourced": ${layout.array(unit, render)}${eol}}${eol}`;
+        return { ok: true, edits: [{ offset: 0, length: text.length, content }], annotationIndex: 0 };
+    }
+    if (located.root.type !== "object") {
+        return {
+            ok: false,
+            message: `${fileName} is a bare array of annotations, with no place for unsourced claims: make it { "annotations": [ ... ] } first`,
+        };
+    }
+    const list = findNodeAtLocation(located.root, ["unsourced"]);
+    if (list === undefined) {
+        return { ok: true, edits: layout.addProperty(located.root, ["unsourced"], render), annotationIndex: 0 };
+    }
+    if (list.type !== "array")
+        return { ok: false, message: `"unsourced" in ${fileName} is not an array; fix it first` };
+    const index = list.children?.length ?? 0;
+    return { ok: true, edits: layout.appendToArray(list, ["unsourced"], render), annotationIndex: index };
+}
+
+/** Removes entry `index` of the `unsourced` list with its comma (`count`: how many the list holds). */
+export function removeUnsourced(
+    text: string,
+    fileName: string,
+    index: number,
+): EditResult | { ok: false; message: string; count?: number } {
+    const located = locateAnnotations(text, fileName);
+    if (!located.ok) return located;
+    const list = located.root?.type === "object" ? findNodeAtLocation(located.root, ["unsourced"]) : undefined;
+    const count = list?.type === "array" ? (list.children?.length ?? 0) : 0;
+    if (list === undefined || !Number.isInteger(index) || index < 0 || index >= count) {
+        const held = count === 0 ? "it has none" : `it has ${count}, numbered 1 to ${count}`;
+        return { ok: false, message: `${fileName} has no unsourced claim ${index + 1} (${held})`, count };
+    }
+    if (count === 1) {
+        return {
+            ok: true,
+            edits: [{ offset: list.offset, length: list.length, content: "[]" }],
+            annotationIndex: index,
+        };
+    }
+    return { ok: true, edits: modify(text, ["unsourced", index], undefined, {}), annotationIndex: index };
+}
+
 /** Source `source` of annotation `index`, or why there is none (`count`: how many sources it has). */
 function sourceNode(
     text: string,

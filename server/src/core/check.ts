@@ -117,8 +117,19 @@ export interface CheckedAnnotation {
     }[];
 }
 
+/** A ref of the file's `unsourced` list (a claim searched with no source found) and its resolution. */
+export interface CheckedUnsourced {
+    /** `/unsourced/N`, N from 0 as in every pointer. */
+    pointer: string;
+    /** The ref, when it passes the schema. */
+    ref?: Ref;
+    resolution?: RefResolution;
+}
+
 export interface CheckResult {
     report: Report;
+    /** The `unsourced` list, each ref resolved like a claim (a broken one is a problem, exit 1); always kept. */
+    unsourced: CheckedUnsourced[];
     problems: Problem[];
     parts: InputParts;
     /** Empty when checked with `keepAnnotations: false`. */
@@ -356,12 +367,14 @@ export function* checkPartsSteps(
         yield;
     }
 
-    // File-level errors (shape, documents) were not reported with an annotation.
+    const unsourced = checkUnsourced(parts, checker, resolve, problems);
+    if (unsourced.some((item) => item.resolution?.valid === false)) resolutionFailed = true;
+    // File-level errors (shape, documents, unsourced refs) were not reported with an annotation.
     for (const error of checker.errors) if (!reported.has(error)) problems.push({ ...error });
     if (syntaxErrors.length > 0) problems.unshift(...syntaxErrors.map((error) => ({ ...error })));
     const counts = { validCount, omittedEntryCount, resolutionFailed, unlistedSyntaxErrors };
     memo?.end();
-    return resultOf(parts, lookup, checker, syntaxErrors, { problems, entries, checked, severity, counts });
+    return resultOf(parts, lookup, checker, syntaxErrors, { problems, entries, checked, unsourced, severity, counts });
 }
 
 /** The result once every annotation was checked: the configured levels applied, the report made. */
@@ -374,6 +387,7 @@ function resultOf(
         problems: Problem[];
         entries: ReportEntry[];
         checked: CheckedAnnotation[];
+        unsourced: CheckedUnsourced[];
         severity: SeverityPolicy | undefined;
         counts: {
             validCount: number;
@@ -390,7 +404,36 @@ function resultOf(
     const summary = reportOf(parts, checker, syntaxErrors, found.entries, counts);
     const unlistedProblemCount =
         (summary.schemaErrorCount ?? summary.schemaErrors.length) - summary.schemaErrors.length;
-    return { report: summary, problems: shown, parts, annotations: found.checked, lookup, unlistedProblemCount };
+    return {
+        report: summary,
+        problems: shown,
+        parts,
+        annotations: found.checked,
+        lookup,
+        unlistedProblemCount,
+        unsourced: found.unsourced,
+    };
+}
+
+/**
+ * The refs of the `unsourced` list, each checked as a claim ref is: its schema errors are the file's,
+ * and a ref that does not resolve is a problem on its token (annotation undefined, pointer
+ * `/unsourced/N/...`), so a stale "searched, nothing found" is reported as any broken ref is.
+ */
+function checkUnsourced(
+    parts: InputParts,
+    checker: SchemaChecker,
+    resolve: (ref: Ref) => RefResolution,
+    problems: Problem[],
+): CheckedUnsourced[] {
+    return (parts.unsourced ?? []).map((value, index) => {
+        const pointer = `/unsourced/${index}`;
+        const ref = checker.ref(value, pointer, "an unsourced claim");
+        if (!ref) return { pointer };
+        const resolution = resolve(ref);
+        problems.push(...resolutionProblems(resolution, ref, pointer, undefined, undefined));
+        return { pointer, ref, resolution };
+    });
 }
 
 /** A report entry, its verdict read from its spans (core/verdict.ts). */
@@ -524,8 +567,8 @@ export function resolutionProblems(
     resolution: RefResolution,
     ref: Ref,
     refPointer: string,
-    annotation: number,
-    role: "claim" | number,
+    annotation: number | undefined,
+    role: "claim" | number | undefined,
 ): Problem[] {
     if (resolution.valid) return [];
     const problems: Problem[] = [];

@@ -2,6 +2,7 @@
  * The three input shapes of docs/contract.md section 4, told apart on a plain JSON value:
  *   1. { session: { documents }, annotations }   2. { documents, annotations }
  *   3. { annotations } or [ ...annotations ]      (workspace mode: documents are files)
+ * An object may also hold `unsourced`: the claim refs searched with no source found.
  */
 import type { SchemaChecker } from "./schema";
 import type { SourceDocument } from "./types";
@@ -19,6 +20,11 @@ export interface InputParts {
     /** The annotation values, unchecked, with the pointer of the array holding them. */
     annotations: unknown[];
     annotationsPointer: string;
+    /**
+     * The claim refs of the top-level `unsourced` list, unchecked: claims the author searched and
+     * found no source for (docs/contract.md, "Unsourced claims"); absent in a file without the list.
+     */
+    unsourced?: unknown[];
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -57,7 +63,12 @@ export function readInput(value: unknown, checker: SchemaChecker): InputParts {
     } else {
         annotations = value.annotations;
     }
-    return { shape, documents, annotations, annotationsPointer: "/annotations" };
+    const parts: InputParts = { shape, documents, annotations, annotationsPointer: "/annotations" };
+    if ("unsourced" in value) {
+        if (Array.isArray(value.unsourced)) parts.unsourced = value.unsourced;
+        else checker.fileShape("/unsourced", "unsourced must be an array of claim refs { path, start, end }");
+    }
+    return parts;
 }
 
 function readDocuments(value: unknown, pointer: string, present: boolean, checker: SchemaChecker): PointedDocument[] {

@@ -5,7 +5,8 @@
  * language model tools). Each output keeps the layout it has always had:
  *
  * - `lines`: `check FILE --json`; `file` (one of many), `entries` one per line, then `ok`,
- *   `exitCode`, `validCount`, `invalidCount`, `schemaErrors`, `warnings`, `lock`, `lockError`;
+ *   `exitCode`, `validCount`, `invalidCount`, `schemaErrors`, `warnings`, `lock`, `lockError`, `gate`,
+ *   `coverage`;
  * - `indented`: `validate SESSION ANNOTATIONS --json`, the report object indented by two spaces;
  * - `compact`: the agent tool's `detail: "full"` text, the report object on one line.
  *
@@ -30,6 +31,8 @@ export interface ReportExtras {
     lockError?: object;
     /** `--fail-on`: the verdicts listed and the annotations (from 1) that have one (docs/verdicts.md). */
     gate?: object;
+    /** The claim documents' sentences and the unsourced list (core/coverage.ts), when counted. */
+    coverage?: object;
 }
 
 /** The fields after `entries`: the report's counts and verdict (`ok` is `exitCode === 0`). */
@@ -58,6 +61,7 @@ export function reportObject(report: Report, extras: ReportExtras = {}): Record<
     if (extras.lock) object.lock = extras.lock;
     if (extras.lockError) object.lockError = extras.lockError;
     if (extras.gate) object.gate = extras.gate;
+    if (extras.coverage) object.coverage = extras.coverage;
     return object;
 }
 
@@ -98,7 +102,7 @@ const SUMMARY_ORDER = [
     "omittedEntryCount",
 ] as const;
 /** What the output adds, in order, after the summary. */
-const EXTRAS_ORDER = ["warnings", "lock", "lockError", "gate"] as const;
+const EXTRAS_ORDER = ["warnings", "lock", "lockError", "gate", "coverage"] as const;
 
 /**
  * A `lines` report's end: the `entries` list closed, then the fields after it, closing its object.

@@ -1,5 +1,6 @@
 /**
- * Sentences of a document and which of them no claim covers (docs/view.md, "Show Coverage"). Pure:
+ * Sentences of a document and which of them no claim covers (docs/view.md, "Show Coverage"; the
+ * coverage of a check, docs/agents.md "Coverage": by line and by sentence on the line). Pure:
  * sentence boundaries are the platform's Intl.Segmenter's (UAX #29, ICU's rules), per line, so a
  * heading or a list item without a full stop is a sentence of its own. In ASCII text a small scanner
  * finds the same boundaries without it: the first sentence segmenter of a process loads ICU's break
@@ -102,19 +103,116 @@ function lowerCaseFollows(text: string, from: number): boolean {
 
 /** Every sentence of the text with its surrounding blanks trimmed; blank lines have none. */
 export function sentenceSpans(text: string): Span[] {
-    const spans: Span[] = [];
+    return sentencePlaces(text).map(({ start, end }) => ({ start, end }));
+}
+
+/**
+ * A sentence and where a person finds it: its line (from 1), its number among the sentences of that
+ * line (from 1) and how many sentences the line holds (`of`): "line 3, sentence 2 of 5".
+ */
+export interface SentencePlace extends Span {
+    line: number;
+    sentence: number;
+    of: number;
+}
+
+/** Every sentence of the text, trimmed as `sentenceSpans` trims it, with its place on its line. */
+export function sentencePlaces(text: string): SentencePlace[] {
+    const places: SentencePlace[] = [];
     let lineStart = 0;
-    for (const line of text.split("\n")) {
-        for (const { segment, index } of sentenceSegments(line)) {
+    let line = 0;
+    for (const lineText of text.split("\n")) {
+        line++;
+        const first = places.length;
+        for (const { segment, index } of sentenceSegments(lineText)) {
             const lead = segment.length - segment.trimStart().length;
             const trimmed = segment.trim();
             if (trimmed === "") continue;
             const start = lineStart + index + lead;
-            spans.push({ start, end: start + trimmed.length });
+            places.push({ start, end: start + trimmed.length, line, sentence: places.length - first + 1, of: 0 });
         }
-        lineStart += line.length + 1;
+        for (let i = first; i < places.length; i++) places[i].of = places.length - first;
+        lineStart += lineText.length + 1;
     }
-    return spans;
+    return places;
+}
+
+/**
+ * The sentences of a claim document by what the annotation file says of them (docs/agents.md,
+ * "Coverage"): `covered` when a claim overlaps them; else `unsourced` when a ref of the file's
+ * `unsourced` list overlaps them (the author searched and found no source); else `uncovered`.
+ */
+export interface SentenceCoverage {
+    /** How many sentences the document has. */
+    sentences: number;
+    /** How many a claim covers. */
+    covered: number;
+    unsourced: SentencePlace[];
+    uncovered: SentencePlace[];
+}
+
+/** Each sentence of `text` as covered, searched with no source found, or neither (spans: [start, end) offsets). */
+export function sentenceCoverage(
+    text: string,
+    claims: readonly Span[],
+    unsourced: readonly Span[] = [],
+): SentenceCoverage {
+    const sortedClaims = [...claims].sort((a, b) => a.start - b.start);
+    const sortedUnsourced = [...unsourced].sort((a, b) => a.start - b.start);
+    const places = sentencePlaces(text);
+    const result: SentenceCoverage = { sentences: places.length, covered: 0, unsourced: [], uncovered: [] };
+    for (const place of places) {
+        if (overlapsAny(place, sortedClaims)) result.covered++;
+        else if (overlapsAny(place, sortedUnsourced)) result.unsourced.push(place);
+        else result.uncovered.push(place);
+    }
+    return result;
+}
+
+/** Sentences of one line, numbered from 1, and how many the line holds. */
+export interface LineSentences {
+    line: number;
+    sentences: number[];
+    of: number;
+}
+
+/** Places (in document order) grouped by line: `{ line: 3, sentences: [1, 3, 5], of: 5 }`. */
+export function sentencesByLine(places: readonly SentencePlace[]): LineSentences[] {
+    const lines: LineSentences[] = [];
+    for (const place of places) {
+        const last = lines.at(-1);
+        if (last?.line === place.line) last.sentences.push(place.sentence);
+        else lines.push({ line: place.line, sentences: [place.sentence], of: place.of });
+    }
+    return lines;
+}
+
+/**
+ * Lines as a person reads them, the first `max`: `lines 1, 3 (sentences 1, 3, 5 of 5), 7-9`. A line
+ * all of whose sentences are listed is named alone (runs of them as ranges); a line of several
+ * sentences only some of which are listed names those, by number on the line.
+ */
+export function sentenceLinesText(lines: readonly LineSentences[], max = 12): string {
+    const whole = (l: LineSentences) => l.sentences.length === l.of;
+    const parts: string[] = [];
+    let shown = 0;
+    for (let i = 0; i < lines.length && shown < max; i++) {
+        const line = lines[i];
+        if (!whole(line)) {
+            const which = line.sentences.join(", ");
+            parts.push(`${line.line} (sentence${line.sentences.length === 1 ? "" : "s"} ${which} of ${line.of})`);
+            shown++;
+            continue;
+        }
+        let j = i;
+        while (j + 1 < lines.length && whole(lines[j + 1]) && lines[j + 1].line === lines[j].line + 1) j++;
+        parts.push(j > i ? `${line.line}-${lines[j].line}` : `${line.line}`);
+        shown += j - i + 1;
+        i = j;
+    }
+    const rest = lines.length - shown;
+    const head = `line${lines.length === 1 ? "" : "s"} ${parts.join(", ")}`;
+    return rest > 0 ? `${head} and ${rest} more` : head;
 }
 
 /** The sentences no claim span overlaps (claims: [start, end) offsets, in any order). */

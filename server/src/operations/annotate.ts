@@ -12,6 +12,7 @@ import {
     type AnnotateWarning,
     annotateQuotes,
     editAnnotationFile,
+    editUnsourced,
     type SourceQuoteRequest,
 } from "../core/annotate";
 import { applyOffsetEdits, removeSource, replaceSource } from "../core/annotationEdits";
@@ -41,6 +42,11 @@ export interface AnnotateOperationRequest {
     remove?: Target;
     /** Replace even when the annotation replaced claims other text. */
     force?: boolean;
+    /**
+     * The claim was searched and no source found: record it in the file's `unsourced` list (with
+     * `claim`, no sources), or with `remove: N` remove entry N of that list (docs/annotate.md, "Unsourced").
+     */
+    unsourced?: boolean;
 }
 
 export interface AnnotateCapabilities {
@@ -100,6 +106,7 @@ export function* annotateSteps(
     capabilities: AnnotateCapabilities,
 ): Generator<void, AnnotateOutcome, void> {
     checkShape(request);
+    if (request.unsourced === true) return unsourced(request, capabilities);
     if (request.remove !== undefined) return { ok: true, done: remove(request, request.remove, capabilities) };
     if (request.annotations !== undefined) return yield* appendSeveral(request, request.annotations, capabilities);
     const replace = request.replace;
@@ -130,6 +137,14 @@ export function* annotateSteps(
 function checkShape(request: AnnotateOperationRequest): void {
     const bad = (message: string) => new OperationError("invalid-arguments", `annotate: ${message}`);
     const quotes = request.claim !== undefined || request.sources !== undefined;
+    if (request.unsourced === true) {
+        if (request.annotations !== undefined || request.replace !== undefined || request.sources !== undefined)
+            throw bad("unsourced takes a claim and no sources (or remove: N), not annotations, sources or replace");
+        if (typeof request.remove === "object") throw bad("unsourced with remove takes the entry's number N (from 1)");
+        if ((request.remove === undefined) === (request.claim === undefined))
+            throw bad("unsourced takes a claim (to record) or remove: N (to remove entry N), not both");
+        return;
+    }
     if (request.remove !== undefined) {
         if (quotes || request.annotations || request.replace !== undefined)
             throw bad("remove takes no quotes and no replace");
@@ -303,6 +318,44 @@ function remove(request: AnnotateOperationRequest, target: Target, capabilities:
     const what = `${sourceLabel(target.source - 1)} of ${annotationLabel(target.annotation - 1)} of ${request.file}`;
     const output = { annotation: target.annotation, source: target.source, removed: true };
     return { text: applyOffsetEdits(text, edited.edits), output, what, kind: "remove", warnings: [] };
+}
+
+/**
+ * A claim searched with no source found, recorded in (or removed from) the file's `unsourced` list:
+ * the claim cited as `cite` cites it; an equal ref already in the list is reported present.
+ */
+function unsourced(request: AnnotateOperationRequest, capabilities: AnnotateCapabilities): AnnotateOutcome {
+    const file = request.file;
+    if (typeof request.remove === "number") {
+        const removed = editUnsourced(existing(file, capabilities.text), file, { remove: request.remove - 1 });
+        if (!removed.ok) throw new OperationError("no-such-annotation", removed.message);
+        const output = { unsourced: request.remove, removed: true };
+        const what = `unsourced claim ${request.remove} of ${file}`;
+        return { ok: true, done: { text: removed.text, output, what, kind: "remove", warnings: [] } };
+    }
+    const built = build({ claim: request.claim!, sources: [] }, capabilities);
+    if (!built.ok) return built;
+    const claim = built.annotation.claim;
+    const text = capabilities.text;
+    const present = unsourcedList(text).findIndex((item) => refKey(item) === refKey(claim));
+    const warnings = built.warnings.length > 0 ? { warnings: built.warnings.map(publicWarning) } : {};
+    if (present >= 0) {
+        const output = { unsourced: present + 1, cited: claim, present: true, ...warnings };
+        const what = `unsourced claim ${present + 1} of ${file}`;
+        return { ok: true, done: { text: text!, output, what, kind: "present", warnings: built.warnings } };
+    }
+    const edited = editUnsourced(text, file, { claim });
+    if (!edited.ok) throw new OperationError("invalid-arguments", `annotate: ${edited.message}`);
+    const output = { unsourced: edited.index + 1, cited: claim, ...warnings };
+    const what = `unsourced claim ${edited.index + 1} of ${file}`;
+    return { ok: true, done: { text: edited.text, output, what, kind: "append", warnings: built.warnings } };
+}
+
+/** The file's `unsourced` list as parsed (empty when there is none or the file does not parse). */
+function unsourcedList(text: string | undefined): unknown[] {
+    if (text === undefined || text.trim() === "") return [];
+    const value = parseJsonText(text).value as { unsourced?: unknown } | undefined;
+    return typeof value === "object" && value !== null && Array.isArray(value.unsourced) ? value.unsourced : [];
 }
 
 /**

@@ -8,10 +8,12 @@
 import { EXIT, type ReportExitStatus } from "../../../shared/exitCodes";
 import { type CheckResult, checkInputSteps, type ReportEntry, runSteps } from "../core/check";
 import type { CheckMemo } from "../core/checkMemo";
+import { type ClaimSpans, type ReportCoverage, reportCoverage } from "../core/coverage";
 import { LockComparison, type LockError, type LockFile, type UnchangedLock } from "../core/lock";
 import { parseJsonText } from "../core/parse";
 import { type ReportExtras, reportObject } from "../core/reportJson";
-import type { DocumentLookup } from "../core/session";
+import type { Span } from "../core/sentences";
+import { type DocumentLookup, isDocumentFailure } from "../core/session";
 import type { SeverityPolicy } from "../core/severity";
 import type { SchemaError } from "../core/types";
 import type { EntryVerdict } from "../core/verdict";
@@ -38,6 +40,12 @@ export interface CheckRequest {
     severity?: SeverityPolicy;
     /** `--fail-on`: the verdicts that fail the check (exit 1) when an entry has one (docs/verdicts.md). */
     failOn?: readonly EntryVerdict[];
+    /**
+     * Count the claim documents' sentences (core/coverage.ts): the report gets `coverage`. The outputs
+     * a person or a model reads whole ask for it (`check --json`, the library, the check tool); an
+     * editor's re-check on every keystroke does not.
+     */
+    coverage?: boolean;
 }
 
 /** The lock beside the file as its front end read it: none (no `path`), one, or why it cannot be used. */
@@ -73,6 +81,8 @@ export interface CheckOutcome {
     extras: ReportExtras;
     /** The lock's counts when a lock was compared (`check --locked` compares even without one). */
     lockCounts?: LockComparison["counts"];
+    /** With `coverage`: the claim documents' sentences (also in `extras`, so every output writes it). */
+    coverage?: ReportCoverage;
 }
 
 /** The annotations (numbered from 1) whose verdict `--fail-on` lists. */
@@ -102,11 +112,13 @@ export function* checkSteps(
     const comparison = lockComparison(request, lockRead, capabilities.sha256);
     const keep = request.keep === true;
     const gate = request.failOn ? { failOn: [...request.failOn], failed: [] } : undefined;
+    const claims: ClaimPlaces | undefined = request.coverage ? new Map() : undefined;
+    const passOn = gate ? gatedEntries(gate, capabilities.onEntry) : capabilities.onEntry;
     const result = yield* checkInputSteps(parsed.value, capabilities.documents, parsed.syntaxErrors, {
         keepAnnotations: keep,
         keepEntries: keep && request.refsOnly !== true,
         unlistedSyntaxErrors: parsed.unlistedSyntaxErrors,
-        onEntry: gate ? gatedEntries(gate, capabilities.onEntry) : capabilities.onEntry,
+        onEntry: claims ? claimEntries(claims, passOn) : passOn,
         refWarnings: comparison ? [comparison] : [],
         memo: capabilities.memo,
         severity: request.severity,
@@ -125,6 +137,10 @@ export function* checkSteps(
         lockError: lockRead?.error && { ...lockRead.error, file: lockRead.path },
         gate,
     };
+    const coverage = claims
+        ? reportCoverage(result.lookup, spansOf(claims, result.lookup), result.unsourced)
+        : undefined;
+    if (coverage) extras.coverage = coverage;
     return {
         result,
         exitCode,
@@ -132,7 +148,50 @@ export function* checkSteps(
         invalidCount: report.invalidCount,
         extras,
         lockCounts: comparison?.counts,
+        coverage,
     };
+}
+
+/** Claim ranges noted per entry as it is made (streamed output keeps no entries): four numbers each. */
+type ClaimPlaces = Map<string, number[]>;
+
+/**
+ * Entries passed on as they come, the claim of each valid one noted (start line, column, end line,
+ * column: lines from 1, columns from 0), turned into offsets once its document is at hand (`spansOf`).
+ * Every annotation's claim path is noted, so a document no valid claim covers is counted too.
+ */
+function claimEntries(claims: ClaimPlaces, next: ((entry: ReportEntry) => void) | undefined) {
+    return (entry: ReportEntry): void => {
+        const claim = entry.claim;
+        if (claim.path !== undefined) {
+            const list = claims.get(claim.path) ?? [];
+            claims.set(claim.path, list);
+            if (entry.valid && claim.valid) {
+                const { start, end } = claim.range;
+                list.push(start.line, start.column, end.line, end.column);
+            }
+        }
+        next?.(entry);
+    };
+}
+
+/** The noted claims as offsets into their documents. */
+function spansOf(claims: ClaimPlaces, lookup: DocumentLookup): ClaimSpans {
+    const spans: ClaimSpans = new Map();
+    for (const [path, places] of claims) {
+        const document = lookup.get(path);
+        if (document === undefined || isDocumentFailure(document)) continue;
+        const lines = document.lines;
+        const list: Span[] = [];
+        for (let i = 0; i < places.length; i += 4) {
+            list.push({
+                start: lines.offsetAt(places[i], places[i + 1]),
+                end: lines.offsetAt(places[i + 2], places[i + 3]),
+            });
+        }
+        spans.set(path, list);
+    }
+    return spans;
 }
 
 /** Entries passed on as they come, the ones whose verdict the gate lists noted on the way. */

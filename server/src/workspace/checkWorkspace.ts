@@ -90,7 +90,7 @@ function checkOne(
     }
     const documents = documentsOf(workspace, resolution.root, { maxBytes: resolution.config?.maxDocumentSize });
     const outcome = checkOperation(
-        { text: read.text, locked: options.locked, keep: true },
+        { text: read.text, locked: options.locked, keep: true, coverage: true },
         { documents, lock: lockBeside(workspace, path, shown), sha256 },
     );
     return checkReport(outcome);
