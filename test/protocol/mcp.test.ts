@@ -142,7 +142,8 @@ describe("mcp: sourcecheck mcp over stdio with the SDK client", function () {
         // annotate's present flag and its cited annotation (numbers from 1, no index): about 0.03 KB.
         // import's result (the contract's `import --json` and written): about 0.9 KB.
         // evidence's passages below the floor listed with a hit's fields (they come with their text): 0.2 KB.
-        assert.ok(outputChars < 10_500, `${outputChars} characters of output schemas`);
+        // check's coverage (by sentence, with the unsourced list) and annotate's unsourced entry: 0.2 KB.
+        assert.ok(outputChars < 10_700, `${outputChars} characters of output schemas`);
         // The lock tool (docs/lock.md) adds about 1 KB to the listing, annotate's several annotations,
         // source-level replace and remove and force about 2 KB more; the fields of ref errors and warnings
         // the schemas lacked while the types had them (test/unit/toolSchemaTypes.ts) 0.1 KB, cite's and

@@ -12,8 +12,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { runTool, type ToolOutcome } from "../../server/src/agentTools/tools";
-import { reportCoverage } from "../../server/src/core/coverage";
+import { MAX_COVERAGE_LINES, reportCoverage } from "../../server/src/core/coverage";
 import {
+    MAX_LINE_SENTENCES,
     sentenceCoverage,
     sentenceLinesText,
     sentencePlaces,
@@ -83,22 +84,45 @@ describe("coverage by sentence and the unsourced list", () => {
         assert.equal(counted.sentences, 6);
         assert.equal(counted.covered, 2);
         assert.deepEqual(sentencesByLine(counted.uncovered), [
-            { line: 1, sentences: [1], of: 1 },
-            { line: 2, sentences: [1, 3, 5], of: 5 },
+            { line: 1, of: 1 },
+            { line: 2, of: 5, sentences: [1, 3, 5] },
         ]);
         assert.equal(sentenceLinesText(sentencesByLine(counted.uncovered)), "lines 1, 2 (sentences 1, 3, 5 of 5)");
         // A sentence a claim covers stays covered when an unsourced ref overlaps it too.
         const searched = sentenceCoverage(ANSWER, [span("37% faster")], [span(SENTENCES[4]), span(SENTENCES[1])]);
         assert.equal(searched.covered, 1);
-        assert.deepEqual(sentencesByLine(searched.unsourced), [{ line: 2, sentences: [5], of: 5 }]);
+        assert.deepEqual(sentencesByLine(searched.unsourced), [{ line: 2, of: 5, sentences: [5] }]);
         assert.equal(sentenceLinesText(sentencesByLine(searched.unsourced)), "line 2 (sentence 5 of 5)");
     });
 
     it("words whole lines as ranges and cuts a long list", () => {
-        const whole = (line: number) => ({ line, sentences: [1], of: 1 });
+        const whole = (line: number) => ({ line, of: 1 });
         assert.equal(sentenceLinesText([whole(3), whole(4), whole(5), whole(9)]), "lines 3-5, 9");
         const many = Array.from({ length: 20 }, (_, i) => whole(2 * i + 1));
         assert.equal(sentenceLinesText(many, 3), "lines 1, 3, 5 and 17 more");
+        // Lines left out of a listing (past MAX_COVERAGE_LINES) are counted in "more".
+        assert.equal(sentenceLinesText([whole(1)], 12, 4), "lines 1 and 4 more");
+        // A line of many sentences lists at most MAX_LINE_SENTENCES of them, then counts the rest.
+        const line = "A. ".repeat(MAX_LINE_SENTENCES + 10).trim();
+        const listed = sentencesByLine(
+            sentenceCoverage(`${line} B.`, [{ start: line.length + 1, end: line.length + 3 }]).uncovered,
+        );
+        assert.equal(listed[0].sentences?.length, MAX_LINE_SENTENCES);
+        assert.equal(listed[0].more, 10);
+        assert.match(sentenceLinesText(listed), /^line 1 \(sentences 1, 2, .* 50 and 10 more of 61\)$/);
+    });
+
+    it("lists at most MAX_COVERAGE_LINES lines per list, counting the rest", () => {
+        const text = Array.from({ length: MAX_COVERAGE_LINES + 7 }, (_, i) => `Line ${i + 1}.`).join("\n");
+        const [document] = reportCoverage(
+            new Session([new SessionDocument("a.md", text)]),
+            new Map([["a.md", []]]),
+            [],
+        ).documents;
+        assert.equal(document.uncovered, MAX_COVERAGE_LINES + 7);
+        assert.equal(document.uncoveredLines?.length, MAX_COVERAGE_LINES);
+        assert.equal(document.uncoveredUnlisted, 7);
+        assert.equal(document.unsourcedUnlisted, undefined);
     });
 
     it("lists every unsourced ref, one that fails the schema as invalid", () => {
@@ -111,8 +135,10 @@ describe("coverage by sentence and the unsourced list", () => {
                 path: "a.md",
                 sentences: 3,
                 covered: 1,
-                unsourced: [],
-                uncovered: [{ line: 1, sentences: [1, 3], of: 3 }],
+                unsourced: 0,
+                uncovered: 2,
+                unsourcedLines: [],
+                uncoveredLines: [{ line: 1, of: 3, sentences: [1, 3] }],
             },
         ]);
         assert.equal(coverage.unsourced[0].valid, false);
@@ -172,10 +198,12 @@ describe("coverage by sentence and the unsourced list", () => {
                 path: "answer.md",
                 sentences: 6,
                 covered: 2,
-                unsourced: [{ line: 2, sentences: [5], of: 5 }],
-                uncovered: [
-                    { line: 1, sentences: [1], of: 1 },
-                    { line: 2, sentences: [1, 3], of: 5 },
+                unsourced: 1,
+                uncovered: 3,
+                unsourcedLines: [{ line: 2, of: 5, sentences: [5] }],
+                uncoveredLines: [
+                    { line: 1, of: 1 },
+                    { line: 2, of: 5, sentences: [1, 3] },
                 ],
             },
         ]);
@@ -304,10 +332,10 @@ describe("coverage by sentence and the unsourced list", () => {
         const report = JSON.parse(cli.stdout);
         const tool = await ws.run("check", { file: FILE });
         assert.deepEqual(report.coverage, (tool.structured as { coverage: unknown }).coverage);
-        assert.deepEqual(report.coverage.documents[0].unsourced, [{ line: 2, sentences: [5], of: 5 }]);
-        assert.deepEqual(report.coverage.documents[0].uncovered, [
-            { line: 1, sentences: [1], of: 1 },
-            { line: 2, sentences: [1, 3, 4], of: 5 },
+        assert.deepEqual(report.coverage.documents[0].unsourcedLines, [{ line: 2, of: 5, sentences: [5] }]);
+        assert.deepEqual(report.coverage.documents[0].uncoveredLines, [
+            { line: 1, of: 1 },
+            { line: 2, of: 5, sentences: [1, 3, 4] },
         ]);
         // The library's check returns the same object `check --json` prints.
         const files = Object.fromEntries(

@@ -10,10 +10,10 @@
 import { EXIT, type ReportExitStatus } from "../../../shared/exitCodes";
 import { annotationLabel, sourceLabel } from "../../../shared/numbering";
 import { type CheckResult, MAX_LISTED_PROBLEMS, type Problem } from "../core/check";
-import { type ReportCoverage, sentenceCount } from "../core/coverage";
+import type { ReportCoverage } from "../core/coverage";
 import { type LockCounts, wordDiffLine } from "../core/lock";
 import { didYouMean } from "../core/nearestPaths";
-import { sentenceLinesText } from "../core/sentences";
+import { type LineSentences, sentenceLinesText } from "../core/sentences";
 import { namesNoFile } from "../core/session";
 import { isSchemaErrorCode, type Ref } from "../core/types";
 import { VERDICTS, verdictOf } from "../core/verdict";
@@ -246,21 +246,23 @@ function coverageLines(coverage: ReportCoverage | undefined): string[] {
             continue;
         }
         const total = document.sentences;
-        const uncovered = sentenceCount(document.uncovered);
-        const searched = sentenceCount(document.unsourced);
-        const parts: string[] = [];
+        const uncovered = document.uncovered ?? 0;
+        const searched = document.unsourced ?? 0;
         if (uncovered === 0 && searched === 0) {
             lines.push(`coverage: ${name}: all ${plural(total, "sentence")} covered by claims.`);
             continue;
         }
+        const where = (list: LineSentences[] | undefined, unlisted: number | undefined) =>
+            sentenceLinesText(list ?? [], MAX_UNCOVERED_LINES, unlisted ?? 0);
+        const parts: string[] = [];
         if (uncovered > 0)
             parts.push(
-                `${uncovered} of ${plural(total, "sentence")} no claim covers, ${sentenceLinesText(document.uncovered ?? [], MAX_UNCOVERED_LINES)}`,
+                `${uncovered} of ${plural(total, "sentence")} no claim covers, ${where(document.uncoveredLines, document.uncoveredUnlisted)}`,
             );
         else parts.push(`every sentence of ${total} covered or searched`);
         if (searched > 0)
             parts.push(
-                `${searched} searched with no source found, ${sentenceLinesText(document.unsourced ?? [], MAX_UNCOVERED_LINES)}`,
+                `${searched} searched with no source found, ${where(document.unsourcedLines, document.unsourcedUnlisted)}`,
             );
         lines.push(`coverage: ${name}: ${parts.join("; ")}.`);
     }

@@ -102,25 +102,32 @@ export const citeInput = z
     })
     .strict();
 
-const claimQuote = z
-    .object({
-        path: relativePath("The answer document holding the claim", "answer.md"),
-        quote: quoteText("The claim's words in the answer, verbatim"),
-    })
-    .strict();
-const sourceQuotes = z
-    .array(
-        z
-            .object({
-                path: relativePath("The source document"),
-                quote: quoteText("The source's words that bear on the claim, verbatim"),
-                polarity: z.enum(["supports", "refutes"]),
-                confidence: z.number().min(0).max(1),
-            })
-            .strict(),
-    )
-    .min(1)
-    .max(MAX_ANNOTATE_SOURCES);
+/** A quote's path and words; inside `annotations` without descriptions (the top-level fields carry them). */
+const plainPath = z.string().min(1).max(MAX_PATH_CHARS);
+const plainQuote = z.string().min(1).max(MAX_QUOTE_CHARS);
+const quoteOf = (path: z.ZodString, quote: z.ZodString) => z.object({ path, quote }).strict();
+const sourcesOf = (path: z.ZodString, quote: z.ZodString) =>
+    z
+        .array(
+            z
+                .object({
+                    path,
+                    quote,
+                    polarity: z.enum(["supports", "refutes"]),
+                    confidence: z.number().min(0).max(1),
+                })
+                .strict(),
+        )
+        .min(1)
+        .max(MAX_ANNOTATE_SOURCES);
+const claimQuote = quoteOf(
+    relativePath("The answer document holding the claim", "answer.md"),
+    quoteText("The claim's words in the answer, verbatim"),
+);
+const sourceQuotes = sourcesOf(
+    relativePath("The source document"),
+    quoteText("The source's words that bear on the claim, verbatim"),
+);
 /** An annotation, or one source of it, numbered from 1 (docs/contract.md, "Numbers"). */
 const target = z.union([
     z.number().int().min(1),
@@ -133,10 +140,12 @@ export const annotateInput = z
         claim: claimQuote.optional(),
         sources: sourceQuotes.optional(),
         annotations: z
-            .array(z.object({ claim: claimQuote, sources: sourceQuotes }).strict())
+            .array(
+                z.object({ claim: quoteOf(plainPath, plainQuote), sources: sourcesOf(plainPath, plainQuote) }).strict(),
+            )
             .min(1)
             .max(MAX_ANNOTATE_SOURCES)
-            .describe("Several annotations appended at once, instead of claim and sources")
+            .describe("Several annotations appended at once, each { claim, sources } as above")
             .optional(),
         write: z.boolean().describe("Write the file (default false: only build and report)").optional(),
         replace: target
@@ -146,7 +155,7 @@ export const annotateInput = z
         force: z.boolean().describe("Replace even when the replaced claim's text differs").optional(),
         unsourced: z
             .boolean()
-            .describe("With claim, no sources: record it as searched, no source found; with remove: N, remove entry N")
+            .describe("With claim, no sources: record it as searched, no source found (remove: N removes entry N)")
             .optional(),
     })
     .strict();
@@ -309,7 +318,12 @@ const sourceEntry = spanEntry.extend({
 });
 
 /** Sentences of one line, from 1, and how many the line holds. */
-const lineSentences = z.object({ line: z.number().int(), sentences: z.array(z.number().int()), of: z.number().int() });
+const lineSentences = z.object({
+    line: z.number().int(),
+    of: z.number().int(),
+    sentences: z.array(z.number().int()).optional(),
+    more: z.number().int().optional(),
+});
 
 export const checkOutput = z.object({
     ok: z.boolean(),
@@ -352,8 +366,12 @@ export const checkOutput = z.object({
                     path: z.string(),
                     sentences: z.number().int().optional(),
                     covered: z.number().int().optional(),
-                    unsourced: z.array(lineSentences).optional(),
-                    uncovered: z.array(lineSentences).optional(),
+                    unsourced: z.number().int().optional(),
+                    uncovered: z.number().int().optional(),
+                    unsourcedLines: z.array(lineSentences).optional(),
+                    uncoveredLines: z.array(lineSentences).optional(),
+                    unsourcedUnlisted: z.number().int().optional(),
+                    uncoveredUnlisted: z.number().int().optional(),
                     skipped: z.string().optional(),
                 }),
             ),
@@ -376,11 +394,13 @@ export const citeOutput = z.object({ ref: refSchema, text: z.string(), warnings:
 
 const sourceRef = refSchema.extend({ polarity: z.enum(["supports", "refutes"]), confidence: z.number() });
 const builtAnnotation = z.object({ claim: refSchema, sources: z.array(sourceRef) });
+/** A source replaced alone (polarity and confidence), or an unsourced claim's ref (neither). */
+const citedRef = refSchema.extend({ polarity: sourceRef.shape.polarity.optional(), confidence: z.number().optional() });
 export const annotateOutput = z.object({
     /** The annotation appended, replaced, edited or found present, counted from 1. */
     annotation: z.number().int().min(1).optional(),
     /** What was cited: the whole annotation, (with replace of { annotation, source }) the new source, or the unsourced claim. */
-    cited: z.union([builtAnnotation, sourceRef, refSchema]).optional(),
+    cited: z.union([builtAnnotation, citedRef]).optional(),
     /** With `unsourced`: the entry of the file's unsourced list recorded, found present or removed, from 1. */
     unsourced: z.number().int().min(1).optional(),
     /** True when an equal annotation (same claim span, same sources) was already there: nothing appended. */

@@ -13,6 +13,9 @@ import type { Range, RefError } from "./types";
 /** A claim document longer than this is not split into sentences (an answer is short). */
 export const MAX_COVERAGE_CHARS = 1024 * 1024;
 
+/** Lines listed per list of a document at most (a hostile answer of 100,000 lines must not come back whole). */
+export const MAX_COVERAGE_LINES = 50;
+
 /** One claim document's sentences, or why they were not counted. */
 export interface DocumentCoverage {
     path: string;
@@ -21,9 +24,16 @@ export interface DocumentCoverage {
     /** Sentences a claim of a valid annotation overlaps. */
     covered?: number;
     /** Sentences no claim covers that an `unsourced` ref overlaps: searched, no source found. */
-    unsourced?: LineSentences[];
+    unsourced?: number;
     /** Sentences neither covers. */
-    uncovered?: LineSentences[];
+    uncovered?: number;
+    /** Where the unsourced sentences are, by line (the first MAX_COVERAGE_LINES lines). */
+    unsourcedLines?: LineSentences[];
+    /** Where the uncovered sentences are, by line (the first MAX_COVERAGE_LINES lines). */
+    uncoveredLines?: LineSentences[];
+    /** Lines left out of `unsourcedLines` and of `uncoveredLines`, when any. */
+    unsourcedUnlisted?: number;
+    uncoveredUnlisted?: number;
     /** Set when the document was not counted (over MAX_COVERAGE_CHARS). */
     skipped?: string;
 }
@@ -73,12 +83,19 @@ export function reportCoverage(
             continue;
         }
         const counted = sentenceCoverage(document.content, claims.get(path) ?? [], searched.get(path) ?? []);
+        const unsourcedLines = sentencesByLine(counted.unsourced);
+        const uncoveredLines = sentencesByLine(counted.uncovered);
+        const unlisted = (lines: LineSentences[]) => Math.max(0, lines.length - MAX_COVERAGE_LINES);
         documents.push({
             path,
             sentences: counted.sentences,
             covered: counted.covered,
-            unsourced: sentencesByLine(counted.unsourced),
-            uncovered: sentencesByLine(counted.uncovered),
+            unsourced: counted.unsourced.length,
+            uncovered: counted.uncovered.length,
+            unsourcedLines: unsourcedLines.slice(0, MAX_COVERAGE_LINES),
+            uncoveredLines: uncoveredLines.slice(0, MAX_COVERAGE_LINES),
+            ...(unlisted(unsourcedLines) > 0 ? { unsourcedUnlisted: unlisted(unsourcedLines) } : {}),
+            ...(unlisted(uncoveredLines) > 0 ? { uncoveredUnlisted: unlisted(uncoveredLines) } : {}),
         });
     }
     return { documents, unsourced: unsourced.map(unsourcedEntry) };
@@ -100,9 +117,4 @@ function unsourcedEntry(item: CheckedUnsourced): UnsourcedEntry {
         ? resolution.errors[0]
         : { code: "schema", message: "not a valid ref", pointer: item.pointer };
     return { pointer: item.pointer, valid: false, ...(path !== undefined ? { path } : {}), error };
-}
-
-/** How many sentences a list of lines holds. */
-export function sentenceCount(lines: readonly LineSentences[] | undefined): number {
-    return (lines ?? []).reduce((sum, line) => sum + line.sentences.length, 0);
 }

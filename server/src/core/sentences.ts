@@ -169,38 +169,59 @@ export function sentenceCoverage(
     return result;
 }
 
-/** Sentences of one line, numbered from 1, and how many the line holds. */
+/**
+ * Sentences of one line: the line (from 1), how many sentences it holds (`of`) and which of them
+ * are meant (from 1); `sentences` is absent when all of them are. At most MAX_LINE_SENTENCES are
+ * listed, `more` counts the rest.
+ */
 export interface LineSentences {
     line: number;
-    sentences: number[];
     of: number;
+    sentences?: number[];
+    more?: number;
 }
 
-/** Places (in document order) grouped by line: `{ line: 3, sentences: [1, 3, 5], of: 5 }`. */
+/** Sentence numbers listed per line at most. */
+export const MAX_LINE_SENTENCES = 50;
+
+/** Places (in document order) grouped by line: `{ line: 3, of: 5, sentences: [1, 3, 5] }`, `{ line: 4, of: 1 }`. */
 export function sentencesByLine(places: readonly SentencePlace[]): LineSentences[] {
     const lines: LineSentences[] = [];
-    for (const place of places) {
+    let numbers: number[] = [];
+    const close = () => {
         const last = lines.at(-1);
-        if (last?.line === place.line) last.sentences.push(place.sentence);
-        else lines.push({ line: place.line, sentences: [place.sentence], of: place.of });
+        if (!last || numbers.length === last.of) return;
+        last.sentences = numbers.slice(0, MAX_LINE_SENTENCES);
+        if (numbers.length > MAX_LINE_SENTENCES) last.more = numbers.length - MAX_LINE_SENTENCES;
+    };
+    for (const place of places) {
+        if (lines.at(-1)?.line !== place.line) {
+            close();
+            lines.push({ line: place.line, of: place.of });
+            numbers = [];
+        }
+        numbers.push(place.sentence);
     }
+    close();
     return lines;
 }
 
 /**
  * Lines as a person reads them, the first `max`: `lines 1, 3 (sentences 1, 3, 5 of 5), 7-9`. A line
- * all of whose sentences are listed is named alone (runs of them as ranges); a line of several
- * sentences only some of which are listed names those, by number on the line.
+ * all of whose sentences are meant is named alone (runs of them as ranges); a line only some of whose
+ * sentences are meant names those, by number on the line. `unlisted`: lines meant but not in `lines`.
  */
-export function sentenceLinesText(lines: readonly LineSentences[], max = 12): string {
-    const whole = (l: LineSentences) => l.sentences.length === l.of;
+export function sentenceLinesText(lines: readonly LineSentences[], max = 12, unlisted = 0): string {
+    const whole = (l: LineSentences) => l.sentences === undefined;
     const parts: string[] = [];
     let shown = 0;
     for (let i = 0; i < lines.length && shown < max; i++) {
         const line = lines[i];
-        if (!whole(line)) {
-            const which = line.sentences.join(", ");
-            parts.push(`${line.line} (sentence${line.sentences.length === 1 ? "" : "s"} ${which} of ${line.of})`);
+        if (line.sentences !== undefined) {
+            const more = line.more ? ` and ${line.more} more` : "";
+            const which = `${line.sentences.join(", ")}${more}`;
+            const many = line.sentences.length + (line.more ?? 0) > 1;
+            parts.push(`${line.line} (sentence${many ? "s" : ""} ${which} of ${line.of})`);
             shown++;
             continue;
         }
@@ -210,15 +231,14 @@ export function sentenceLinesText(lines: readonly LineSentences[], max = 12): st
         shown += j - i + 1;
         i = j;
     }
-    const rest = lines.length - shown;
-    const head = `line${lines.length === 1 ? "" : "s"} ${parts.join(", ")}`;
+    const rest = lines.length - shown + unlisted;
+    const head = `line${lines.length + unlisted === 1 ? "" : "s"} ${parts.join(", ")}`;
     return rest > 0 ? `${head} and ${rest} more` : head;
 }
 
 /** The sentences no claim span overlaps (claims: [start, end) offsets, in any order). */
 export function uncoveredSentences(text: string, claims: readonly Span[]): Span[] {
-    const sorted = [...claims].sort((a, b) => a.start - b.start);
-    return sentenceSpans(text).filter((sentence) => !overlapsAny(sentence, sorted));
+    return sentenceCoverage(text, claims).uncovered.map(({ start, end }) => ({ start, end }));
 }
 
 function overlapsAny(sentence: Span, sorted: readonly Span[]): boolean {
