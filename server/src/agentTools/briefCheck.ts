@@ -1,7 +1,8 @@
 /**
  * The text a model reads of a `check` (docs/agents.md, "Brief check"): what an agent needs to know
  * about a whole answer, in a few hundred characters. A status line; the verdict counts; coverage (the
- * sentences of each claim document no claim covers, by line); then every ref whose cited text changed
+ * sentences of each claim document no claim covers, by line and by sentence on the line, and those
+ * searched with no source found, as the check operation counted them); then every ref whose cited text changed
  * since it was locked, with the words that changed; then the failing refs, each with its place, its
  * errors and what to do, as many as fit about 1,500 characters. The structured content keeps the
  * whole report; `detail: "full"` puts it in the text too.
