@@ -8,7 +8,8 @@
  * only to judge the agent's work afterwards. Issue 44's slips are counted too: a retried annotate (reported
  * present), an off-by-one replace (refused with replace-mismatch), a paraphrase cited from a passage below
  * the floor, drift accepted per annotation after the check says to lock a source re-cited as refuting;
- * each asserts that no false annotation is left behind.
+ * each asserts that no false annotation is left behind. A claim no passage says is recorded as
+ * searched with no source found (`unsourced`), and the check reports it apart from the uncovered.
  */
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -336,7 +337,7 @@ describe("agent flow over MCP, counted (issue 33)", function () {
         );
     });
 
-    it("cites a paraphrased claim from a passage below the floor, and leaves an unsupported one unannotated", async () => {
+    it("cites a paraphrased claim from a passage below the floor, and records an unsupported one as searched", async () => {
         fs.cpSync(
             path.join(repoRoot, "test", "fixtures", "evidence-paraphrases", "corpus"),
             path.join(root, "tessera"),
@@ -362,7 +363,17 @@ describe("agent flow over MCP, counted (issue 33)", function () {
             const sentence = passages
                 .flatMap((p) => p.text.split(/(?<=\.)\s+/).map((text) => ({ path: p.path, text })))
                 .find((s) => s.text.includes(says[claim]));
-            if (!sentence) continue; // judged: no passage says it
+            if (!sentence) {
+                // Judged: no passage says it. Recorded as searched with no source found, never annotated.
+                const recorded = await agent.call<{ unsourced: number; written: boolean }>("annotate", {
+                    file,
+                    claim: { path: "tessera/answer.md", quote: claim },
+                    unsourced: true,
+                    write: true,
+                });
+                assert.deepEqual([recorded.data.unsourced, recorded.data.written], [1, true]);
+                continue;
+            }
             const written = await agent.call("annotate", {
                 file,
                 claim: { path: "tessera/answer.md", quote: claim },
@@ -371,8 +382,23 @@ describe("agent flow over MCP, counted (issue 33)", function () {
             });
             assert.equal(written.result.isError, undefined, JSON.stringify(written.result.content));
         }
-        const { data } = await agent.call<CheckReport>("check", { file });
+        const { data, result } = await agent.call<
+            CheckReport & {
+                coverage: { documents: { path: string; unsourced: number; unsourcedLines: unknown[] }[] };
+            }
+        >("check", { file });
         assert.equal(data.exitCode, 0);
+        // The check tells the claim searched with no source found from one never looked at (the heading).
+        const [answer] = data.coverage.documents;
+        assert.deepEqual(
+            [answer.path, answer.unsourced, answer.unsourcedLines],
+            ["tessera/answer.md", 1, [{ line: 4, of: 1 }]],
+        );
+        const text = (result.content as { text: string }[])[0].text;
+        assert.match(
+            text,
+            /coverage: "tessera\/answer\.md": 1 of 3 sentences no claim covers, line 1; 1 searched with no source found, line 4\./,
+        );
         assert.deepEqual(
             data.entries.map((e) => [e.claim.text, e.sources.map((src) => [src.path, src.text])]),
             [
@@ -389,8 +415,8 @@ describe("agent flow over MCP, counted (issue 33)", function () {
             "the paraphrase cited from its passage below the floor; no false annotation for the unsupported claim",
         );
         const calls = agent.since(mark);
-        console.log(`      below the floor: ${calls} calls for 2 claims, 1 annotation`);
-        assert.equal(calls, 4, agent.calls.slice(mark).join(", "));
+        console.log(`      below the floor: ${calls} calls for 2 claims, 1 annotation, 1 recorded unsourced`);
+        assert.equal(calls, 5, agent.calls.slice(mark).join(", "));
     });
 });
 
