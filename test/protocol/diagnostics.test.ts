@@ -115,6 +115,23 @@ for (const pull of [true, false]) {
             assert.equal(restored.length, 7);
         });
 
+        it("marks a broken unsourced ref on its token, and re-checks it when the answer is edited (unsaved)", async () => {
+            // The demo's annotations plus a claim searched with no source found (docs/contract.md, "Unsourced claims").
+            const file = JSON.parse(fs.readFileSync(path.join(root, ANNOTATIONS), "utf8"));
+            file.unsourced = [{ path: "answer.md", start: { line: 1, str: "Orbit" }, end: { line: 1, str: "changed" } }];
+            fs.writeFileSync(path.join(root, "unsourced.sourcecheck.json"), JSON.stringify(file, null, 2));
+            const uri = await client.open("unsourced.sourcecheck.json", "sourcecheck");
+            assert.equal((await diagnosticsOf(uri)).length, 7, "the unsourced ref resolves");
+            const answer = await client.open("answer.md");
+            await client.change(answer, client.text(answer).replace("what changed", "what is new"));
+            const broken = await diagnosticsOf(uri, (d) => d.length === 8);
+            const unsourced = broken.find((d) => d.message.includes('"changed"'));
+            assert.equal(unsourced?.code, "boundary-not-found");
+            assert.deepEqual(unsourced?.range, rangeOf(client.text(uri), '"changed"'));
+            await client.close(answer);
+            assert.equal((await diagnosticsOf(uri, (d) => d.length === 7)).length, 7, "restored with the disk's text");
+        });
+
         it("re-checks when a cited document changes on disk (didChangeWatchedFiles)", async () => {
             const uri = await client.open(ANNOTATIONS, "sourcecheck");
             assert.equal((await diagnosticsOf(uri)).length, 7);

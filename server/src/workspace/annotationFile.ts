@@ -76,6 +76,11 @@ export class AnnotationFile {
     private pathList: string[] | undefined;
     /** Problems not tied to one ref's resolution (schema, syntax, file shape). */
     private readonly fixedProblems: Problem[] = [];
+    /**
+     * The refs of the file's `unsourced` list that pass the schema (docs/contract.md, "Unsourced claims"),
+     * each with its resolution's problems: resolved again by `refresh` as a claim is.
+     */
+    private readonly unsourced: { ref: Ref; pointer: string; problems: Problem[] }[] = [];
     private readonly siteProblems = new Map<RefSite, Problem[]>();
     private problemList: Problem[] | undefined;
     private locatedText: LocatedText | undefined;
@@ -158,12 +163,21 @@ export class AnnotationFile {
             }
             if (slots.length > 0) this.slots[checked.index] = slots;
         }
+        const unsourcedAt = new Map<string, { ref: Ref; pointer: string; problems: Problem[] }>();
+        for (const item of result.unsourced) {
+            if (!item.ref) continue;
+            const kept = { ref: item.ref, pointer: item.pointer, problems: [] };
+            this.unsourced.push(kept);
+            unsourcedAt.set(item.pointer, kept);
+        }
         for (const problem of result.problems) {
             const site =
                 problem.role !== undefined && problem.annotation !== undefined
                     ? this.site(problem.annotation, problem.role)
                     : undefined;
+            const unsourced = site ? undefined : unsourcedAt.get(unsourcedPointer(problem));
             if (site) this.siteProblems.get(site)?.push(problem) ?? this.siteProblems.set(site, [problem]);
+            else if (unsourced && !isSchemaErrorCode(problem.code)) unsourced.problems.push(problem);
             else this.fixedProblems.push(problem);
         }
     }
@@ -183,6 +197,7 @@ export class AnnotationFile {
     get problems(): Problem[] {
         if (!this.problemList) {
             const list = [...this.fixedProblems];
+            for (const item of this.unsourced) list.push(...item.problems);
             if (this.siteProblems.size > 0) {
                 for (const site of this.sites)
                     for (const problem of this.siteProblems.get(site) ?? []) list.push(problem);
@@ -234,12 +249,13 @@ export class AnnotationFile {
     /** Paths cited in workspace mode (embedded sessions depend on nothing outside the file). */
     citedPaths(): string[] {
         if (this.embedded) return [];
-        if (this.byPath) return [...this.byPath.keys()];
         // Asked after every check (the index of cited documents, the spans to redraw): a few paths,
-        // found once per version without the map of every site.
+        // found once per version without the map of every site. Unsourced refs cite their answer too.
         if (!this.pathList) {
-            const paths = new Set<string>();
-            for (const slots of this.slots) if (slots) for (const site of slots) if (site) paths.add(site.ref.path);
+            const paths = new Set<string>(this.byPath?.keys());
+            if (!this.byPath)
+                for (const slots of this.slots) if (slots) for (const site of slots) if (site) paths.add(site.ref.path);
+            for (const item of this.unsourced) paths.add(item.ref.path);
             this.pathList = [...paths];
         }
         return [...this.pathList];
@@ -253,9 +269,10 @@ export class AnnotationFile {
         if (this.embedded) return false;
         let changed = false;
         const annotations = new Set<number>();
+        const changedPaths = new Set(paths);
         /** The problems a replaced site had, by the site replacing it. */
         const before = new Map<RefSite, Problem[]>();
-        for (const path of paths) {
+        for (const path of changedPaths) {
             for (const site of this.sitesByPath.get(path) ?? []) {
                 const resolution = resolveRef(this.lookup, site.ref);
                 if (!sameResolution(site.resolution, resolution)) changed = true;
@@ -272,6 +289,7 @@ export class AnnotationFile {
         this.siteList = undefined;
         this.byPath = undefined;
         this.pathList = undefined;
+        if (this.refreshUnsourced(changedPaths)) changed = true;
         // Findings look past the span (the words around it, the claim's span): every ref of those
         // annotations is judged again, as a check of the whole file would (core/check.ts).
         const span = spanWarningSource();
@@ -302,6 +320,24 @@ export class AnnotationFile {
         if (changed) {
             this.problemList = undefined;
             this.stamp = nextStamp++;
+        }
+        return changed;
+    }
+
+    /** The unsourced refs citing these paths resolved again; true when their problems changed. */
+    private refreshUnsourced(paths: ReadonlySet<string>): boolean {
+        let changed = false;
+        for (const item of this.unsourced) {
+            if (!paths.has(item.ref.path)) continue;
+            const problems = resolutionProblems(
+                resolveRef(this.lookup, item.ref),
+                item.ref,
+                item.pointer,
+                undefined,
+                undefined,
+            );
+            if (!sameProblems(item.problems, problems)) changed = true;
+            item.problems = problems;
         }
         return changed;
     }
@@ -482,6 +518,12 @@ function slotsOf(checked: CheckedAnnotation): RefSite[] {
 
 function contains(node: Node, offset: number): boolean {
     return offset >= node.offset && offset <= node.offset + node.length;
+}
+
+/** `/unsourced/N` of a problem on an unsourced ref (its pointer names a token under it); "" otherwise. */
+function unsourcedPointer(problem: Problem): string {
+    const match = problem.annotation === undefined ? /^\/unsourced\/\d+/.exec(problem.pointer) : null;
+    return match ? match[0] : "";
 }
 
 function sameProblems(a: readonly Problem[], b: readonly Problem[]): boolean {
