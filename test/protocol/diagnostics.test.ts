@@ -118,7 +118,9 @@ for (const pull of [true, false]) {
         it("marks a broken unsourced ref on its token, and re-checks it when the answer is edited (unsaved)", async () => {
             // The demo's annotations plus a claim searched with no source found (docs/contract.md, "Unsourced claims").
             const file = JSON.parse(fs.readFileSync(path.join(root, ANNOTATIONS), "utf8"));
-            file.unsourced = [{ path: "answer.md", start: { line: 1, str: "Orbit" }, end: { line: 1, str: "changed" } }];
+            file.unsourced = [
+                { path: "answer.md", start: { line: 1, str: "Orbit" }, end: { line: 1, str: "changed" } },
+            ];
             fs.writeFileSync(path.join(root, "unsourced.sourcecheck.json"), JSON.stringify(file, null, 2));
             const uri = await client.open("unsourced.sourcecheck.json", "sourcecheck");
             assert.equal((await diagnosticsOf(uri)).length, 7, "the unsourced ref resolves");
