@@ -21,7 +21,7 @@ import {
 } from "jsonc-parser";
 import { locateAnnotations } from "../../../shared/annotationList";
 import { MAX_NESTING, nestingBeyond } from "../../../shared/jsonNesting";
-import { annotationLabel } from "../../../shared/numbering";
+import { annotationLabel, ordinal } from "../../../shared/numbering";
 import type { Ref } from "../../../shared/refModel";
 import { pointerSegments } from "./parse";
 
@@ -269,7 +269,7 @@ export function removeUnsourced(
     const count = list?.type === "array" ? (list.children?.length ?? 0) : 0;
     if (list === undefined || !Number.isInteger(index) || index < 0 || index >= count) {
         const held = count === 0 ? "it has none" : `it has ${count}, numbered 1 to ${count}`;
-        return { ok: false, message: `${fileName} has no unsourced claim ${index + 1} (${held})`, count };
+        return { ok: false, message: `${fileName} has no unsourced claim ${ordinal(index)} (${held})`, count };
     }
     if (count === 1) {
         return {

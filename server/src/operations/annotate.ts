@@ -340,14 +340,14 @@ function unsourced(request: AnnotateOperationRequest, capabilities: AnnotateCapa
     const present = unsourcedList(text).findIndex((item) => refKey(item) === refKey(claim));
     const warnings = built.warnings.length > 0 ? { warnings: built.warnings.map(publicWarning) } : {};
     if (present >= 0) {
-        const output = { unsourced: present + 1, cited: claim, present: true, ...warnings };
-        const what = `unsourced claim ${present + 1} of ${file}`;
+        const output = { unsourced: ordinal(present), cited: claim, present: true, ...warnings };
+        const what = `unsourced claim ${ordinal(present)} of ${file}`;
         return { ok: true, done: { text: text!, output, what, kind: "present", warnings: built.warnings } };
     }
     const edited = editUnsourced(text, file, { claim });
     if (!edited.ok) throw new OperationError("invalid-arguments", `annotate: ${edited.message}`);
-    const output = { unsourced: edited.index + 1, cited: claim, ...warnings };
-    const what = `unsourced claim ${edited.index + 1} of ${file}`;
+    const output = { unsourced: ordinal(edited.index), cited: claim, ...warnings };
+    const what = `unsourced claim ${ordinal(edited.index)} of ${file}`;
     return { ok: true, done: { text: edited.text, output, what, kind: "append", warnings: built.warnings } };
 }
 
