@@ -3,6 +3,7 @@
  * runs as a child process, never a shell; paths obey the same root safety as documents on disk.
  */
 import type { execFileSync as ExecFileSync } from "node:child_process";
+import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import { normalizeLineEndings } from "../core/lines";
 import { type DocumentLookup, SessionDocument } from "../core/session";
@@ -77,8 +78,11 @@ export class GitRevisionDocuments implements DocumentLookup {
  * (docs/repair.md, "Evidence"): the documents as they were when the refs were last committed.
  */
 export function lastCommitOf(file: string): string | undefined {
+    const directory = nodePath.dirname(file);
+    // Outside a work tree git can only fail: no process is started for it (the check tool asks on
+    // every call that names a missing document, and a spawn costs tens of milliseconds).
+    if (!mayBeInWorkTree(directory)) return undefined;
     try {
-        const directory = nodePath.dirname(file);
         const commit = execFileSync("git", ["log", "-1", "--format=%H", "--", nodePath.basename(file)], {
             cwd: directory,
             stdio: ["ignore", "pipe", "ignore"],
@@ -88,6 +92,18 @@ export function lastCommitOf(file: string): string | undefined {
         return /^[0-9a-f]{40,64}$/.test(commit) ? commit : undefined;
     } catch {
         return undefined;
+    }
+}
+
+/**
+ * False when no folder from `directory` up holds `.git` (a folder, or a worktree's file) and git is
+ * not pointed elsewhere by GIT_DIR: git would find no repository there.
+ */
+export function mayBeInWorkTree(directory: string): boolean {
+    if (process.env.GIT_DIR) return true;
+    for (let at = nodePath.resolve(directory); ; at = nodePath.dirname(at)) {
+        if (fs.existsSync(nodePath.join(at, ".git"))) return true;
+        if (nodePath.dirname(at) === at) return false;
     }
 }
 
