@@ -11,6 +11,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import Ajv from "ajv";
 import { runTool, type ToolOutcome } from "../../server/src/agentTools/tools";
 import { MAX_COVERAGE_LINES, reportCoverage } from "../../server/src/core/coverage";
 import {
@@ -296,6 +297,17 @@ describe("coverage by sentence and the unsourced list", () => {
             report.schemaErrors.map((e) => e.pointer),
             ["/unsourced/0/start/line", "/unsourced/0/end"],
         );
+    });
+
+    it("the annotation file's JSON schema takes the unsourced list of claim refs, and refuses a ref without its end", () => {
+        const schema = JSON.parse(
+            fs.readFileSync(path.join(__dirname, "../../../schemas/sourcecheck.schema.json"), "utf8"),
+        );
+        const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+        const claim = { path: "answer.md", start: { line: 2, str: "Nobody" }, end: { line: 2, str: "life." } };
+        assert.equal(validate({ annotations: [], unsourced: [claim] }), true, JSON.stringify(validate.errors));
+        assert.equal(validate({ annotations: [], unsourced: [{ path: "answer.md", start: claim.start }] }), false);
+        assert.equal(validate({ annotations: [], unsourced: "line 2" }), false);
     });
 
     it("check --json carries the coverage the agents read; the CLI's annotate --unsourced writes the same list", async () => {
