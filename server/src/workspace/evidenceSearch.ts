@@ -229,7 +229,7 @@ export function noHitMessage(searched: EvidenceSearched, below: readonly Evidenc
             ? [
                   `No hit holds ${percent(floor)} of the query's weight in ${files}; belowFloor has the ` +
                       `${below.length === 1 ? "best passage" : `${below.length} best passages`} under it (the best holds ` +
-                      `${percent(below[0].coverage)}): judge each, cite one that supports or refutes the claim, else leave the claim unannotated`,
+                      `${percent(below[0].coverage)}): judge each, cite one that supports or refutes the claim, else record it as unsourced (annotate with unsourced)`,
               ]
             : [`No evidence matched the query in ${files}`];
     if (searched.refused > 0) parts.push(`; ${searched.refused} matching file(s) refused as not UTF-8 text or too big`);
