@@ -23,6 +23,17 @@ export function confirmation(input: unknown, tool = "repair"): { title: string; 
     if (tool === "annotate") {
         const claim = (input as { claim?: { path?: unknown } } | null)?.claim?.path;
         const about = typeof claim === "string" ? ` for a claim of \`${claim.replace(/`/g, "'")}\`` : "";
+        if ((input as { unsourced?: unknown }).unsourced === true) {
+            // A claim searched with no source found goes to the file's `unsourced` list (docs/annotate.md).
+            const remove = (input as { remove?: unknown }).remove;
+            return {
+                title: "Record a claim with no source found?",
+                message:
+                    typeof remove === "number"
+                        ? `Remove entry ${remove} of the unsourced list of ${shown}, as one edit that undo reverts.`
+                        : `Record ${about === "" ? "the claim" : about.slice(" for ".length)} as searched with no source found in ${shown} (its unsourced list; the file is created when missing), as one edit that undo reverts.`,
+            };
+        }
         return {
             title: "Write a SourceCheck annotation?",
             message: `Append an annotation${about} to ${shown} (created when missing), as one edit that undo reverts.`,

@@ -12,6 +12,19 @@ describe("language model tools: confirmation before writing", () => {
         assert.match(asked.message, /`answer\.md`/);
     });
 
+    it("annotate with unsourced: true says it records the claim as searched with no source found", () => {
+        const recorded = confirmation(
+            { file: "a.sourcecheck.json", claim: { path: "answer.md" }, unsourced: true },
+            "annotate",
+        );
+        assert.match(
+            recorded.message,
+            /^Record a claim of `answer\.md` as searched with no source found in `a\.sourcecheck\.json`/,
+        );
+        const removed = confirmation({ file: "a.sourcecheck.json", remove: 2, unsourced: true }, "annotate");
+        assert.match(removed.message, /^Remove entry 2 of the unsourced list of `a\.sourcecheck\.json`/);
+    });
+
     it("only repair, annotate and lock with write: true write", () => {
         assert.equal(writes("repair", { file: "a.sourcecheck.json", write: true }), true);
         assert.equal(writes("repair", { file: "a.sourcecheck.json", write: false }), false);
