@@ -191,6 +191,9 @@ describe("hardening: writes raced by another writer lose nothing", function () {
                     steer(race, 1);
                 } else if (refusal && /changed by someone else/.test(refusal)) {
                     tally.refused++;
+                    // Inside our write's window: wander either way, so the rounds keep landing on all three
+                    // sides of it whatever the call's speed (unsteered, a slower call stayed refused).
+                    steer(race, Math.random() < 0.5 ? 1 : -1);
                     if (/put back/.test(refusal)) tally.putBack++;
                 } else tally.other++;
             }
@@ -200,10 +203,11 @@ describe("hardening: writes raced by another writer lose nothing", function () {
         const report = JSON.stringify(tally);
         console.log(`      in-place race: ${report}`);
         assert.deepEqual({ lost: tally.lost, empty: tally.empty }, { lost: 0, empty: 0 }, `${report} ${lost}`);
-        // The race was run: many rounds wrote (the other writer came before our read or after our
-        // write), many were refused (it came in between: a narrower window than the call).
-        assert.ok(tally.wroteThenTheirs >= ROUNDS / 10 && tally.wroteOnTheirs >= ROUNDS / 10, report);
-        assert.ok(tally.refused >= ROUNDS / 50, report);
+        // The race was run on every side: at least 2% of the rounds each wrote before the other writer,
+        // wrote over its text, and were refused (it came in between). How the rest split depends on how
+        // long the call's read-to-write span is on this machine, so only the floor is held.
+        const floor = ROUNDS / 50;
+        assert.ok(tally.wroteThenTheirs >= floor && tally.wroteOnTheirs >= floor && tally.refused >= floor, report);
     });
 
     it(`${ROUNDS.toLocaleString("en-US")} rounds of MCP annotate against a hard-link maker: 0 files split`, async () => {
