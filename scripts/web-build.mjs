@@ -45,8 +45,8 @@ export const rejectNodeBuiltins = {
 /**
  * Node modules with a browser twin (the same exports, for the browser): the workspace layer's readers and
  * writers over the client's files (server/src/workspace/web/, over workspace/clientFiles.ts), the evidence
- * index's content hash and (unused there) file codec (server/src/evidence/web/), and the
- * client's connection to its server (a web worker instead of a Node process). This is the `browser`
+ * index's content hash and (unused there) file codec (server/src/evidence/web/). The client's
+ * connection to its server is no twin: each entry passes its own (client/src/browserExtension.ts). This is the `browser`
  * field's module map, done here because the manifest's `browser` field names the web entry (docs/web.md).
  */
 export const WEB_TWINS = Object.fromEntries(
@@ -58,7 +58,6 @@ export const WEB_TWINS = Object.fromEntries(
         ...["contentHash", "codec"].map((name) => [`server/src/evidence/${name}`, `server/src/evidence/web/${name}`]),
         // zod only words what is wrong with a lock already refused, and is half the worker's size.
         ["server/src/core/lock/lockZodSchema", "server/src/workspace/web/lockZodSchema"],
-        ["client/src/serverConnection", "client/src/web/serverConnection"],
     ].map(([node, web]) => [resolve(node), resolve(`${web}.ts`)]),
 );
 

@@ -1,7 +1,14 @@
 /**
  * The extension's `browser` entry (VS Code for the Web: docs/web.md): the same activation as the desktop's
- * extension.ts, built for a web worker extension host, where the language server runs in a web worker of
- * its own (web/serverConnection.ts, swapped in by the web build) and reads files through
- * `vscode.workspace.fs`.
+ * (activation.ts), built for a web worker extension host, where the language server runs in a web worker of
+ * its own (web/serverConnection.ts, passed in here) and reads files through `vscode.workspace.fs`.
  */
-export { activate, deactivate } from "./extension";
+import type * as vscode from "vscode";
+import { activate as activateWith } from "./activation";
+import { webServerConnection } from "./web/serverConnection";
+
+export { deactivate } from "./activation";
+
+export function activate(context: vscode.ExtensionContext): Promise<void> {
+    return activateWith(context, webServerConnection);
+}

@@ -18,7 +18,7 @@ import {
 } from "vscode-languageclient";
 import { annotationFileGlobs, CONFIG_LANGUAGE, quoteDocumentSelector } from "./config";
 import { askWithButtons } from "./l10n";
-import { createLanguageClient, serverProcessId } from "./serverConnection";
+import type { ServerConnection } from "./serverConnection";
 
 const CRASH_WINDOW_MS = 3 * 60 * 1000;
 
@@ -151,7 +151,11 @@ export class SourceCheckClient implements vscode.Disposable {
     readonly requests = new FeatureRequestLog();
     private readonly errorHandler: RestartingErrorHandler;
 
-    constructor(context: vscode.ExtensionContext, output: vscode.OutputChannel) {
+    constructor(
+        context: vscode.ExtensionContext,
+        output: vscode.OutputChannel,
+        private readonly connection: ServerConnection,
+    ) {
         this.errorHandler = new RestartingErrorHandler(output);
         // By scheme: the workspace's own (file: on the desktop, any in VS Code for the Web: docs/web.md).
         const scheme = workspaceScheme();
@@ -173,14 +177,14 @@ export class SourceCheckClient implements vscode.Disposable {
             outputChannel: output,
             errorHandler: this.errorHandler,
         };
-        // A Node process over IPC on the desktop, a web worker in the browser (serverConnection.ts).
-        this.client = createLanguageClient(context, clientOptions);
+        // A Node process over IPC on the desktop, a web worker in the browser: the entry's connection.
+        this.client = connection.createLanguageClient(context, clientOptions);
         this.client.registerFeature(PUSHED_DIAGNOSTICS);
     }
 
     /** The process id of the running server (the client library keeps its child process private). */
     serverPid(): number | undefined {
-        return this.isRunning ? serverProcessId(this.client) : undefined;
+        return this.isRunning ? this.connection.serverProcessId(this.client) : undefined;
     }
 
     get isRunning(): boolean {

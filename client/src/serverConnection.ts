@@ -1,30 +1,14 @@
 /**
- * The language server of the desktop extension: dist/server.js in a Node process, over IPC. The web
- * build swaps this module for web/serverConnection.ts (a web worker: docs/web.md).
+ * How the client reaches its language server, passed in by each entry (docs/web.md): a Node process
+ * over IPC on the desktop (nodeServerConnection.ts, given by extension.ts), a web worker in VS Code
+ * for the Web (web/serverConnection.ts, given by browserExtension.ts). Nothing is swapped at build time.
  */
 import type * as vscode from "vscode";
-import {
-    type BaseLanguageClient,
-    LanguageClient,
-    type LanguageClientOptions,
-    type ServerOptions,
-    TransportKind,
-} from "vscode-languageclient/node";
+import type { BaseLanguageClient, LanguageClientOptions } from "vscode-languageclient";
 
-export function createLanguageClient(
-    context: vscode.ExtensionContext,
-    clientOptions: LanguageClientOptions,
-): BaseLanguageClient {
-    const module = context.asAbsolutePath("dist/server.js");
-    const serverOptions: ServerOptions = {
-        run: { module, transport: TransportKind.ipc },
-        debug: { module, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6011"] } },
-    };
-    // The id "sourcecheck" makes the client honour the `sourcecheck.trace.server` setting.
-    return new LanguageClient("sourcecheck", "SourceCheck Language Server", serverOptions, clientOptions);
-}
-
-/** The server's process id (the client library keeps its child process private); none in a browser. */
-export function serverProcessId(client: BaseLanguageClient): number | undefined {
-    return (client as unknown as { _serverProcess?: { pid?: number } })._serverProcess?.pid;
+export interface ServerConnection {
+    /** The language client of this host's server, not yet started. */
+    createLanguageClient(context: vscode.ExtensionContext, clientOptions: LanguageClientOptions): BaseLanguageClient;
+    /** The server's process id; undefined where the server is no process (a web worker). */
+    serverProcessId(client: BaseLanguageClient): number | undefined;
 }

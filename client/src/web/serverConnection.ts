@@ -1,5 +1,6 @@
 /**
- * The language server in VS Code for the Web (docs/web.md): dist/web/server.js in a web worker, which
+ * The language server in VS Code for the Web (docs/web.md), passed in by the browser entry
+ * (browserExtension.ts): dist/web/server.js in a web worker, which
  * has no file system and reads the workspace through this client's `vscode.workspace.fs`
  * (shared/webProtocol.ts), on any scheme.
  */
@@ -18,6 +19,7 @@ import {
     webReadRequest,
     webStatRequest,
 } from "../../../shared/webProtocol";
+import type { ServerConnection } from "../serverConnection";
 
 /** The web worker extension host's Worker, Blob and URL (the project compiles without the DOM library). */
 type ServerWorker = ConstructorParameters<typeof BrowserMessageReader>[0];
@@ -109,17 +111,13 @@ class WorkerLanguageClient extends BaseLanguageClient {
     }
 }
 
-export function createLanguageClient(
-    context: vscode.ExtensionContext,
-    clientOptions: LanguageClientOptions,
-): BaseLanguageClient {
-    const client = new WorkerLanguageClient(clientOptions, context);
-    // Handlers registered before start are installed when the connection opens (and again on a restart).
-    answerFileRequests(client);
-    return client;
-}
-
-/** A web worker has no process id. */
-export function serverProcessId(_client: BaseLanguageClient): number | undefined {
-    return undefined;
-}
+export const webServerConnection: ServerConnection = {
+    createLanguageClient: (context, clientOptions) => {
+        const client = new WorkerLanguageClient(clientOptions, context);
+        // Handlers registered before start are installed when the connection opens (and again on a restart).
+        answerFileRequests(client);
+        return client;
+    },
+    /** A web worker has no process id. */
+    serverProcessId: () => undefined,
+};
