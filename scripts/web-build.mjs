@@ -45,15 +45,17 @@ export const rejectNodeBuiltins = {
 /**
  * Node modules with a browser twin (the same exports, for the browser): the workspace layer's readers and
  * writers over the client's files (server/src/workspace/web/, over workspace/clientFiles.ts), the evidence
- * index's content hash and (unused there) file codec (server/src/evidence/web/). The client's
- * connection to its server is no twin: each entry passes its own (client/src/browserExtension.ts). This is the `browser`
- * field's module map, done here because the manifest's `browser` field names the web entry (docs/web.md).
+ * index's content hash and (unused there) file codec (server/src/evidence/web/). No longer twins: the
+ * client's connection to its server (each entry passes its own: client/src/browserExtension.ts) and
+ * SHA-256 (one module, node:crypto where the host has it). This is the `browser` field's module map,
+ * done here because the manifest's `browser` field names the web entry (docs/web.md).
  */
 export const WEB_TWINS = Object.fromEntries(
     [
-        ...["uris", "sha256", "safeFile", "safeWrite", "diskDocuments", "lockFiles", "discoveryFs", "fileStat"].map(
-            (name) => [`server/src/workspace/${name}`, `server/src/workspace/web/${name}`],
-        ),
+        ...["uris", "safeFile", "safeWrite", "diskDocuments", "lockFiles", "discoveryFs", "fileStat"].map((name) => [
+            `server/src/workspace/${name}`,
+            `server/src/workspace/web/${name}`,
+        ]),
         // The evidence index lives in memory in the browser: no index file, so no codec (node:zlib, Buffer).
         ...["contentHash", "codec"].map((name) => [`server/src/evidence/${name}`, `server/src/evidence/web/${name}`]),
         // zod only words what is wrong with a lock already refused, and is half the worker's size.

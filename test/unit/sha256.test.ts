@@ -3,6 +3,7 @@
  * node:crypto, so that a command on a tiny workspace does not load node:crypto (docs/benchmarks.md,
  * "CLI start-up"). Whichever way a hash goes, it must be node:crypto's SHA-256, the oracle here: each
  * sequence of inputs runs in a fresh instance of the module, so it starts in JS and crosses the budget.
+ * The web worker's build is the same module on a host without node:crypto: all in JS, the same hashes.
  */
 import * as assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -92,7 +93,41 @@ describe("SHA-256 in JS first, node:crypto past a budget (workspace/sha256.ts)",
         assert.equal(module.sha256("after"), oracle(Buffer.from("after")));
         assert.equal(module.bytesHashedInScript(), small.length + "The cache".length);
     });
+
+    it("a host without node:crypto (the web worker) hashes everything in JS, node:crypto's hash all the same", () => {
+        // The browser bundle is this same module: there `process` is absent, so node:crypto is never had.
+        let pastBudget = 0;
+        withoutNodeCrypto(() =>
+            fc.assert(
+                fc.property(fc.array(inputArb, { minLength: 1, maxLength: 8 }), (inputs) => {
+                    const module = freshModule();
+                    for (const input of inputs) {
+                        const { ours, expected } = hashWith(module, input);
+                        assert.equal(ours, expected, JSON.stringify(input).slice(0, 200));
+                    }
+                    // Every byte went through JS, past the budget too.
+                    const total = inputs.reduce((sum, input) => sum + byteLength(input), 0);
+                    assert.equal(module.bytesHashedInScript(), total);
+                    if (total > module.SCRIPT_BUDGET) pastBudget++;
+                }),
+                { numRuns: 200, seed: 41 },
+            ),
+        );
+        assert.ok(pastBudget > 40, String(pastBudget));
+    });
 });
+
+/** Runs `body` as on a host without node:crypto (the web worker: no `process`, so no getBuiltinModule). */
+function withoutNodeCrypto<T>(body: () => T): T {
+    const host = process as { getBuiltinModule?: unknown };
+    const own = host.getBuiltinModule;
+    host.getBuiltinModule = undefined;
+    try {
+        return body();
+    } finally {
+        host.getBuiltinModule = own;
+    }
+}
 
 function byteLength(input: Input): number {
     if (input.kind === "text") return Buffer.byteLength(input.text, "utf8");

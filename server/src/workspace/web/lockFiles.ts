@@ -6,9 +6,9 @@
 import * as nodePath from "node:path";
 import { lockFileNameFor, parseLock } from "../../core/lock";
 import type { LockRead } from "../lockFiles";
+import { sha256 } from "../sha256";
 import { readTextFile } from "./safeFile";
 import { type FileSnapshot, writeFileSafely } from "./safeWrite";
-import { sha256 } from "./sha256";
 
 export { sha256 };
 

@@ -8,7 +8,7 @@
 import { formatBytes } from "../../core/bytes";
 import { clientFiles } from "../clientFiles";
 import type { SafeRead, SafeReadOptions } from "../safeFile";
-import { sha256 } from "./sha256";
+import { sha256 } from "../sha256";
 
 // The same result and options as the desktop's reader (type-only: nothing of node:fs reaches the bundle);
 // `fs` is the desktop's test seam and is not consulted here.
