@@ -44,11 +44,11 @@ export const rejectNodeBuiltins = {
 
 /**
  * Node modules with a browser twin (the same exports, for the browser): the workspace layer's readers and
- * writers over the client's files (server/src/workspace/web/, over workspace/clientFiles.ts), the evidence
- * index's content hash and (unused there) file codec (server/src/evidence/web/). No longer twins: the
- * client's connection to its server (each entry passes its own: client/src/browserExtension.ts) and
- * SHA-256 (one module, node:crypto where the host has it). This is the `browser` field's module map,
- * done here because the manifest's `browser` field names the web entry (docs/web.md).
+ * writers over the client's files (server/src/workspace/web/, over workspace/clientFiles.ts) and the
+ * evidence index's file codec, unused there (server/src/evidence/web/). No longer twins: the client's
+ * connection to its server (each entry passes its own: client/src/browserExtension.ts) and SHA-256 (one
+ * module, node:crypto where the host has it). This is the `browser` field's module map, done here
+ * because the manifest's `browser` field names the web entry (docs/web.md).
  */
 export const WEB_TWINS = Object.fromEntries(
     [
@@ -57,7 +57,7 @@ export const WEB_TWINS = Object.fromEntries(
             `server/src/workspace/web/${name}`,
         ]),
         // The evidence index lives in memory in the browser: no index file, so no codec (node:zlib, Buffer).
-        ...["contentHash", "codec"].map((name) => [`server/src/evidence/${name}`, `server/src/evidence/web/${name}`]),
+        ["server/src/evidence/codec", "server/src/evidence/web/codec"],
         // zod only words what is wrong with a lock already refused, and is half the worker's size.
         ["server/src/core/lock/lockZodSchema", "server/src/workspace/web/lockZodSchema"],
     ].map(([node, web]) => [resolve(node), resolve(`${web}.ts`)]),

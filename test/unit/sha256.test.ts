@@ -115,6 +115,24 @@ describe("SHA-256 in JS first, node:crypto past a budget (workspace/sha256.ts)",
         );
         assert.ok(pastBudget > 40, String(pastBudget));
     });
+
+    it("the evidence index's content hash is the first 128 bits of this SHA-256, with or without node:crypto", () => {
+        const fingerprintPath = require.resolve("../../server/src/evidence/fingerprint");
+        const freshContentHash = () => {
+            freshModule();
+            delete require.cache[fingerprintPath];
+            return (require(fingerprintPath) as typeof import("../../server/src/evidence/fingerprint")).contentHash;
+        };
+        const texts = ["", "Cold start is faster.\n", "冷启动更快。 — naïve café 🚀\n", "x".repeat(100_000)];
+        const expected = texts.map((text) => oracle(Buffer.from(text, "utf8")).slice(0, 32));
+        const onNode = freshContentHash();
+        assert.deepEqual(texts.map(onNode), expected);
+        const inBrowser = withoutNodeCrypto(() => {
+            const contentHash = freshContentHash();
+            return texts.map(contentHash);
+        });
+        assert.deepEqual(inBrowser, expected);
+    });
 });
 
 /** Runs `body` as on a host without node:crypto (the web worker: no `process`, so no getBuiltinModule). */

@@ -8,7 +8,6 @@
  */
 import * as assert from "node:assert/strict";
 import type { MessagePort } from "node:worker_threads";
-import { contentHash } from "../../server/src/evidence/contentHash";
 import { FIND_EVIDENCE, type FindEvidenceResult } from "../../shared/evidenceProtocol";
 import {
     loadWebServer,
@@ -25,8 +24,6 @@ type Client = WebTestClient;
 interface Bundle extends WebServerBundle {
     /** vscode-jsonrpc's CancellationTokenSource of the bundle (the client's cancellations). */
     cancellation(): { token: unknown; cancel(): void };
-    /** The browser twin of the evidence index's content hash (evidence/web/contentHash.ts). */
-    webContentHash(text: string): string;
 }
 
 function loadBundle(): Bundle {
@@ -34,7 +31,6 @@ function loadBundle(): Bundle {
         "webevidence",
         (server) =>
             `import { CancellationTokenSource } from "vscode-languageserver-protocol/browser";
-        export { contentHash as webContentHash } from ${server("evidence/web/contentHash")};
         export function cancellation() {
             const source = new CancellationTokenSource();
             return { token: source.token, cancel: () => source.cancel() };
@@ -168,13 +164,6 @@ describe("Find Sources in the web worker, over the client's files", function () 
         client.sendNotification("workspace/didChangeWatchedFiles", { changes: [{ uri: created, type: 3 }] });
         const afterDelete = hitsOf(await findSources(client));
         assert.ok(!afterDelete.some((hit) => hit.path === "more/cold.md"), JSON.stringify(afterDelete));
-    });
-
-    it("hashes a document's content as the Node side does (the browser twin of the content hash)", () => {
-        const texts = ["", "Cold start is faster.\n", "冷启动更快。 — naïve café 🚀\n", "x".repeat(100_000)];
-        for (const text of texts)
-            assert.equal(bundle.webContentHash(text), contentHash(text), JSON.stringify(text.slice(0, 20)));
-        assert.equal(contentHash("").length, 32);
     });
 
     it("a cancelled search answers `cancelled`, and the next one still finds the source", async () => {

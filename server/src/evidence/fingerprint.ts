@@ -1,6 +1,14 @@
 /** Content identities (docs/evidence-internals.md, "Identity"): document hashes, chunk fingerprints, stable chunk ids. */
-// The content hash has a browser twin (the web build swaps contentHash.ts): re-exported for its callers.
-export { contentHash } from "./contentHash";
+import { sha256 } from "../workspace/sha256";
+
+/**
+ * SHA-256 of a document's LF-normalised text, its first 128 bits in hex: what stale checks compare
+ * (half the bytes per document in the index, still no accidental collision). The one SHA-256 of
+ * workspace/sha256.ts, in the browser's build too (in JS there: docs/web.md).
+ */
+export function contentHash(text: string): string {
+    return sha256(text).slice(0, 32);
+}
 
 /**
  * A 53-bit fingerprint of a chunk's text as two 32-bit halves (cyrb53): cheap enough for every chunk of
