@@ -46,13 +46,14 @@ export const rejectNodeBuiltins = {
  * Node modules with a browser twin (the same exports, for the browser): the workspace layer's readers and
  * writers over the client's files (server/src/workspace/web/, over workspace/clientFiles.ts) and the
  * evidence index's file codec, unused there (server/src/evidence/web/). No longer twins: the client's
- * connection to its server (each entry passes its own: client/src/browserExtension.ts) and SHA-256 (one
- * module, node:crypto where the host has it). This is the `browser` field's module map, done here
- * because the manifest's `browser` field names the web entry (docs/web.md).
+ * connection to its server (each entry passes its own: client/src/browserExtension.ts), SHA-256 (one
+ * module, node:crypto where the host has it) and URIs (the web entry gives the language service its
+ * UriSpace). This is the `browser` field's module map, done here because the manifest's `browser`
+ * field names the web entry (docs/web.md).
  */
 export const WEB_TWINS = Object.fromEntries(
     [
-        ...["uris", "safeFile", "safeWrite", "diskDocuments", "lockFiles", "discoveryFs", "fileStat"].map((name) => [
+        ...["safeFile", "safeWrite", "diskDocuments", "lockFiles", "discoveryFs", "fileStat"].map((name) => [
             `server/src/workspace/${name}`,
             `server/src/workspace/web/${name}`,
         ]),

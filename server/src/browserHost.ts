@@ -1,24 +1,27 @@
 /**
  * What the web worker gives the language server (docs/web.md): the workspace read through the client
- * (workspace/clientFiles.ts) and Find Sources over those files (features/browserEvidence.ts), whose
- * index follows the changes the client forwards. browserServer.ts starts the server with it; the tests
- * start it on a port of their own.
+ * (workspace/clientFiles.ts), URIs of the workspace's own scheme (workspace/uris.ts), and Find Sources
+ * over those files (features/browserEvidence.ts), whose index follows the changes the client forwards.
+ * browserServer.ts starts the server with it; the tests start it on a port of their own.
  */
 import { BrowserEvidence } from "./features/browserEvidence";
 import type { ServerHost } from "./languageServer";
 import { ClientFiles, connectionAsker, installClientFiles, type RequestSender } from "./workspace/clientFiles";
-import { useUriSpace } from "./workspace/web/uris";
+import { type UriSpace, virtualUriSpace } from "./workspace/uris";
 
 export function browserHost(connection: RequestSender): ServerHost {
-    const files = new ClientFiles(connectionAsker(connection));
+    // `file:` until the workspace folders are known (initialize), then the first folder's scheme and authority.
+    let space: UriSpace = virtualUriSpace("file:///");
+    const files = new ClientFiles(connectionAsker(connection, () => space));
     installClientFiles(files);
     const evidence = new BrowserEvidence(files);
     files.onChanged((path) => evidence.changed(path));
     return {
         reads: files,
         evidence,
-        folders: (uris) => {
-            if (uris.length > 0) useUriSpace(uris[0]);
+        uris: (folderUris) => {
+            if (folderUris.length > 0) space = virtualUriSpace(folderUris[0]);
+            return space;
         },
     };
 }

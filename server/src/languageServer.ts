@@ -26,13 +26,10 @@ import { registerWatchedFiles, watchFiles } from "./lsp/watchedFiles";
 
 /**
  * What differs between the Node server (server.ts) and the web worker (browserServer.ts): how files
- * are read, and the capabilities only Node has (docs/web.md). Absent ones answer with a sentence
- * saying they are not available in VS Code for the Web.
+ * are read, how URIs name paths, and the capabilities only Node has (docs/web.md). Absent ones answer
+ * with a sentence saying they are not available in VS Code for the Web.
  */
-export interface ServerHost extends Pick<LanguageServiceOptions, "reads" | "fetchPage" | "evidence" | "agentTool"> {
-    /** The workspace folders' URIs, once known (the browser maps that scheme's URIs to paths). */
-    folders?(uris: string[]): void;
-}
+export type ServerHost = Pick<LanguageServiceOptions, "reads" | "uris" | "fetchPage" | "evidence" | "agentTool">;
 
 /** What the server offers, given what the client can do. */
 function serverCapabilities(client: ClientState): InitializeResult["capabilities"] {
@@ -65,6 +62,7 @@ export function startLanguageServer(connection: Connection, host: ServerHost = {
     const client = new ClientState(connection);
     const service: LanguageService = createLanguageService({
         reads: host.reads,
+        uris: host.uris,
         fetchPage: host.fetchPage,
         evidence: host.evidence,
         agentTool: host.agentTool,
@@ -89,8 +87,6 @@ export function startLanguageServer(connection: Connection, host: ServerHost = {
 
     connection.onInitialize((params): InitializeResult => {
         client.capabilities = params.capabilities;
-        const uris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
-        host.folders?.(uris);
         service.initialize(params);
         return { capabilities: serverCapabilities(client), serverInfo: { name: "sourcecheck" } };
     });

@@ -11,9 +11,11 @@ import { diskToolContext } from "../../server/src/mcp/diskContext";
 import { AnnotationRecognizer, type FileKind } from "../../server/src/workspace/discovery";
 import { listCorpus } from "../../server/src/workspace/evidenceStore";
 import { ProjectConfigs } from "../../server/src/workspace/projectConfig";
-import { pathToUri } from "../../server/src/workspace/uris";
+import { FILE_URIS } from "../../server/src/workspace/uris";
 import { WorkspaceIndex } from "../../server/src/workspace/workspaceIndex";
 import { runCli, runCliAsync } from "./cliRun";
+
+const { pathToUri } = FILE_URIS;
 
 /** With `"annotationFiles": ["citations/*.json"]` in the folder's sourcecheck.config.json. */
 const TABLE: { file: string; kind: FileKind; word: string }[] = [

@@ -13,8 +13,10 @@ import type { Ref } from "../../server/src/core/types";
 import { annotationEdit } from "../../server/src/features/annotationEdit";
 import { refEdits } from "../../server/src/features/followEdits";
 import { AnnotationFile } from "../../server/src/workspace/annotationFile";
-import { pathToUri } from "../../server/src/workspace/uris";
+import { FILE_URIS } from "../../server/src/workspace/uris";
 import { applyEdits as applyLspEdits } from "../protocol/harness";
+
+const { pathToUri } = FILE_URIS;
 
 /** The refs' five values in the order a layout writes them, with its own spacing and comments. */
 interface Layout {

@@ -29,7 +29,7 @@ interface Bundle extends WebServerBundle {
 function loadBundle(): Bundle {
     return loadWebServer<Bundle>(
         "webevidence",
-        (server) =>
+        () =>
             `import { CancellationTokenSource } from "vscode-languageserver-protocol/browser";
         export function cancellation() {
             const source = new CancellationTokenSource();

@@ -12,8 +12,8 @@ import { FileChangeType, type Hover } from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { createLanguageService } from "../../server/src/languageService";
 import type { ClientFiles, ClientRead, FileAsker, installClientFiles } from "../../server/src/workspace/clientFiles";
+import type { virtualUriSpace } from "../../server/src/workspace/uris";
 import type { readDocumentUnderRoot } from "../../server/src/workspace/web/diskDocuments";
-import type { useUriSpace } from "../../server/src/workspace/web/uris";
 import { loadWebEntry, WEB_ANSWER, WEB_BENCHMARK } from "./webDemo";
 
 const _repo = path.resolve(__dirname, "../../..");
@@ -23,7 +23,7 @@ interface WebModules {
     ClientFiles: typeof ClientFiles;
     installClientFiles: typeof installClientFiles;
     createLanguageService: typeof createLanguageService;
-    useUriSpace: typeof useUriSpace;
+    virtualUriSpace: typeof virtualUriSpace;
     readDocumentUnderRoot: typeof readDocumentUnderRoot;
     TextDocument: typeof TextDocument;
 }
@@ -34,7 +34,7 @@ function loadWebBundle(): WebModules {
         [
             `export { ClientFiles, installClientFiles } from ${server("workspace/clientFiles")};`,
             `export { createLanguageService } from ${server("languageService")};`,
-            `export { useUriSpace } from ${server("workspace/web/uris")};`,
+            `export { virtualUriSpace } from ${server("workspace/uris")};`,
             `export { readDocumentUnderRoot } from ${server("workspace/web/diskDocuments")};`,
             `export { TextDocument } from "vscode-languageserver-textdocument";`,
         ].join("\n"),
@@ -97,13 +97,14 @@ describe("the browser's reads through the client (web twins)", function () {
 
     function setUp(files = new Map(DEMO)) {
         const client = heldClient(files);
-        web.useUriSpace("sourcecheck-mem:/demo");
         const clientFiles = new web.ClientFiles(client.asker);
         web.installClientFiles(clientFiles);
         const open = new Map<string, TextDocument>();
         const errors: string[] = [];
         const service = web.createLanguageService({
             reads: clientFiles,
+            // The workspace's scheme, as the browser host gives it (browserHost.ts).
+            uris: () => web.virtualUriSpace("sourcecheck-mem:/demo"),
             documents: { get: (uri) => open.get(uri) },
             logger: { error: (message) => errors.push(message) },
             events: { changed() {}, removed() {}, refsCanFollow() {} },

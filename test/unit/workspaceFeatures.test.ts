@@ -12,13 +12,16 @@ import type { Citable, Citation, FeatureWorkspace } from "../../server/src/featu
 import { hover } from "../../server/src/features/hover";
 import { documentLinks } from "../../server/src/features/navigation";
 import { AnnotationFile } from "../../server/src/workspace/annotationFile";
-import { pathToUri } from "../../server/src/workspace/uris";
+import { FILE_URIS } from "../../server/src/workspace/uris";
+
+const { pathToUri } = FILE_URIS;
 
 const ROOT = "/memory/root";
 
 /** Documents and annotation files held in memory; `asked` lists every question, in order. */
 class InMemoryWorkspace implements FeatureWorkspace {
     readonly asked: string[] = [];
+    readonly uris = FILE_URIS;
     settings: { boundaryStyle: "words" | "shortest" } = { boundaryStyle: "words" };
     readonly files: AnnotationFile[] = [];
     /** Reads of documents by the resolver (through the lookup every annotation file gets). */

@@ -24,8 +24,10 @@ import {
     parseProjectConfig,
     resolveDocumentRoot,
 } from "../../server/src/workspace/projectConfig";
-import { pathToUri } from "../../server/src/workspace/uris";
+import { FILE_URIS } from "../../server/src/workspace/uris";
 import { WorkspaceIndex } from "../../server/src/workspace/workspaceIndex";
+
+const { pathToUri } = FILE_URIS;
 
 const repo = path.resolve(__dirname, "../../..");
 const demo = path.join(repo, "examples/demo");

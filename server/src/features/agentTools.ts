@@ -28,7 +28,6 @@ import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { sha256 } from "../workspace/sha256";
-import { pathToUri } from "../workspace/uris";
 import type { ToolWorkspace } from "./featureWorkspace";
 import { toLspRange } from "./positions";
 
@@ -82,7 +81,7 @@ export function workspaceToolContext(workspace: ToolWorkspace, root: string, edi
             if (!read.ok) return read.failure;
             text = read.raw;
         }
-        const uri = open?.uri ?? pathToUri(verdict.absolute);
+        const uri = open?.uri ?? workspace.uris.pathToUri(verdict.absolute);
         return {
             text,
             write: async (next) => {
@@ -108,7 +107,7 @@ export function workspaceToolContext(workspace: ToolWorkspace, root: string, edi
                 if ("code" in file) return file;
                 return { text: file.text, write: (text) => file.write(text) };
             }
-            const uri = pathToUri(existing);
+            const uri = workspace.uris.pathToUri(existing);
             return {
                 text: undefined,
                 write: async (text) => {
@@ -201,5 +200,5 @@ export async function agentTool(
 function citedLocation(workspace: ToolWorkspace, root: string, ref: Ref): { uri: string; range: LspRange } | undefined {
     const resolved = resolveRef(workspace.source.lookupFor(root), ref);
     if (!resolved.valid) return undefined;
-    return { uri: pathToUri(nodePath.join(root, ref.path)), range: toLspRange(resolved.range) };
+    return { uri: workspace.uris.pathToUri(nodePath.join(root, ref.path)), range: toLspRange(resolved.range) };
 }

@@ -6,7 +6,6 @@
  */
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnnotationFile } from "../workspace/annotationFile";
-import { pathToUri, uriToPath } from "../workspace/uris";
 import { Debounce } from "./debounce";
 import type { CheckingWorkspace } from "./featureWorkspace";
 
@@ -80,7 +79,7 @@ export class Analysis {
 
     /** A document changed; if annotation files cite it, re-resolve their refs into it soon. */
     citedChanged(uri: string): void {
-        const path = uriToPath(uri);
+        const path = this.workspace.uris.uriToPath(uri);
         if (path === undefined) return;
         this.pendingCited.add(path);
         this.debounce.schedule();
@@ -156,7 +155,7 @@ export class Analysis {
             this.pendingCited.delete(path);
             const files = this.workspace.documentChanged(path);
             changed.push(...files);
-            cited.add(pathToUri(path));
+            cited.add(this.workspace.uris.pathToUri(path));
             // A verdict may have changed with it: the claims and sources elsewhere are drawn by it too.
             for (const file of files) for (const target of this.citedUris(file)) cited.add(target);
         }

@@ -4,7 +4,6 @@
  * plain JSON files the client does not pull diagnostics for.
  */
 import { DiagnosticSeverity, type PublishDiagnosticsParams } from "vscode-languageserver-protocol";
-import { pathToUri } from "../workspace/uris";
 import type { ConfiguredWorkspace } from "./featureWorkspace";
 import { lspPositionOfPeoples } from "./positions";
 
@@ -17,7 +16,7 @@ export function publishConfigProblems(
     const broken = new Set<string>();
     for (const load of workspace.configs.loaded()) {
         if (load.ok) continue;
-        const uri = pathToUri(load.problem.file);
+        const uri = workspace.uris.pathToUri(load.problem.file);
         broken.add(uri);
         // Every problem of the file, not only the first: one pass of fixes, not one per save.
         const diagnostics = load.problems.map((problem) => {

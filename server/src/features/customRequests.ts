@@ -23,7 +23,6 @@ import { numberedLines } from "../core/numberedLines";
 import { uncoveredSentences } from "../core/sentences";
 import { SessionDocument } from "../core/session";
 import type { AnnotationFile } from "../workspace/annotationFile";
-import { uriToPath } from "../workspace/uris";
 import type { FeatureWorkspace, Citation as IndexedCitation } from "./featureWorkspace";
 import { fromLspPosition, lineRange, offsetAt, prefetchRefSpans, rangeOfPointer, toLspRange } from "./positions";
 
@@ -34,7 +33,7 @@ const MAX_CLAIM_TEXT = 500;
  * citing annotation; and the refs into it that do not resolve, on the line they name.
  */
 export function citedSpans(workspace: FeatureWorkspace, uri: string): CitedSpansResult {
-    const path = uriToPath(uri);
+    const path = workspace.uris.uriToPath(uri);
     if (path === undefined) return { uri, spans: [], brokenRefs: [] };
     const byKey = new Map<string, CitedSpan>();
     const all = workspace.citationsOf(path);
@@ -201,7 +200,7 @@ function refInEmbedded(file: AnnotationFile, range: LspRange, style: BoundarySty
 /** Share of the document's non-blank characters inside claims of valid annotations. */
 export function coverage(workspace: FeatureWorkspace, uri: string): CoverageResult {
     const content = workspace.documentText(uri);
-    const path = uriToPath(uri);
+    const path = workspace.uris.uriToPath(uri);
     if (content === undefined || path === undefined) return { coveredChars: 0, totalChars: 0, ratio: 0 };
     const spans: [number, number][] = [];
     for (const { file, site } of workspace.citationsOf(path)) {

@@ -12,6 +12,7 @@ import type { AnnotationFile, Citation } from "../workspace/annotationFile";
 import type { DocumentSource } from "../workspace/documentSource";
 import type { ConfigLoad } from "../workspace/projectConfig";
 import type { Settings } from "../workspace/settings";
+import type { UriSpace } from "../workspace/uris";
 import type { PendingReads } from "../workspace/workspaceFiles";
 
 export type { Citation } from "../workspace/annotationFile";
@@ -19,6 +20,8 @@ export type { Citation } from "../workspace/annotationFile";
 export type Citable = { ok: true; path: string; document: SessionDocument } | { ok: false; message: string };
 
 export interface FeatureWorkspace {
+    /** How URIs name paths (the host's: `file:` on Node, the workspace's scheme in the browser). */
+    readonly uris: UriSpace;
     /** The settings features follow (boundary style for written and proposed strings). */
     readonly settings: Pick<Settings, "boundaryStyle">;
     /** Every ref of every known annotation file that cites this absolute path, valid or not. */
@@ -55,6 +58,8 @@ export interface FollowingWorkspace extends FeatureWorkspace {
 
 /** The analysis (features/analysis.ts): checking annotation files as they change, and forgetting them. */
 export interface CheckingWorkspace {
+    /** How URIs name paths (the host's: `file:` on Node, the workspace's scheme in the browser). */
+    readonly uris: UriSpace;
     /** Reads still on their way (the browser's files come from the client: docs/web.md). */
     readonly reads: PendingReads;
     isAnnotationFile(uri: string, languageId?: string): boolean;
@@ -71,17 +76,23 @@ export interface CheckingWorkspace {
 
 /** Lock Refs (features/lockRefs.ts): whether the editor keeps locks, and the folder writes stay in. */
 export interface LockingWorkspace {
+    /** How URIs name paths (the host's: `file:` on Node, the workspace's scheme in the browser). */
+    readonly uris: UriSpace;
     readonly settings: Pick<Settings, "lockUpdate">;
     folderOf(absolutePath: string): string | undefined;
 }
 
 /** The configuration files read so far, for their diagnostics (features/configDiagnostics.ts). */
 export interface ConfiguredWorkspace {
+    /** How URIs name paths (the host's: `file:` on Node, the workspace's scheme in the browser). */
+    readonly uris: UriSpace;
     readonly configs: { loaded(): ConfigLoad[] };
 }
 
 /** The agent tools in the editor (features/agentTools.ts): folders, documents under a root, the files of the scan. */
 export interface ToolWorkspace {
+    /** How URIs name paths (the host's: `file:` on Node, the workspace's scheme in the browser). */
+    readonly uris: UriSpace;
     readonly folders: readonly string[];
     readonly settings: Pick<Settings, "documentRoot" | "maxDocumentSize" | "severity">;
     readonly source: Pick<DocumentSource, "get" | "lookupFor">;

@@ -31,7 +31,6 @@ import { SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
 import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
 import { isInside } from "../workspace/pathSafety";
-import { uriToPath } from "../workspace/uris";
 import { Debounce } from "./debounce";
 import type { FollowingWorkspace } from "./featureWorkspace";
 import { rangeOfSpan } from "./positions";
@@ -114,7 +113,7 @@ export class EditFollower {
      * is cited (the only documents whose edits matter here; others cost nothing extra).
      */
     update(document: TextDocument, changes: TextDocumentContentChangeEvent[], version: number): TextDocument {
-        const path = uriToPath(document.uri);
+        const path = this.workspace.uris.uriToPath(document.uri);
         let window = this.windows.get(document.uri);
         if (!window && (!this.enabled || path === undefined || this.workspace.dependentsOf(path).length === 0)) {
             return TextDocument.update(document, changes, version);
@@ -182,7 +181,7 @@ export class EditFollower {
     }
 
     private follow(uri: string, window: Window): void {
-        const path = uriToPath(uri);
+        const path = this.workspace.uris.uriToPath(uri);
         if (path === undefined) return;
         const nowText = window.document.getText();
         const crlf = window.before.includes("\r") || nowText.includes("\r");
@@ -395,8 +394,8 @@ export function pathsForRename(
 ): RefUpdate {
     const updates: PlannedUpdate[] = [];
     for (const { oldUri, newUri } of params.files ?? []) {
-        const from = uriToPath(oldUri);
-        const to = uriToPath(newUri);
+        const from = workspace.uris.uriToPath(oldUri);
+        const to = workspace.uris.uriToPath(newUri);
         if (from === undefined || to === undefined) continue;
         for (const cited of [from, ...workspace.citedUnder(from)]) {
             const moved = cited === from ? to : nodePath.join(to, nodePath.relative(from, cited));

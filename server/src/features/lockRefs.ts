@@ -14,7 +14,6 @@ import type { AnnotationFile } from "../workspace/annotationFile";
 import { readLockBeside, writeLockFile } from "../workspace/lockFiles";
 import { describeWriteError } from "../workspace/safeWrite";
 import { sha256 } from "../workspace/sha256";
-import { pathToUri, uriToPath } from "../workspace/uris";
 import type { LockingWorkspace } from "./featureWorkspace";
 
 const NOTHING = { written: false, hadLock: false, locked: 0, changed: 0, unresolved: 0, accepted: 0 } as const;
@@ -25,7 +24,7 @@ export function lockRefs(
     params: LockRefsParams,
 ): LockRefsResult {
     if (!file) return { ok: false, message: "this is not an annotation file", ...NOTHING };
-    const path = uriToPath(file.uri);
+    const path = workspace.uris.uriToPath(file.uri);
     if (path === undefined) {
         return {
             ok: false,
@@ -39,7 +38,7 @@ export function lockRefs(
     }
     if (params.mode === "update" && setting !== "onSave") return { ok: true, ...NOTHING };
     const read = readLockBeside(path, { snapshot: true });
-    const lockUri = pathToUri(read.path);
+    const lockUri = workspace.uris.pathToUri(read.path);
     const hadLock = read.lock !== undefined || read.error !== undefined;
     if (read.error) {
         // A lock that cannot be read is never overwritten from the editor: `sourcecheck lock` says why.

@@ -5,7 +5,6 @@
 import type { DocumentLink, Location, LocationLink, Position } from "vscode-languageserver-protocol";
 import { isDocumentFailure } from "../core/session";
 import type { AnnotationFile } from "../workspace/annotationFile";
-import { uriToPath } from "../workspace/uris";
 import type { FeatureWorkspace } from "./featureWorkspace";
 import { fromLspPosition, locateSpan, offsetAt, prefetchRefSpans, rangeOfPointer, rangeOfSpan } from "./positions";
 
@@ -49,7 +48,7 @@ export function references(
     position: Position,
     annotationFile: AnnotationFile | undefined,
 ): Location[] {
-    let targetPath = uriToPath(uri);
+    let targetPath = workspace.uris.uriToPath(uri);
     let { line, column } = fromLspPosition(position);
     // On a ref in an annotation file: the references of the span it resolves to.
     if (annotationFile) {

@@ -38,7 +38,7 @@ import { type ParsedQuotes, parseNotes } from "../quotes/notes";
 import { parseReport } from "../quotes/report";
 import { analyzeTrace, type TraceAnalysis } from "../quotes/trace";
 import { isFileUrl, readFileSource } from "../workspace/fileSources";
-import { pathToUri, uriToPath } from "../workspace/uris";
+import { FILE_URIS, type UriSpace } from "../workspace/uris";
 import { toLspRange } from "./positions";
 
 /** How pages are fetched: the strict policy of fetch/fetchSource.ts in the server, a recorder in tests. */
@@ -74,6 +74,8 @@ export class QuoteFiles {
         private readonly fetchPage: FetchPage,
         /** The workspace folders: the only places a `file:` source is read from. */
         private readonly roots: () => readonly string[] = () => [],
+        /** How URIs name paths (the workspace index's: set when the service starts). */
+        private readonly uris: () => UriSpace = () => FILE_URIS,
     ) {}
 
     /** A document closed: its analysis and the pages fetched for it go. */
@@ -236,7 +238,7 @@ export class QuoteFiles {
             if (signal.aborted) break;
             // A file: source is read from the workspace, offline (workspace/fileSources.ts).
             if (isFileUrl(url)) {
-                pages.set(url, readFileSource(url, uriToPath(uri), this.roots()));
+                pages.set(url, readFileSource(url, this.uris().uriToPath(uri), this.roots()));
                 continue;
             }
             const result = await this.fetchPage(url, { signal });
@@ -270,7 +272,7 @@ export class QuoteFiles {
     private pagesToConvert(uri: string, citations: readonly { url: string }[]): Map<string, PageText> {
         const pages = new Map(this.pages.get(uri) ?? []);
         for (const { url } of citations)
-            if (isFileUrl(url)) pages.set(url, readFileSource(url, uriToPath(uri), this.roots()));
+            if (isFileUrl(url)) pages.set(url, readFileSource(url, this.uris().uriToPath(uri), this.roots()));
         return pages;
     }
 
@@ -278,7 +280,7 @@ export class QuoteFiles {
     convert(uri: string): ConvertQuotesResult {
         const document = this.documents.get(uri);
         const analysed = this.analysed(uri);
-        const path = uriToPath(uri);
+        const path = this.uris().uriToPath(uri);
         if (!document || !analysed || path === undefined)
             return { ok: false, message: "convert works on an open trace, notes file or Markdown report on disk" };
         if (analysed.trace?.malformed) return { ok: false, message: "the trace has lines that are not JSON" };
@@ -294,7 +296,7 @@ export class QuoteFiles {
         const base = nodePath.basename(path).replace(/(\.trace)?\.(jsonl|md|markdown|txt)$/i, "");
         return {
             ok: true,
-            targetUri: pathToUri(nodePath.join(nodePath.dirname(path), `${base}.sourcecheck.json`)),
+            targetUri: this.uris().pathToUri(nodePath.join(nodePath.dirname(path), `${base}.sourcecheck.json`)),
             content: `${JSON.stringify(converted, null, 2)}\n`,
             convertedCount: converted.annotations.reduce((sum, a) => sum + a.sources.length, 0),
             unconvertedCount: converted.unconverted.length,

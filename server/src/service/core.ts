@@ -10,6 +10,7 @@ import type { EvidenceFinder } from "../features/evidenceClaim";
 import { EditFollower } from "../features/followEdits";
 import { type FetchPage, QuoteFiles } from "../features/quoteFiles";
 import { OpenBuffers, type OpenDocuments } from "../workspace/openBuffers";
+import { FILE_URIS, type UriSpace } from "../workspace/uris";
 import type { PendingReads } from "../workspace/workspaceFiles";
 import { WorkspaceIndex } from "../workspace/workspaceIndex";
 
@@ -31,6 +32,11 @@ export interface LanguageServiceOptions {
     documents: OpenDocuments;
     /** Reads still on their way (the browser's files come from the client: docs/web.md); none on Node. */
     reads?: PendingReads;
+    /**
+     * How URIs name paths, given the workspace folders' URIs when the service starts: on Node (the
+     * default) `file:` URIs and the disk's paths; in the browser the first folder's scheme (docs/web.md).
+     */
+    uris?: (folderUris: string[]) => UriSpace;
     logger: Logger;
     events: ServiceEvents;
     /**
@@ -57,13 +63,16 @@ export class ServiceCore {
     readonly logger: Logger;
     readonly evidence: EvidenceFinder | undefined;
     readonly agentTool: AgentToolHandler | undefined;
+    /** The space of URIs for the workspace folders' URIs (LanguageServiceOptions.uris). */
+    readonly uriSpaceFor: (folderUris: string[]) => UriSpace;
 
-    constructor({ documents, reads, logger, events, fetchPage, evidence, agentTool }: LanguageServiceOptions) {
+    constructor({ documents, reads, uris, logger, events, fetchPage, evidence, agentTool }: LanguageServiceOptions) {
         this.documents = documents;
+        this.uriSpaceFor = uris ?? (() => FILE_URIS);
         this.logger = logger;
         this.evidence = evidence;
         this.agentTool = agentTool;
-        this.buffers = new OpenBuffers(documents);
+        this.buffers = new OpenBuffers(documents, () => this.workspace.uris);
         const workspace = new WorkspaceIndex(this.buffers, reads);
         this.workspace = workspace;
         workspace.warn = (message) => logger.error(`warning: ${message}`);
@@ -84,7 +93,12 @@ export class ServiceCore {
             code: "SOURCE_UNAVAILABLE",
             message: `re-fetching a page ${NOT_IN_BROWSER}`,
         });
-        this.quotes = new QuoteFiles(documents, fetchPage ?? noFetch, () => workspace.folders);
+        this.quotes = new QuoteFiles(
+            documents,
+            fetchPage ?? noFetch,
+            () => workspace.folders,
+            () => workspace.uris,
+        );
     }
 
     /**

@@ -29,7 +29,6 @@ import type { SearchWork } from "../features/evidenceClaim";
 import { fileAnnotations } from "../features/fileAnnotations";
 import { pathsForRename } from "../features/followEdits";
 import { lockRefs } from "../features/lockRefs";
-import { pathToUri } from "../workspace/uris";
 import { NOT_IN_BROWSER, type ServiceCore } from "./core";
 import { repairWorkspace } from "./repairWorkspace";
 
@@ -44,7 +43,7 @@ export function customRequests(core: ServiceCore) {
         /** Every document some known annotation file cites. */
         citedDocuments(): { uris: string[] } {
             analysis.settle();
-            return { uris: workspace.citedPaths().map(pathToUri) };
+            return { uris: workspace.citedPaths().map((path) => workspace.uris.pathToUri(path)) };
         },
         refForSelection: (uri: string, range: LspRange): RefForSelectionResult =>
             refForSelection(workspace, analysis.current(uri), uri, range),

@@ -8,7 +8,7 @@
 import * as nodePath from "node:path";
 import type { TextDocumentEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { RepairWorkspaceResult } from "../../../shared/customProtocol";
-import { uriToPath } from "../workspace/uris";
+import type { UriSpace } from "../workspace/uris";
 import { NOT_IN_BROWSER, type ServiceCore } from "./core";
 
 /**
@@ -23,8 +23,8 @@ function toolRoot(core: ServiceCore): string | undefined {
 }
 
 /** The path of `uri` relative to `root` as the tools take it, or why there is none. */
-function toolPath(root: string, uri: string): string | { message: string } {
-    const path = uriToPath(uri);
+function toolPath(uris: UriSpace, root: string, uri: string): string | { message: string } {
+    const path = uris.uriToPath(uri);
     if (path === undefined) return { message: `${uri} is not a file on disk` };
     const relative = nodePath.relative(root, path);
     if (relative === "" || relative.startsWith("..") || nodePath.isAbsolute(relative))
@@ -44,7 +44,7 @@ export async function repairWorkspace(core: ServiceCore): Promise<RepairWorkspac
     let refCount = 0;
     const files = workspace.all();
     for (const file of files) {
-        const path = toolPath(root, file.uri);
+        const path = toolPath(workspace.uris, root, file.uri);
         if (typeof path !== "string") {
             skipped.push({ uri: file.uri, message: path.message });
             continue;

@@ -16,7 +16,6 @@ import type { AnnotationFile } from "../workspace/annotationFile";
 import { annotationPathOfLock } from "../workspace/lockFiles";
 import { CONFIG_FILE_NAME } from "../workspace/projectConfig";
 import { readSettings } from "../workspace/settings";
-import { pathToUri, uriToPath } from "../workspace/uris";
 import { enabledGlobs } from "../workspace/workspaceScan";
 import type { ServiceCore } from "./core";
 
@@ -72,7 +71,7 @@ export function documentEvents(core: ServiceCore) {
                 analysis.citedChanged(document.uri);
                 return "cited";
             }
-            const path = uriToPath(document.uri);
+            const path = workspace.uris.uriToPath(document.uri);
             if (path !== undefined && workspace.folderOf(path) !== undefined) {
                 analysis.fileChanged(document.uri);
                 return "annotation";
@@ -92,6 +91,7 @@ function fileChangedOnDisk(
     { workspace, analysis, buffers, documents }: ServiceCore,
     change: { uri: string; type: FileChangeType },
 ): { config: boolean; forget: boolean } {
+    const { uriToPath, pathToUri } = workspace.uris;
     const path = uriToPath(change.uri);
     if (path === undefined) return { config: false, forget: false };
     if (change.type === FileChangeType.Deleted) {
@@ -130,7 +130,7 @@ function fileChangedOnDisk(
 export function workspaceEvents(core: ServiceCore) {
     const { workspace, analysis, follower, documents } = core;
     const folderPaths = (uris: readonly string[]) =>
-        uris.map((uri) => uriToPath(uri)).filter((path): path is string => path !== undefined);
+        uris.map((uri) => workspace.uris.uriToPath(uri)).filter((path): path is string => path !== undefined);
     return {
         /** The workspace folders and the settings the client started with (`initialize`). */
         initialize(
@@ -138,8 +138,11 @@ export function workspaceEvents(core: ServiceCore) {
                 Pick<InitializeParams, "workspaceFolders" | "rootUri" | "rootPath" | "initializationOptions">
             >,
         ) {
-            const folders = params.workspaceFolders?.map((f) => uriToPath(f.uri)) ?? [
-                params.rootUri ? uriToPath(params.rootUri) : (params.rootPath ?? undefined),
+            const folderUris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+            // The folders' URIs say how URIs name paths (the browser's scheme), before any is read.
+            workspace.uris = core.uriSpaceFor(folderUris);
+            const folders = params.workspaceFolders?.map((f) => workspace.uris.uriToPath(f.uri)) ?? [
+                params.rootUri ? workspace.uris.uriToPath(params.rootUri) : (params.rootPath ?? undefined),
             ];
             workspace.folders = folders.filter((f): f is string => typeof f === "string");
             workspace.configure(readSettings(params.initializationOptions));
@@ -158,8 +161,8 @@ export function workspaceEvents(core: ServiceCore) {
             const items: ConfigurationItem[] = [
                 { section: "sourcecheck" },
                 ...folders.flatMap((folder) => [
-                    { section: "files.exclude", scopeUri: pathToUri(folder) },
-                    { section: "search.exclude", scopeUri: pathToUri(folder) },
+                    { section: "files.exclude", scopeUri: workspace.uris.pathToUri(folder) },
+                    { section: "search.exclude", scopeUri: workspace.uris.pathToUri(folder) },
                 ]),
             ];
             const apply = ([section, ...excludes]: unknown[]) => {
@@ -194,7 +197,7 @@ export function workspaceEvents(core: ServiceCore) {
         settleReads: (): Promise<void> => workspace.reads.settle(),
         /** Check one annotation file the scan found (its open buffer, else the disk); the documents it cites. */
         checkFound(path: string): { file?: AnnotationFile; cited: string[] } {
-            const uri = pathToUri(path);
+            const uri = workspace.uris.pathToUri(path);
             const file = documents.get(uri) !== undefined ? analysis.current(uri) : workspace.analyzeFromDisk(uri);
             return file ? { file, cited: analysis.citedUris(file) } : { cited: [] };
         },

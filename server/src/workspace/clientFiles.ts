@@ -8,7 +8,7 @@
  */
 import type { RequestType } from "vscode-languageserver-protocol";
 import { webListRequest, webReadRequest, webStatRequest } from "../../../shared/webProtocol";
-import { pathToUri } from "./uris";
+import type { UriSpace } from "./uris";
 import type { FileInfo, FileKind, TextRead, WorkspaceFiles } from "./workspaceFiles";
 
 /** What the client answers to a read (shared/webProtocol.ts carries it). */
@@ -29,8 +29,12 @@ export interface RequestSender {
     sendRequest<P, R>(type: RequestType<P, R, void>, params: P): Promise<R>;
 }
 
-/** The questions of a `FileAsker` sent to the client as shared/webProtocol.ts's requests (docs/web.md). */
-export function connectionAsker(connection: RequestSender): FileAsker {
+/**
+ * The questions of a `FileAsker` sent to the client as shared/webProtocol.ts's requests (docs/web.md),
+ * each path as a URI of the workspace's space (`uris`: known once the workspace folders are).
+ */
+export function connectionAsker(connection: RequestSender, uris: () => UriSpace): FileAsker {
+    const pathToUri = (path: string) => uris().pathToUri(path);
     return {
         read: (path, maxBytes) => connection.sendRequest(webReadRequest, { uri: pathToUri(path), maxBytes }),
         stat: async (path) => {

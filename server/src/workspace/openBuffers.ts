@@ -4,7 +4,7 @@
  */
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { BufferStore } from "./documentSource";
-import { uriToPath } from "./uris";
+import type { UriSpace } from "./uris";
 
 /** The open documents, by URI (the server's TextDocuments). */
 export interface OpenDocuments {
@@ -14,7 +14,11 @@ export interface OpenDocuments {
 export class OpenBuffers implements BufferStore {
     private readonly paths = new Map<string, string>();
 
-    constructor(private readonly documents: OpenDocuments) {}
+    /** @param uris how URIs name paths, as the workspace index has it (it is set when the service starts). */
+    constructor(
+        private readonly documents: OpenDocuments,
+        private readonly uris: () => UriSpace,
+    ) {}
 
     /**
      * Paths deleted on disk while their buffer was open and unedited since: the document is gone, as
@@ -36,25 +40,25 @@ export class OpenBuffers implements BufferStore {
     }
 
     opened(uri: string): void {
-        const path = uriToPath(uri);
+        const path = this.uris().uriToPath(uri);
         if (path !== undefined) this.paths.set(path, uri);
     }
 
     closed(uri: string): void {
-        const path = uriToPath(uri);
+        const path = this.uris().uriToPath(uri);
         if (path !== undefined) this.paths.delete(path);
         this.kept(uri);
     }
 
     /** The file of an open buffer was deleted on disk. */
     fileDeleted(uri: string): void {
-        const path = uriToPath(uri);
+        const path = this.uris().uriToPath(uri);
         if (path !== undefined && this.paths.has(path)) this.deleted.add(path);
     }
 
     /** The buffer was edited, or its file is back on disk: the buffer counts again. */
     kept(uri: string): void {
-        const path = uriToPath(uri);
+        const path = this.uris().uriToPath(uri);
         if (path !== undefined) this.deleted.delete(path);
     }
 }

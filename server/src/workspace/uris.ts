@@ -1,15 +1,70 @@
-/** file: URIs <-> file-system paths; anything else (untitled:, vscode-notebook:) has no path. */
-import { fileURLToPath, pathToFileURL } from "node:url";
+/**
+ * URIs <-> paths, as a `UriSpace` the host gives the language service (docs/web.md): on Node, `file:`
+ * URIs and the disk's paths (node:url's conversion; anything else, `untitled:` or
+ * `vscode-notebook:`, has no path); in VS Code for the Web, the workspace's own scheme and authority
+ * (`vscode-vfs://github/owner/repo`, a test's `sourcecheck-mem:/`), where a path is the URI's path.
+ * One module for both builds: node:url is asked of the host (`process.getBuiltinModule`), not imported.
+ */
+import { URI } from "vscode-uri";
 
-export function uriToPath(uri: string): string | undefined {
-    if (!uri.startsWith("file:")) return undefined;
-    try {
-        return fileURLToPath(uri);
-    } catch {
-        return undefined;
-    }
+export interface UriSpace {
+    /** The path a URI names in this space; undefined when it names none (another scheme or authority). */
+    uriToPath(uri: string): string | undefined;
+    /** The URI of a path in this space. */
+    pathToUri(path: string): string;
 }
 
-export function pathToUri(path: string): string {
-    return pathToFileURL(path).href;
+/**
+ * The URIs of one scheme and authority, a path being the URI's path (a virtual workspace: the browser's).
+ * URIs of any other scheme or authority have no path, as `untitled:` has none on the desktop.
+ */
+export function virtualUriSpace(folderUri: string): UriSpace {
+    const folder = URI.parse(folderUri);
+    const { scheme, authority } = folder;
+    return {
+        uriToPath(uri) {
+            let parsed: URI;
+            try {
+                parsed = URI.parse(uri, true);
+            } catch {
+                return undefined;
+            }
+            if (parsed.scheme !== scheme || parsed.authority !== authority) return undefined;
+            return parsed.path.length > 1 ? parsed.path.replace(/\/+$/, "") : parsed.path;
+        },
+        pathToUri: (path) => URI.from({ scheme, authority, path }).toString(),
+    };
 }
+
+type NodeUrl = Pick<typeof import("node:url"), "fileURLToPath" | "pathToFileURL">;
+
+/** node:url where the host has one; else `file:` URIs as a virtual space of that scheme (a browser). */
+function fileSpace(): UriSpace {
+    const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    const url = host?.getBuiltinModule?.("node:url") as NodeUrl | undefined;
+    if (!url) return virtualUriSpace("file:///");
+    return {
+        uriToPath(uri) {
+            if (!uri.startsWith("file:")) return undefined;
+            try {
+                return url.fileURLToPath(uri);
+            } catch {
+                return undefined;
+            }
+        },
+        pathToUri: (path) => url.pathToFileURL(path).href,
+    };
+}
+
+let files: UriSpace | undefined;
+
+function filesSpace(): UriSpace {
+    files ??= fileSpace();
+    return files;
+}
+
+/** `file:` URIs and the disk's paths: the Node language server's space, and every space's start. */
+export const FILE_URIS: UriSpace = {
+    uriToPath: (uri) => filesSpace().uriToPath(uri),
+    pathToUri: (path) => filesSpace().pathToUri(path),
+};

@@ -20,7 +20,7 @@ import { PathTree } from "./pathTree";
 import { ProjectConfigs, resolveDocumentRoot } from "./projectConfig";
 import { readTextFile } from "./safeFile";
 import { DEFAULT_SETTINGS, type Settings } from "./settings";
-import { pathToUri, uriToPath } from "./uris";
+import { FILE_URIS, type UriSpace } from "./uris";
 import { type PendingReads, SYNCHRONOUS_READS } from "./workspaceFiles";
 import { folderExcludeMatcher } from "./workspaceScan";
 
@@ -64,6 +64,11 @@ export class WorkspaceIndex {
     private discoveries = new Map<string, Discovery>();
     /** Annotation files checked while some read was pending (docs/web.md): checked again once it arrived. */
     private readonly halfRead = new Set<string>();
+    /**
+     * How URIs name paths: the host's (FILE_URIS on Node; the workspace folder's scheme in the browser),
+     * set from the workspace folders when the service starts (docs/web.md).
+     */
+    uris: UriSpace = FILE_URIS;
     /** Where a warning of the scan goes (an ignore file passed over: ignoreFile.ts); the service logs it. */
     warn: (message: string) => void = () => {};
 
@@ -129,7 +134,7 @@ export class WorkspaceIndex {
 
     isAnnotationFile(uri: string, languageId?: string): boolean {
         if (languageId === ANNOTATION_LANGUAGE_ID) return true;
-        const path = uriToPath(uri);
+        const path = this.uris.uriToPath(uri);
         if (path === undefined) return false;
         const folder = this.folderOf(path);
         return this.recognizer.matches(path, folder ? nodePath.relative(folder, path) : undefined);
@@ -148,7 +153,7 @@ export class WorkspaceIndex {
      * else the folder of the nearest sourcecheck.config.json, else its workspace folder (or directory).
      */
     rootFor(uri: string): string | undefined {
-        const path = uriToPath(uri);
+        const path = this.uris.uriToPath(uri);
         const folder = path !== undefined ? this.folderOf(path) : this.folders[0];
         const base = folder ?? (path !== undefined ? nodePath.dirname(path) : undefined);
         if (base === undefined) return undefined;
@@ -165,7 +170,7 @@ export class WorkspaceIndex {
 
     /** The level of each code for a file: the setting over its configuration's (docs/codes.md). */
     severityOf(file: AnnotationFile): SeverityPolicy | undefined {
-        const path = uriToPath(file.uri);
+        const path = this.uris.uriToPath(file.uri);
         const configured = path !== undefined ? this.configs.forFile(path)?.config.severity : undefined;
         return mergeSeverity(configured, this.settings.severity);
     }
@@ -178,7 +183,7 @@ export class WorkspaceIndex {
     analyze(uri: string, version: number, text: string, keepValue = true): AnnotationFile {
         const root = this.rootFor(uri);
         const lookup = root !== undefined ? this.source.lookupFor(root) : NO_ROOT;
-        const path = uriToPath(uri);
+        const path = this.uris.uriToPath(uri);
         const lock = path !== undefined ? this.locks.readBeside(path) : undefined;
         // Only a file being edited keeps a memo (an open buffer); one checked from disk holds none.
         let memo = keepValue ? this.memos.get(uri) : undefined;
@@ -197,7 +202,7 @@ export class WorkspaceIndex {
 
     /** Read and check an annotation file from disk; undefined when it cannot be read as text. */
     analyzeFromDisk(uri: string, version = 0): AnnotationFile | undefined {
-        const path = uriToPath(uri);
+        const path = this.uris.uriToPath(uri);
         if (path === undefined) return undefined;
         // A FIFO named like an annotation file is refused at once (safeFile.ts), never read.
         const read = readTextFile(path);
@@ -284,7 +289,7 @@ export class WorkspaceIndex {
 
     uriOf(file: AnnotationFile, refPath: string): string | undefined {
         const absolute = this.absoluteOf(file, refPath);
-        return absolute !== undefined ? pathToUri(absolute) : undefined;
+        return absolute !== undefined ? this.uris.pathToUri(absolute) : undefined;
     }
 
     /**
@@ -292,7 +297,7 @@ export class WorkspaceIndex {
      * its content (buffer first), or why it cannot be cited.
      */
     citable(uri: string): { ok: true; path: string; document: SessionDocument } | { ok: false; message: string } {
-        const path = uriToPath(uri);
+        const path = this.uris.uriToPath(uri);
         const root = this.rootFor(uri);
         if (path === undefined || root === undefined)
             return { ok: false, message: "only files can be cited: save the document first" };
@@ -308,7 +313,7 @@ export class WorkspaceIndex {
     documentText(uri: string): string | undefined {
         const cited = this.citable(uri);
         if (cited.ok) return cited.document.content;
-        const path = uriToPath(uri);
+        const path = this.uris.uriToPath(uri);
         if (path === undefined) return undefined;
         const entry = this.source.get(nodePath.dirname(path), nodePath.basename(path));
         return isDocumentFailure(entry) ? undefined : entry.content;
