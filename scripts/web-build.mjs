@@ -44,11 +44,11 @@ export const rejectNodeBuiltins = {
 
 /**
  * Node modules with a browser twin (the same exports, for the browser): the workspace layer's readers and
- * writers over the client's files (server/src/workspace/web/, over workspace/clientFiles.ts) and the
- * evidence index's file codec, unused there (server/src/evidence/web/). No longer twins: the client's
- * connection to its server (each entry passes its own: client/src/browserExtension.ts), SHA-256 (one
- * module, node:crypto where the host has it) and URIs (the web entry gives the language service its
- * UriSpace). This is the `browser` field's module map, done here because the manifest's `browser`
+ * writers over the client's files (server/src/workspace/web/, over workspace/clientFiles.ts). No longer
+ * twins: the client's connection to its server (each entry passes its own: client/src/browserExtension.ts),
+ * SHA-256 and CRC-32 (one module each, node:crypto and node:zlib where the host has them), URIs (the
+ * web entry gives the language service its UriSpace) and the evidence index's file codec (bundled,
+ * never reached: the browser's index lives in memory). This is the `browser` field's module map, done here because the manifest's `browser`
  * field names the web entry (docs/web.md).
  */
 export const WEB_TWINS = Object.fromEntries(
@@ -57,8 +57,6 @@ export const WEB_TWINS = Object.fromEntries(
             `server/src/workspace/${name}`,
             `server/src/workspace/web/${name}`,
         ]),
-        // The evidence index lives in memory in the browser: no index file, so no codec (node:zlib, Buffer).
-        ["server/src/evidence/codec", "server/src/evidence/web/codec"],
         // zod only words what is wrong with a lock already refused, and is half the worker's size.
         ["server/src/core/lock/lockZodSchema", "server/src/workspace/web/lockZodSchema"],
     ].map(([node, web]) => [resolve(node), resolve(`${web}.ts`)]),

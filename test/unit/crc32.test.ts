@@ -2,7 +2,8 @@
  * evidence/crc32.ts sums a process's first 64 KB in JS and the rest with node:zlib, so that a query on
  * a small index does not load node:zlib (docs/benchmarks-cases.md, "CLI start-up"). Whichever way a sum
  * goes, it must be node:zlib's crc32, the oracle: each sequence runs in a fresh instance of the
- * module, so it starts in JS, continues sums across pieces and crosses the budget.
+ * module, so it starts in JS, continues sums across pieces and crosses the budget. The web worker's
+ * build is the same module on a host without node:zlib: all in JS, the same sums.
  */
 import * as assert from "node:assert/strict";
 import { crc32 as zlibCrc32 } from "node:zlib";
@@ -45,6 +46,23 @@ describe("CRC-32 in JS first, node:zlib past a budget (evidence/crc32.ts)", () =
         );
         assert.ok(cases >= 300, String(cases));
         assert.ok(pastBudget > 50, String(pastBudget));
+    });
+
+    it("a host without node:zlib (the web worker) sums everything in JS, node:zlib's crc32 all the same", () => {
+        // The browser bundle is this same module: there `process` is absent, so node:zlib is never had.
+        const host = process as { getBuiltinModule?: unknown };
+        const own = host.getBuiltinModule;
+        host.getBuiltinModule = undefined;
+        try {
+            const module = freshModule();
+            const large = new Uint8Array(3 * module.SCRIPT_BUDGET).map((_, i) => (i * 31) & 0xff);
+            let ours = module.crc32(large.subarray(0, 1000));
+            ours = module.crc32(large.subarray(1000), ours);
+            assert.equal(ours, zlibCrc32(large));
+            assert.equal(module.crc32(large), zlibCrc32(large));
+        } finally {
+            host.getBuiltinModule = own;
+        }
     });
 
     it("known values: empty, one byte, a sentence", () => {
