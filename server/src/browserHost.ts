@@ -18,6 +18,8 @@ export function browserHost(connection: RequestSender): ServerHost {
     files.onChanged((path) => evidence.changed(path));
     return {
         reads: files,
+        // A virtual file system has no links the server can see: every path is its own real path.
+        realPath: (path) => path,
         evidence,
         uris: (folderUris) => {
             if (folderUris.length > 0) space = virtualUriSpace(folderUris[0]);

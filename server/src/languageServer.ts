@@ -29,7 +29,10 @@ import { registerWatchedFiles, watchFiles } from "./lsp/watchedFiles";
  * are read, how URIs name paths, and the capabilities only Node has (docs/web.md). Absent ones answer
  * with a sentence saying they are not available in VS Code for the Web.
  */
-export type ServerHost = Pick<LanguageServiceOptions, "reads" | "uris" | "fetchPage" | "evidence" | "agentTool">;
+export type ServerHost = Pick<
+    LanguageServiceOptions,
+    "reads" | "realPath" | "uris" | "fetchPage" | "evidence" | "agentTool"
+>;
 
 /** What the server offers, given what the client can do. */
 function serverCapabilities(client: ClientState): InitializeResult["capabilities"] {
@@ -53,7 +56,7 @@ function serverCapabilities(client: ClientState): InitializeResult["capabilities
 }
 
 /** Wire every handler to a connection and start listening. */
-export function startLanguageServer(connection: Connection, host: ServerHost = {}): void {
+export function startLanguageServer(connection: Connection, host: ServerHost): void {
     // Edits of cited documents are recorded as they are applied, so refs into them can follow (features/followEdits.ts).
     const documents: TextDocuments<TextDocument> = new TextDocuments<TextDocument>({
         create: TextDocument.create,
@@ -62,6 +65,7 @@ export function startLanguageServer(connection: Connection, host: ServerHost = {
     const client = new ClientState(connection);
     const service: LanguageService = createLanguageService({
         reads: host.reads,
+        realPath: host.realPath,
         uris: host.uris,
         fetchPage: host.fetchPage,
         evidence: host.evidence,

@@ -10,6 +10,7 @@ import { EvidenceFeature } from "./features/evidence";
 import { fetchSourceText } from "./fetch/fetchSource";
 import { startLanguageServer } from "./languageServer";
 import { exitOnUncaughtErrors } from "./processGuards";
+import { realPathOrUndefined } from "./workspace/fileStat";
 
 exitOnUncaughtErrors(process, (message) => process.stderr.write(`${message}\n`));
 // An editor's server keeps little alive, but each edit of a large annotation file leaves its old text
@@ -17,6 +18,8 @@ exitOnUncaughtErrors(process, (message) => process.stderr.write(`${message}\n`))
 // the peak at 3,000 annotations under 150 MB without slowing the edit (docs/benchmarks-cases.md).
 setFlagsFromString("--optimize-for-size");
 startLanguageServer(createConnection(ProposedFeatures.all), {
+    // Links followed on the disk: a buffer of a link leading out of its root is refused.
+    realPath: realPathOrUndefined,
     // The strict policy and the system resolver: no option loosens them here.
     fetchPage: (url, { signal }) => fetchSourceText(url, { signal }),
     evidence: new EvidenceFeature(),

@@ -11,6 +11,7 @@ import fc from "fast-check";
 import { discoverFiles } from "../../server/src/cli/discovery";
 import { Discovery, isAnnotationFileName, rebase } from "../../server/src/workspace/discovery";
 import { nodeStatWalkFs } from "../../server/src/workspace/discoveryFs";
+import { realPathOrUndefined } from "../../server/src/workspace/fileStat";
 import { ProjectConfigs } from "../../server/src/workspace/projectConfig";
 import { WorkspaceIndex } from "../../server/src/workspace/workspaceIndex";
 import { gitList, materialise, treeArbitrary } from "./gitTrees";
@@ -54,7 +55,7 @@ describe("discovery agrees with git", () => {
                     const asyncList = walked.files.filter((f) => isAnnotationFileName(f.name)).map((f) => f.fromBase);
                     assert.deepEqual(asyncList.sort(), expected, "asynchronous walk");
 
-                    const index = new WorkspaceIndex({ get: () => undefined });
+                    const index = new WorkspaceIndex({ get: () => undefined }, { realPath: realPathOrUndefined });
                     index.folders = [work];
                     assert.deepEqual(relativeSorted(work, await index.scan()), expected, "language server scan");
                     for (const file of all) {

@@ -103,6 +103,7 @@ describe("the browser's reads through the client (web twins)", function () {
         const errors: string[] = [];
         const service = web.createLanguageService({
             reads: clientFiles,
+            realPath: (path) => path,
             // The workspace's scheme, as the browser host gives it (browserHost.ts).
             uris: () => web.virtualUriSpace("sourcecheck-mem:/demo"),
             documents: { get: (uri) => open.get(uri) },

@@ -33,6 +33,12 @@ export interface LanguageServiceOptions {
     /** Reads still on their way (the browser's files come from the client: docs/web.md); none on Node. */
     reads?: PendingReads;
     /**
+     * Where a path leads once links are followed, or undefined when it leads nowhere: the host's
+     * (workspace/fileStat.ts on Node, given by server.ts; in the browser every path is its own). An open
+     * buffer of a link leading out of its document root is refused by it (docs/contract.md, section 3).
+     */
+    realPath: (path: string) => string | undefined;
+    /**
      * How URIs name paths, given the workspace folders' URIs when the service starts: on Node (the
      * default) `file:` URIs and the disk's paths; in the browser the first folder's scheme (docs/web.md).
      */
@@ -66,14 +72,15 @@ export class ServiceCore {
     /** The space of URIs for the workspace folders' URIs (LanguageServiceOptions.uris). */
     readonly uriSpaceFor: (folderUris: string[]) => UriSpace;
 
-    constructor({ documents, reads, uris, logger, events, fetchPage, evidence, agentTool }: LanguageServiceOptions) {
+    constructor(options: LanguageServiceOptions) {
+        const { documents, reads, realPath, uris, logger, events, fetchPage, evidence, agentTool } = options;
         this.documents = documents;
         this.uriSpaceFor = uris ?? (() => FILE_URIS);
         this.logger = logger;
         this.evidence = evidence;
         this.agentTool = agentTool;
         this.buffers = new OpenBuffers(documents, () => this.workspace.uris);
-        const workspace = new WorkspaceIndex(this.buffers, reads);
+        const workspace = new WorkspaceIndex(this.buffers, { reads, realPath });
         this.workspace = workspace;
         workspace.warn = (message) => logger.error(`warning: ${message}`);
         this.analysis = new Analysis(workspace, documents, {

@@ -7,7 +7,6 @@
 import { normalizeLineEndings } from "../core/lines";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
 import { formatBytes, readDocumentUnderRoot } from "./diskDocuments";
-import { realPathOrUndefined } from "./fileStat";
 import { isInside, type PathVerdict, resolveUnderRoot } from "./pathSafety";
 
 /** An open editor buffer, as the server sees it. */
@@ -43,9 +42,14 @@ export class DocumentSource {
     /** A root's own size cap (its sourcecheck.config.json), over `maxBytes`. */
     maxBytesFor: (root: string) => number | undefined = () => undefined;
 
+    /**
+     * @param realPath where a path leads once links are followed, or undefined when it leads nowhere:
+     *   the host's (workspace/fileStat.ts on Node; a virtual file system's paths are already real).
+     */
     constructor(
         private readonly openBuffers: BufferStore,
         public maxBytes: number,
+        private readonly realPath: (path: string) => string | undefined,
     ) {}
 
     /** A lookup for refs of one annotation file, relative to its document root. */
@@ -134,7 +138,7 @@ export class DocumentSource {
         // A buffer of a symlink that leads out is refused like the file would be; an unsaved new
         // file (nothing on disk yet) is fine.
         const realRoot = this.realRoot(root);
-        const real = realPathOrUndefined(absolute);
+        const real = this.realPath(absolute);
         if (real !== undefined && realRoot !== undefined && !isInside(realRoot, real)) {
             return {
                 code: "path-outside-root",
@@ -155,7 +159,7 @@ export class DocumentSource {
 
     private realRoot(root: string): string | undefined {
         if (!this.realRoots.has(root)) {
-            this.realRoots.set(root, realPathOrUndefined(root));
+            this.realRoots.set(root, this.realPath(root));
         }
         return this.realRoots.get(root);
     }

@@ -42,7 +42,14 @@ const GIT_RULES = /[\\/]\.git(ignore)?([\\/]|$)/;
 /** At most this many files are remembered for path completion. */
 const SCAN_LIMIT = 200_000;
 
+/** What the workspace index is given of its host's files (WorkspaceIndex's constructor). */
+export interface WorkspaceHost {
+    realPath(path: string): string | undefined;
+    reads?: PendingReads;
+}
+
 export class WorkspaceIndex {
+    readonly reads: PendingReads;
     folders: string[] = [];
     settings: Settings = { ...DEFAULT_SETTINGS };
     /** sourcecheck.config.json files found above annotation files; cleared when one changes. */
@@ -73,14 +80,15 @@ export class WorkspaceIndex {
     warn: (message: string) => void = () => {};
 
     /**
-     * @param reads reads that may still be on their way: the browser's files come from the client
-     *   (docs/web.md); whoever checks waits for them and checks again (features/analysis.ts).
+     * @param host what the host's files give: `realPath`, where a path leads once links are followed
+     *   (Node: workspace/fileStat.ts; the browser: the path itself), and `reads` that may still be on
+     *   their way (the browser's files come from the client: docs/web.md), which whoever checks waits
+     *   for, checking again (features/analysis.ts).
      */
-    constructor(
-        buffers: BufferStore,
-        readonly reads: PendingReads = SYNCHRONOUS_READS,
-    ) {
-        this.source = new DocumentSource(buffers, DEFAULT_SETTINGS.maxDocumentSize);
+    constructor(buffers: BufferStore, host: WorkspaceHost) {
+        this.reads = host.reads ?? SYNCHRONOUS_READS;
+        const reads = this.reads;
+        this.source = new DocumentSource(buffers, DEFAULT_SETTINGS.maxDocumentSize, (path) => host.realPath(path));
         // A configuration's maxDocumentSize governs the documents under its root.
         this.source.maxBytesFor = (root) => this.configs.forFolder(root)?.config.maxDocumentSize;
         // Whoever waited for it, an answer drops what was decided while it was pending.
