@@ -31,7 +31,7 @@ import { registerWatchedFiles, watchFiles } from "./lsp/watchedFiles";
  */
 export type ServerHost = Pick<
     LanguageServiceOptions,
-    "reads" | "realPath" | "uris" | "fetchPage" | "evidence" | "agentTool"
+    "reads" | "realPath" | "walk" | "uris" | "fetchPage" | "evidence" | "agentTool"
 >;
 
 /** What the server offers, given what the client can do. */
@@ -66,6 +66,7 @@ export function startLanguageServer(connection: Connection, host: ServerHost): v
     const service: LanguageService = createLanguageService({
         reads: host.reads,
         realPath: host.realPath,
+        walk: host.walk,
         uris: host.uris,
         fetchPage: host.fetchPage,
         evidence: host.evidence,

@@ -10,7 +10,7 @@ import { EvidenceFeature } from "./features/evidence";
 import { fetchSourceText } from "./fetch/fetchSource";
 import { startLanguageServer } from "./languageServer";
 import { exitOnUncaughtErrors } from "./processGuards";
-import { realPathOrUndefined } from "./workspace/fileStat";
+import { NODE_HOST } from "./workspace/nodeHost";
 
 exitOnUncaughtErrors(process, (message) => process.stderr.write(`${message}\n`));
 // An editor's server keeps little alive, but each edit of a large annotation file leaves its old text
@@ -18,8 +18,8 @@ exitOnUncaughtErrors(process, (message) => process.stderr.write(`${message}\n`))
 // the peak at 3,000 annotations under 150 MB without slowing the edit (docs/benchmarks-cases.md).
 setFlagsFromString("--optimize-for-size");
 startLanguageServer(createConnection(ProposedFeatures.all), {
-    // Links followed on the disk: a buffer of a link leading out of its root is refused.
-    realPath: realPathOrUndefined,
+    // Links followed on the disk (a buffer of a link leading out of its root is refused), the disk's walk.
+    ...NODE_HOST,
     // The strict policy and the system resolver: no option loosens them here.
     fetchPage: (url, { signal }) => fetchSourceText(url, { signal }),
     evidence: new EvidenceFeature(),

@@ -9,9 +9,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import fc from "fast-check";
 import { discoverFiles } from "../../server/src/cli/discovery";
-import { Discovery, isAnnotationFileName, rebase } from "../../server/src/workspace/discovery";
+import { isAnnotationFileName, rebase } from "../../server/src/workspace/discovery";
 import { nodeStatWalkFs } from "../../server/src/workspace/discoveryFs";
-import { realPathOrUndefined } from "../../server/src/workspace/fileStat";
+import { nodeDiscovery } from "../../server/src/workspace/nodeDiscovery";
+import { NODE_HOST } from "../../server/src/workspace/nodeHost";
 import { ProjectConfigs } from "../../server/src/workspace/projectConfig";
 import { WorkspaceIndex } from "../../server/src/workspace/workspaceIndex";
 import { gitList, materialise, treeArbitrary } from "./gitTrees";
@@ -41,21 +42,21 @@ describe("discovery agrees with git", () => {
                     const cli = discoverFiles(["."], { cwd: work, exclude: [], configs: new ProjectConfigs() });
                     assert.deepEqual(cli.map((f) => f.shown).sort(), expected, "sourcecheck check .");
 
-                    const discovery = new Discovery({ base: work });
+                    const discovery = nodeDiscovery({ base: work });
                     const sync = discovery.annotationFilesSync(work).map((f) => f.fromBase);
                     assert.deepEqual(sync.sort(), expected, "synchronous walk");
                     // The stat walk (a warm evidence sync's): the same files, each with its own lstat.
                     const statWalked: string[] = [];
-                    new Discovery({ base: work }).walkStatsSync(work, nodeStatWalkFs, (file, stats) => {
+                    nodeDiscovery({ base: work }).walkStatsSync(work, nodeStatWalkFs, (file, stats) => {
                         assert.equal(stats.ino, fs.lstatSync(file.path).ino, file.path);
                         if (isAnnotationFileName(file.name)) statWalked.push(file.fromBase);
                     });
                     assert.deepEqual(statWalked.sort(), expected, "stat walk");
-                    const walked = await new Discovery({ base: work }).walk(work);
+                    const walked = await nodeDiscovery({ base: work }).walk(work);
                     const asyncList = walked.files.filter((f) => isAnnotationFileName(f.name)).map((f) => f.fromBase);
                     assert.deepEqual(asyncList.sort(), expected, "asynchronous walk");
 
-                    const index = new WorkspaceIndex({ get: () => undefined }, { realPath: realPathOrUndefined });
+                    const index = new WorkspaceIndex({ get: () => undefined }, NODE_HOST);
                     index.folders = [work];
                     assert.deepEqual(relativeSorted(work, await index.scan()), expected, "language server scan");
                     for (const file of all) {

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { diskToolContext } from "../../server/src/mcp/diskContext";
 import { AnnotationRecognizer, type FileKind } from "../../server/src/workspace/discovery";
 import { listCorpus } from "../../server/src/workspace/evidenceStore";
-import { realPathOrUndefined } from "../../server/src/workspace/fileStat";
+import { NODE_HOST } from "../../server/src/workspace/nodeHost";
 import { ProjectConfigs } from "../../server/src/workspace/projectConfig";
 import { FILE_URIS } from "../../server/src/workspace/uris";
 import { WorkspaceIndex } from "../../server/src/workspace/workspaceIndex";
@@ -81,7 +81,7 @@ describe("one rule for annotation files, run by every consumer", () => {
     });
 
     it("the language server: its scan finds exactly the annotation files, and it recognises each by name", async () => {
-        const index = new WorkspaceIndex({ get: () => undefined }, { realPath: realPathOrUndefined });
+        const index = new WorkspaceIndex({ get: () => undefined }, NODE_HOST);
         index.folders = [root];
         const scanned = (await index.scan()).map((file) => path.relative(root, file).split(path.sep).join("/"));
         assert.deepEqual(scanned.sort(), annotationRows);

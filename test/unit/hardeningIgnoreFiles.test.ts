@@ -8,9 +8,9 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Discovery } from "../../server/src/workspace/discovery";
 import { readIgnoreFile } from "../../server/src/workspace/ignoreFile";
 import { MAX_IGNORE_KEPT_BYTES, MAX_IGNORE_LINE_BYTES, MAX_IGNORE_LINES } from "../../server/src/workspace/ignoreLines";
+import { nodeDiscovery } from "../../server/src/workspace/nodeDiscovery";
 import { runCliAsync } from "./cliRun";
 
 function keptBytes(lines: readonly string[]): number {
@@ -76,7 +76,7 @@ describe("hardening: ignore files bounded", () => {
         );
         assert.match(run.stdout, /ignored\.sourcecheck\.json/);
         const warnings: string[] = [];
-        const discovery = new Discovery({ base: dir, onWarning: (message) => warnings.push(message) });
+        const discovery = nodeDiscovery({ base: dir, onWarning: (message) => warnings.push(message) });
         const files = discovery.walkSync(dir).files.map((file) => file.fromBase);
         assert.deepEqual(files.filter((name) => name.endsWith(".json")).sort(), [
             "ignored.sourcecheck.json",
@@ -89,7 +89,7 @@ describe("hardening: ignore files bounded", () => {
     it("the walk the language server runs indexes the rest of a file with an over-long line", () => {
         fs.writeFileSync(path.join(dir, ".gitignore"), `${"b?".repeat(30_000)}\nignored.sourcecheck.json\n`);
         const warnings: string[] = [];
-        const discovery = new Discovery({ base: dir, onWarning: (message) => warnings.push(message) });
+        const discovery = nodeDiscovery({ base: dir, onWarning: (message) => warnings.push(message) });
         const files = discovery.walkSync(dir).files.map((file) => file.fromBase);
         assert.deepEqual(
             files.filter((name) => name.endsWith(".json")),

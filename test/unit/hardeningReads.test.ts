@@ -8,8 +8,8 @@ import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_pr
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Discovery } from "../../server/src/workspace/discovery";
 import { readDocumentUnderRoot } from "../../server/src/workspace/diskDocuments";
+import { nodeDiscovery } from "../../server/src/workspace/nodeDiscovery";
 import { readFileBytes } from "../../server/src/workspace/safeFile";
 import { runCli } from "./cliRun";
 
@@ -166,7 +166,7 @@ describe("hardening: the one safe reader", () => {
         fs.symlinkSync(path.join(dir, "outside", "x.sourcecheck.json"), path.join(tree, "out.sourcecheck.json"));
         fs.symlinkSync(path.join(tree, "sub", "in.sourcecheck.json"), path.join(tree, "alias.sourcecheck.json"));
         const names = (files: { fromBase: string }[]) => files.map((f) => f.fromBase).sort();
-        const discovery = new Discovery({ base: tree });
+        const discovery = nodeDiscovery({ base: tree });
         const expected = ["alias.sourcecheck.json", "sub/in.sourcecheck.json"];
         assert.deepEqual(names(discovery.walkSync(tree).files), expected);
         assert.deepEqual(names((await discovery.walk(tree)).files), expected);

@@ -17,7 +17,7 @@ import { parseJsonText } from "../../server/src/core/parse";
 import { findLockedText } from "../../server/src/core/repair/locked";
 import { Session, SessionDocument } from "../../server/src/core/session";
 import { createLanguageService } from "../../server/src/languageService";
-import { realPathOrUndefined } from "../../server/src/workspace/fileStat";
+import { NODE_HOST } from "../../server/src/workspace/nodeHost";
 import { runCli } from "./cliRun";
 
 /** `[{},{},…]` of about `bytes` bytes: two schema errors per three bytes. */
@@ -104,7 +104,7 @@ describe("hardening: problems listed per file at most 1,000, the rest counted", 
     it("the language server publishes at most 1,000 diagnostics and a note; every annotation is still broken", () => {
         const document = TextDocument.create(pathToFileURL(file).href, "sourcecheck", 1, emptyObjects(TWO_MB));
         const service = createLanguageService({
-            realPath: realPathOrUndefined,
+            ...NODE_HOST,
             documents: { get: (uri) => (uri === document.uri ? document : undefined) },
             logger: { error: (message) => assert.fail(message) },
             events: { changed() {}, removed() {}, refsCanFollow() {} },

@@ -19,7 +19,7 @@ import { parseJsonText } from "../../server/src/core/parse";
 import { type DocumentLookup, noFileMessage, Session, SessionDocument } from "../../server/src/core/session";
 import { createLanguageService, type LanguageServiceOptions } from "../../server/src/languageService";
 import { checkOperation } from "../../server/src/operations/check";
-import { realPathOrUndefined } from "../../server/src/workspace/fileStat";
+import { NODE_HOST } from "../../server/src/workspace/nodeHost";
 import { createNodeWorkspace } from "../../server/src/workspace/nodeWorkspace";
 import { sha256 } from "../../server/src/workspace/sha256";
 
@@ -33,7 +33,7 @@ type Annotation = { claim: Record<string, unknown>; sources: Record<string, unkn
 function editorSession(root: string) {
     const open = new Map<string, TextDocument>();
     const service = createLanguageService({
-        realPath: realPathOrUndefined,
+        ...NODE_HOST,
         workspace: createNodeWorkspace(root),
         documents: { get: (uri: string) => open.get(uri) },
         logger: { error: (message: string) => assert.fail(message) },

@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { FetchPage } from "../../server/src/features/quoteFiles";
 import { createLanguageService } from "../../server/src/languageService";
-import { realPathOrUndefined } from "../../server/src/workspace/fileStat";
+import { NODE_HOST } from "../../server/src/workspace/nodeHost";
 import { NOTES_LANGUAGE } from "../../shared/quoteProtocol";
 
 const NOTES = "claim: c\nquote: The quoted words\nurl: https://example.test/page\n";
@@ -27,7 +27,7 @@ function setUp() {
     };
     const changed: string[] = [];
     const service = createLanguageService({
-        realPath: realPathOrUndefined,
+        ...NODE_HOST,
         documents: { get: (uri) => open.get(uri) },
         logger: { error: (message) => assert.fail(message) },
         events: { changed: (files) => changed.push(...files.map((f) => f.uri)), removed() {}, refsCanFollow() {} },

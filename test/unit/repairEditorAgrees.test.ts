@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { Ref } from "../../server/src/core";
 import { createLanguageService } from "../../server/src/languageService";
-import { realPathOrUndefined } from "../../server/src/workspace/fileStat";
+import { NODE_HOST } from "../../server/src/workspace/nodeHost";
 import { runCli } from "./cliRun";
 import { random } from "./repairCorpus";
 import { makeSlipCase, SLIP_DOC, SLIP_KINDS, type SlipCase } from "./repairSlips";
@@ -32,7 +32,7 @@ function claimOf(text: string): Ref {
 function editorRepair(root: string, text: string): Ref {
     const document = TextDocument.create(pathToFileURL(path.join(root, FILE)).href, "sourcecheck", 1, text);
     const service = createLanguageService({
-        realPath: realPathOrUndefined,
+        ...NODE_HOST,
         documents: { get: (uri) => (uri === document.uri ? document : undefined) },
         logger: { error: (message) => assert.fail(message) },
         events: { changed() {}, removed() {}, refsCanFollow() {} },

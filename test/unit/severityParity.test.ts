@@ -15,7 +15,7 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import { runTool } from "../../server/src/agentTools/tools";
 import { createLanguageService } from "../../server/src/languageService";
 import { diskToolContext } from "../../server/src/mcp/diskContext";
-import { realPathOrUndefined } from "../../server/src/workspace/fileStat";
+import { NODE_HOST } from "../../server/src/workspace/nodeHost";
 import { runCli } from "./cliRun";
 
 type Level = "error" | "warning" | "info";
@@ -140,7 +140,7 @@ function cliLevels(root: string) {
 function serviceLevels(root: string, settings?: Record<string, string>) {
     const open = new Map<string, TextDocument>();
     const service = createLanguageService({
-        realPath: realPathOrUndefined,
+        ...NODE_HOST,
         documents: { get: (uri) => open.get(uri) },
         logger: { error: (message) => assert.fail(message) },
         events: { changed() {}, removed() {}, refsCanFollow() {} },

@@ -13,6 +13,7 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { createLanguageService } from "../../server/src/languageService";
 import type { ClientFiles, ClientRead, FileAsker, installClientFiles } from "../../server/src/workspace/clientFiles";
 import type { virtualUriSpace } from "../../server/src/workspace/uris";
+import type { asyncDiscoveryFsOver, discoveryFsOver } from "../../server/src/workspace/web/clientWalk";
 import type { readDocumentUnderRoot } from "../../server/src/workspace/web/diskDocuments";
 import { loadWebEntry, WEB_ANSWER, WEB_BENCHMARK } from "./webDemo";
 
@@ -24,6 +25,8 @@ interface WebModules {
     installClientFiles: typeof installClientFiles;
     createLanguageService: typeof createLanguageService;
     virtualUriSpace: typeof virtualUriSpace;
+    discoveryFsOver: typeof discoveryFsOver;
+    asyncDiscoveryFsOver: typeof asyncDiscoveryFsOver;
     readDocumentUnderRoot: typeof readDocumentUnderRoot;
     TextDocument: typeof TextDocument;
 }
@@ -35,6 +38,7 @@ function loadWebBundle(): WebModules {
             `export { ClientFiles, installClientFiles } from ${server("workspace/clientFiles")};`,
             `export { createLanguageService } from ${server("languageService")};`,
             `export { virtualUriSpace } from ${server("workspace/uris")};`,
+            `export { asyncDiscoveryFsOver, discoveryFsOver } from ${server("workspace/web/clientWalk")};`,
             `export { readDocumentUnderRoot } from ${server("workspace/web/diskDocuments")};`,
             `export { TextDocument } from "vscode-languageserver-textdocument";`,
         ].join("\n"),
@@ -104,6 +108,7 @@ describe("the browser's reads through the client (web twins)", function () {
         const service = web.createLanguageService({
             reads: clientFiles,
             realPath: (path) => path,
+            walk: { sync: web.discoveryFsOver(clientFiles), async: web.asyncDiscoveryFsOver(() => clientFiles) },
             // The workspace's scheme, as the browser host gives it (browserHost.ts).
             uris: () => web.virtualUriSpace("sourcecheck-mem:/demo"),
             documents: { get: (uri) => open.get(uri) },

@@ -17,7 +17,7 @@ import { isCliError } from "../../server/src/cli/files";
 import { escapeData, escapeProperty } from "../../server/src/cli/github";
 import { checkInput } from "../../server/src/core/check";
 import { entryJson } from "../../server/src/core/reportJson";
-import { realPathOrUndefined } from "../../server/src/workspace/fileStat";
+import { NODE_HOST } from "../../server/src/workspace/nodeHost";
 import {
     CONFIG_FILE_NAME,
     type ConfigFileSystem,
@@ -198,7 +198,7 @@ describe("workspaces: project configuration", () => {
     });
 
     it("is what the language server uses: demo refs resolve in a window on the whole repository", () => {
-        const index = new WorkspaceIndex({ get: () => undefined }, { realPath: realPathOrUndefined });
+        const index = new WorkspaceIndex({ get: () => undefined }, NODE_HOST);
         index.folders = [repo];
         const uri = pathToUri(path.join(demo, "answer.sourcecheck.json"));
         assert.equal(index.rootFor(uri), demo);
@@ -214,7 +214,7 @@ describe("workspaces: project configuration", () => {
             "good/sourcecheck.config.json": '{ "annotationFiles": ["cites/*.json"] }',
             "bad/sourcecheck.config.json": "{ nope",
         });
-        const index = new WorkspaceIndex({ get: () => undefined }, { realPath: realPathOrUndefined });
+        const index = new WorkspaceIndex({ get: () => undefined }, NODE_HOST);
         index.folders = [dir];
         assert.ok(index.isAnnotationFile(pathToUri(path.join(dir, "good/cites/x.json"))));
         assert.ok(!index.isAnnotationFile(pathToUri(path.join(dir, "good/other/x.json"))));

@@ -1,9 +1,9 @@
 import * as nodePath from "node:path";
 import type picomatchModule from "picomatch";
 import { isLockFileName } from "../core/lock/names";
-import { Discovery } from "../workspace/discovery";
 import { statOrUndefined } from "../workspace/fileStat";
 import { globProblem } from "../workspace/globs";
+import { nodeDiscovery } from "../workspace/nodeDiscovery";
 import { climbsOut } from "../workspace/pathSafety";
 import { configGlobMatcher, formatConfigProblem, type ProjectConfigs } from "../workspace/projectConfig";
 import { CliError } from "./files";
@@ -27,7 +27,7 @@ export interface DiscoveryOptions {
 /** The files `check` names: searches go through the one discovery of workspace/discovery.ts. */
 export function discoverFiles(args: readonly string[], options: DiscoveryOptions): FoundFile[] {
     const excluded = configGlobMatcher(options.exclude);
-    const discovery = new Discovery({
+    const discovery = nodeDiscovery({
         base: options.cwd,
         exclude: (fromCwd) => excluded(fromCwd),
         configs: options.configs,

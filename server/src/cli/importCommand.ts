@@ -19,8 +19,8 @@ import {
     importJson,
     importResponse,
 } from "../operations/import";
-import { listCandidateDocuments } from "../workspace/discovery";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
+import { listCandidateDocuments } from "../workspace/nodeDiscovery";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, ROOT_AND_JSON, usageError } from "./commandLine";

@@ -12,7 +12,7 @@ import { type FetchPage, QuoteFiles } from "../features/quoteFiles";
 import { OpenBuffers, type OpenDocuments } from "../workspace/openBuffers";
 import { FILE_URIS, type UriSpace } from "../workspace/uris";
 import type { PendingReads } from "../workspace/workspaceFiles";
-import { WorkspaceIndex } from "../workspace/workspaceIndex";
+import { type WalkFileSystems, WorkspaceIndex } from "../workspace/workspaceIndex";
 
 export interface Logger {
     error(message: string): void;
@@ -38,6 +38,11 @@ export interface LanguageServiceOptions {
      * buffer of a link leading out of its document root is refused by it (docs/contract.md, section 3).
      */
     realPath: (path: string) => string | undefined;
+    /**
+     * The discovery walk's calls: the disk's on Node (workspace/nodeDiscovery.ts, given by server.ts),
+     * the client's files in the browser (workspace/web/clientWalk.ts, given by browserHost.ts).
+     */
+    walk: WalkFileSystems;
     /**
      * How URIs name paths, given the workspace folders' URIs when the service starts: on Node (the
      * default) `file:` URIs and the disk's paths; in the browser the first folder's scheme (docs/web.md).
@@ -73,14 +78,14 @@ export class ServiceCore {
     readonly uriSpaceFor: (folderUris: string[]) => UriSpace;
 
     constructor(options: LanguageServiceOptions) {
-        const { documents, reads, realPath, uris, logger, events, fetchPage, evidence, agentTool } = options;
+        const { documents, reads, realPath, walk, uris, logger, events, fetchPage, evidence, agentTool } = options;
         this.documents = documents;
         this.uriSpaceFor = uris ?? (() => FILE_URIS);
         this.logger = logger;
         this.evidence = evidence;
         this.agentTool = agentTool;
         this.buffers = new OpenBuffers(documents, () => this.workspace.uris);
-        const workspace = new WorkspaceIndex(this.buffers, { reads, realPath });
+        const workspace = new WorkspaceIndex(this.buffers, { reads, realPath, walk });
         this.workspace = workspace;
         workspace.warn = (message) => logger.error(`warning: ${message}`);
         this.analysis = new Analysis(workspace, documents, {

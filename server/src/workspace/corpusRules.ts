@@ -63,7 +63,8 @@ export function corpusWalk(
     root: string,
     options: CorpusPatternOptions,
     configs: ProjectConfigs,
-    fileSystems: { sync?: DiscoveryFileSystem; async?: AsyncDiscoveryFileSystem } = {},
+    /** The walk's calls: the host's (nodeDiscovery.ts NODE_WALK on Node; the client's in the browser). */
+    fileSystems: { sync: DiscoveryFileSystem; async: AsyncDiscoveryFileSystem },
 ): CorpusWalk {
     const patterns = corpusPatterns(options);
     // Linear-time globs (workspace/globs.ts): a pattern over the wildcard budget is refused there.

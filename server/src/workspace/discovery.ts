@@ -19,29 +19,25 @@ import * as nodePath from "node:path";
 import type { Ignore } from "ignore";
 import { isAnnotationFileName as isBuiltInAnnotationName } from "../../../shared/fileNames";
 import { isLockFileName } from "../core/lock/names";
-import {
-    type AsyncDiscoveryFileSystem,
-    type DirectoryEntry,
-    type DiscoveryFileSystem,
-    type EntryStats,
-    nodeAsyncDiscoveryFs,
-    nodeDiscoveryFs,
-    type StatWalkFileSystem,
+import type {
+    AsyncDiscoveryFileSystem,
+    DirectoryEntry,
+    DiscoveryFileSystem,
+    EntryStats,
+    StatWalkFileSystem,
 } from "./discoveryFs";
 import { compileGlob, GlobError } from "./globs";
 import { type IgnoreFileText, ignoreLinesOf } from "./ignoreLines";
 import { climbsOut, isBelow, isInside } from "./pathSafety";
-import { type ConfigProblem, ProjectConfigs } from "./projectConfig";
+import type { ConfigProblem, ProjectConfigs } from "./projectConfig";
 
-export {
-    type AsyncDiscoveryFileSystem,
-    type DirectoryEntry,
-    type DiscoveryFileSystem,
-    type EntryKind,
-    type EntryStats,
-    nodeAsyncDiscoveryFs,
-    nodeDiscoveryFs,
-    type StatWalkFileSystem,
+export type {
+    AsyncDiscoveryFileSystem,
+    DirectoryEntry,
+    DiscoveryFileSystem,
+    EntryKind,
+    EntryStats,
+    StatWalkFileSystem,
 } from "./discoveryFs";
 
 /** TraceCite's notes and traces by name (docs/quotes.md): an agent's working files, never evidence. */
@@ -145,8 +141,9 @@ export class Discovery {
 
     constructor(
         options: DiscoveryOptions,
-        private readonly fileSystem: DiscoveryFileSystem = nodeDiscoveryFs,
-        private readonly asyncFileSystem: AsyncDiscoveryFileSystem = nodeAsyncDiscoveryFs,
+        /** The walk's calls: the host's (nodeDiscovery.ts on Node; over the client's files in the browser). */
+        private readonly fileSystem: DiscoveryFileSystem,
+        private readonly asyncFileSystem: AsyncDiscoveryFileSystem,
     ) {
         this.options = { gitignore: true, dotEntries: true, symlinkedFiles: true, ...options };
         this.recognizer = new AnnotationRecognizer(options.annotationGlobs ?? [], options.configs);
@@ -541,28 +538,4 @@ function prefix(from: string, directory: string): string {
 
 function toSlashes(path: string): string {
     return nodePath.sep === "/" ? path : path.split(nodePath.sep).join("/");
-}
-
-/** At most this many candidate documents are listed. */
-const MAX_CANDIDATES = 50_000;
-
-/**
- * The documents under a root a ref could be meant to name (repair's candidate paths, for the CLI
- * and the MCP server alike), relative to it and sorted: dot entries and symlinks are left out (a
- * candidate never leads outside the root); .gitignore is not applied, as a cited document may well
- * be one git ignores.
- */
-export function listCandidateDocuments(root: string, limit = MAX_CANDIDATES): string[] {
-    const discovery = new Discovery({ base: root, gitignore: false, dotEntries: false, symlinkedFiles: false });
-    // Annotation files and locks hold citations, not sources: never a candidate, by their built-in or
-    // configured names (a sourcecheck.config.json's `annotationFiles`).
-    const recognizer = new AnnotationRecognizer([], new ProjectConfigs());
-    const cites = (file: FoundFile) => {
-        const kind = recognizer.kind(file.path);
-        return kind === "annotation" || kind === "lock";
-    };
-    return discovery
-        .walkSync(root, limit, (file) => !cites(file))
-        .files.map((file) => file.fromBase)
-        .sort();
 }

@@ -1,7 +1,7 @@
 /**
  * The file-system adapters of the discovery walk (discovery.ts) over Node's fs: synchronous for the CLI,
- * asynchronous for the language server. The web build swaps this module for web/discoveryFs.ts
- * (docs/web.md), which lists through the client.
+ * asynchronous for the language server (nodeDiscovery.ts gives them). The web worker's walk lists
+ * through the client instead (web/clientWalk.ts, docs/web.md); the types here serve both.
  */
 import * as fs from "node:fs";
 import { readIgnoreFile } from "./ignoreFile";

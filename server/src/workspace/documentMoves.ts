@@ -7,9 +7,9 @@
 import { baseNameOf, isCitationFileName } from "../../../shared/fileNames";
 import type { DocumentMoves } from "../core/repair/types";
 import { type DocumentLookup, isDocumentFailure } from "../core/session";
-import { listCandidateDocuments } from "./discovery";
 import { lastCommitOf, renamesSince } from "./gitRevision";
 import { lockPathFor } from "./lockFiles";
+import { listCandidateDocuments } from "./nodeDiscovery";
 
 /**
  * The revision repair follows renames from (docs/repair.md, "Renamed documents"), on every front end:

@@ -17,6 +17,7 @@ import { corpusPatterns, corpusWalk } from "./corpusRules";
 import type { FoundFile } from "./discovery";
 import { nodeStatWalkFs } from "./discoveryFs";
 import { DEFAULT_MAX_DOCUMENT_BYTES, readDocumentUnderRoot } from "./diskDocuments";
+import { NODE_WALK } from "./nodeDiscovery";
 import { decodeText } from "./safeFile";
 import { SafeWriteError, type WriteContent, writeFileSafely } from "./safeWrite";
 import { sha256 } from "./sha256";
@@ -161,7 +162,7 @@ function walkCorpus(
 ): Found[] {
     // The configurations under the boundary say which files are annotation files and which are sources.
     const configs = boundedConfigs(options.configBoundary ?? root);
-    const { discovery, kind } = corpusWalk(root, options, configs);
+    const { discovery, kind } = corpusWalk(root, options, configs, NODE_WALK);
     const found: Found[] = [];
     // Each file is decided as it is listed (no list of every file is kept): young objects only.
     const decide = (file: FoundFile, stats?: fs.Stats) => {

@@ -11,7 +11,7 @@ import { mergeSeverity, type SeverityPolicy } from "../core/severity";
 import type { Citation } from "./annotationFile";
 import { AnnotationFile } from "./annotationFile";
 import { CitationGraph } from "./citationGraph";
-import { AnnotationRecognizer, Discovery } from "./discovery";
+import { AnnotationRecognizer, type AsyncDiscoveryFileSystem, Discovery, type DiscoveryFileSystem } from "./discovery";
 import { type BufferStore, DocumentSource } from "./documentSource";
 import { KnownFiles } from "./knownFiles";
 import { LockReader } from "./lockFiles";
@@ -45,11 +45,20 @@ const SCAN_LIMIT = 200_000;
 /** What the workspace index is given of its host's files (WorkspaceIndex's constructor). */
 export interface WorkspaceHost {
     realPath(path: string): string | undefined;
+    /** The discovery walk's calls (workspace/nodeDiscovery.ts on Node; over the client in the browser). */
+    walk: WalkFileSystems;
     reads?: PendingReads;
+}
+
+/** The discovery walk's calls, synchronous and asynchronous. */
+export interface WalkFileSystems {
+    sync: DiscoveryFileSystem;
+    async: AsyncDiscoveryFileSystem;
 }
 
 export class WorkspaceIndex {
     readonly reads: PendingReads;
+    private readonly walk: WalkFileSystems;
     folders: string[] = [];
     settings: Settings = { ...DEFAULT_SETTINGS };
     /** sourcecheck.config.json files found above annotation files; cleared when one changes. */
@@ -81,12 +90,13 @@ export class WorkspaceIndex {
 
     /**
      * @param host what the host's files give: `realPath`, where a path leads once links are followed
-     *   (Node: workspace/fileStat.ts; the browser: the path itself), and `reads` that may still be on
+     *   (Node: workspace/fileStat.ts; the browser: the path itself), the discovery `walk`, and `reads` that may still be on
      *   their way (the browser's files come from the client: docs/web.md), which whoever checks waits
      *   for, checking again (features/analysis.ts).
      */
     constructor(buffers: BufferStore, host: WorkspaceHost) {
         this.reads = host.reads ?? SYNCHRONOUS_READS;
+        this.walk = host.walk;
         const reads = this.reads;
         this.source = new DocumentSource(buffers, DEFAULT_SETTINGS.maxDocumentSize, (path) => host.realPath(path));
         // A configuration's maxDocumentSize governs the documents under its root.
@@ -119,13 +129,17 @@ export class WorkspaceIndex {
                 ...(this.folderExcludes.get(folder) ?? []),
                 ...this.settings.exclude,
             ]);
-            discovery = new Discovery({
-                base: folder,
-                exclude: (relative) => excluded(relative),
-                configs: this.configs,
-                annotationGlobs: this.settings.annotationFiles,
-                onWarning: (message) => this.warn(message),
-            });
+            discovery = new Discovery(
+                {
+                    base: folder,
+                    exclude: (relative) => excluded(relative),
+                    configs: this.configs,
+                    annotationGlobs: this.settings.annotationFiles,
+                    onWarning: (message) => this.warn(message),
+                },
+                this.walk.sync,
+                this.walk.async,
+            );
             this.discoveries.set(folder, discovery);
         }
         return discovery;

@@ -27,7 +27,7 @@ import {
     UNREADABLE_CONFIG,
 } from "../projectConfig";
 import type { WorkspaceFiles } from "../workspaceFiles";
-import { asyncDiscoveryFsOver } from "./discoveryFs";
+import { asyncDiscoveryFsOver, discoveryFsOver } from "./clientWalk";
 
 /**
  * Files a browser corpus walk lists at most: each is a request to the client, and every document read
@@ -102,11 +102,11 @@ export class ClientCorpus {
     /** Walks the corpus when no walk vouches for its list of documents (the listing only, through the client). */
     async walk(): Promise<void> {
         if (this.documents !== undefined) return;
-        const asyncFs = asyncDiscoveryFsOver(() => this.files);
+        const walk = { sync: discoveryFsOver(this.files), async: asyncDiscoveryFsOver(() => this.files) };
         for (;;) {
             // Configurations still on their way count as absent: once they arrived, the files are sorted again.
             const configs = configsOver(this.files);
-            const { discovery, kind } = corpusWalk(this.root, this.options, configs, { async: asyncFs });
+            const { discovery, kind } = corpusWalk(this.root, this.options, configs, walk);
             const walked = await discovery.walk(this.root, MAX_BROWSER_CORPUS_FILES);
             const documents = new Set<string>();
             const annotationFiles = new Set<string>();
