@@ -43,18 +43,19 @@ export const rejectNodeBuiltins = {
 };
 
 /**
- * Node modules with a browser twin (the same exports, for the browser): the workspace layer's readers and
- * writers over the client's files (server/src/workspace/web/, over workspace/clientFiles.ts). No longer
- * twins: the client's connection to its server (each entry passes its own: client/src/browserExtension.ts),
- * SHA-256 and CRC-32 (one module each, node:crypto and node:zlib where the host has them), URIs,
- * where links lead and the discovery walk (the web entry gives the language service its UriSpace,
- * realPath and walk) and the evidence index's file codec (bundled, never reached: the browser's index
- * lives in memory). This is the `browser` field's module map, done here because the manifest's `browser`
+ * Node modules with a browser twin (the same exports, for the browser): the workspace layer's text and
+ * document readers over the client's files (server/src/workspace/web/, over workspace/clientFiles.ts),
+ * and the lock schema's zod wording. No longer twins: the client's connection to its server (each entry
+ * passes its own: client/src/browserExtension.ts), SHA-256 and CRC-32 (one module each, node:crypto and
+ * node:zlib where the host has them), URIs, where links lead, the discovery walk and the locks (the web
+ * entry gives the language service its UriSpace, realPath, walk and locks), the safe writer (nothing in
+ * the worker imports it) and the evidence index's file codec (bundled, never reached: the browser's
+ * index lives in memory). This is the `browser` field's module map, done here because the manifest's `browser`
  * field names the web entry (docs/web.md).
  */
 export const WEB_TWINS = Object.fromEntries(
     [
-        ...["safeFile", "safeWrite", "diskDocuments", "lockFiles"].map((name) => [
+        ...["safeFile", "diskDocuments"].map((name) => [
             `server/src/workspace/${name}`,
             `server/src/workspace/web/${name}`,
         ]),

@@ -8,6 +8,7 @@ import { BrowserEvidence } from "./features/browserEvidence";
 import type { ServerHost } from "./languageServer";
 import { ClientFiles, connectionAsker, installClientFiles, type RequestSender } from "./workspace/clientFiles";
 import { type UriSpace, virtualUriSpace } from "./workspace/uris";
+import { clientLocks } from "./workspace/web/clientLocks";
 import { asyncDiscoveryFsOver, discoveryFsOver } from "./workspace/web/clientWalk";
 
 export function browserHost(connection: RequestSender): ServerHost {
@@ -22,6 +23,7 @@ export function browserHost(connection: RequestSender): ServerHost {
         // A virtual file system has no links the server can see: every path is its own real path.
         realPath: (path) => path,
         walk: { sync: discoveryFsOver(files), async: asyncDiscoveryFsOver(() => files) },
+        locks: clientLocks(files),
         evidence,
         uris: (folderUris) => {
             if (folderUris.length > 0) space = virtualUriSpace(folderUris[0]);

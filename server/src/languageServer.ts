@@ -31,7 +31,7 @@ import { registerWatchedFiles, watchFiles } from "./lsp/watchedFiles";
  */
 export type ServerHost = Pick<
     LanguageServiceOptions,
-    "reads" | "realPath" | "walk" | "uris" | "fetchPage" | "evidence" | "agentTool"
+    "reads" | "realPath" | "walk" | "locks" | "uris" | "fetchPage" | "evidence" | "agentTool"
 >;
 
 /** What the server offers, given what the client can do. */
@@ -67,6 +67,7 @@ export function startLanguageServer(connection: Connection, host: ServerHost): v
         reads: host.reads,
         realPath: host.realPath,
         walk: host.walk,
+        locks: host.locks,
         uris: host.uris,
         fetchPage: host.fetchPage,
         evidence: host.evidence,

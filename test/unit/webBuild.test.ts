@@ -1,7 +1,7 @@
 /**
  * The web bundles (scripts/web-build.mjs, docs/web.md): a Node built-in in a web bundle fails the build,
- * naming the import and who imported it; `path` alone has a browser implementation; the real bundles
- * build with every Node module of the workspace layer swapped for its twin, each under 1 MB minified.
+ * naming the import and who imported it; `path` alone has a browser implementation; only the twins
+ * docs/web.md names are swapped in; the real bundles build, each under 1 MB minified.
  */
 import * as assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -35,6 +35,23 @@ function buildFixture(source: string) {
 }
 
 describe("web bundles", () => {
+    it("swaps in only the twins docs/web.md names: the rest is passed in by the web entry", function () {
+        this.timeout(30000);
+        const { status, output } = runModule(
+            `console.log(JSON.stringify(Object.keys(web.WEB_TWINS).map((p) => p.slice(${JSON.stringify(`${repo}/`)}.length)).sort()));`,
+        );
+        assert.equal(status, 0, output);
+        // Each one removed from the list (issue 41) was a module the web entry now passes in: a new twin fails here.
+        assert.deepEqual(JSON.parse(output), [
+            "server/src/core/lock/lockZodSchema",
+            "server/src/workspace/diskDocuments",
+            "server/src/workspace/safeFile",
+        ]);
+        for (const gone of ["uris", "sha256", "fileStat", "discoveryFs", "lockFiles", "safeWrite"])
+            assert.ok(!fs.existsSync(path.join(repo, "server", "src", "workspace", "web", `${gone}.ts`)), gone);
+        assert.ok(!fs.existsSync(path.join(repo, "server", "src", "evidence", "web")));
+    });
+
     it("a Node built-in fails the build, naming it and its importer", function () {
         this.timeout(30000);
         for (const specifier of ["node:fs", "fs", "crypto", "node:worker_threads", "fs/promises"]) {

@@ -13,6 +13,7 @@ import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { createLanguageService } from "../../server/src/languageService";
 import type { ClientFiles, ClientRead, FileAsker, installClientFiles } from "../../server/src/workspace/clientFiles";
 import type { virtualUriSpace } from "../../server/src/workspace/uris";
+import type { clientLocks } from "../../server/src/workspace/web/clientLocks";
 import type { asyncDiscoveryFsOver, discoveryFsOver } from "../../server/src/workspace/web/clientWalk";
 import type { readDocumentUnderRoot } from "../../server/src/workspace/web/diskDocuments";
 import { loadWebEntry, WEB_ANSWER, WEB_BENCHMARK } from "./webDemo";
@@ -27,6 +28,7 @@ interface WebModules {
     virtualUriSpace: typeof virtualUriSpace;
     discoveryFsOver: typeof discoveryFsOver;
     asyncDiscoveryFsOver: typeof asyncDiscoveryFsOver;
+    clientLocks: typeof clientLocks;
     readDocumentUnderRoot: typeof readDocumentUnderRoot;
     TextDocument: typeof TextDocument;
 }
@@ -39,6 +41,7 @@ function loadWebBundle(): WebModules {
             `export { createLanguageService } from ${server("languageService")};`,
             `export { virtualUriSpace } from ${server("workspace/uris")};`,
             `export { asyncDiscoveryFsOver, discoveryFsOver } from ${server("workspace/web/clientWalk")};`,
+            `export { clientLocks } from ${server("workspace/web/clientLocks")};`,
             `export { readDocumentUnderRoot } from ${server("workspace/web/diskDocuments")};`,
             `export { TextDocument } from "vscode-languageserver-textdocument";`,
         ].join("\n"),
@@ -109,6 +112,7 @@ describe("the browser's reads through the client (web twins)", function () {
             reads: clientFiles,
             realPath: (path) => path,
             walk: { sync: web.discoveryFsOver(clientFiles), async: web.asyncDiscoveryFsOver(() => clientFiles) },
+            locks: web.clientLocks(clientFiles),
             // The workspace's scheme, as the browser host gives it (browserHost.ts).
             uris: () => web.virtualUriSpace("sourcecheck-mem:/demo"),
             documents: { get: (uri) => open.get(uri) },

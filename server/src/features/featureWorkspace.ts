@@ -10,6 +10,7 @@ import type { SessionDocument } from "../core/session";
 import type { SeverityPolicy } from "../core/severity";
 import type { AnnotationFile, Citation } from "../workspace/annotationFile";
 import type { DocumentSource } from "../workspace/documentSource";
+import type { HostLocks } from "../workspace/lockPaths";
 import type { ConfigLoad } from "../workspace/projectConfig";
 import type { Settings } from "../workspace/settings";
 import type { UriSpace } from "../workspace/uris";
@@ -76,6 +77,8 @@ export interface CheckingWorkspace {
 
 /** Lock Refs (features/lockRefs.ts): whether the editor keeps locks, and the folder writes stay in. */
 export interface LockingWorkspace {
+    /** How locks are read and written: the host's (the disk's on Node; in the browser none is written). */
+    readonly locks: HostLocks;
     /** How URIs name paths (the host's: `file:` on Node, the workspace's scheme in the browser). */
     readonly uris: UriSpace;
     readonly settings: Pick<Settings, "lockUpdate">;

@@ -11,8 +11,6 @@ import { refIdentity } from "../core/lock";
 import type { Ref } from "../core/types";
 import { lockPlan } from "../operations/lock";
 import type { AnnotationFile } from "../workspace/annotationFile";
-import { readLockBeside, writeLockFile } from "../workspace/lockFiles";
-import { describeWriteError } from "../workspace/safeWrite";
 import { sha256 } from "../workspace/sha256";
 import type { LockingWorkspace } from "./featureWorkspace";
 
@@ -37,7 +35,7 @@ export function lockRefs(
         return { ok: false, message: "the editor writes no locks here (sourcecheck.lock.update is never)", ...NOTHING };
     }
     if (params.mode === "update" && setting !== "onSave") return { ok: true, ...NOTHING };
-    const read = readLockBeside(path, { snapshot: true });
+    const read = workspace.locks.readForWrite(path);
     const lockUri = workspace.uris.pathToUri(read.path);
     const hadLock = read.lock !== undefined || read.error !== undefined;
     if (read.error) {
@@ -92,11 +90,11 @@ export function lockRefs(
     if (plan.unchanged) return { ok: true, written: false, ...counts };
     try {
         const folder = workspace.folderOf(path) ?? nodePath.dirname(path);
-        writeLockFile(read.path, plan.content, read.snapshot, folder);
+        workspace.locks.write(read.path, plan.content, read.snapshot, folder);
     } catch (error) {
         return {
             ok: false,
-            message: describeWriteError(nodePath.basename(read.path), error),
+            message: workspace.locks.describeWriteError(nodePath.basename(read.path), error),
             written: false,
             ...counts,
         };

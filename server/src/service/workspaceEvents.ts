@@ -13,7 +13,7 @@ import {
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { publishConfigProblems } from "../features/configDiagnostics";
 import type { AnnotationFile } from "../workspace/annotationFile";
-import { annotationPathOfLock } from "../workspace/lockFiles";
+import { annotationPathOfLock } from "../workspace/lockPaths";
 import { CONFIG_FILE_NAME } from "../workspace/projectConfig";
 import { readSettings } from "../workspace/settings";
 import { enabledGlobs } from "../workspace/workspaceScan";

@@ -19,7 +19,7 @@ import type { DocumentLookup } from "../core/session";
 import { isSchemaErrorCode, type Polarity, type Ref, type SourceRef } from "../core/types";
 import { type Verdict, verdictOfPolarities } from "../core/verdict";
 import { checkOperation } from "../operations/check";
-import type { LockRead } from "./lockFiles";
+import type { LockRead } from "./lockPaths";
 import { sha256 } from "./sha256";
 
 /** A ref of the file: the claim or a source of one annotation. */

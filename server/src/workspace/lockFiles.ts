@@ -13,36 +13,17 @@ import {
     LOCK_VERSION,
     type LockBasis,
     type LockEntry,
-    type LockError,
     type LockFile,
-    lockFileNameFor,
-    parseLock,
 } from "../core/lock";
 import { fileStamp } from "./fileStamp";
+import { failedRead, type HostLocks, type LockRead, lockFromText, lockPathFor, MAX_LOCK_BYTES } from "./lockPaths";
 import { readFileBytes, readFileChunks, readTextFile } from "./safeFile";
-import { type FileSnapshot, writeFileSafely } from "./safeWrite";
+import { describeWriteError, type FileSnapshot, writeFileSafely } from "./safeWrite";
 
 import { sha256, sha256OfBytes, sha256Stream } from "./sha256";
 
+export { annotationPathOfLock, type LockRead, lockPathFor, MAX_LOCK_BYTES } from "./lockPaths";
 export { sha256 };
-
-/** A lock of 100,000 annotations is about 130 MB (docs/lock.md, "Deterministic text"); past this it is not one. */
-export const MAX_LOCK_BYTES = 256 * 1024 * 1024;
-
-export interface LockRead {
-    /** Absolute path of the sidecar. */
-    path: string;
-    /** What was read, when asked for: a rewrite is refused if the file changed since (safeWrite.ts). */
-    snapshot?: FileSnapshot;
-    /** Present when the lock was read and is valid. */
-    lock?: LockFile;
-    /** Present when a lock file exists but cannot be used. */
-    error?: LockError;
-}
-
-export function lockPathFor(annotationPath: string): string {
-    return nodePath.join(nodePath.dirname(annotationPath), lockFileNameFor(nodePath.basename(annotationPath)));
-}
 
 /**
  * How a lock is read: through the safe reader, never through a symlink, and only when the opened file
@@ -308,16 +289,6 @@ export function isLockOnBasis(read: LockRead | LockOnBasis): read is LockOnBasis
     return (read as LockOnBasis).basis !== undefined;
 }
 
-function lockFromText(path: string, text: string, annotationPath: string, snapshot?: FileSnapshot): LockRead {
-    const parsed = parseLock(text, nodePath.basename(annotationPath));
-    return parsed.lock ? { path, lock: parsed.lock, snapshot } : { path, error: parsed.error };
-}
-
-function failedRead(path: string, read: { reason: string; message: string }): LockRead {
-    if (read.reason === "missing") return { path };
-    return { path, error: { code: "lock-unreadable", message: `the lock ${read.message}` } };
-}
-
 /**
  * Locks read again only when they change: the language server checks an annotation file on every
  * edit, and a large lock (100 MB for 100,000 annotations) must not be parsed on every keystroke.
@@ -338,11 +309,6 @@ export class LockReader {
     }
 }
 
-/** The annotation file a lock file belongs to (`X.sourcecheck.lock.json` -> `X.sourcecheck.json`). */
-export function annotationPathOfLock(lockPath: string): string | undefined {
-    return lockPath.endsWith(".lock.json") ? `${lockPath.slice(0, -".lock.json".length)}.json` : undefined;
-}
-
 /**
  * Write a lock beside its annotation file through the one safe writer: refused if the lock changed
  * since it was read (`expected`), or if the folder is not under `folder` (the workspace folder).
@@ -355,3 +321,11 @@ export function writeLockFile(
 ): void {
     writeFileSafely(lockPath, content, { expected, within: fs.realpathSync(folder) });
 }
+
+/** Locks on the disk, as the Node language server's host gives them (nodeHost.ts). */
+export const NODE_LOCKS: HostLocks = {
+    reader: () => new LockReader(),
+    readForWrite: (annotationPath) => readLockBeside(annotationPath, { snapshot: true }),
+    write: writeLockFile,
+    describeWriteError,
+};

@@ -14,7 +14,7 @@ import { CitationGraph } from "./citationGraph";
 import { AnnotationRecognizer, type AsyncDiscoveryFileSystem, Discovery, type DiscoveryFileSystem } from "./discovery";
 import { type BufferStore, DocumentSource } from "./documentSource";
 import { KnownFiles } from "./knownFiles";
-import { LockReader } from "./lockFiles";
+import type { HostLocks, LockRead } from "./lockPaths";
 import { isInside } from "./pathSafety";
 import { PathTree } from "./pathTree";
 import { ProjectConfigs, resolveDocumentRoot } from "./projectConfig";
@@ -47,6 +47,8 @@ export interface WorkspaceHost {
     realPath(path: string): string | undefined;
     /** The discovery walk's calls (workspace/nodeDiscovery.ts on Node; over the client in the browser). */
     walk: WalkFileSystems;
+    /** How locks are read and written (lockFiles.ts's NODE_LOCKS; web/clientLocks.ts in the browser). */
+    locks: HostLocks;
     reads?: PendingReads;
 }
 
@@ -69,7 +71,9 @@ export class WorkspaceIndex {
     /** Each annotation file's last resolutions: a re-check resolves only what an edit touched. */
     private readonly memos = new Map<string, CheckMemo>();
     /** Locks beside annotation files, parsed again only when they change on disk. */
-    private readonly locks = new LockReader();
+    private readonly lockReader: { readBeside(annotationPath: string): LockRead };
+    /** How locks are read and written: the host's (Lock Refs writes through it: features/lockRefs.ts). */
+    readonly locks: HostLocks;
     /** Cited document -> the annotation files and refs citing it. */
     private readonly citations = new CitationGraph();
     /** Every file found by the last scan, for path completion without touching the disk; the scans under way. */
@@ -97,6 +101,8 @@ export class WorkspaceIndex {
     constructor(buffers: BufferStore, host: WorkspaceHost) {
         this.reads = host.reads ?? SYNCHRONOUS_READS;
         this.walk = host.walk;
+        this.locks = host.locks;
+        this.lockReader = host.locks.reader();
         const reads = this.reads;
         this.source = new DocumentSource(buffers, DEFAULT_SETTINGS.maxDocumentSize, (path) => host.realPath(path));
         // A configuration's maxDocumentSize governs the documents under its root.
@@ -206,7 +212,7 @@ export class WorkspaceIndex {
         const root = this.rootFor(uri);
         const lookup = root !== undefined ? this.source.lookupFor(root) : NO_ROOT;
         const path = this.uris.uriToPath(uri);
-        const lock = path !== undefined ? this.locks.readBeside(path) : undefined;
+        const lock = path !== undefined ? this.lockReader.readBeside(path) : undefined;
         // Only a file being edited keeps a memo (an open buffer); one checked from disk holds none.
         let memo = keepValue ? this.memos.get(uri) : undefined;
         if (keepValue && !memo) {
