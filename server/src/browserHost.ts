@@ -9,6 +9,7 @@ import type { ServerHost } from "./languageServer";
 import { ClientFiles, connectionAsker, installClientFiles, type RequestSender } from "./workspace/clientFiles";
 import { type UriSpace, virtualUriSpace } from "./workspace/uris";
 import { clientLocks } from "./workspace/web/clientLocks";
+import { clientReads } from "./workspace/web/clientReads";
 import { asyncDiscoveryFsOver, discoveryFsOver } from "./workspace/web/clientWalk";
 
 export function browserHost(connection: RequestSender): ServerHost {
@@ -24,6 +25,7 @@ export function browserHost(connection: RequestSender): ServerHost {
         realPath: (path) => path,
         walk: { sync: discoveryFsOver(files), async: asyncDiscoveryFsOver(() => files) },
         locks: clientLocks(files),
+        readers: clientReads(files),
         evidence,
         uris: (folderUris) => {
             if (folderUris.length > 0) space = virtualUriSpace(folderUris[0]);

@@ -31,7 +31,7 @@ import { registerWatchedFiles, watchFiles } from "./lsp/watchedFiles";
  */
 export type ServerHost = Pick<
     LanguageServiceOptions,
-    "reads" | "realPath" | "walk" | "locks" | "uris" | "fetchPage" | "evidence" | "agentTool"
+    "reads" | "realPath" | "walk" | "locks" | "readers" | "uris" | "fetchPage" | "evidence" | "agentTool"
 >;
 
 /** What the server offers, given what the client can do. */
@@ -68,6 +68,7 @@ export function startLanguageServer(connection: Connection, host: ServerHost): v
         realPath: host.realPath,
         walk: host.walk,
         locks: host.locks,
+        readers: host.readers,
         uris: host.uris,
         fetchPage: host.fetchPage,
         evidence: host.evidence,

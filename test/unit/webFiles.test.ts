@@ -14,8 +14,8 @@ import type { createLanguageService } from "../../server/src/languageService";
 import type { ClientFiles, ClientRead, FileAsker, installClientFiles } from "../../server/src/workspace/clientFiles";
 import type { virtualUriSpace } from "../../server/src/workspace/uris";
 import type { clientLocks } from "../../server/src/workspace/web/clientLocks";
+import type { clientReads } from "../../server/src/workspace/web/clientReads";
 import type { asyncDiscoveryFsOver, discoveryFsOver } from "../../server/src/workspace/web/clientWalk";
-import type { readDocumentUnderRoot } from "../../server/src/workspace/web/diskDocuments";
 import { loadWebEntry, WEB_ANSWER, WEB_BENCHMARK } from "./webDemo";
 
 const _repo = path.resolve(__dirname, "../../..");
@@ -29,7 +29,7 @@ interface WebModules {
     discoveryFsOver: typeof discoveryFsOver;
     asyncDiscoveryFsOver: typeof asyncDiscoveryFsOver;
     clientLocks: typeof clientLocks;
-    readDocumentUnderRoot: typeof readDocumentUnderRoot;
+    clientReads: typeof clientReads;
     TextDocument: typeof TextDocument;
 }
 
@@ -42,7 +42,7 @@ function loadWebBundle(): WebModules {
             `export { virtualUriSpace } from ${server("workspace/uris")};`,
             `export { asyncDiscoveryFsOver, discoveryFsOver } from ${server("workspace/web/clientWalk")};`,
             `export { clientLocks } from ${server("workspace/web/clientLocks")};`,
-            `export { readDocumentUnderRoot } from ${server("workspace/web/diskDocuments")};`,
+            `export { clientReads } from ${server("workspace/web/clientReads")};`,
             `export { TextDocument } from "vscode-languageserver-textdocument";`,
         ].join("\n"),
     );
@@ -113,6 +113,7 @@ describe("the browser's reads through the client (web twins)", function () {
             realPath: (path) => path,
             walk: { sync: web.discoveryFsOver(clientFiles), async: web.asyncDiscoveryFsOver(() => clientFiles) },
             locks: web.clientLocks(clientFiles),
+            readers: web.clientReads(clientFiles),
             // The workspace's scheme, as the browser host gives it (browserHost.ts).
             uris: () => web.virtualUriSpace("sourcecheck-mem:/demo"),
             documents: { get: (uri) => open.get(uri) },
@@ -164,8 +165,8 @@ describe("the browser's reads through the client (web twins)", function () {
     });
 
     it("a pending read is never 'no file': the web reader says it is being read", () => {
-        setUp();
-        const read = web.readDocumentUnderRoot("/demo", "sources/benchmark.txt");
+        const { clientFiles } = setUp();
+        const read = web.clientReads(clientFiles).readDocument("/demo", "sources/benchmark.txt");
         assert.equal(read.ok, false);
         assert.ok(!read.ok && !read.failure.message.includes("no file"), JSON.stringify(read));
         assert.ok(!read.ok && read.failure.message.includes("is still being read"), JSON.stringify(read));

@@ -37,8 +37,8 @@ import { checkQuotesLive, type LiveMatch } from "../quotes/live";
 import { type ParsedQuotes, parseNotes } from "../quotes/notes";
 import { parseReport } from "../quotes/report";
 import { analyzeTrace, type TraceAnalysis } from "../quotes/trace";
-import { isFileUrl, readFileSource } from "../workspace/fileSources";
-import { FILE_URIS, type UriSpace } from "../workspace/uris";
+import { isFileUrl, type RootedRead, readFileSource } from "../workspace/fileSources";
+import type { UriSpace } from "../workspace/uris";
 import { toLspRange } from "./positions";
 
 /** How pages are fetched: the strict policy of fetch/fetchSource.ts in the server, a recorder in tests. */
@@ -73,9 +73,11 @@ export class QuoteFiles {
         private readonly documents: QuoteDocuments,
         private readonly fetchPage: FetchPage,
         /** The workspace folders: the only places a `file:` source is read from. */
-        private readonly roots: () => readonly string[] = () => [],
+        private readonly roots: () => readonly string[],
         /** How URIs name paths (the workspace index's: set when the service starts). */
-        private readonly uris: () => UriSpace = () => FILE_URIS,
+        private readonly uris: () => UriSpace,
+        /** How a `file:` source is read under a root: the host's document reader (the workspace index's). */
+        private readonly readUnderRoot: RootedRead,
     ) {}
 
     /** A document closed: its analysis and the pages fetched for it go. */
@@ -238,7 +240,7 @@ export class QuoteFiles {
             if (signal.aborted) break;
             // A file: source is read from the workspace, offline (workspace/fileSources.ts).
             if (isFileUrl(url)) {
-                pages.set(url, readFileSource(url, this.uris().uriToPath(uri), this.roots()));
+                pages.set(url, readFileSource(url, this.uris().uriToPath(uri), this.roots(), this.readUnderRoot));
                 continue;
             }
             const result = await this.fetchPage(url, { signal });
@@ -272,7 +274,8 @@ export class QuoteFiles {
     private pagesToConvert(uri: string, citations: readonly { url: string }[]): Map<string, PageText> {
         const pages = new Map(this.pages.get(uri) ?? []);
         for (const { url } of citations)
-            if (isFileUrl(url)) pages.set(url, readFileSource(url, this.uris().uriToPath(uri), this.roots()));
+            if (isFileUrl(url))
+                pages.set(url, readFileSource(url, this.uris().uriToPath(uri), this.roots(), this.readUnderRoot));
         return pages;
     }
 

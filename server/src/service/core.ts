@@ -9,6 +9,7 @@ import { Analysis, type AnalysisEvents } from "../features/analysis";
 import type { EvidenceFinder } from "../features/evidenceClaim";
 import { EditFollower } from "../features/followEdits";
 import { type FetchPage, QuoteFiles } from "../features/quoteFiles";
+import type { HostReads } from "../workspace/hostReads";
 import type { HostLocks } from "../workspace/lockPaths";
 import { OpenBuffers, type OpenDocuments } from "../workspace/openBuffers";
 import { FILE_URIS, type UriSpace } from "../workspace/uris";
@@ -46,6 +47,8 @@ export interface LanguageServiceOptions {
     walk: WalkFileSystems;
     /** How locks are read and written: the disk's on Node (lockFiles.ts), the client's in the browser, writing none. */
     locks: HostLocks;
+    /** How files and documents are read: the safe readers on Node (nodeHost.ts), the client's files in the browser. */
+    readers: HostReads;
     /**
      * How URIs name paths, given the workspace folders' URIs when the service starts: on Node (the
      * default) `file:` URIs and the disk's paths; in the browser the first folder's scheme (docs/web.md).
@@ -81,15 +84,27 @@ export class ServiceCore {
     readonly uriSpaceFor: (folderUris: string[]) => UriSpace;
 
     constructor(options: LanguageServiceOptions) {
-        const { documents, reads, realPath, walk, locks, uris, logger, events, fetchPage, evidence, agentTool } =
-            options;
+        const {
+            documents,
+            reads,
+            realPath,
+            walk,
+            locks,
+            readers,
+            uris,
+            logger,
+            events,
+            fetchPage,
+            evidence,
+            agentTool,
+        } = options;
         this.documents = documents;
         this.uriSpaceFor = uris ?? (() => FILE_URIS);
         this.logger = logger;
         this.evidence = evidence;
         this.agentTool = agentTool;
         this.buffers = new OpenBuffers(documents, () => this.workspace.uris);
-        const workspace = new WorkspaceIndex(this.buffers, { reads, realPath, walk, locks });
+        const workspace = new WorkspaceIndex(this.buffers, { reads, realPath, walk, locks, readers });
         this.workspace = workspace;
         workspace.warn = (message) => logger.error(`warning: ${message}`);
         this.analysis = new Analysis(workspace, documents, {
@@ -114,6 +129,7 @@ export class ServiceCore {
             fetchPage ?? noFetch,
             () => workspace.folders,
             () => workspace.uris,
+            (root, path) => workspace.readers.readDocument(root, path),
         );
     }
 

@@ -4,9 +4,11 @@
  * same path safety (nothing outside the document root, symlinks included) and the same size cap.
  * Contents are LF-normalised; each version is split into lines once and cached.
  */
+
+import { formatBytes } from "../core/bytes";
 import { normalizeLineEndings } from "../core/lines";
 import { type DocumentFailure, type DocumentLookup, SessionDocument } from "../core/session";
-import { formatBytes, readDocumentUnderRoot } from "./diskDocuments";
+import type { HostReads } from "./hostReads";
 import { isInside, type PathVerdict, resolveUnderRoot } from "./pathSafety";
 
 /** An open editor buffer, as the server sees it. */
@@ -50,6 +52,8 @@ export class DocumentSource {
         private readonly openBuffers: BufferStore,
         public maxBytes: number,
         private readonly realPath: (path: string) => string | undefined,
+        /** A document under a root, with every safety rule: the host's (readDocumentUnderRoot on Node). */
+        private readonly readDocument: HostReads["readDocument"],
     ) {}
 
     /** A lookup for refs of one annotation file, relative to its document root. */
@@ -96,7 +100,7 @@ export class DocumentSource {
         if (buffer) return this.fromBuffer(root, documentPath, verdict.absolute, buffer);
         let entry = this.disk.get(verdict.absolute);
         if (entry === undefined) {
-            const read = readDocumentUnderRoot(root, documentPath, {
+            const read = this.readDocument(root, documentPath, {
                 maxBytes: this.maxBytesFor(root) ?? this.maxBytes,
             });
             entry = read.ok ? new SessionDocument(documentPath, read.content) : read.failure;

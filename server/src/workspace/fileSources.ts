@@ -7,7 +7,7 @@
  */
 import * as nodePath from "node:path";
 import { fileUriPath, type PageText, tidyPageText } from "../core/pageSources";
-import { type DiskRead, readDocumentUnderRoot } from "./diskDocuments";
+import type { DiskRead } from "./diskDocuments";
 import { isInside } from "./pathSafety";
 
 /**
@@ -30,7 +30,8 @@ export function readFileSource(
     url: string,
     citingFile: string | undefined,
     roots: readonly string[],
-    read: RootedRead = readDocumentUnderRoot,
+    /** A document under a root, with every safety rule: the host's (readDocumentUnderRoot on Node). */
+    read: RootedRead,
 ): PageText {
     const named = fileUriPath(url);
     if (named === undefined) return { ok: false, code: "SOURCE_UNAVAILABLE", message: `${url} names no local file` };

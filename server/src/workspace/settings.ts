@@ -4,7 +4,7 @@
  */
 import type { BoundaryStyle } from "../core/boundaries";
 import { readSeverityPolicy, type SeverityPolicy } from "../core/severity";
-import { DEFAULT_MAX_DOCUMENT_BYTES } from "./diskDocuments";
+import { DEFAULT_MAX_DOCUMENT_BYTES } from "./workspace";
 
 export interface Settings {
     /** Extra globs recognising annotation files, beside `*.sourcecheck.json` and `*.annotations.json`. */

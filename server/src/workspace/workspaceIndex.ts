@@ -13,12 +13,12 @@ import { AnnotationFile } from "./annotationFile";
 import { CitationGraph } from "./citationGraph";
 import { AnnotationRecognizer, type AsyncDiscoveryFileSystem, Discovery, type DiscoveryFileSystem } from "./discovery";
 import { type BufferStore, DocumentSource } from "./documentSource";
+import type { HostReads } from "./hostReads";
 import { KnownFiles } from "./knownFiles";
 import type { HostLocks, LockRead } from "./lockPaths";
 import { isInside } from "./pathSafety";
 import { PathTree } from "./pathTree";
 import { ProjectConfigs, resolveDocumentRoot } from "./projectConfig";
-import { readTextFile } from "./safeFile";
 import { DEFAULT_SETTINGS, type Settings } from "./settings";
 import { FILE_URIS, type UriSpace } from "./uris";
 import { type PendingReads, SYNCHRONOUS_READS } from "./workspaceFiles";
@@ -49,6 +49,8 @@ export interface WorkspaceHost {
     walk: WalkFileSystems;
     /** How locks are read and written (lockFiles.ts's NODE_LOCKS; web/clientLocks.ts in the browser). */
     locks: HostLocks;
+    /** How files and documents are read (the safe readers on Node: nodeHost.ts; web/clientReads.ts). */
+    readers: HostReads;
     reads?: PendingReads;
 }
 
@@ -74,6 +76,8 @@ export class WorkspaceIndex {
     private readonly lockReader: { readBeside(annotationPath: string): LockRead };
     /** How locks are read and written: the host's (Lock Refs writes through it: features/lockRefs.ts). */
     readonly locks: HostLocks;
+    /** How files and documents are read: the host's. */
+    readonly readers: HostReads;
     /** Cited document -> the annotation files and refs citing it. */
     private readonly citations = new CitationGraph();
     /** Every file found by the last scan, for path completion without touching the disk; the scans under way. */
@@ -102,9 +106,15 @@ export class WorkspaceIndex {
         this.reads = host.reads ?? SYNCHRONOUS_READS;
         this.walk = host.walk;
         this.locks = host.locks;
+        this.readers = host.readers;
         this.lockReader = host.locks.reader();
         const reads = this.reads;
-        this.source = new DocumentSource(buffers, DEFAULT_SETTINGS.maxDocumentSize, (path) => host.realPath(path));
+        this.source = new DocumentSource(
+            buffers,
+            DEFAULT_SETTINGS.maxDocumentSize,
+            (path) => host.realPath(path),
+            (root, path, options) => host.readers.readDocument(root, path, options),
+        );
         // A configuration's maxDocumentSize governs the documents under its root.
         this.source.maxBytesFor = (root) => this.configs.forFolder(root)?.config.maxDocumentSize;
         // Whoever waited for it, an answer drops what was decided while it was pending.
@@ -233,7 +243,7 @@ export class WorkspaceIndex {
         const path = this.uris.uriToPath(uri);
         if (path === undefined) return undefined;
         // A FIFO named like an annotation file is refused at once (safeFile.ts), never read.
-        const read = readTextFile(path);
+        const read = this.readers.readText(path);
         if (!read.ok) return undefined;
         const text = read.text;
         // Not open in an editor: no completion will read its JSON value, so it is not kept.

@@ -15,7 +15,6 @@ import { EvidenceIndex } from "../../evidence/index";
 import { type CurrentText, type EvidenceResult, type SelectOptions, searchEvidenceSteps } from "../../evidence/select";
 import type { Steps } from "../../evidence/steps";
 import { ANSWER_REASON, corpusWalk } from "../corpusRules";
-import { DEFAULT_MAX_DOCUMENT_BYTES } from "../diskDocuments";
 import type { CorpusOptions } from "../evidenceStore";
 import { isInside } from "../pathSafety";
 import {
@@ -26,6 +25,7 @@ import {
     resolveDocumentRoot,
     UNREADABLE_CONFIG,
 } from "../projectConfig";
+import { DEFAULT_MAX_DOCUMENT_BYTES } from "../workspace";
 import type { WorkspaceFiles } from "../workspaceFiles";
 import { asyncDiscoveryFsOver, discoveryFsOver } from "./clientWalk";
 
