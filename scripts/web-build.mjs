@@ -43,20 +43,16 @@ export const rejectNodeBuiltins = {
 };
 
 /**
- * Node modules with a browser twin (the same exports, for the browser): the safe reader, for the
- * configuration files, over the client's files (server/src/workspace/web/safeFile.ts, over the
- * ClientFiles the web entry installs), and the lock schema's zod wording. No longer twins: the client's
- * connection to its server (each entry passes its own: client/src/browserExtension.ts), SHA-256 and
- * CRC-32 (one module each, node:crypto and node:zlib where the host has them), URIs, where links lead,
- * the discovery walk, the locks and the document reader (the web entry gives the language service its
- * UriSpace, realPath, walk, locks and readers), the safe writer (nothing in the worker imports it) and
- * the evidence index's file codec (bundled, never reached: the browser's index lives in memory). This
- * is the `browser` field's module map, done here because the manifest's `browser` field names the web
- * entry (docs/web.md); test/unit/webBuild.test.ts lists what is left.
+ * Node modules with a browser twin (the same exports, for the browser): only the lock schema's zod
+ * wording. Everything else the worker does differently is passed in by its entry (server/src/browserHost.ts:
+ * the client's files, readers, walk, locks, realPath and UriSpace; client/src/browserExtension.ts: the
+ * server's connection), or is one module for both builds (SHA-256 and CRC-32 ask the host for node:crypto
+ * and node:zlib; the evidence index's file codec is bundled and never reached). This is the `browser`
+ * field's module map, done here because the manifest's `browser` field names the web entry (docs/web.md);
+ * test/unit/webBuild.test.ts lists what is left.
  */
 export const WEB_TWINS = Object.fromEntries(
     [
-        ...["safeFile"].map((name) => [`server/src/workspace/${name}`, `server/src/workspace/web/${name}`]),
         // zod only words what is wrong with a lock already refused, and is half the worker's size.
         ["server/src/core/lock/lockZodSchema", "server/src/workspace/web/lockZodSchema"],
     ].map(([node, web]) => [resolve(node), resolve(`${web}.ts`)]),

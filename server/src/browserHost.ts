@@ -6,7 +6,7 @@
  */
 import { BrowserEvidence } from "./features/browserEvidence";
 import type { ServerHost } from "./languageServer";
-import { ClientFiles, connectionAsker, installClientFiles, type RequestSender } from "./workspace/clientFiles";
+import { ClientFiles, connectionAsker, type RequestSender } from "./workspace/clientFiles";
 import { type UriSpace, virtualUriSpace } from "./workspace/uris";
 import { clientLocks } from "./workspace/web/clientLocks";
 import { clientReads } from "./workspace/web/clientReads";
@@ -16,7 +16,6 @@ export function browserHost(connection: RequestSender): ServerHost {
     // `file:` until the workspace folders are known (initialize), then the first folder's scheme and authority.
     let space: UriSpace = virtualUriSpace("file:///");
     const files = new ClientFiles(connectionAsker(connection, () => space));
-    installClientFiles(files);
     const evidence = new BrowserEvidence(files);
     files.onChanged((path) => evidence.changed(path));
     return {

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { discoverFiles } from "../../server/src/cli/discovery";
-import { ProjectConfigs } from "../../server/src/workspace/projectConfig";
+import { nodeProjectConfigs } from "../../server/src/workspace/nodeConfigs";
 import { copyDemo, sleep, startClient, type TestClient } from "./harness";
 
 // The `exclude` of a sourcecheck.config.json in the editor (docs/config.md): the language server's
@@ -25,7 +25,7 @@ function write(root: string, relative: string, text: string): void {
 
 /** What `sourcecheck check .` would check in `root`, relative to it, sorted. */
 function cliChecks(root: string): string[] {
-    return discoverFiles(["."], { cwd: root, exclude: [], configs: new ProjectConfigs() }).map((f) => f.shown);
+    return discoverFiles(["."], { cwd: root, exclude: [], configs: nodeProjectConfigs() }).map((f) => f.shown);
 }
 
 /** The annotation files the language server checks (the SourceCheck view's list), relative to `root`, sorted. */

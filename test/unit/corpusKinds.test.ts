@@ -7,7 +7,7 @@ import * as path from "node:path";
 import fc from "fast-check";
 import { AnnotationRecognizer, kindByName } from "../../server/src/workspace/discovery";
 import { listCorpus } from "../../server/src/workspace/evidenceStore";
-import { ProjectConfigs } from "../../server/src/workspace/projectConfig";
+import { nodeProjectConfigs } from "../../server/src/workspace/nodeConfigs";
 
 const SUFFIXES = [
     ".sourcecheck.json",
@@ -60,7 +60,7 @@ describe("corpus files decided by name", () => {
         const config = { annotationFiles: ["**/*.ann.md"], sources: ["keep/**"] };
         fs.writeFileSync(path.join(root, "cfg", "sourcecheck.config.json"), JSON.stringify(config));
         // The oracle: every file through the recognizer with its configuration, then `sources`.
-        const configs = new ProjectConfigs();
+        const configs = nodeProjectConfigs();
         const recognizer = new AnnotationRecognizer([], configs);
         const documents: string[] = [];
         const annotations: string[] = [];

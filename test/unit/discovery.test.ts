@@ -11,9 +11,9 @@ import fc from "fast-check";
 import { discoverFiles } from "../../server/src/cli/discovery";
 import { isAnnotationFileName, rebase } from "../../server/src/workspace/discovery";
 import { nodeStatWalkFs } from "../../server/src/workspace/discoveryFs";
+import { nodeProjectConfigs } from "../../server/src/workspace/nodeConfigs";
 import { nodeDiscovery } from "../../server/src/workspace/nodeDiscovery";
 import { NODE_HOST } from "../../server/src/workspace/nodeHost";
-import { ProjectConfigs } from "../../server/src/workspace/projectConfig";
 import { WorkspaceIndex } from "../../server/src/workspace/workspaceIndex";
 import { gitList, materialise, treeArbitrary } from "./gitTrees";
 
@@ -39,7 +39,7 @@ describe("discovery agrees with git", () => {
                     if (expected.length > 0) nonEmpty++;
                     if (expected.length < all.length) ignoredSome++;
 
-                    const cli = discoverFiles(["."], { cwd: work, exclude: [], configs: new ProjectConfigs() });
+                    const cli = discoverFiles(["."], { cwd: work, exclude: [], configs: nodeProjectConfigs() });
                     assert.deepEqual(cli.map((f) => f.shown).sort(), expected, "sourcecheck check .");
 
                     const discovery = nodeDiscovery({ base: work });

@@ -10,8 +10,8 @@ import * as path from "node:path";
 import { diskToolContext } from "../../server/src/mcp/diskContext";
 import { AnnotationRecognizer, type FileKind } from "../../server/src/workspace/discovery";
 import { listCorpus } from "../../server/src/workspace/evidenceStore";
+import { nodeProjectConfigs } from "../../server/src/workspace/nodeConfigs";
 import { NODE_HOST } from "../../server/src/workspace/nodeHost";
-import { ProjectConfigs } from "../../server/src/workspace/projectConfig";
 import { FILE_URIS } from "../../server/src/workspace/uris";
 import { WorkspaceIndex } from "../../server/src/workspace/workspaceIndex";
 import { runCli, runCliAsync } from "./cliRun";
@@ -70,7 +70,7 @@ describe("one rule for annotation files, run by every consumer", () => {
     });
 
     it("the rule: each file's kind, the configuration's annotationFiles honoured, names in any case", () => {
-        const rule = new AnnotationRecognizer([], new ProjectConfigs());
+        const rule = new AnnotationRecognizer([], nodeProjectConfigs());
         for (const row of TABLE) assert.equal(rule.kind(path.join(root, row.file), row.file), row.kind, row.file);
     });
 

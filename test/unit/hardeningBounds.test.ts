@@ -13,7 +13,8 @@ import type { PageText } from "../../server/src/core/pageSources";
 import { checkQuotesLive, liveSummary } from "../../server/src/quotes/live";
 import { parseNotes } from "../../server/src/quotes/notes";
 import { compileGlob, GlobError, matchSegments, segmentMatches } from "../../server/src/workspace/globs";
-import { ProjectConfigs, parseProjectConfig } from "../../server/src/workspace/projectConfig";
+import { nodeProjectConfigs } from "../../server/src/workspace/nodeConfigs";
+import { parseProjectConfig } from "../../server/src/workspace/projectConfig";
 import { runCli, runCliAsync } from "./cliRun";
 
 function tempDir(): string {
@@ -136,7 +137,7 @@ describe("hardening: configuration bounds", () => {
             if (kind === "directory") fs.mkdirSync(config);
             else execFileSync("mkfifo", [config]);
             fs.writeFileSync(path.join(dir, "a.sourcecheck.json"), '{"annotations": []}');
-            const load = new ProjectConfigs().forFile(path.join(dir, "a.sourcecheck.json"));
+            const load = nodeProjectConfigs().forFile(path.join(dir, "a.sourcecheck.json"));
             assert.ok(load && !load.ok, kind);
             if (load && !load.ok)
                 assert.match(load.problem.message, /configuration file is (a directory|not a regular file)/);

@@ -1,7 +1,7 @@
 /**
  * What the browser-twin tests share: the small demo they serve from memory (one annotation whose claim
  * and source resolve, in a folder of the `sourcecheck-mem:` scheme, no `file:` URI anywhere), the
- * bundling of a test entry as the web worker gets it (the web twins of scripts/web-build.mjs swapped in),
+ * bundling of a test entry as the web worker gets it (scripts/web-build.mjs's options),
  * and a client over a MessageChannel that answers the worker's reads, stats and listings from memory.
  */
 import * as assert from "node:assert/strict";

@@ -1,6 +1,6 @@
 /**
  * Find Sources in the web worker (docs/web.md, docs/evidence.md "In the browser"): the server as
- * browserServer.ts starts it (browserHost.ts), bundled with the web twins, over a MessageChannel, with a
+ * browserServer.ts starts it (browserHost.ts), bundled as the worker gets it, over a MessageChannel, with a
  * client that serves a workspace from memory on the `sourcecheck-mem:` scheme and records every read,
  * stat and listing. The search finds the source through those requests only (the bundle cannot import a
  * Node built-in, and no file of it is on disk), leaves out the answer, and its index follows the changes

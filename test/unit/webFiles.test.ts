@@ -1,8 +1,8 @@
 /**
  * The browser's reads (docs/web.md, "How it reads files"): the language server in a web worker reads
  * through the client (workspace/clientFiles.ts), so a read is first pending. The language service is
- * bundled here as the web worker gets it (the web twins of workspace/web/ swapped in by
- * scripts/web-build.mjs) and driven over a client whose answers the test holds back and releases.
+ * bundled here as the web worker gets it (scripts/web-build.mjs's options), given the client's files as
+ * browserHost.ts gives them, and driven over a client whose answers the test holds back and releases.
  * A pending read is never "missing"; every answer kept is dropped when the client says the file changed,
  * and an answer that arrives while someone else waits for it still reaches the check that asked.
  */
@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { FileChangeType, type Hover } from "vscode-languageserver-protocol";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { createLanguageService } from "../../server/src/languageService";
-import type { ClientFiles, ClientRead, FileAsker, installClientFiles } from "../../server/src/workspace/clientFiles";
+import type { ClientFiles, ClientRead, FileAsker } from "../../server/src/workspace/clientFiles";
 import type { virtualUriSpace } from "../../server/src/workspace/uris";
 import type { clientLocks } from "../../server/src/workspace/web/clientLocks";
 import type { clientReads } from "../../server/src/workspace/web/clientReads";
@@ -23,7 +23,6 @@ const _repo = path.resolve(__dirname, "../../..");
 /** What the bundle exports: the web worker's language service and files. */
 interface WebModules {
     ClientFiles: typeof ClientFiles;
-    installClientFiles: typeof installClientFiles;
     createLanguageService: typeof createLanguageService;
     virtualUriSpace: typeof virtualUriSpace;
     discoveryFsOver: typeof discoveryFsOver;
@@ -33,11 +32,11 @@ interface WebModules {
     TextDocument: typeof TextDocument;
 }
 
-/** Bundles the language service with the web twins (scripts/web-build.mjs's options) and loads it. */
+/** Bundles the language service as the web worker gets it (scripts/web-build.mjs's options) and loads it. */
 function loadWebBundle(): WebModules {
     return loadWebEntry<WebModules>("webfiles", (server) =>
         [
-            `export { ClientFiles, installClientFiles } from ${server("workspace/clientFiles")};`,
+            `export { ClientFiles } from ${server("workspace/clientFiles")};`,
             `export { createLanguageService } from ${server("languageService")};`,
             `export { virtualUriSpace } from ${server("workspace/uris")};`,
             `export { asyncDiscoveryFsOver, discoveryFsOver } from ${server("workspace/web/clientWalk")};`,
@@ -95,7 +94,7 @@ const DEMO: [string, string][] = [
     ["/demo/sources/benchmark.txt", WEB_BENCHMARK],
 ];
 
-describe("the browser's reads through the client (web twins)", function () {
+describe("the browser's reads through the client (what the web entry passes in)", function () {
     this.timeout(60_000);
     let web: WebModules;
     before(() => {
@@ -105,7 +104,6 @@ describe("the browser's reads through the client (web twins)", function () {
     function setUp(files = new Map(DEMO)) {
         const client = heldClient(files);
         const clientFiles = new web.ClientFiles(client.asker);
-        web.installClientFiles(clientFiles);
         const open = new Map<string, TextDocument>();
         const errors: string[] = [];
         const service = web.createLanguageService({

@@ -1,6 +1,6 @@
 /**
  * The custom requests of the language server in a web worker (docs/web.md, "How it reads files"): the
- * server as browserServer.ts starts it, bundled with the web twins, over a MessageChannel (what a worker's
+ * server as browserServer.ts starts it, bundled as the worker gets it, over a MessageChannel (what a worker's
  * port is), with a client that answers its reads only when the test releases them. Cited spans, coverage,
  * an annotation file's annotations and a line index asked for before the workspace has arrived must answer
  * from the files once read, never from a half-read workspace (empty spans, no text, "not an annotation file").

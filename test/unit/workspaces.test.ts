@@ -17,6 +17,7 @@ import { isCliError } from "../../server/src/cli/files";
 import { escapeData, escapeProperty } from "../../server/src/cli/github";
 import { checkInput } from "../../server/src/core/check";
 import { entryJson } from "../../server/src/core/reportJson";
+import { nodeProjectConfigs } from "../../server/src/workspace/nodeConfigs";
 import { NODE_HOST } from "../../server/src/workspace/nodeHost";
 import {
     CONFIG_FILE_NAME,
@@ -129,11 +130,17 @@ describe("workspaces: project configuration", () => {
         });
         const file = path.join(dir, "proj/a/x.sourcecheck.json");
         assert.deepEqual(
-            { ...resolveDocumentRoot(file, { fallback: "/cwd" }), config: undefined },
+            { ...resolveDocumentRoot(file, { fallback: "/cwd", configs: nodeProjectConfigs() }), config: undefined },
             { root: path.join(dir, "proj"), from: "config", config: undefined, problem: undefined },
         );
-        assert.equal(resolveDocumentRoot(file, { fallback: "/cwd", explicitRoot: "/given" }).root, "/given");
-        const loose = resolveDocumentRoot(path.join(dir, "loose/y.sourcecheck.json"), { fallback: "/cwd" });
+        assert.equal(
+            resolveDocumentRoot(file, { fallback: "/cwd", explicitRoot: "/given", configs: nodeProjectConfigs() }).root,
+            "/given",
+        );
+        const loose = resolveDocumentRoot(path.join(dir, "loose/y.sourcecheck.json"), {
+            fallback: "/cwd",
+            configs: nodeProjectConfigs(),
+        });
         assert.equal(loose.root, "/cwd");
         assert.equal(loose.from, "default");
     });
@@ -159,7 +166,10 @@ describe("workspaces: project configuration", () => {
 
         const dir = tempDir();
         write(dir, { "sourcecheck.config.json": '{ "maxDocumentSize": "big" }', "a.sourcecheck.json": "[]" });
-        const resolved = resolveDocumentRoot(path.join(dir, "a.sourcecheck.json"), { fallback: "/cwd" });
+        const resolved = resolveDocumentRoot(path.join(dir, "a.sourcecheck.json"), {
+            fallback: "/cwd",
+            configs: nodeProjectConfigs(),
+        });
         assert.equal(resolved.root, dir);
         assert.match(resolved.problem?.message ?? "", /maxDocumentSize/);
     });
@@ -251,7 +261,7 @@ describe("workspaces: discovery", () => {
         return dir;
     }
     const shown = (dir: string, args: string[], exclude: string[] = []) =>
-        discoverFiles(args, { cwd: dir, exclude, configs: new ProjectConfigs() }).map((f) => f.shown);
+        discoverFiles(args, { cwd: dir, exclude, configs: nodeProjectConfigs() }).map((f) => f.shown);
 
     it("searches folders for annotation files, honouring .gitignore files, .git/info/exclude and configurations", () => {
         const dir = tree();

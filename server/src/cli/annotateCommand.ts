@@ -12,6 +12,7 @@ import { type AnnotateRequest, editAnnotationFile, roleName } from "../core/anno
 import { visible } from "../core/visible";
 import { annotate } from "../operations/annotate";
 import { DiskDocuments } from "../workspace/diskDocuments";
+import { nodeProjectConfigs } from "../workspace/nodeConfigs";
 import { listCandidateDocuments } from "../workspace/nodeDiscovery";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { sourceCheckExits } from "./command";
@@ -183,6 +184,7 @@ export const annotateCommand = defineCommand({
         const resolution = resolveDocumentRoot(absolute, {
             explicitRoot: args.root !== undefined ? nodePath.resolve(io.cwd, args.root) : undefined,
             fallback: io.cwd,
+            configs: nodeProjectConfigs(),
         });
         if (resolution.problem) throw new CliError(formatConfigProblem(resolution.problem));
         const documents = new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize });

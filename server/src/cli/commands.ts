@@ -12,7 +12,8 @@ import { reportJson } from "../core/reportJson";
 import type { SchemaError } from "../core/types";
 import type { EntryVerdict } from "../core/verdict";
 import { visible, visibleLines } from "../core/visible";
-import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
+import { nodeProjectConfigs } from "../workspace/nodeConfigs";
+import { formatConfigProblem, type ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
 import { checkFileInto, DocumentCache, type FileJob, type OutputFormat, readAnnotationInput } from "./checkFile";
 import { checkFiles, startWorkers } from "./checkMany";
 import { discoverFiles, refuseLockFile, shardOf } from "./discovery";
@@ -92,7 +93,7 @@ function runCheckOne(file: string, options: CheckOptions, io: CliIo): ExitStatus
             : readAnnotationInput(resolveFile(io, file), file, options.maxBytes);
     // stdin is checked as if it were a file in the current folder (its configuration is found from there).
     const path = file === "-" ? nodePath.join(io.cwd, "-") : nodePath.resolve(io.cwd, file);
-    const job = jobFor(path, file === "-" ? "<stdin>" : file, options, io, new ProjectConfigs());
+    const job = jobFor(path, file === "-" ? "<stdin>" : file, options, io, nodeProjectConfigs());
     const writer = new RunWriter(options.format, false, (t) => io.stdout(t), io.version, job.sourceRoot);
     const totals = checkFileInto(
         job,
@@ -113,7 +114,7 @@ function runCheckMany(paths: string[], options: CheckOptions, io: CliIo): Promis
     let workers = options.jobs !== undefined ? startWorkers(parallel) : undefined;
     let jobs: FileJob[];
     try {
-        const configs = new ProjectConfigs();
+        const configs = nodeProjectConfigs();
         const found = discoverFiles(paths, {
             cwd: io.cwd,
             exclude: options.exclude ?? [],

@@ -20,6 +20,7 @@ import {
     importResponse,
 } from "../operations/import";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
+import { nodeProjectConfigs } from "../workspace/nodeConfigs";
 import { listCandidateDocuments } from "../workspace/nodeDiscovery";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { sourceCheckExits } from "./command";
@@ -71,6 +72,7 @@ export const importCommand = defineCommand({
         const resolution = resolveDocumentRoot(abs(outShown), {
             explicitRoot: values.root !== undefined ? abs(values.root) : undefined,
             fallback: io.cwd,
+            configs: nodeProjectConfigs(),
         });
         if (resolution.problem) throw new CliError(`import: ${formatConfigProblem(resolution.problem)}`);
         const root = resolution.root;

@@ -20,7 +20,8 @@ import {
     readLockOnBasis,
     sha256,
 } from "../workspace/lockFiles";
-import { formatConfigProblem, ProjectConfigs, resolveDocumentRoot } from "../workspace/projectConfig";
+import { nodeProjectConfigs } from "../workspace/nodeConfigs";
+import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { type CliCommand, sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, ROOT_AND_JSON, usageError } from "./commandLine";
 import type { CliIo } from "./commands";
@@ -90,7 +91,7 @@ const parsedLockCommand = defineCommand({
     run({ values, positionals }, io): ExitStatus {
         if (positionals.length === 0) throw usageError(SPEC, " takes at least one annotation FILE, folder or glob");
         if (positionals.includes("-")) throw usageError(SPEC, ": a lock is written beside a file, not for stdin");
-        const configs = new ProjectConfigs();
+        const configs = nodeProjectConfigs();
         const found = discoverFiles(positionals, {
             cwd: io.cwd,
             exclude: [],
@@ -123,7 +124,7 @@ export function lockFile(
     shown: string,
     explicitRoot: string | undefined,
     io: Pick<CliIo, "cwd">,
-    configs = new ProjectConfigs(),
+    configs = nodeProjectConfigs(),
     write = true,
     /** Accept changed texts (`--accept`, or `--accept N,M`: some annotations'): never by default (docs/security.md). */
     { accept = false }: { accept?: boolean | ((site: LockRefSite) => boolean) } = {},

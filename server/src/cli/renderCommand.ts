@@ -15,6 +15,7 @@ import { type CheckLockRead, checkOperation } from "../operations/check";
 import { renderHtml } from "../render/html";
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { lockPathFor, readLockBeside } from "../workspace/lockFiles";
+import { nodeProjectConfigs } from "../workspace/nodeConfigs";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { sha256 } from "../workspace/sha256";
 import { sourceCheckExits } from "./command";
@@ -50,6 +51,7 @@ export const renderCommand = defineCommand({
         const resolution = resolveDocumentRoot(path, {
             explicitRoot: values.root !== undefined ? nodePath.resolve(io.cwd, values.root) : undefined,
             fallback: io.cwd,
+            configs: nodeProjectConfigs(),
         });
         if (resolution.problem) {
             throw new CliError(

@@ -20,6 +20,7 @@ import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevisi
 import { DiskDocuments } from "../workspace/diskDocuments";
 import { diskDocumentMoves, renameBase } from "../workspace/documentMoves";
 import { readLockBeside, sha256 } from "../workspace/lockFiles";
+import { nodeProjectConfigs } from "../workspace/nodeConfigs";
 import { listCandidateDocuments } from "../workspace/nodeDiscovery";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { sourceCheckExits } from "./command";
@@ -68,6 +69,7 @@ export const repairCommand = defineCommand({
         const resolution = resolveDocumentRoot(file === "-" ? nodePath.join(io.cwd, "-") : absolute, {
             explicitRoot: values.root !== undefined ? nodePath.resolve(io.cwd, values.root) : undefined,
             fallback: io.cwd,
+            configs: nodeProjectConfigs(),
         });
         if (resolution.problem) throw new CliError(formatConfigProblem(resolution.problem));
         const root = resolution.root;

@@ -11,8 +11,8 @@ import { reviewScope } from "../operations/review";
 import { CitationGraph } from "../workspace/citationGraph";
 import { GitChangesError, gitTopLevel } from "../workspace/gitChanges";
 import { lockPathFor } from "../workspace/lockFiles";
+import { nodeProjectConfigs } from "../workspace/nodeConfigs";
 import { createNodeWorkspace } from "../workspace/nodeWorkspace";
-import { ProjectConfigs } from "../workspace/projectConfig";
 import { DocumentCache } from "./checkFile";
 import { sourceCheckExits } from "./command";
 import { type CommandSpec, defineCommand, usageError } from "./commandLine";
@@ -120,7 +120,7 @@ function makeReviewGit(request: ReviewRequest, io: Pick<CliIo, "cwd">) {
     const repository = fs.realpathSync(gitTopLevel(io.cwd));
     // base...head through the workspace's one door for history (git on Node).
     const { base, head, changes } = gitWorkspaceHistory(repository, request.base, request.head);
-    const configs = new ProjectConfigs();
+    const configs = nodeProjectConfigs();
     const explicitRoot = request.root !== undefined ? nodePath.resolve(io.cwd, request.root) : undefined;
     const context = { repository, cwd: io.cwd, explicitRoot, configs };
     const relative = (absolute: string) => nodePath.relative(repository, absolute).split(nodePath.sep).join("/");

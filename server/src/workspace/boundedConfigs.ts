@@ -4,8 +4,9 @@
  * is as if absent (docs/config.md, "Agents and the MCP server").
  */
 import * as fs from "node:fs";
+import { nodeConfigFileSystem } from "./nodeConfigs";
 import { isInside } from "./pathSafety";
-import { type ConfigFileSystem, nodeConfigFileSystem, ProjectConfigs } from "./projectConfig";
+import { type ConfigFileSystem, ProjectConfigs } from "./projectConfig";
 
 export function boundedConfigFileSystem(boundary: string): ConfigFileSystem {
     let realBoundary: string | undefined;

@@ -163,15 +163,3 @@ export class ClientFiles implements WorkspaceFiles {
         return done;
     }
 }
-
-/** The client's files of this worker, installed by the browser entry (browserServer.ts) for workspace/web/. */
-let installed: WorkspaceFiles | undefined;
-
-export function installClientFiles(files: WorkspaceFiles): void {
-    installed = files;
-}
-
-export function clientFiles(): WorkspaceFiles {
-    if (!installed) throw new Error("sourcecheck: no workspace files installed (browserServer.ts installs them)");
-    return installed;
-}

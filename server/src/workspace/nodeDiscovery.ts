@@ -10,7 +10,7 @@ import {
     nodeAsyncDiscoveryFs,
     nodeDiscoveryFs,
 } from "./discoveryFs";
-import { ProjectConfigs } from "./projectConfig";
+import { nodeProjectConfigs } from "./nodeConfigs";
 
 /** The disk's walk, synchronous and asynchronous (a host's `walk`: service/core.ts). */
 export const NODE_WALK: { sync: DiscoveryFileSystem; async: AsyncDiscoveryFileSystem } = {
@@ -36,7 +36,7 @@ export function listCandidateDocuments(root: string, limit = MAX_CANDIDATES): st
     const discovery = nodeDiscovery({ base: root, gitignore: false, dotEntries: false, symlinkedFiles: false });
     // Annotation files and locks hold citations, not sources: never a candidate, by their built-in or
     // configured names (a sourcecheck.config.json's `annotationFiles`).
-    const recognizer = new AnnotationRecognizer([], new ProjectConfigs());
+    const recognizer = new AnnotationRecognizer([], nodeProjectConfigs());
     const cites = (file: FoundFile) => {
         const kind = recognizer.kind(file.path);
         return kind === "annotation" || kind === "lock";

@@ -4,7 +4,7 @@ import { nestingBeyond } from "../../../shared/jsonNesting";
 import { LineIndex } from "../core/lines";
 import { readSeverityPolicy, type SeverityPolicy } from "../core/severity";
 import { compileGlobs, globProblem, MAX_PATTERNS } from "./globs";
-import { readTextFile } from "./safeFile";
+import type { HostReads } from "./hostReads";
 
 export const CONFIG_FILE_NAME = "sourcecheck.config.json";
 
@@ -48,16 +48,22 @@ export interface ConfigFileSystem {
 /** What a configuration path holds that is not a configuration: an error on that path, never ignored. */
 export const UNREADABLE_CONFIG = "\u0000unreadable:";
 
-export const nodeConfigFileSystem: ConfigFileSystem = {
-    readConfig(path) {
-        // The one safe reader: a FIFO is refused without blocking, the size is capped on the descriptor.
-        const read = readTextFile(path, { maxBytes: MAX_CONFIG_CHARS * 4 });
-        if (read.ok) return read.text;
-        // Pending (the browser: docs/web.md): absent for now; its arrival clears the configurations.
-        if (read.reason === "missing" || read.reason === "pending") return undefined;
-        return `${UNREADABLE_CONFIG}${read.message}`;
-    },
-};
+/**
+ * Configuration files read through a host's reader (the one safe reader on Node: nodeConfigs.ts; the
+ * client's files in the browser: the workspace index passes its host's).
+ */
+export function configFileSystemOver(readText: HostReads["readText"]): ConfigFileSystem {
+    return {
+        readConfig(path) {
+            // The safe reader: a FIFO is refused without blocking, the size is capped on the descriptor.
+            const read = readText(path, { maxBytes: MAX_CONFIG_CHARS * 4 });
+            if (read.ok) return read.text;
+            // Pending (the browser: docs/web.md): absent for now; its arrival clears the configurations.
+            if (read.reason === "missing" || read.reason === "pending") return undefined;
+            return `${UNREADABLE_CONFIG}${read.message}`;
+        },
+    };
+}
 
 const KNOWN_KEYS = new Set(["$schema", "annotationFiles", "exclude", "maxDocumentSize", "sources", "severity"]);
 
@@ -211,7 +217,8 @@ export class ProjectConfigs {
     /** The folder of the file asked about last (forFile) and its configuration. */
     private lastFolder: { folder: string; load: ConfigLoad | undefined } | undefined;
 
-    constructor(private readonly fs: ConfigFileSystem = nodeConfigFileSystem) {}
+    /** @param fs how configuration files are read: the host's (nodeConfigs.ts on Node). */
+    constructor(private readonly fs: ConfigFileSystem) {}
 
     /** The configuration governing files in `folder` (absolute): the nearest at or above it. */
     forFolder(folder: string): ConfigLoad | undefined {
@@ -357,8 +364,8 @@ export interface RootOptions {
     explicitRoot?: string;
     /** Without either and without a configuration file: the current directory (CLI) or workspace folder (editor). */
     fallback: string;
-    /** Share lookups between calls (many files); a fresh cache otherwise. */
-    configs?: ProjectConfigs;
+    /** The configurations read so far (nodeConfigs.ts's nodeProjectConfigs on the disk), shared between calls. */
+    configs: ProjectConfigs;
 }
 
 export interface RootResolution {
@@ -378,7 +385,7 @@ export interface RootResolution {
  * unambiguous), and its problem is returned for the caller to report.
  */
 export function resolveDocumentRoot(annotationFile: string, options: RootOptions): RootResolution {
-    const load = (options.configs ?? new ProjectConfigs()).forFile(annotationFile);
+    const load = options.configs.forFile(annotationFile);
     const problem = load && !load.ok ? load.problem : undefined;
     if (options.explicitRoot !== undefined)
         return { root: options.explicitRoot, from: "explicit", config: load?.config, problem };

@@ -18,7 +18,7 @@ import { KnownFiles } from "./knownFiles";
 import type { HostLocks, LockRead } from "./lockPaths";
 import { isInside } from "./pathSafety";
 import { PathTree } from "./pathTree";
-import { ProjectConfigs, resolveDocumentRoot } from "./projectConfig";
+import { configFileSystemOver, ProjectConfigs, resolveDocumentRoot } from "./projectConfig";
 import { DEFAULT_SETTINGS, type Settings } from "./settings";
 import { FILE_URIS, type UriSpace } from "./uris";
 import { type PendingReads, SYNCHRONOUS_READS } from "./workspaceFiles";
@@ -66,9 +66,9 @@ export class WorkspaceIndex {
     folders: string[] = [];
     settings: Settings = { ...DEFAULT_SETTINGS };
     /** sourcecheck.config.json files found above annotation files; cleared when one changes. */
-    readonly configs = new ProjectConfigs();
+    readonly configs: ProjectConfigs;
     readonly source: DocumentSource;
-    private recognizer = new AnnotationRecognizer([], this.configs);
+    private recognizer: AnnotationRecognizer;
     private readonly files = new Map<string, AnnotationFile>();
     /** Each annotation file's last resolutions: a re-check resolves only what an edit touched. */
     private readonly memos = new Map<string, CheckMemo>();
@@ -107,6 +107,10 @@ export class WorkspaceIndex {
         this.walk = host.walk;
         this.locks = host.locks;
         this.readers = host.readers;
+        this.configs = new ProjectConfigs(
+            configFileSystemOver((path, options) => host.readers.readText(path, options)),
+        );
+        this.recognizer = new AnnotationRecognizer([], this.configs);
         this.lockReader = host.locks.reader();
         const reads = this.reads;
         this.source = new DocumentSource(
