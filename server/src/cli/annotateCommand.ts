@@ -246,6 +246,7 @@ function unsourcedCommand(args: Parsed, io: CliIo): ExitStatus {
     const resolution = resolveDocumentRoot(absolute, {
         explicitRoot: args.root !== undefined ? nodePath.resolve(io.cwd, args.root) : undefined,
         fallback: io.cwd,
+        configs: nodeProjectConfigs(),
     });
     if (resolution.problem) throw new CliError(formatConfigProblem(resolution.problem));
     const documents = new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize });
