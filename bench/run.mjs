@@ -227,7 +227,8 @@ function writeBenchmarksTable(output) {
         const verdict = c.pass === null ? "reported" : c.pass ? "met" : "**missed**";
         const measured =
             c.summary ?? (c.ratio === null ? `${c.peakRssMB} MB peak RSS (${c.inputMB} MB of input)` : c.ratio);
-        const target = c.target === null ? "" : `<= ${round(c.target, 3)}`;
+        // Most rows are costs (lower is better); a recall or a share is a floor (`atLeast`).
+        const target = c.target === null ? "" : `${c.atLeast ? ">=" : "<="} ${round(c.target, 3)}`;
         return `| ${c.name} | ${measured} | ${target} | ${verdict} | ${cell(c.ours)} | ${cell(c.baseline)} |`;
     });
     const table = [
