@@ -180,14 +180,7 @@ export const annotateCommand = defineCommand({
             if (args.sources.length === 0) throw usageError(SPEC, " needs at least one --source");
             request = { claim: args.claim, sources: args.sources };
         }
-        const absolute = nodePath.resolve(io.cwd, args.file);
-        const resolution = resolveDocumentRoot(absolute, {
-            explicitRoot: args.root !== undefined ? nodePath.resolve(io.cwd, args.root) : undefined,
-            fallback: io.cwd,
-            configs: nodeProjectConfigs(),
-        });
-        if (resolution.problem) throw new CliError(formatConfigProblem(resolution.problem));
-        const documents = new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize });
+        const { absolute, resolution, documents } = annotationTarget(args, io);
         // Read with a snapshot: the write replaces exactly this file, and only while it is unchanged.
         const existing = fs.existsSync(absolute) ? readTextInputForUpdate(absolute, args.file) : undefined;
         const text = existing?.text;
@@ -237,11 +230,8 @@ export const annotateCommand = defineCommand({
  * `--unsourced`: the claim recorded as searched with no source found, or `--remove N` removing entry N
  * of the unsourced list; the annotate operation does it (operations/annotate.ts), as the tools do.
  */
-function unsourcedCommand(args: Parsed, io: CliIo): ExitStatus {
-    if (args.stdin || args.sources.length > 0 || args.replace !== undefined)
-        throw usageError(SPEC, ": --unsourced takes --claim PATH QUOTE (or --remove N) and no --source or --replace");
-    if ((args.claim === undefined) === (args.remove === undefined))
-        throw usageError(SPEC, ": --unsourced takes --claim PATH QUOTE or --remove N");
+/** The annotation file's absolute path, its document root (as `check` finds it) and the documents there. */
+function annotationTarget(args: Parsed, io: CliIo) {
     const absolute = nodePath.resolve(io.cwd, args.file);
     const resolution = resolveDocumentRoot(absolute, {
         explicitRoot: args.root !== undefined ? nodePath.resolve(io.cwd, args.root) : undefined,
@@ -250,6 +240,15 @@ function unsourcedCommand(args: Parsed, io: CliIo): ExitStatus {
     });
     if (resolution.problem) throw new CliError(formatConfigProblem(resolution.problem));
     const documents = new DiskDocuments(resolution.root, { maxBytes: resolution.config?.maxDocumentSize });
+    return { absolute, resolution, documents };
+}
+
+function unsourcedCommand(args: Parsed, io: CliIo): ExitStatus {
+    if (args.stdin || args.sources.length > 0 || args.replace !== undefined)
+        throw usageError(SPEC, ": --unsourced takes --claim PATH QUOTE (or --remove N) and no --source or --replace");
+    if ((args.claim === undefined) === (args.remove === undefined))
+        throw usageError(SPEC, ": --unsourced takes --claim PATH QUOTE or --remove N");
+    const { absolute, resolution, documents } = annotationTarget(args, io);
     const existing = fs.existsSync(absolute) ? readTextInputForUpdate(absolute, args.file) : undefined;
     const outcome = asCliError("annotate", () =>
         annotate(
