@@ -192,15 +192,7 @@ export const annotateCommand = defineCommand({
                 { documents, files: () => listCandidateDocuments(resolution.root), text },
             ),
         );
-        if (!outcome.ok) {
-            // The operation's failure as the annotate tools return it (docs/contract.md, "Next steps").
-            const { candidates, ...error } = outcome.error;
-            // A document that cannot be had, or a path that names none, is bad input; an uncitable quote is not.
-            const exitCode = outcome.badInput ? EXIT.usage : EXIT.findings;
-            if (args.json) io.stdout(jsonEnvelope(candidates ? { error, candidates } : { error }, exitCode));
-            else io.stderr(`sourcecheck: ${error.code}: ${visible(error.message)}\n`);
-            return exitCode;
-        }
+        if (!outcome.ok) return reportFailure(outcome, args, io);
         const { done } = outcome;
         // An equal annotation already in the file (a retry) is reported, the file left as it is.
         const write = args.write === true && done.kind !== "present";
@@ -227,9 +219,21 @@ export const annotateCommand = defineCommand({
 });
 
 /**
- * `--unsourced`: the claim recorded as searched with no source found, or `--remove N` removing entry N
- * of the unsourced list; the annotate operation does it (operations/annotate.ts), as the tools do.
+ * The operation's failure as the annotate tools return it (docs/contract.md, "Next steps"): a document
+ * that cannot be had, or a path that names none, is bad input; an uncitable quote is not.
  */
+function reportFailure(
+    outcome: Extract<ReturnType<typeof annotate>, { ok: false }>,
+    args: Parsed,
+    io: CliIo,
+): ExitStatus {
+    const { candidates, ...error } = outcome.error;
+    const exitCode = outcome.badInput ? EXIT.usage : EXIT.findings;
+    if (args.json) io.stdout(jsonEnvelope(candidates ? { error, candidates } : { error }, exitCode));
+    else io.stderr(`sourcecheck: ${error.code}: ${visible(error.message)}\n`);
+    return exitCode;
+}
+
 /** The annotation file's absolute path, its document root (as `check` finds it) and the documents there. */
 function annotationTarget(args: Parsed, io: CliIo) {
     const absolute = nodePath.resolve(io.cwd, args.file);
@@ -243,6 +247,10 @@ function annotationTarget(args: Parsed, io: CliIo) {
     return { absolute, resolution, documents };
 }
 
+/**
+ * `--unsourced`: the claim recorded as searched with no source found, or `--remove N` removing entry N
+ * of the unsourced list; the annotate operation does it (operations/annotate.ts), as the tools do.
+ */
 function unsourcedCommand(args: Parsed, io: CliIo): ExitStatus {
     if (args.stdin || args.sources.length > 0 || args.replace !== undefined)
         throw usageError(SPEC, ": --unsourced takes --claim PATH QUOTE (or --remove N) and no --source or --replace");
@@ -256,13 +264,7 @@ function unsourcedCommand(args: Parsed, io: CliIo): ExitStatus {
             { documents, files: () => listCandidateDocuments(resolution.root), text: existing?.text },
         ),
     );
-    if (!outcome.ok) {
-        const { candidates, ...error } = outcome.error;
-        const exitCode = outcome.badInput ? EXIT.usage : EXIT.findings;
-        if (args.json) io.stdout(jsonEnvelope(candidates ? { error, candidates } : { error }, exitCode));
-        else io.stderr(`sourcecheck: ${error.code}: ${visible(error.message)}\n`);
-        return exitCode;
-    }
+    if (!outcome.ok) return reportFailure(outcome, args, io);
     const { done } = outcome;
     const write = args.write && done.kind !== "present";
     if (write) writeFileAtomic(absolute, done.text, { expected: existing?.snapshot }, args.file);
