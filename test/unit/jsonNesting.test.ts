@@ -41,7 +41,7 @@ describe("JSON nesting depth", () => {
     });
 
     it("skips a long string in one step and still counts what follows it", () => {
-        const text = `{"a":"${"x\\\"[{".repeat(100_000)}","b":[[[1]]]}`;
+        const text = `{"a":"${'x\\"[{'.repeat(100_000)}","b":[[[1]]]}`;
         assert.equal(nestingBeyond(text, 3), text.lastIndexOf("[1"));
         assert.equal(nestingBeyond(text, 4), -1);
     });
