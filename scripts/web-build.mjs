@@ -1,9 +1,7 @@
 // The web bundles (docs/web.md): the extension's `browser` entry and the language server as a web worker,
 // built with esbuild for `platform: "browser"`. No Node built-in may reach them: `rejectNodeBuiltins`
 // fails the build naming the import and who pulled it in (test/unit/webBuild.test.ts proves it).
-import { existsSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
-import { join, resolve } from "node:path";
 import { build } from "esbuild";
 
 const require = createRequire(import.meta.url);
@@ -42,35 +40,6 @@ export const rejectNodeBuiltins = {
     },
 };
 
-/**
- * Node modules with a browser twin (the same exports, for the browser): only the lock schema's zod
- * wording. Everything else the worker does differently is passed in by its entry (server/src/browserHost.ts:
- * the client's files, readers, walk, locks, realPath and UriSpace; client/src/browserExtension.ts: the
- * server's connection), or is one module for both builds (SHA-256 and CRC-32 ask the host for node:crypto
- * and node:zlib; the evidence index's file codec is bundled and never reached). This is the `browser`
- * field's module map, done here because the manifest's `browser` field names the web entry (docs/web.md);
- * test/unit/webBuild.test.ts lists what is left.
- */
-export const WEB_TWINS = Object.fromEntries(
-    [
-        // zod only words what is wrong with a lock already refused, and is half the worker's size.
-        ["server/src/core/lock/lockZodSchema", "server/src/workspace/web/lockZodSchema"],
-    ].map(([node, web]) => [resolve(node), resolve(`${web}.ts`)]),
-);
-
-/** An esbuild plugin: an import of a twinned module resolves to its twin. */
-export const useWebTwins = {
-    name: "use-web-twins",
-    setup(build) {
-        build.onResolve({ filter: /^\.\.?\// }, (args) => {
-            const twin = WEB_TWINS[join(args.resolveDir, args.path).replace(/\.ts$/, "")];
-            if (twin === undefined) return undefined;
-            if (!existsSync(twin)) return { errors: [{ text: `the web twin ${twin} is missing` }] };
-            return { path: twin };
-        });
-    },
-};
-
 /** Options both web bundles share; `production` minifies (the ≤ 1 MB budget is for minified bundles). */
 export function webOptions({ production = false, define = {} } = {}) {
     return {
@@ -83,7 +52,8 @@ export function webOptions({ production = false, define = {} } = {}) {
         logLevel: "warning",
         mainFields: ["browser", "module", "main"],
         define: { ...define, "process.env.NODE_ENV": JSON.stringify(production ? "production" : "development") },
-        plugins: [useWebTwins, rejectNodeBuiltins],
+        // One plugin, which only refuses: no module is swapped, so the worker runs the modules Node runs.
+        plugins: [rejectNodeBuiltins],
     };
 }
 

@@ -49,8 +49,8 @@ describe("install: the npm package sourcecheck", function () {
     });
 
     it("holds the built CLI, the library and its types, and nothing of the sources, tests or bench", () => {
-        // The CLI and, beside it, a bundle per further command and the lazily loaded lock schema.
-        const bundles = ["dist/cli.js", "dist/citeCommand.js", "dist/mcpCommand.js", "dist/lockZodSchema.js"];
+        // The CLI and, beside it, a bundle per further command and the lazily loaded HTML reader.
+        const bundles = ["dist/cli.js", "dist/citeCommand.js", "dist/mcpCommand.js", "dist/visibleText.js"];
         for (const file of ["bin/sourcecheck.js", ...bundles, "dist/index.js", "package.json"]) {
             assert.ok(tarFiles.includes(`package/${file}`), `${file} in the tarball`);
         }

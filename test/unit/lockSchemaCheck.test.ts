@@ -1,11 +1,18 @@
 /**
- * The lock's hand check (core/lock/file.ts) accepts exactly what its zod schema accepts: thousands
- * of entries, valid ones with fields mutated, dropped or added, each judged by both (zod is the
- * oracle); and a lock the hand check refuses still gets zod's words.
+ * The lock's hand check (core/lock/lockProblem.ts) accepts exactly what its zod schema
+ * (core/lock/lockZodSchema.ts) accepts: thousands of entries and whole locks, valid ones with fields
+ * mutated, dropped or added, each judged by both (zod is the oracle); and where the hand check
+ * refuses, the place it names is one zod names too.
  */
 import * as assert from "node:assert/strict";
 import fc from "fast-check";
 import { conformsToLockEntry, lockEntryProblem, parseLock } from "../../server/src/core/lock";
+import { LOCK_ZOD_SCHEMAS } from "../../server/src/core/lock/lockZodSchema";
+
+/** Whether zod, refusing `value`, names `path` among its issues. */
+function zodNames(issues: readonly { path: PropertyKey[] }[], path: readonly string[]): boolean {
+    return issues.some((issue) => issue.path.map(String).join("/") === path.join("/"));
+}
 
 const VALID = {
     ref: { path: "docs/a.md", start: { line: 3, str: "The" }, end: { line: 3, str: "blue." } },
@@ -68,9 +75,13 @@ describe("lock: the hand check agrees with the schema", () => {
                     let entry: unknown = VALID;
                     for (const [path, key, value, drop] of mutations) entry = mutate(entry, path, key, value, drop);
                     runs++;
-                    const zodAccepts = lockEntryProblem(entry) === undefined;
-                    if (!zodAccepts) refused++;
-                    assert.equal(conformsToLockEntry(entry), zodAccepts, JSON.stringify(entry));
+                    const zod = LOCK_ZOD_SCHEMAS.entry.safeParse(entry);
+                    if (!zod.success) refused++;
+                    assert.equal(conformsToLockEntry(entry), zod.success, JSON.stringify(entry));
+                    const problem = lockEntryProblem(entry);
+                    if (problem && !zod.success) {
+                        assert.ok(zodNames(zod.error.issues, problem.path), `${problem.path} ${JSON.stringify(entry)}`);
+                    }
                 },
             ),
             { numRuns: 4000, seed: 20261201 },
@@ -79,7 +90,50 @@ describe("lock: the hand check agrees with the schema", () => {
         assert.ok(refused > 500 && refused < 3900, `${refused} of ${runs} refused`);
     });
 
-    it("words what is wrong with zod's message and pointer", () => {
+    it("on mutated whole locks, basis and entries' keys included (fast-check, zod as the oracle)", () => {
+        const sha = "0123456789abcdef".repeat(4);
+        const lock = {
+            lockVersion: 1,
+            annotationFile: "a.sourcecheck.json",
+            basis: { annotationFileSha256: sha, entriesSha256: sha, documents: { "docs/a.md": sha, "gone.md": null } },
+            entries: { k: VALID, j: VALID },
+        };
+        const paths = [[], ["basis"], ["basis", "documents"], ["entries"], ["entries", "k"], ["entries", "k", "ref"]];
+        const field = fc.constantFrom("lockVersion", "annotationFile", "basis", "entries", "documents", "", "k", "x");
+        let runs = 0;
+        let refused = 0;
+        fc.assert(
+            fc.property(
+                fc.array(fc.tuple(fc.constantFrom(...paths), field, fc.constantFrom(...VALUES, 2, sha), fc.boolean()), {
+                    maxLength: 3,
+                }),
+                (mutations) => {
+                    let value: unknown = lock;
+                    for (const [path, key, item, drop] of mutations) value = mutate(value, path, key, item, drop);
+                    // As the lock is read: from its JSON text (a key set to undefined is not there).
+                    value = JSON.parse(JSON.stringify(value));
+                    runs++;
+                    const zod = LOCK_ZOD_SCHEMAS.lock.safeParse(value);
+                    if (!zod.success) refused++;
+                    const error = parseLock(JSON.stringify(value), "a.sourcecheck.json").error;
+                    const schemaError = error?.code === "lock-schema";
+                    assert.equal(!schemaError, zod.success, JSON.stringify(value));
+                    if (error?.pointer !== undefined && !zod.success) {
+                        const path = error.pointer
+                            .split("/")
+                            .slice(1)
+                            .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+                        assert.ok(zodNames(zod.error.issues, path), `${error.pointer} ${JSON.stringify(value)}`);
+                    }
+                },
+            ),
+            { numRuns: 3000, seed: 20261206 },
+        );
+        assert.equal(runs, 3000);
+        assert.ok(refused > 300 && refused < 2900, `${refused} of ${runs} refused`);
+    });
+
+    it("names the place and what is wrong there", () => {
         const lock = { lockVersion: 1, annotationFile: "a.sourcecheck.json", entries: { k: { ...VALID, length: -1 } } };
         const error = parseLock(JSON.stringify(lock), "a.sourcecheck.json").error;
         assert.equal(error?.code, "lock-schema");

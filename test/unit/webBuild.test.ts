@@ -1,7 +1,7 @@
 /**
  * The web bundles (scripts/web-build.mjs, docs/web.md): a Node built-in in a web bundle fails the build,
- * naming the import and who imported it; `path` alone has a browser implementation; only the twins
- * docs/web.md names are swapped in; the real bundles build, each under 1 MB minified.
+ * naming the import and who imported it; `path` alone has a browser implementation; no module is swapped
+ * (the entry alone differs from Node's); the real bundles build, each under 1 MB minified.
  */
 import * as assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -35,14 +35,23 @@ function buildFixture(source: string) {
 }
 
 describe("web bundles", () => {
-    it("swaps in only the twins docs/web.md names: the rest is passed in by the web entry", function () {
+    it("builds from Node's modules with only the entry swapped: no alias, no twin, no resolving plugin", function () {
         this.timeout(30000);
+        // Every option that could send an import elsewhere, and every hook a plugin registers.
         const { status, output } = runModule(
-            `console.log(JSON.stringify(Object.keys(web.WEB_TWINS).map((p) => p.slice(${JSON.stringify(`${repo}/`)}.length)).sort()));`,
+            `const options = web.webOptions({ production: true });
+            const hooks = [];
+            for (const plugin of options.plugins) plugin.setup({ onResolve: (o) => hooks.push([plugin.name, "resolve", String(o.filter)]), onLoad: (o) => hooks.push([plugin.name, "load", String(o.filter)]) });
+            console.log(JSON.stringify({ alias: options.alias ?? {}, inject: options.inject ?? [], plugins: options.plugins.map((p) => p.name), hooks }));`,
         );
         assert.equal(status, 0, output);
-        // Each one removed from the list (issue 41) was a module the web entry now passes in: a new twin fails here.
-        assert.deepEqual(JSON.parse(output), ["server/src/core/lock/lockZodSchema"]);
+        const found = JSON.parse(output);
+        assert.deepEqual(found.alias, {});
+        assert.deepEqual(found.inject, []);
+        // The one plugin refuses Node built-ins (and maps `path`); it loads nothing.
+        assert.deepEqual(found.plugins, ["reject-node-builtins"]);
+        assert.deepEqual(found.hooks, [["reject-node-builtins", "resolve", "/^[a-z_:/]+$/"]]);
+        assert.ok(!fs.existsSync(path.join(repo, "server", "src", "workspace", "web", "lockZodSchema.ts")));
         for (const gone of [
             "uris",
             "sha256",
@@ -94,7 +103,7 @@ describe("web bundles", () => {
             assert.ok(size > 100_000 && size <= 1024 * 1024, `${name} is ${size} bytes`);
         }
         const server = fs.readFileSync(path.join(out, "server.js"), "utf8");
-        // The twins replaced the Node readers (no node:crypto hashing, no zod) and the worker starts a browser connection.
+        // No Node reader (no node:crypto hashing), no zod, and the worker starts a browser connection.
         assert.doesNotMatch(server, /require\("(node:)?(fs|crypto|child_process|worker_threads)"\)/);
         assert.doesNotMatch(server, /ZodError/);
         assert.match(server, /BrowserMessageReader|postMessage/);
