@@ -1,7 +1,8 @@
 /**
- * The lock's schema as zod (docs/lock.md; published as schemas/sourcecheck-lock.schema.json). Only
- * ./file.ts requires it, and only to word what is wrong with a lock its hand check refused, or as the
- * oracle of that check's test: zod is large, and a check with valid locks never loads it.
+ * The lock's schema as zod (docs/lock.md, "Reading a lock"; published as
+ * schemas/sourcecheck-lock.schema.json). Nothing at run time imports it: it is the oracle of the hand
+ * check's test (./lockProblem.ts, test/unit/lockSchemaCheck.test.ts), since zod is large and half of
+ * the web worker's size budget.
  */
 import { z } from "zod";
 import { LOCK_VERSION, MAX_LOCK_FIELD } from "./types";
