@@ -172,8 +172,13 @@ export class SourceCheckClient implements vscode.Disposable {
             ],
             middleware: { ...this.requests.middleware(), workspace: { didChangeConfiguration: windowScopedOnly } },
             // The server registers its own file watchers and pulls `sourcecheck.*` settings; these are
-            // only its first view of them.
-            initializationOptions: () => JSON.parse(JSON.stringify(vscode.workspace.getConfiguration("sourcecheck"))),
+            // only its first view of them. With them, the display language's bundle (the server's
+            // diagnostics, hovers and progress are translated by it: docs/localization.md); `locale`
+            // of `initialize` is vscode.env.language.
+            initializationOptions: () => ({
+                sourcecheck: JSON.parse(JSON.stringify(vscode.workspace.getConfiguration("sourcecheck"))),
+                l10n: vscode.l10n.bundle,
+            }),
             outputChannel: output,
             errorHandler: this.errorHandler,
         };

@@ -2,7 +2,9 @@
  * Localization (docs/localization.md): every text package.json shows is a `%key%` with an English
  * text in package.nls.json and a translation in each package.nls.<locale>.json; every
  * `vscode.l10n.t` string of the client is in l10n/bundle.l10n.json and translated in each
- * l10n/bundle.l10n.<locale>.json; a translation keeps the placeholders of its English text.
+ * l10n/bundle.l10n.<locale>.json, and so is every text the language server translates (its `l10n.t`
+ * calls and its message templates: server/src/features/messages.ts); a translation keeps the
+ * placeholders of its English text.
  * The strings are extracted by @vscode/l10n-dev, the tool VS Code's own extensions use.
  */
 import * as assert from "node:assert/strict";
@@ -10,6 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { getL10nJson } from "@vscode/l10n-dev";
 import { languageModelToolTexts } from "../../server/src/agentTools/manifest";
+import { featureMessageKeys } from "../../server/src/features/messages";
 
 const repo = path.resolve(__dirname, "../../..");
 const LOCALES = ["zh-cn"];
@@ -25,8 +28,8 @@ function placeholderKeys(value: unknown, keys = new Set<string>()): Set<string> 
     return keys;
 }
 
-/** The `{0}`-style arguments of a message, sorted. */
-const args = (message: string) => [...message.matchAll(/\{\d+\}/g)].map((m) => m[0]).sort();
+/** The `{0}`- and `{name}`-style arguments of a message, sorted. */
+const args = (message: string) => [...message.matchAll(/\{\w+\}/g)].map((m) => m[0]).sort();
 
 /** Text a person reads that is not a translation: ASCII letters only, beside the names kept as they are. */
 function looksUntranslated(english: string, translated: string): boolean {
@@ -43,6 +46,21 @@ function clientSources(): { extension: string; contents: string }[] {
         .readdirSync(dir)
         .filter((f) => f.endsWith(".ts"))
         .map((f) => ({ extension: ".ts", contents: fs.readFileSync(path.join(dir, f), "utf8") }));
+}
+
+/** The server's modules that call `@vscode/l10n` themselves (the registrations' progress). */
+function serverSources(dir = path.join(repo, "server/src")): { extension: string; contents: string }[] {
+    return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) return serverSources(file);
+        const contents = entry.name.endsWith(".ts") ? fs.readFileSync(file, "utf8") : "";
+        return contents.includes('from "@vscode/l10n"') ? [{ extension: ".ts", contents }] : [];
+    });
+}
+
+/** Every English text the language server translates: its `l10n.t` strings and the features' templates. */
+async function serverKeys(): Promise<string[]> {
+    return [...new Set([...Object.keys(await getL10nJson(serverSources())), ...featureMessageKeys()])];
 }
 
 describe("localization", () => {
@@ -103,15 +121,22 @@ describe("localization", () => {
         assert.deepEqual(keys.sort(), Object.keys(bundle).sort());
     });
 
+    it("the language server's texts: its l10n.t calls (progress) and its message templates", async () => {
+        const keys = await serverKeys();
+        assert.ok(keys.length > 60, `the server translates ${keys.length} texts`);
+        assert.ok(keys.includes("SourceCheck: checking annotation files"), "the lsp/ calls are extracted");
+    });
+
     for (const locale of LOCALES) {
-        it(`l10n/bundle.l10n.${locale}.json translates every client string, keeping its {n} arguments`, () => {
+        it(`l10n/bundle.l10n.${locale}.json translates every client and server string, keeping its arguments`, async () => {
             const bundle = readJson("l10n/bundle.l10n.json") as Record<string, string>;
             const translated = readJson(`l10n/bundle.l10n.${locale}.json`) as Record<string, string>;
-            assert.deepEqual(Object.keys(translated).sort(), Object.keys(bundle).sort());
+            const english = { ...Object.fromEntries((await serverKeys()).map((k) => [k, k])), ...bundle };
+            assert.deepEqual(Object.keys(translated).sort(), Object.keys(english).sort());
             const untranslated: string[] = [];
-            for (const [key, english] of Object.entries(bundle)) {
-                assert.deepEqual(args(translated[key]), args(english), `"${key}" keeps its arguments`);
-                if (looksUntranslated(english, translated[key])) untranslated.push(key);
+            for (const [key, text] of Object.entries(english)) {
+                assert.deepEqual(args(translated[key]), args(text), `"${key}" keeps its arguments`);
+                if (looksUntranslated(text, translated[key])) untranslated.push(key);
             }
             assert.deepEqual(untranslated, [], "strings left in English");
         });

@@ -2,7 +2,8 @@
  * Diagnostics: every problem of docs/contract.md section 3 on its exact JSON token, code = the error code,
  * source "sourcecheck", severity Error (except a claim still waiting for its sources, and as the file's
  * severity policy says: docs/codes.md); ambiguity lists every occurrence as relatedInformation.
- * Served by pull (textDocument/diagnostic) when the client supports it, else pushed.
+ * Served by pull (textDocument/diagnostic) when the client supports it, else pushed. Messages are the
+ * core's English; `diagnosticsOf` and `pullReport` say them in the editor's language (messages.ts).
  */
 import {
     type Diagnostic,
@@ -16,6 +17,7 @@ import { listedProblems, MORE_PROBLEMS, moreProblemsNote, type Problem } from ".
 import { applySeverity } from "../core/severity";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import type { FeatureWorkspace } from "./featureWorkspace";
+import { EDITOR_TEXTS, ENGLISH, problemMessage, retellAs, type Translate } from "./messages";
 import { locateSpan, rangeOfPointer, rangeOfSpan } from "./positions";
 
 /**
@@ -32,7 +34,10 @@ export interface DiagnosticData {
 
 export interface ProblemDiagnostic {
     problem: Problem;
+    /** In English, as the core words its problems. */
     diagnostic: Diagnostic;
+    /** A claim waiting for its sources (its message carries a hint). */
+    awaiting: boolean;
 }
 
 const cache = new WeakMap<AnnotationFile, { stamp: number; levels: string; entries: ProblemDiagnostic[] }>();
@@ -63,16 +68,40 @@ export function problemDiagnostics(workspace: FeatureWorkspace, file: Annotation
     kept = listed;
     // One pass over the text locates every token, rather than a lookup per problem.
     file.spansOf(kept.map((p) => p.pointer));
-    const entries = kept.map((problem) => ({ problem, diagnostic: toDiagnostic(workspace, file, problem) }));
+    const entries = kept.map((problem) => {
+        const awaiting = awaitingSources(file, problem);
+        return { problem, diagnostic: toDiagnostic(workspace, file, problem, awaiting), awaiting };
+    });
     cache.set(file, { stamp: file.stamp, levels, entries });
     return entries;
 }
 
-export function diagnosticsOf(workspace: FeatureWorkspace, file: AnnotationFile): Diagnostic[] {
-    return problemDiagnostics(workspace, file).map((e) => e.diagnostic);
+/** The file's diagnostics, their messages in the editor's language (`t`; English by default). */
+export function diagnosticsOf(workspace: FeatureWorkspace, file: AnnotationFile, t: Translate = ENGLISH): Diagnostic[] {
+    const entries = problemDiagnostics(workspace, file);
+    return t === ENGLISH ? entries.map((e) => e.diagnostic) : entries.map((e) => translated(e, t));
 }
 
-function toDiagnostic(workspace: FeatureWorkspace, file: AnnotationFile, problem: Problem): Diagnostic {
+/** A diagnostic said in another language: its message by its code's templates, its related places, its hint. */
+function translated({ problem, diagnostic, awaiting }: ProblemDiagnostic, t: Translate): Diagnostic {
+    const message = problemMessage(t, problem.code, problem.message);
+    const related = diagnostic.relatedInformation?.map((r) => ({
+        ...r,
+        message: retellAs(t, [EDITOR_TEXTS.occurrence], r.message),
+    }));
+    return {
+        ...diagnostic,
+        message: awaiting ? t(EDITOR_TEXTS.awaitingSources, { message }) : message,
+        ...(related ? { relatedInformation: related } : {}),
+    };
+}
+
+function toDiagnostic(
+    workspace: FeatureWorkspace,
+    file: AnnotationFile,
+    problem: Problem,
+    awaiting: boolean,
+): Diagnostic {
     const syntax = problem as Problem & { offset?: number; length?: number };
     const range =
         problem.code === "invalid-json" && syntax.offset !== undefined
@@ -87,7 +116,6 @@ function toDiagnostic(workspace: FeatureWorkspace, file: AnnotationFile, problem
         source: typeof problem.role === "number" ? problem.role + 1 : undefined,
         boundary: problem.boundary,
     };
-    const awaiting = awaitingSources(file, problem);
     const diagnostic: Diagnostic = {
         range,
         severity: awaiting
@@ -99,7 +127,7 @@ function toDiagnostic(workspace: FeatureWorkspace, file: AnnotationFile, problem
                 : DiagnosticSeverity.Error,
         code: problem.code,
         source: "sourcecheck",
-        message: awaiting ? `${problem.message}; ${AWAITING_SOURCES_HINT}` : problem.message,
+        message: awaiting ? ENGLISH(EDITOR_TEXTS.awaitingSources, { message: problem.message }) : problem.message,
         data,
     };
     const occurrences = problem.occurrences;
@@ -113,7 +141,12 @@ function toDiagnostic(workspace: FeatureWorkspace, file: AnnotationFile, problem
             if (location) {
                 related.push({
                     location,
-                    message: `occurrence ${ordinal(index)} of ${occurrences.columns.length}: line ${occurrences.line}, column ${column + 1}`,
+                    message: ENGLISH(EDITOR_TEXTS.occurrence, {
+                        number: ordinal(index),
+                        count: occurrences.columns.length,
+                        line: occurrences.line,
+                        column: column + 1,
+                    }),
                 });
             }
         });
@@ -121,9 +154,6 @@ function toDiagnostic(workspace: FeatureWorkspace, file: AnnotationFile, problem
     }
     return diagnostic;
 }
-
-const AWAITING_SOURCES_HINT =
-    "select the evidence in a document and run “SourceCheck: Add Selection as Supporting Source”";
 
 /**
  * `"sources": []` is what *Cite Selection as Claim* writes on purpose: a claim waiting for its
@@ -141,9 +171,10 @@ export function pullReport(
     workspace: FeatureWorkspace,
     file: AnnotationFile | undefined,
     previousResultId: string | undefined,
+    t: Translate = ENGLISH,
 ): DocumentDiagnosticReport {
     if (!file) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
     const resultId = String(file.stamp);
     if (previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
-    return { kind: DocumentDiagnosticReportKind.Full, resultId, items: diagnosticsOf(workspace, file) };
+    return { kind: DocumentDiagnosticReportKind.Full, resultId, items: diagnosticsOf(workspace, file, t) };
 }

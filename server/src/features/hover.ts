@@ -2,10 +2,11 @@
  * Hover on any part of a ref: the resolved text in a code block, its location, and polarity and
  * confidence for sources; for a broken ref, its errors and the text of the lines it names. On a
  * claim: the whole annotation with its verdict (docs/verdicts.md), the claim and every source.
- * Annotations and sources are numbered from 1, as everything a person reads.
+ * Annotations and sources are numbered from 1, as everything a person reads. Written in the editor's
+ * language (`t`, messages.ts; English by default), problems by their code's templates.
  */
 import { type Hover, MarkupKind, type Position, type Range } from "vscode-languageserver-protocol";
-import { annotationLabel, pointerForPeople, sourceLabel } from "../../../shared/numbering";
+import { ordinal, pointerForPeople } from "../../../shared/numbering";
 import { type DiffPiece, type TextChangedWarning, wordDiff } from "../core/lock";
 import { isDocumentFailure } from "../core/session";
 import { visible } from "../core/visible";
@@ -13,6 +14,7 @@ import type { AnnotationFile, RefSite, SiteHit } from "../workspace/annotationFi
 import { problemDiagnostics } from "./diagnostics";
 import type { FeatureWorkspace } from "./featureWorkspace";
 import { codeBlock, describeRange, oneLine, shorten } from "./format";
+import { EDITOR_TEXTS, ENGLISH, problemMessage, type Translate, verdictText } from "./messages";
 import { locateSpan, offsetAt, rangeOfSpan } from "./positions";
 
 const MAX_HOVER_CHARS = 800;
@@ -21,7 +23,12 @@ const MAX_LINE_CHARS = 400;
 /** Hovers per file version and ref, until the file's results change (its stamp). */
 const cache = new WeakMap<AnnotationFile, { stamp: number; byRef: Map<string, Hover | null> }>();
 
-export function hover(workspace: FeatureWorkspace, file: AnnotationFile, position: Position): Hover | null {
+export function hover(
+    workspace: FeatureWorkspace,
+    file: AnnotationFile,
+    position: Position,
+    t: Translate = ENGLISH,
+): Hover | null {
     const hit = file.hitAt(offsetAt(file, position));
     if (!hit) return null;
     let entry = cache.get(file);
@@ -38,7 +45,7 @@ export function hover(workspace: FeatureWorkspace, file: AnnotationFile, positio
     const key = [hit.refPointer, ...shownHere].join("\u0000");
     let result = entry.byRef.get(key);
     if (result === undefined) {
-        result = describeHit(workspace, file, hit, shownHere);
+        result = describeHit({ workspace, file, shownHere, t }, hit);
         entry.byRef.set(key, result);
     }
     return result;
@@ -49,28 +56,33 @@ function contains(range: Range, position: Position): boolean {
     return after(position, range.start) && after(range.end, position);
 }
 
-/** A problem as a hover line; its message left out when the editor shows it in the same hover already. */
-function problemLine(problem: { code: string; message: string }, shownHere: ReadonlySet<string>): string {
-    return shownHere.has(problem.message)
-        ? `- \`${problem.code}\` (the problem above)`
-        : `- \`${problem.code}\`: ${problem.message}`;
+/** What every part of one hover needs: the file, the (English) messages the editor shows with it, the language. */
+interface HoverContext {
+    workspace: FeatureWorkspace;
+    file: AnnotationFile;
+    shownHere: ReadonlySet<string>;
+    t: Translate;
 }
 
-function describeHit(
-    workspace: FeatureWorkspace,
-    file: AnnotationFile,
-    hit: SiteHit,
-    shownHere: ReadonlySet<string>,
-): Hover | null {
+/** A problem as a hover line; its message left out when the editor shows it in the same hover already. */
+function problemLine({ shownHere, t }: HoverContext, problem: { code: string; message: string }): string {
+    return shownHere.has(problem.message)
+        ? `- \`${problem.code}\` ${t(EDITOR_TEXTS.problemAbove, {})}`
+        : `- \`${problem.code}\`: ${problemMessage(t, problem.code, problem.message)}`;
+}
+
+function describeHit(context: HoverContext, hit: SiteHit): Hover | null {
+    const { file, t } = context;
     const range = rangeOfSpan(file, file.spanOf(hit.refPointer));
     if (!hit.site) {
         const problems = file.problems.filter(
             (p) => p.pointer === hit.refPointer || p.pointer.startsWith(`${hit.refPointer}/`),
         );
         if (problems.length === 0) return null;
-        const lines = problems.map((p) => problemLine(p, shownHere));
+        const lines = problems.map((p) => problemLine(context, p));
+        const title = t(EDITOR_TEXTS.cannotBeRead, {});
         return {
-            contents: { kind: MarkupKind.Markdown, value: `**This ref cannot be read**\n\n${lines.join("\n")}` },
+            contents: { kind: MarkupKind.Markdown, value: `**${title}**\n\n${lines.join("\n")}` },
             range,
         };
     }
@@ -78,59 +90,60 @@ function describeHit(
     const sections =
         site.role === "claim"
             ? [
-                  `**${annotationLabel(site.annotation, true)}** · ${file.verdictOf(site.annotation)}`,
-                  ...file.sitesOf(site.annotation).map((s) => describeSite(workspace, file, s, shownHere)),
-                  ...missingSources(file, site.annotation),
+                  `**${t(EDITOR_TEXTS.annotation, { number: ordinal(site.annotation) })}** · ${verdictText(t, file.verdictOf(site.annotation))}`,
+                  ...file.sitesOf(site.annotation).map((s) => describeSite(context, s)),
+                  ...missingSources(context, site.annotation),
               ]
-            : [describeSite(workspace, file, site, shownHere)];
+            : [describeSite(context, site)];
     return { contents: { kind: MarkupKind.Markdown, value: sections.join("\n\n---\n\n") }, range };
 }
 
 /** A person's name for a ref of an annotation: numbered from 1, as everything a person reads. */
-export function roleTitle(role: "claim" | number): string {
-    return role === "claim" ? "Claim" : sourceLabel(role, true);
+export function roleTitle(role: "claim" | number, t: Translate = ENGLISH): string {
+    return role === "claim" ? t(EDITOR_TEXTS.claim, {}) : t(EDITOR_TEXTS.source, { number: ordinal(role) });
 }
 
-function describeSite(
-    workspace: FeatureWorkspace,
-    file: AnnotationFile,
-    site: RefSite,
-    shownHere: ReadonlySet<string>,
-): string {
+/** "supports" or "refutes" in words; anything else as it is. */
+function polarityText(t: Translate, polarity: string): string {
+    return polarity === "supports" || polarity === "refutes" ? t(EDITOR_TEXTS[polarity], {}) : polarity;
+}
+
+function describeSite(context: HoverContext, site: RefSite): string {
+    const { workspace, file, t } = context;
     const title =
         site.role === "claim"
-            ? "**Claim**"
-            : `**${roleTitle(site.role)}** · ${site.polarity} · confidence ${site.confidence}`;
+            ? `**${roleTitle("claim", t)}**`
+            : `**${roleTitle(site.role, t)}** · ${polarityText(t, String(site.polarity))} · ${t(EDITOR_TEXTS.confidence, { confidence: String(site.confidence) })}`;
     const resolution = site.resolution;
     if (!resolution.valid) {
-        const errors = resolution.errors.map((e) => problemLine(e, shownHere)).join("\n");
-        return [`${title} · \`${site.ref.path}\` does not resolve\n\n${errors}`, ...namedLines(file, site)].join(
-            "\n\n",
-        );
+        const errors = resolution.errors.map((e) => problemLine(context, e)).join("\n");
+        const broken = t(EDITOR_TEXTS.doesNotResolve, { path: `\`${site.ref.path}\`` });
+        return [`${title} · ${broken}\n\n${errors}`, ...namedLines(context, site)].join("\n\n");
     }
     const where = describeRange(resolution.path, resolution.range);
     const location = locateSpan(workspace, file, resolution.path, resolution.range);
     const link = location
         ? `[${where}](${location.uri}#L${location.range.start.line + 1},${location.range.start.character + 1})`
         : `\`${where}\``;
-    const text = resolution.text.length === 0 ? "(empty span)" : shorten(resolution.text, MAX_HOVER_CHARS);
+    const text =
+        resolution.text.length === 0 ? t(EDITOR_TEXTS.emptySpan, {}) : shorten(resolution.text, MAX_HOVER_CHARS);
     const drift = file.driftOf(site);
-    return [`${title} · ${link}\n\n${codeBlock(text)}`, ...(drift ? [describeDrift(drift)] : [])].join("\n\n");
+    return [`${title} · ${link}\n\n${codeBlock(text)}`, ...(drift ? [describeDrift(drift, t)] : [])].join("\n\n");
 }
 
 /**
  * A `text-changed` ref (docs/lock.md, "In the editor"): the locked and the current text, and the words
  * that changed. Locked text is data: the texts are in code blocks, the diff line escaped as Markdown.
  */
-function describeDrift(drift: TextChangedWarning): string {
+function describeDrift(drift: TextChangedWarning, t: Translate): string {
     const parts = [
-        "**The cited text changed since it was locked**",
-        `Locked:\n\n${codeBlock(shorten(drift.lockedText, MAX_HOVER_CHARS))}`,
-        `Now:\n\n${codeBlock(shorten(drift.text, MAX_HOVER_CHARS))}`,
+        `**${t(EDITOR_TEXTS.changedSinceLocked, {})}**`,
+        `${t(EDITOR_TEXTS.locked, {})}\n\n${codeBlock(shorten(drift.lockedText, MAX_HOVER_CHARS))}`,
+        `${t(EDITOR_TEXTS.now, {})}\n\n${codeBlock(shorten(drift.text, MAX_HOVER_CHARS))}`,
     ];
     const pieces = wordDiff(drift.lockedText, drift.text);
-    if (pieces) parts.push(`Changed words: ${renderDiff(pieces)}`);
-    parts.push("Quick fixes: accept the new text (update the lock), or re-anchor the ref to the locked text.");
+    if (pieces) parts.push(t(EDITOR_TEXTS.changedWords, { words: renderDiff(pieces) }));
+    parts.push(t(EDITOR_TEXTS.driftFixes, {}));
     return parts.join("\n\n");
 }
 
@@ -162,7 +175,7 @@ export function escapeMarkdown(text: string): string {
 }
 
 /** The text of the lines a broken ref names, so the author sees what its boundaries are looked for in. */
-function namedLines(file: AnnotationFile, site: RefSite): string[] {
+function namedLines({ file, t }: HoverContext, site: RefSite): string[] {
     const document = file.lookup.get(site.ref.path);
     if (!document || isDocumentFailure(document)) return [];
     const lines = [...new Set([site.ref.start.line, site.ref.end.line])];
@@ -170,14 +183,21 @@ function namedLines(file: AnnotationFile, site: RefSite): string[] {
         .filter((line) => Number.isInteger(line) && document.lines.hasLine(line))
         .map(
             (line) =>
-                `Line ${line} of \`${site.ref.path}\`:\n\n${codeBlock(shorten(document.lines.line(line), MAX_LINE_CHARS))}`,
+                `${t(EDITOR_TEXTS.lineOf, { line, path: `\`${site.ref.path}\`` })}\n\n${codeBlock(shorten(document.lines.line(line), MAX_LINE_CHARS))}`,
         );
 }
 
 /** Sources that failed the schema are not sites; say they exist rather than hiding them. */
-function missingSources(file: AnnotationFile, annotation: number): string[] {
+function missingSources({ file, t }: HoverContext, annotation: number): string[] {
     const problems = file.problems.filter(
         (p) => p.annotation === annotation && p.role === undefined && p.pointer.includes("/sources"),
     );
-    return problems.map((p) => `\`${p.code}\` at \`${p.pointer}\` (${pointerForPeople(p.pointer)}): ${p.message}`);
+    return problems.map((p) =>
+        t(EDITOR_TEXTS.missingSource, {
+            code: `\`${p.code}\``,
+            pointer: `\`${p.pointer}\``,
+            where: pointerForPeople(p.pointer),
+            message: problemMessage(t, p.code, p.message),
+        }),
+    );
 }

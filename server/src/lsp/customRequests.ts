@@ -2,6 +2,7 @@
  * The custom protocol (docs/custom-protocol.md; shared/requestTypes.ts): the
  * requests and notifications the client sends, each answered by the language service.
  */
+import * as l10n from "@vscode/l10n";
 import { type CancellationToken, ErrorCodes, ResponseError } from "vscode-languageserver";
 import {
     agentToolRequest,
@@ -168,8 +169,8 @@ function progressPercent(step: SearchStep): number {
 /** The line under the progress title (English, as everything the server says: docs/localization.md). */
 function progressMessage(step: SearchStep): string {
     return step.phase === "reading"
-        ? `${step.done} of ${step.total} files read`
-        : `${step.done} of ${step.total} passages checked`;
+        ? l10n.t("{0} of {1} files read", step.done, step.total)
+        : l10n.t("{0} of {1} passages checked", step.done, step.total);
 }
 
 /** Evidence search and the agent tools (docs/evidence.md, docs/agents.md); absent in the browser, they say so. */
@@ -180,7 +181,7 @@ function registerAgentRequests({ connection, service }: ServerContext, indexer: 
         if (!service.readsSynchronous()) await indexer.settled();
         // Progress under the client's token (none without one); cancellable: the search stops between steps.
         const reporter = connection.window.attachWorkDoneProgress(params.workDoneToken);
-        reporter.begin("Searching for sources", 0, undefined, true);
+        reporter.begin(l10n.t("Searching for sources"), 0, undefined, true);
         try {
             return await service.findEvidence(params, {
                 cancelled: () => token.isCancellationRequested,

@@ -3,6 +3,7 @@
  * and check it, with work-done progress, yielding between files so a large workspace never freezes the
  * editor; again when the folders, the recognition or the exclusions change.
  */
+import * as l10n from "@vscode/l10n";
 import type { AnnotationFile } from "../languageService";
 import type { ServerContext } from "./context";
 import type { DiagnosticsChannel } from "./diagnostics";
@@ -53,7 +54,13 @@ export class Indexer {
             ? await connection.window.createWorkDoneProgress().catch(() => undefined)
             : undefined;
         try {
-            progress?.begin("SourceCheck: checking annotation files", 0, "finding annotation files", false);
+            // In the editor's language (service/language.ts configured @vscode/l10n at initialize).
+            progress?.begin(
+                l10n.t("SourceCheck: checking annotation files"),
+                0,
+                l10n.t("finding annotation files"),
+                false,
+            );
             const found = await (scanned ?? this.context.service.scan());
             const report = (index: number, path: string) =>
                 progress?.report(Math.round((index / Math.max(1, found.length)) * 100), path);

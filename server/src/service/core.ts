@@ -8,6 +8,7 @@ import type { agentTool } from "../features/agentTools";
 import { Analysis, type AnalysisEvents } from "../features/analysis";
 import type { EvidenceFinder } from "../features/evidenceClaim";
 import { EditFollower } from "../features/followEdits";
+import { ENGLISH, type Translate } from "../features/messages";
 import { type FetchPage, QuoteFiles } from "../features/quoteFiles";
 import type { HostReads } from "../workspace/hostReads";
 import type { HostLocks } from "../workspace/lockPaths";
@@ -82,6 +83,8 @@ export class ServiceCore {
     readonly agentTool: AgentToolHandler | undefined;
     /** The space of URIs for the workspace folders' URIs (LanguageServiceOptions.uris). */
     readonly uriSpaceFor: (folderUris: string[]) => UriSpace;
+    /** The editor's language for diagnostics and hovers (service/language.ts): English until `initialize` says otherwise. */
+    translate: Translate = ENGLISH;
 
     constructor(options: LanguageServiceOptions) {
         const {

@@ -71,15 +71,15 @@ export function editorRequests(core: ServiceCore) {
             const found = target(uri);
             if (found.kind === "quote") return { report: quotes.pullReport(uri) };
             if (found.kind === "none") return { report: pullReport(workspace, undefined, previousResultId) };
-            return { report: pullReport(workspace, found.file, previousResultId), file: found.file };
+            return { report: pullReport(workspace, found.file, previousResultId, core.translate), file: found.file };
         },
         /** The diagnostics of a checked annotation file, to push. */
-        annotationDiagnostics: (file: AnnotationFile): Diagnostic[] => diagnosticsOf(workspace, file),
+        annotationDiagnostics: (file: AnnotationFile): Diagnostic[] => diagnosticsOf(workspace, file, core.translate),
         /** The diagnostics of an open quote file, to push. */
         quoteDiagnostics: (uri: string): Diagnostic[] => quotes.diagnostics(uri),
         hover(params: HoverParams): Hover | null {
             const found = target(params.textDocument.uri);
-            if (found.kind === "annotation") return hover(workspace, found.file, params.position);
+            if (found.kind === "annotation") return hover(workspace, found.file, params.position, core.translate);
             return found.kind === "quote" ? quotes.hover(params) : null;
         },
         codeActions(params: CodeActionParams): CodeAction[] {

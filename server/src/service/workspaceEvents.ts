@@ -18,6 +18,7 @@ import { CONFIG_FILE_NAME } from "../workspace/projectConfig";
 import { readSettings } from "../workspace/settings";
 import { enabledGlobs } from "../workspace/workspaceScan";
 import type { ServiceCore } from "./core";
+import { translateFor } from "./language";
 
 /** What an open, change or close of a document was, for the diagnostics' bookkeeping. */
 export type DocumentRole = "annotation" | "cited";
@@ -132,12 +133,13 @@ export function workspaceEvents(core: ServiceCore) {
     const folderPaths = (uris: readonly string[]) =>
         uris.map((uri) => workspace.uris.uriToPath(uri)).filter((path): path is string => path !== undefined);
     return {
-        /** The workspace folders and the settings the client started with (`initialize`). */
+        /** The workspace folders, the settings and the display language the client started with (`initialize`). */
         initialize(
             params: Partial<
-                Pick<InitializeParams, "workspaceFolders" | "rootUri" | "rootPath" | "initializationOptions">
+                Pick<InitializeParams, "workspaceFolders" | "rootUri" | "rootPath" | "initializationOptions" | "locale">
             >,
         ) {
+            core.translate = translateFor(params.locale, params.initializationOptions);
             const folderUris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
             // The folders' URIs say how URIs name paths (the browser's scheme), before any is read.
             workspace.uris = core.uriSpaceFor(folderUris);

@@ -1,0 +1,177 @@
+/**
+ * The language server in the editor's display language (docs/localization.md): a service started with
+ * `locale: "zh-cn"` and the extension's zh-cn bundle (as the client passes it) publishes its
+ * diagnostics and hovers in Chinese, the messages of every common code translated whole by their
+ * code's templates; started in English (or with no bundle) it publishes the core's words unchanged,
+ * as the CLI prints them. The workspace is on a temporary folder and each code is made by its input.
+ */
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import * as l10n from "@vscode/l10n";
+import type { Diagnostic, Hover, MarkupContent } from "vscode-languageserver-protocol";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { createLanguageService } from "../../server/src/languageService";
+import { NODE_HOST } from "../../server/src/workspace/nodeHost";
+
+const repo = path.resolve(__dirname, "../../..");
+const ZH = JSON.parse(fs.readFileSync(path.join(repo, "l10n/bundle.l10n.zh-cn.json"), "utf8")) as Record<
+    string,
+    string
+>;
+
+const DOC =
+    "The median SCOP was 2.9 over the winter.\nA second line of evidence here, and evidence again.\nThird line.\n";
+const ref = (line: number, start: string, endLine: number, end: string, file = "doc.md") => ({
+    path: file,
+    start: { line, str: start },
+    end: { line: endLine, str: end },
+});
+const source = (r: ReturnType<typeof ref>) => ({ ...r, polarity: "supports", confidence: 0.9 });
+const CLAIM = ref(1, "The median", 1, "2.9");
+
+/** One annotation per code (and per wording of a code); the claim resolves in each. */
+const ANNOTATIONS = [
+    { claim: CLAIM, sources: [source(ref(2, "A second", 2, "evidence"))] }, // boundary-ambiguous
+    { claim: CLAIM, sources: [source(ref(3, "A second", 3, "line."))] }, // boundary-not-found, found on line 2
+    { claim: CLAIM, sources: [source(ref(1, "zzz", 1, "winter."))] }, // boundary-not-found, nowhere near
+    { claim: CLAIM, sources: [source(ref(1, "The", 1, "winter.", "missing.md"))] }, // unreadable-document
+    { claim: CLAIM, sources: [source(ref(9, "A", 9, "B"))] }, // line-out-of-range (5 lines)
+    { claim: CLAIM, sources: [source(ref(5, "A", 5, "B", "one.md"))] }, // line-out-of-range (1 line)
+    { claim: CLAIM, sources: [source(ref(3, "Third", 2, "here"))] }, // inverted-lines
+    { claim: CLAIM, sources: [source(ref(2, "here", 2, "A second"))] }, // inverted-boundaries
+    { claim: CLAIM, sources: [source(CLAIM)] }, // self-citation
+    { claim: CLAIM, sources: [source(ref(2, "econd", 2, "line"))] }, // mid-word-boundary
+    { claim: CLAIM, sources: [] }, // schema: a claim waiting for its sources
+    { claim: CLAIM, sources: [{ ...source(CLAIM), start: { line: 1 } }] }, // schema: missing str
+];
+const CODES = [
+    "boundary-ambiguous",
+    "boundary-not-found",
+    "unreadable-document",
+    "line-out-of-range",
+    "inverted-lines",
+    "inverted-boundaries",
+    "self-citation",
+    "mid-word-boundary",
+    "schema",
+];
+
+function started(initialize: { locale?: string; initializationOptions?: unknown }) {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "sc-l10n-"));
+    fs.writeFileSync(path.join(root, "doc.md"), DOC);
+    fs.writeFileSync(path.join(root, "one.md"), "Only one line.");
+    const open = new Map<string, TextDocument>();
+    const service = createLanguageService({
+        ...NODE_HOST,
+        documents: { get: (uri) => open.get(uri) },
+        logger: { error: (message) => assert.fail(message) },
+        events: { changed() {}, removed() {}, refsCanFollow() {} },
+    });
+    service.initialize({ rootPath: root, ...initialize });
+    const text = JSON.stringify({ annotations: ANNOTATIONS }, null, 2);
+    const document = TextDocument.create(
+        pathToFileURL(path.join(root, "answer.sourcecheck.json")).href,
+        "sourcecheck",
+        1,
+        text,
+    );
+    open.set(document.uri, document);
+    const { report, file } = service.diagnostics(document.uri, undefined);
+    assert.ok(report.kind === "full" && file);
+    const hoverAt = (needle: string) => {
+        const at = text.indexOf(needle);
+        assert.ok(at >= 0, needle);
+        const hover = service.hover({ textDocument: { uri: document.uri }, position: document.positionAt(at + 1) });
+        return ((hover as Hover | null)?.contents as MarkupContent | undefined)?.value ?? "";
+    };
+    return {
+        diagnostics: report.items,
+        problems: file.problems,
+        hoverAt,
+        dispose: () => fs.rmSync(root, { recursive: true }),
+    };
+}
+
+const CJK = /[\u4e00-\u9fff]/;
+
+/**
+ * The English a translated message may keep: quoted text (paths, boundary strings, refs), field
+ * names of the schema, and the command's name. Anything else of three letters or more is a part the
+ * templates missed.
+ */
+function leftOverEnglish(message: string): string[] {
+    const kept = message
+        .replace(/"(?:[^"\\]|\\.)*"/g, "")
+        .replace(/\{ line, str \}|\b(line|str|start|end|sources|claim)\b|SourceCheck/g, "");
+    return kept.match(/[A-Za-z]{3,}/g) ?? [];
+}
+
+const codesOf = (diagnostics: Diagnostic[]) => [...new Set(diagnostics.map((d) => String(d.code)))].sort();
+
+describe("the language server speaks the editor's language", () => {
+    after(() => l10n.config({ contents: {} }));
+
+    it("zh-cn: every common code's diagnostic is published in Chinese, whole, and its related places too", () => {
+        const zh = started({ locale: "zh-cn", initializationOptions: { l10n: ZH } });
+        try {
+            assert.deepEqual(codesOf(zh.diagnostics), [...CODES].sort(), "the fixture makes each code");
+            for (const d of zh.diagnostics) {
+                assert.match(d.message, CJK, `${d.code}: ${d.message}`);
+                assert.deepEqual(leftOverEnglish(d.message), [], `${d.code}: ${d.message}`);
+            }
+            const notFound = zh.diagnostics.find(
+                (d) => d.message.includes('"A second"') && d.code === "boundary-not-found",
+            );
+            assert.equal(notFound?.message, '起点边界 "A second" 未出现在 "doc.md" 的第 3 行；在第 2 行找到 1 次');
+            const singular = zh.diagnostics.find((d) => d.message.includes('"one.md"'));
+            assert.equal(singular?.message, '起点行 5 超出范围："one.md" 只有 1 行');
+            const ambiguous = zh.diagnostics.find((d) => d.code === "boundary-ambiguous");
+            assert.deepEqual(
+                ambiguous?.relatedInformation?.map((r) => r.message),
+                ["第 1 处（共 2 处）：第 2 行，第 18 列", "第 2 处（共 2 处）：第 2 行，第 37 列"],
+            );
+        } finally {
+            zh.dispose();
+        }
+    });
+
+    it("zh-cn: hovers name the annotation, its refs and their problems in Chinese", () => {
+        const zh = started({ locale: "zh-cn", initializationOptions: { l10n: ZH } });
+        try {
+            const claim = zh.hoverAt('"The median"');
+            assert.match(claim, /^\*\*批注 1\*\* · 失效/);
+            assert.match(claim, /\*\*声明\*\* · /);
+            assert.match(claim, /\*\*来源 1\*\* · 支持 · 置信度 0\.9 · `doc\.md` 无法解析/);
+            assert.match(
+                claim,
+                /- `boundary-ambiguous`: 终点边界 "evidence" 在 "doc\.md" 的第 2 行出现了 2 次（第 18, 37 列）；请延长它，直到它只出现一次/,
+            );
+            assert.match(zh.hoverAt('"one.md"'), /"one\.md" 的第 5 行|起点行 5 超出范围/);
+        } finally {
+            zh.dispose();
+        }
+    });
+
+    it("English (locale en, or no bundle): the core's words, as the CLI prints them, in diagnostics and hovers", () => {
+        for (const initialize of [{ locale: "en", initializationOptions: { l10n: ZH } }, { locale: "zh-cn" }, {}]) {
+            const en = started(initialize);
+            try {
+                assert.deepEqual(codesOf(en.diagnostics), [...CODES].sort());
+                for (const d of en.diagnostics) {
+                    assert.doesNotMatch(d.message, CJK, d.message);
+                    const problem = en.problems.find((p) => p.code === d.code && d.message.startsWith(p.message));
+                    assert.ok(problem, `${d.code}: ${d.message} is the core's message`);
+                }
+                const claim = en.hoverAt('"The median"');
+                assert.match(claim, /^\*\*Annotation 1\*\* · broken/);
+                assert.match(claim, /\*\*Source 1\*\* · supports · confidence 0\.9 · `doc\.md` does not resolve/);
+                assert.doesNotMatch(claim, CJK);
+            } finally {
+                en.dispose();
+            }
+        }
+    });
+});
