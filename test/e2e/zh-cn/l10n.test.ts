@@ -1,13 +1,15 @@
 /**
  * The window in Simplified Chinese (SOURCECHECK_E2E_LOCALE=zh-cn, scripts/e2e.mjs): what a person
- * reads comes from package.nls.zh-cn.json and l10n/bundle.l10n.zh-cn.json. Expected texts are read
- * from those files, and checked to differ from the English ones, so a missing translation fails.
+ * reads comes from package.nls.zh-cn.json and l10n/bundle.l10n.zh-cn.json, the language server's
+ * diagnostics and hovers included. Expected texts are read from those files, with the arguments taken
+ * from the demo's files, and checked to differ from the English ones, so a missing translation fails.
  */
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { activateExtension, repoRoot, screenshot, sleep, wsUri } from "../harness";
+import { annotationsUri, codeOf, hoverText, openAnnotations, tokenRange, valueAt, waitForDiagnostics } from "../demo";
+import { activateExtension, repoRoot, screenshot, sleep, waitFor, wsUri } from "../harness";
 
 const readJson = (file: string) =>
     JSON.parse(fs.readFileSync(path.join(repoRoot, file), "utf8")) as Record<string, string>;
@@ -19,6 +21,10 @@ function translated(english: Record<string, string>, chinese: Record<string, str
     assert.notEqual(text, english[key] ?? key, `${key} is not translated`);
     return text;
 }
+
+/** A template of the server's (named `{arguments}`) filled in, as @vscode/l10n does. */
+const fill = (template: string, args: Record<string, string | number>) =>
+    template.replace(/\{(\w+)\}/g, (m, name: string) => String(args[name] ?? m));
 
 describe("zh-cn", () => {
     const nls = readJson("package.nls.json");
@@ -80,5 +86,45 @@ describe("zh-cn", () => {
         await vscode.commands.executeCommand("notifications.clearAll");
         // Only the web route's driver can read the page (test-electron takes no screenshots).
         if (shot) assert.deepEqual(shot.missing, [], "texts the workbench did not draw");
+    });
+
+    it("the language server's diagnostics and hovers are in Chinese, from the same bundle", async () => {
+        const doc = await openAnnotations();
+        // Annotation 8, source 2 of the demo cites line 9 of a file that has fewer (docs/codes.md).
+        const source = ["annotations", 7, "sources", 1];
+        const file = valueAt<string>(doc, [...source, "path"]);
+        const line = valueAt<number>(doc, [...source, "start", "line"]);
+        const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(wsUri(file)));
+        const template = "start line {line} is out of range: {path} has {count} lines";
+        const expected = fill(translated(bundle, bundleZh, template), {
+            line,
+            path: JSON.stringify(file),
+            count: text.split(/\r\n|\r|\n/).length,
+        });
+        const range = tokenRange(doc, [...source, "start", "line"]);
+        const diagnostics = await waitForDiagnostics(
+            annotationsUri(),
+            (ds) => ds.some((d) => codeOf(d) === "line-out-of-range" && d.range.isEqual(range)),
+            "the demo's line-out-of-range diagnostic",
+        );
+        const outOfRange = diagnostics.find((d) => codeOf(d) === "line-out-of-range" && d.range.isEqual(range));
+        assert.equal(outOfRange?.message, expected);
+        // The hover on that ref: its title and "does not resolve" from the bundle, in Chinese.
+        const title = `**${fill(translated(bundle, bundleZh, "Source {number}"), { number: 2 })}** · ${translated(bundle, bundleZh, "supports")}`;
+        const broken = fill(translated(bundle, bundleZh, "{path} does not resolve"), { path: `\`${file}\`` });
+        const hover = await waitFor(
+            "a hover on the broken source",
+            async () =>
+                hoverText(
+                    (await vscode.commands.executeCommand<vscode.Hover[]>(
+                        "vscode.executeHoverProvider",
+                        doc.uri,
+                        range.start.translate(0, 1),
+                    )) ?? [],
+                ),
+            (value) => value.includes(broken),
+        );
+        assert.ok(hover.includes(title), hover);
+        assert.ok(hover.includes(broken), hover);
     });
 });
