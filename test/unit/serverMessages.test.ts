@@ -13,7 +13,14 @@ import { pathToFileURL } from "node:url";
 import * as l10n from "@vscode/l10n";
 import type { Diagnostic, Hover, MarkupContent } from "vscode-languageserver-protocol";
 import { TextDocument } from "vscode-languageserver-textdocument";
+import { moreProblemsNote } from "../../server/src/core/check";
+import { unlockedMessage } from "../../server/src/core/lock";
+import { midWordWarning, selfCitationWarning } from "../../server/src/core/refWarnings";
+import { resolveInDocument } from "../../server/src/core/resolve";
+import { SessionDocument } from "../../server/src/core/session";
+import { problemMessage } from "../../server/src/features/messages";
 import { createLanguageService } from "../../server/src/languageService";
+import { translateFor } from "../../server/src/service/language";
 import { NODE_HOST } from "../../server/src/workspace/nodeHost";
 
 const repo = path.resolve(__dirname, "../../..");
@@ -173,5 +180,73 @@ describe("the language server speaks the editor's language", () => {
                 en.dispose();
             }
         }
+    });
+});
+
+describe("each code's templates match the core's own wordings", () => {
+    after(() => l10n.config({ contents: {} }));
+
+    /** Each wording the core has for a code, made by the core itself. */
+    function wordings(): { code: string; message: string }[] {
+        const near = new SessionDocument("near.md", "x\nalpha\nalpha alpha\nb\nalpha\nalpha\nc\n");
+        const errorsOf = (document: SessionDocument, str: string, line: number) => {
+            const r = resolveInDocument(document, { path: document.path, start: { line, str }, end: { line, str } });
+            return r.valid ? [] : r.errors.map((e) => ({ code: e.code, message: e.message }));
+        };
+        const words = new SessionDocument("w.md", "catalog of logs\nsecond line\n");
+        const claim = {
+            path: "w.md",
+            startOffset: 0,
+            endOffset: 20,
+            range: { start: { line: 1, column: 0 }, end: { line: 2, column: 4 } },
+        };
+        return [
+            ...errorsOf(near, "alpha", 1), // "; found on lines 2, 3, 5 and more nearby"
+            ...errorsOf(new SessionDocument("a.md", "x\nalpha alpha\n"), "alpha", 1), // "; found 2 times on line 2"
+            ...errorsOf(new SessionDocument("b.md", "x\nalpha\ny\nalpha\n"), "alpha", 1), // "; found on lines 2 and 4"
+            ...errorsOf(new SessionDocument("c.md", `x\n${"a ".repeat(150)}`), "a", 2), // "first at columns … …"
+            ...[
+                midWordWarning(words, 1, 7),
+                midWordWarning(words, 0, 6),
+                midWordWarning(words, 1, 3),
+                selfCitationWarning(claim, { path: "./w.md", startOffset: 2, endOffset: 5 }),
+            ].map((w) => ({ code: w?.code ?? "none", message: w?.message ?? "none" })),
+            { code: "unlocked", message: unlockedMessage("a.sourcecheck.lock.json") },
+            { code: "unlocked", message: unlockedMessage(undefined) },
+            moreProblemsNote(1),
+            moreProblemsNote(1234),
+        ];
+    }
+
+    it("zh-cn: each is said whole in Chinese", () => {
+        const t = translateFor("zh-cn", { l10n: ZH });
+        const all = wordings();
+        assert.deepEqual([...new Set(all.map((w) => w.code))].sort(), [
+            "boundary-ambiguous",
+            "boundary-not-found",
+            "mid-word-boundary",
+            "more-problems",
+            "self-citation",
+            "unlocked",
+        ]);
+        const variants = ["more nearby", "found 2 times", "lines 2 and 4", "first at columns", "starts and ends"];
+        variants.push("lines 1-2", "(ref {", "no lock", "1 more problem ", "1,234 more problems");
+        for (const variant of variants)
+            assert.ok(
+                all.some((w) => w.message.includes(variant)),
+                variant,
+            );
+        for (const { code, message } of all) {
+            const said = problemMessage(t, code, message);
+            assert.match(said, CJK, `${code}: ${message}`);
+            assert.deepEqual(leftOverEnglish(said), [], `${code}: ${message} -> ${said}`);
+        }
+    });
+
+    it("a message no template of its code matches stays English, never empty", () => {
+        const t = translateFor("zh-cn", { l10n: ZH });
+        const odd = "sources/x.md is a directory, not a text file";
+        assert.equal(problemMessage(t, "unreadable-document", odd), odd);
+        assert.equal(problemMessage(t, "no-such-code", 'no document has the path "a"'), 'no document has the path "a"');
     });
 });

@@ -76,10 +76,18 @@ export function problemDiagnostics(workspace: FeatureWorkspace, file: Annotation
     return entries;
 }
 
+/** Translated diagnostics, per list of entries (one per file stamp and policy) and language. */
+const translations = new WeakMap<ProblemDiagnostic[], { t: Translate; diagnostics: Diagnostic[] }>();
+
 /** The file's diagnostics, their messages in the editor's language (`t`; English by default). */
 export function diagnosticsOf(workspace: FeatureWorkspace, file: AnnotationFile, t: Translate = ENGLISH): Diagnostic[] {
     const entries = problemDiagnostics(workspace, file);
-    return t === ENGLISH ? entries.map((e) => e.diagnostic) : entries.map((e) => translated(e, t));
+    if (t === ENGLISH) return entries.map((e) => e.diagnostic);
+    const known = translations.get(entries);
+    if (known?.t === t) return known.diagnostics.slice();
+    const diagnostics = entries.map((e) => translated(e, t));
+    translations.set(entries, { t, diagnostics });
+    return diagnostics;
 }
 
 /** A diagnostic said in another language: its message by its code's templates, its related places, its hint. */
