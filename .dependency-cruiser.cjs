@@ -3,6 +3,20 @@
  * TypeScript sources, type-only imports included). test/unit/layers.test.ts proves a forbidden
  * import fails the check.
  */
+/** The built-in modules that reach files, processes or the network. */
+const IO_MODULES = ["^(node:)?(fs|fs/promises|child_process|net|http|https|dns)$"];
+
+/**
+ * The modules that reach the disk, git or the network when they run (Node only; the rest of
+ * workspace/ is pure or works over a host's files). test/unit/layers.test.ts holds this list to the
+ * tree: every module of workspace/ or fetch/ whose imports reach one of IO_MODULES is on it.
+ */
+const NODE_ONLY = [
+    "^server/src/workspace/(agentRevision|boundedConfigs|corpusReader|corpusWatcher|discoveryFs|diskDocuments|documentMoves|evidenceSearch|evidenceStore|fileStamp|fileStat|freshDocuments|gitChanges|gitRevision|ignoreFile|lockFiles|newFile|nodeConfigs|nodeDiscovery|nodeHost|nodeWorkspace|safeFile|safeWrite)\\.ts$",
+    "^server/src/fetch/fetchSource\\.ts$",
+    "^server/src/(node|cli|mcp)/",
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
     forbidden: [
@@ -61,6 +75,35 @@ module.exports = {
                     "(^|/)node_modules/vscode-languageserver/",
                 ],
             },
+        },
+        {
+            name: "io-behind-the-door",
+            comment:
+                "Files, processes and the network are reached through the one door (docs/architecture.md, \"One door for files\"): only the Node workspace (server/src/workspace/, not its web/), the Node front ends' composition (cli/, cli.ts, server.ts, mcp/diskContext.ts), the page fetcher (fetch/fetchSource.ts) and tests import fs, child_process, net, http(s) or dns.",
+            severity: "error",
+            from: {
+                path: "^(server/src|client/src|shared)/",
+                pathNot: [
+                    "^server/src/workspace/(?!web/)",
+                    "^server/src/cli/",
+                    "^server/src/(cli|server)\\.ts$",
+                    "^server/src/mcp/diskContext\\.ts$",
+                    "^server/src/fetch/fetchSource\\.ts$",
+                    "(^|/)test/",
+                    "\\.test\\.ts$",
+                ],
+            },
+            to: { path: IO_MODULES },
+        },
+        {
+            name: "service-through-the-workspace",
+            comment:
+                "The language service, its features, the operations, the agent tools and everything they use reach files only through what their host gives them (a Workspace, HostReads, HostLocks, a ToolContext): none imports a Node-only module of the workspace (the safe reader and writer, git, the disk's walk, locks and evidence index), the Node server's parts (server/src/node/), the CLI, the MCP server or the page fetcher. Type-only imports are allowed: they leave nothing in the bundle.",
+            severity: "error",
+            from: {
+                path: "^server/src/(languageService\\.ts$|service/|features/|operations/|evidence/|quotes/|render/|lsp/|agentTools/|core/)",
+            },
+            to: { path: NODE_ONLY, dependencyTypesNot: ["type-only"] },
         },
         {
             name: "connection-in-lsp-only",

@@ -5,8 +5,8 @@
  */
 import { setFlagsFromString } from "node:v8";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
-import { agentTool } from "./features/agentTools";
-import { EvidenceFeature } from "./features/evidence";
+import { agentTool } from "./node/agentTools";
+import { EvidenceFeature } from "./node/evidence";
 import { fetchSourceText } from "./fetch/fetchSource";
 import { startLanguageServer } from "./languageServer";
 import { exitOnUncaughtErrors } from "./processGuards";

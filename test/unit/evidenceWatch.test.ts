@@ -10,7 +10,7 @@ import * as assert from "node:assert/strict";
 import nodeFs, * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { EvidenceFeature, type SearchWork } from "../../server/src/features/evidence";
+import { EvidenceFeature, type SearchWork } from "../../server/src/node/evidence";
 import type { AnnotationFile } from "../../server/src/workspace/annotationFile";
 import { type KeptIndexes, searchEvidenceUnderRoot, WatchedIndexes } from "../../server/src/workspace/evidenceSearch";
 import type { OpenedIndex } from "../../server/src/workspace/evidenceStore";

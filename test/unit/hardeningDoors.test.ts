@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { runTool } from "../../server/src/agentTools/tools";
-import { workspaceToolContext } from "../../server/src/features/agentTools";
+import { workspaceToolContext } from "../../server/src/node/agentTools";
 import { diskToolContext } from "../../server/src/mcp/diskContext";
 import { readFiles } from "../../server/src/workspace/corpusReader";
 import type { WorkspaceIndex } from "../../server/src/workspace/workspaceIndex";

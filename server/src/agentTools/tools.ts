@@ -8,7 +8,6 @@ import type { z } from "zod";
 import { baseNameOf, isCitationFileName } from "../../../shared/fileNames";
 import { sourceLabel } from "../../../shared/numbering";
 import type { CiteCandidate } from "../core/cite";
-import type { LockError, LockFile } from "../core/lock";
 import type { LockRefSite } from "../core/lock/sites";
 import { nearestPaths } from "../core/nearestPaths";
 import type { NextStep } from "../core/nextStep";
@@ -33,6 +32,7 @@ import { type LockResult, lockSteps } from "../operations/lock";
 import { wordNext } from "../operations/nextWords";
 import { placeLabel } from "../operations/numbers";
 import { repairSteps } from "../operations/repair";
+import type { LockAccess } from "../workspace/lockPaths";
 import { sha256 } from "../workspace/sha256";
 import { briefCheckText } from "./briefCheck";
 import { runCooperatively } from "./cooperative";
@@ -121,14 +121,7 @@ export interface NewAnnotationFileAccess {
 export type EvidenceAnswer = z.infer<typeof evidenceOutput>;
 
 /** The lock beside an annotation file (docs/lock.md): none, valid, or why it cannot be used; and how to write it. */
-export interface LockAccess {
-    /** The lock file, relative to the root. */
-    path: string;
-    lock?: LockFile;
-    error?: LockError;
-    /** Replace (or create) the lock file atomically. */
-    write(content: string | Uint8Array): Promise<void>;
-}
+export type { LockAccess };
 
 /** The documents one annotation file's refs resolve against, paths relative to its document root. */
 export interface RefScope {

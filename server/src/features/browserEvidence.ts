@@ -1,6 +1,6 @@
 /**
  * Find Sources in a web worker (docs/web.md, docs/evidence.md "In the browser"): the same request as
- * the Node server's (features/evidence.ts) over the client's files. The corpus of each document root
+ * the Node server's (node/evidence.ts) over the client's files. The corpus of each document root
  * and patterns is kept in memory between searches (workspace/web/evidenceCorpus.ts) and follows the
  * changes the client forwards; between the steps of a search the worker waits for the files it asked for.
  */

@@ -1,6 +1,6 @@
 /**
  * What both Find Sources searches share (docs/evidence.md, "Editor"): the Node server's over the disk
- * (features/evidence.ts) and the web worker's over the client's files (features/browserEvidence.ts).
+ * (node/evidence.ts) and the web worker's over the client's files (features/browserEvidence.ts).
  * From a claim to the query and options, the steps run between turns of the event loop with progress and
  * cancellation, and the hits as the editor gets them. No file is read here.
  */

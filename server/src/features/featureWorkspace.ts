@@ -6,6 +6,8 @@
  * that needs more than `FeatureWorkspace` says exactly what, in one of the interfaces below: no feature
  * names the concrete index.
  */
+import type { WorkspaceEdit } from "vscode-languageserver-protocol";
+import type { AgentToolParams, AgentToolResult } from "../../../shared/agentToolProtocol";
 import type { SessionDocument } from "../core/session";
 import type { SeverityPolicy } from "../core/severity";
 import type { AnnotationFile, Citation } from "../workspace/annotationFile";
@@ -92,7 +94,7 @@ export interface ConfiguredWorkspace {
     readonly configs: { loaded(): ConfigLoad[] };
 }
 
-/** The agent tools in the editor (features/agentTools.ts): folders, documents under a root, the files of the scan. */
+/** The agent tools in the editor (node/agentTools.ts): folders, documents under a root, the files of the scan. */
 export interface ToolWorkspace {
     /** How URIs name paths (the host's: `file:` on Node, the workspace's scheme in the browser). */
     readonly uris: UriSpace;
@@ -101,3 +103,18 @@ export interface ToolWorkspace {
     readonly source: Pick<DocumentSource, "get" | "lookupFor">;
     filesUnder(root: string): string[];
 }
+
+/** What the agent tools in the editor need of it beyond the workspace index (node/agentTools.ts). */
+export interface EditorAccess {
+    /** The open buffer of a file (by absolute path), with the URI the client knows it by. */
+    buffer(absolutePath: string): { uri: string; text: string } | undefined;
+    /** Ask the client to apply an edit; false when it refused. */
+    applyEdit(edit: WorkspaceEdit, label: string): Promise<boolean>;
+}
+
+/** The agent tools' handler (node/agentTools.ts `agentTool`), given by the Node server only (docs/web.md). */
+export type AgentToolHandler = (
+    workspace: ToolWorkspace,
+    params: AgentToolParams,
+    editor: EditorAccess,
+) => Promise<AgentToolResult>;

@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import { lockUnderRoot } from "../agentTools/lockAccess";
+import { toolLock } from "../agentTools/lockAccess";
 import { type RefScope, type ToolContext, ToolError, type ToolRunner, toolRunner } from "../agentTools/tools";
 import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
@@ -14,6 +14,7 @@ import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { diskDocumentMoves, renameBase } from "../workspace/documentMoves";
 import { type KeptIndexes, searchEvidenceUnderRoot, WatchedIndexes } from "../workspace/evidenceSearch";
 import { FreshDocuments } from "../workspace/freshDocuments";
+import { lockUnderRoot } from "../workspace/lockFiles";
 import { newFileTarget } from "../workspace/newFile";
 import { listCandidateDocuments } from "../workspace/nodeDiscovery";
 import { resolveUnderRoot } from "../workspace/pathSafety";
@@ -115,7 +116,7 @@ export function diskToolContext(root: string, options: DiskContextOptions = {}):
             if ("code" in found) throw new ToolError(found.code, found.message);
             return found;
         },
-        lockFor: (file) => lockUnderRoot(root, file),
+        lockFor: (file) => toolLock(lockUnderRoot(root, file)),
         refScope(file): RefScope {
             const verdict = resolveUnderRoot(root, file);
             if (!verdict.ok) throw new ToolError("path-outside-root", verdict.message);

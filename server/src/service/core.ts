@@ -4,9 +4,9 @@
  * the registrations of lsp/ reach it only through the service's methods (docs/architecture.md).
  */
 import type { RefsCanFollowParams } from "../../../shared/customProtocol";
-import type { agentTool } from "../features/agentTools";
 import { Analysis, type AnalysisEvents } from "../features/analysis";
 import type { EvidenceFinder } from "../features/evidenceClaim";
+import type { AgentToolHandler } from "../features/featureWorkspace";
 import { EditFollower } from "../features/followEdits";
 import { ENGLISH, type Translate } from "../features/messages";
 import { type FetchPage, QuoteFiles } from "../features/quoteFiles";
@@ -27,8 +27,7 @@ export interface ServiceEvents extends Omit<AnalysisEvents, "log"> {
     refsCanFollow(params: RefsCanFollowParams): void;
 }
 
-/** The agent tools' handler (features/agentTools.ts), given by the Node server only (docs/web.md). */
-export type AgentToolHandler = typeof agentTool;
+export type { AgentToolHandler };
 
 export interface LanguageServiceOptions {
     /** The open documents (the server's TextDocuments): their unsaved text wins over the disk. */

@@ -13,7 +13,7 @@ import { NOT_IN_BROWSER, type ServiceCore } from "./core";
 
 /**
  * The root the agent tools take paths under: the first workspace folder, moved by
- * `sourcecheck.documentRoot` (as features/agentTools.ts `agentRoot`, which the browser bundle must not load).
+ * `sourcecheck.documentRoot` (as node/agentTools.ts `agentRoot`, which the browser bundle must not load).
  */
 function toolRoot(core: ServiceCore): string | undefined {
     const folder = core.workspace.folders[0];

@@ -16,13 +16,28 @@ import {
     type LockFile,
 } from "../core/lock";
 import { fileStamp } from "./fileStamp";
-import { failedRead, type HostLocks, type LockRead, lockFromText, lockPathFor, MAX_LOCK_BYTES } from "./lockPaths";
+import {
+    failedRead,
+    type HostLocks,
+    type LockAccess,
+    type LockRead,
+    lockFromText,
+    lockPathFor,
+    MAX_LOCK_BYTES,
+} from "./lockPaths";
+import { resolveUnderRoot } from "./pathSafety";
 import { readFileBytes, readFileChunks, readTextFile } from "./safeFile";
-import { describeWriteError, type FileSnapshot, writeFileSafely } from "./safeWrite";
+import {
+    describeWriteError,
+    type FileSnapshot,
+    SafeWriteError,
+    writeFileSafely,
+    writeFileWithinRoot,
+} from "./safeWrite";
 
 import { sha256, sha256OfBytes, sha256Stream } from "./sha256";
 
-export { annotationPathOfLock, type LockRead, lockPathFor, MAX_LOCK_BYTES } from "./lockPaths";
+export { annotationPathOfLock, type LockAccess, type LockRead, lockPathFor, MAX_LOCK_BYTES } from "./lockPaths";
 export { sha256 };
 
 /**
@@ -50,6 +65,39 @@ export function readLockBeside(
     const read = readTextFile(path, { ...lockReadOptions(annotationPath, options.within), snapshot: options.snapshot });
     if (read.ok) return lockFromText(path, read.text, annotationPath, read.snapshot);
     return failedRead(path, read);
+}
+
+/**
+ * The lock beside `file` (a path relative to `root`) for the agent tools on disk, the editor's
+ * (node/agentTools.ts) and the MCP server's (mcp/diskContext.ts); a path outside the root is refused
+ * with its code, before anything is read. Read and written contained in the root, whoever calls
+ * (docs/security.md, "Agents"): the opened lock must lie under the root, and the write goes through
+ * `writeFileWithinRoot`, only while the lock is as it was read.
+ */
+export function lockUnderRoot(root: string, file: string): LockAccess | { code: "path-outside-root"; message: string } {
+    const verdict = resolveUnderRoot(root, file);
+    if (!verdict.ok) return { code: "path-outside-root", message: verdict.message };
+    const read = readLockBeside(verdict.absolute, { within: realRootOf(root), snapshot: true });
+    return {
+        path: nodePath.relative(root, lockPathFor(verdict.absolute)).replace(/\\/g, "/"),
+        lock: read.lock,
+        error: read.error,
+        write: async (text) => {
+            try {
+                writeFileWithinRoot(root, read.path, text, { expected: read.snapshot });
+            } catch (error) {
+                throw new Error(error instanceof SafeWriteError ? `it ${error.message}` : String(error));
+            }
+        },
+    };
+}
+
+function realRootOf(root: string): string | undefined {
+    try {
+        return fs.realpathSync(root);
+    } catch {
+        return undefined;
+    }
 }
 
 /** A lock whose basis holds for the annotation file as read (basis.ts): its entries are read only if needed. */

@@ -43,6 +43,19 @@ export function failedRead(path: string, read: { reason: string; message: string
     return { path, error: { code: "lock-unreadable", message: `the lock ${read.message}` } };
 }
 
+/**
+ * The lock beside an annotation file as the agent tools are given it (ToolContext.lockFor, docs/lock.md):
+ * none, valid, or why it cannot be used; and how to write it. On disk: lockFiles.ts `lockUnderRoot`.
+ */
+export interface LockAccess {
+    /** The lock file, relative to the root. */
+    path: string;
+    lock?: LockFile;
+    error?: LockError;
+    /** Replace (or create) the lock file atomically. */
+    write(content: string | Uint8Array): Promise<void>;
+}
+
 /** How the language service reads and writes locks: given by its host (service/core.ts). */
 export interface HostLocks {
     /** A reader of the lock beside each annotation file, caching as the host can (one per workspace index). */

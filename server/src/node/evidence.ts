@@ -18,9 +18,9 @@ import {
     hitItems,
     runSearchSteps,
     type SearchWork,
-} from "./evidenceClaim";
+} from "../features/evidenceClaim";
 
-export { CANCELLED, FILES_PER_STEP, type SearchWork } from "./evidenceClaim";
+export { CANCELLED, FILES_PER_STEP, type SearchWork } from "../features/evidenceClaim";
 
 export class EvidenceFeature implements EvidenceFinder {
     /**

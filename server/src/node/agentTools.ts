@@ -5,14 +5,15 @@
  * An annotation file's refs resolve against its own document root (the nearest sourcecheck.config.json
  * above it, never above that root: docs/config.md), as in the CLI and the MCP server.
  * A repair that writes is one workspace edit: the editor applies it (undoable), nothing is written
- * behind its back.
+ * behind its back. Node only: the tools read the disk under the root (the safe reader, git, the
+ * evidence index), so server.ts gives this handler to the language service; the browser has none.
  */
 
 import * as nodePath from "node:path";
 import type { Range as LspRange, WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { AgentToolParams, AgentToolResult } from "../../../shared/agentToolProtocol";
 import { nextTurn } from "../agentTools/cooperative";
-import { lockUnderRoot } from "../agentTools/lockAccess";
+import { toolLock } from "../agentTools/lockAccess";
 import { type AnnotationFileAccess, type RefScope, runTool, type ToolContext, ToolError } from "../agentTools/tools";
 import { resolveRef } from "../core/resolve";
 import { type DocumentFailure, isDocumentFailure } from "../core/session";
@@ -24,20 +25,13 @@ import { readDocumentUnderRoot } from "../workspace/diskDocuments";
 import { documentMoves, renameBase } from "../workspace/documentMoves";
 import { type KeptIndexes, searchEvidenceUnderRoot, WatchedIndexes } from "../workspace/evidenceSearch";
 import { renamesSince } from "../workspace/gitRevision";
+import { lockUnderRoot } from "../workspace/lockFiles";
 import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { sha256 } from "../workspace/sha256";
-import type { ToolWorkspace } from "./featureWorkspace";
-import { toLspRange } from "./positions";
-
-/** What the tools need of the editor beyond the workspace index. */
-export interface EditorAccess {
-    /** The open buffer of a file (by absolute path), with the URI the client knows it by. */
-    buffer(absolutePath: string): { uri: string; text: string } | undefined;
-    /** Ask the client to apply an edit; false when it refused. */
-    applyEdit(edit: WorkspaceEdit, label: string): Promise<boolean>;
-}
+import type { EditorAccess, ToolWorkspace } from "../features/featureWorkspace";
+import { toLspRange } from "../features/positions";
 
 /**
  * The root agents work in: the first workspace folder, moved by `sourcecheck.documentRoot`. Nothing
@@ -137,7 +131,7 @@ export function workspaceToolContext(workspace: ToolWorkspace, root: string, edi
             if ("code" in found) throw new ToolError(found.code, found.message);
             return found;
         },
-        lockFor: (file) => lockUnderRoot(root, file),
+        lockFor: (file) => toolLock(lockUnderRoot(root, file)),
         refScope(file): RefScope {
             const verdict = resolveUnderRoot(root, file);
             if (!verdict.ok) throw new ToolError("path-outside-root", verdict.message);
