@@ -5,10 +5,10 @@
  */
 import { setFlagsFromString } from "node:v8";
 import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
-import { agentTool } from "./node/agentTools";
-import { EvidenceFeature } from "./node/evidence";
 import { fetchSourceText } from "./fetch/fetchSource";
 import { startLanguageServer } from "./languageServer";
+import { agentTool } from "./node/agentTools";
+import { EvidenceFeature } from "./node/evidence";
 import { exitOnUncaughtErrors } from "./processGuards";
 import { NODE_HOST } from "./workspace/nodeHost";
 

@@ -19,6 +19,8 @@ import { resolveRef } from "../core/resolve";
 import { type DocumentFailure, isDocumentFailure } from "../core/session";
 import { mergeSeverity } from "../core/severity";
 import type { Ref } from "../core/types";
+import type { EditorAccess, ToolWorkspace } from "../features/featureWorkspace";
+import { toLspRange } from "../features/positions";
 import { lastCommitDocuments, revisionDocuments } from "../workspace/agentRevision";
 import { boundedConfigs } from "../workspace/boundedConfigs";
 import { readDocumentUnderRoot } from "../workspace/diskDocuments";
@@ -30,8 +32,6 @@ import { newFileTarget } from "../workspace/newFile";
 import { resolveUnderRoot } from "../workspace/pathSafety";
 import { formatConfigProblem, resolveDocumentRoot } from "../workspace/projectConfig";
 import { sha256 } from "../workspace/sha256";
-import type { EditorAccess, ToolWorkspace } from "../features/featureWorkspace";
-import { toLspRange } from "../features/positions";
 
 /**
  * The root agents work in: the first workspace folder, moved by `sourcecheck.documentRoot`. Nothing

@@ -6,9 +6,6 @@
 
 import type { FindEvidenceParams, FindEvidenceResult } from "../../../shared/evidenceProtocol";
 import { nextTurn } from "../agentTools/cooperative";
-import type { AnnotationFile } from "../workspace/annotationFile";
-import { type CorpusSearch, searchCorpusSteps, WatchedIndexes } from "../workspace/evidenceSearch";
-import { defaultIndexDir } from "../workspace/evidenceStore";
 import {
     cancelledSearch,
     claimSearch,
@@ -19,6 +16,9 @@ import {
     runSearchSteps,
     type SearchWork,
 } from "../features/evidenceClaim";
+import type { AnnotationFile } from "../workspace/annotationFile";
+import { type CorpusSearch, searchCorpusSteps, WatchedIndexes } from "../workspace/evidenceSearch";
+import { defaultIndexDir } from "../workspace/evidenceStore";
 
 export { CANCELLED, FILES_PER_STEP, type SearchWork } from "../features/evidenceClaim";
 
