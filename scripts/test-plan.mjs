@@ -50,6 +50,7 @@ export const FAST_TESTS = [
     "test/unit/lockEditor.test.ts",
     "test/unit/freshDocuments.test.ts",
     "test/unit/languageService.test.ts",
+    "test/unit/serviceOnMemory.test.ts",
     "test/unit/workspaceFeatures.test.ts",
     "test/unit/numbering.test.ts",
     "test/unit/snapToWord.test.ts",

@@ -22,18 +22,19 @@ function readLockOver(files: WorkspaceFiles, annotationPath: string): LockRead {
     return failedRead(path, read);
 }
 
-export function clientLocks(files: WorkspaceFiles): HostLocks {
+/** `refusal`: why a lock cannot be written here (the browser's by default), said as "it …". */
+export function clientLocks(files: WorkspaceFiles, refusal = NOT_HERE): HostLocks {
     // The client's files are the cache: an answer is kept until the client says the file changed.
     const reader = { readBeside: (annotationPath: string) => readLockOver(files, annotationPath) };
     return {
         reader: () => reader,
         readForWrite: (annotationPath) => readLockOver(files, annotationPath),
         write: () => {
-            throw new Error(NOT_HERE);
+            throw new Error(refusal);
         },
         describeWriteError: (shown, error) =>
-            error instanceof Error && error.message === NOT_HERE
-                ? `cannot write ${shown}: it ${NOT_HERE}`
+            error instanceof Error && error.message === refusal
+                ? `cannot write ${shown}: it ${refusal}`
                 : `cannot write ${shown}: ${String(error)}`,
     };
 }
