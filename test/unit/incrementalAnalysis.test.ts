@@ -6,10 +6,6 @@
  * keeps no memo.
  */
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { checkInput } from "../../server/src/core/check";
@@ -17,11 +13,11 @@ import { CheckMemo } from "../../server/src/core/checkMemo";
 import { listExtents, reparseEdited } from "../../server/src/core/incrementalParse";
 import { parseJsonText } from "../../server/src/core/parse";
 import { type DocumentLookup, noFileMessage, Session, SessionDocument } from "../../server/src/core/session";
-import { createLanguageService, type LanguageServiceOptions } from "../../server/src/languageService";
+import { createLanguageService } from "../../server/src/languageService";
 import { checkOperation } from "../../server/src/operations/check";
-import { NODE_HOST } from "../../server/src/workspace/nodeHost";
-import { createNodeWorkspace } from "../../server/src/workspace/nodeWorkspace";
+import { createMemoryWorkspace } from "../../server/src/workspace/memoryWorkspace";
 import { sha256 } from "../../server/src/workspace/sha256";
+import { workspaceHost } from "../../server/src/workspace/workspaceHost";
 
 const numRuns = Number(process.env.SOURCECHECK_FC_RUNS ?? 60);
 const WORDS = ["alpha", "beta", "gamma", "delta", "beta", "log", "catalog", "x1", "报告", "数据"];
@@ -29,18 +25,18 @@ const DOCUMENTS = ["a.md", "b.md"];
 
 type Annotation = { claim: Record<string, unknown>; sources: Record<string, unknown>[] };
 
-/** An editor session: one service, the open buffers, and the edits it was sent. */
-function editorSession(root: string) {
+/** An editor session: one service over the documents as they were when it began (a memory workspace), the open buffers, and the edits it was sent. */
+function editorSession(documents: Map<string, string>) {
     const open = new Map<string, TextDocument>();
+    const workspace = createMemoryWorkspace(Object.fromEntries(documents));
     const service = createLanguageService({
-        ...NODE_HOST,
-        workspace: createNodeWorkspace(root),
+        ...workspaceHost(workspace),
         documents: { get: (uri: string) => open.get(uri) },
         logger: { error: (message: string) => assert.fail(message) },
         events: { changed() {}, removed() {}, refsCanFollow() {} },
-    } as LanguageServiceOptions);
-    service.initialize({ rootPath: root });
-    const uriOf = (name: string) => pathToFileURL(path.join(root, name)).href;
+    });
+    service.initialize({ rootUri: `file://${workspace.root}` });
+    const uriOf = (name: string) => `file://${workspace.root}/${name}`;
     return {
         service,
         uriOf,
@@ -138,57 +134,50 @@ describe("incremental analysis (fast-check)", () => {
             fc.array(fc.tuple(refArbitrary, refArbitrary), { minLength: 1, maxLength: 8 }),
             fc.array(stepArbitrary, { minLength: 1, maxLength: 10 }),
             (documentWords, initial, edits) => {
-                const root = fs.mkdtempSync(path.join(os.tmpdir(), "sc-incremental-"));
-                try {
-                    const documents = new Map<string, string>();
-                    DOCUMENTS.forEach((name, i) => {
-                        const text = documentWords[i].map((line) => line.join(" ")).join("\n");
-                        documents.set(name, text);
-                        fs.writeFileSync(path.join(root, name), text);
-                    });
-                    const annotations: Annotation[] = initial.map(([claim, source]) => ({
-                        claim: refOf(claim, documents),
-                        sources: [{ ...refOf(source, documents), polarity: "supports", confidence: 0.5 }],
-                    }));
-                    const render = () => JSON.stringify({ annotations }, null, 1);
-                    let text = render();
-                    const editor = editorSession(root);
-                    for (const name of DOCUMENTS) editor.open(name, "markdown", documents.get(name) as string);
-                    editor.open("answer.sourcecheck.json", "sourcecheck", text);
-                    editor.diagnostics("answer.sourcecheck.json");
-                    cases++;
-                    for (const step of edits) {
-                        if (step.kind === "document") {
-                            const name = DOCUMENTS[step.which];
-                            const lines = (documents.get(name) as string).split("\n");
-                            lines.splice(step.line % (lines.length + 1), step.line % 2, step.words[0].join(" "));
-                            documents.set(name, lines.join("\n"));
-                            fs.writeFileSync(path.join(root, name), lines.join("\n"));
-                            editor.edit(name, documents.get(name) as string);
-                        } else {
-                            text = editedText(step, annotations, documents, text, render);
-                            editor.edit("answer.sourcecheck.json", text);
-                        }
-                        steps++;
-                        const incremental = editor.diagnostics("answer.sourcecheck.json");
-                        reusedAnnotations += incremental.file?.reused.annotations ?? 0;
-                        reusedRefs += incremental.file?.reused.refs ?? 0;
-                        // An analysis from scratch: a new service that sees the same texts once.
-                        const fresh = editorSession(root);
-                        for (const name of DOCUMENTS) fresh.open(name, "markdown", documents.get(name) as string);
-                        fresh.open("answer.sourcecheck.json", "sourcecheck", text);
-                        const scratch = fresh.diagnostics("answer.sourcecheck.json");
-                        assert.equal(scratch.file?.reused.annotations, 0);
-                        assert.deepEqual(items(incremental.report), items(scratch.report));
-                        // And the CLI's check of the same text, which keeps no memo at all (the editor lists
-                        // problems of the file as a whole first, the CLI in the order found: compared as sets).
-                        assert.deepEqual(
-                            (incremental.file?.problems ?? []).map(problemKey).sort(),
-                            cliProblems(text, root).map(problemKey).sort(),
-                        );
+                const documents = new Map<string, string>();
+                DOCUMENTS.forEach((name, i) => {
+                    const text = documentWords[i].map((line) => line.join(" ")).join("\n");
+                    documents.set(name, text);
+                });
+                const annotations: Annotation[] = initial.map(([claim, source]) => ({
+                    claim: refOf(claim, documents),
+                    sources: [{ ...refOf(source, documents), polarity: "supports", confidence: 0.5 }],
+                }));
+                const render = () => JSON.stringify({ annotations }, null, 1);
+                let text = render();
+                const editor = editorSession(documents);
+                for (const name of DOCUMENTS) editor.open(name, "markdown", documents.get(name) as string);
+                editor.open("answer.sourcecheck.json", "sourcecheck", text);
+                editor.diagnostics("answer.sourcecheck.json");
+                cases++;
+                for (const step of edits) {
+                    if (step.kind === "document") {
+                        const name = DOCUMENTS[step.which];
+                        const lines = (documents.get(name) as string).split("\n");
+                        lines.splice(step.line % (lines.length + 1), step.line % 2, step.words[0].join(" "));
+                        documents.set(name, lines.join("\n"));
+                        editor.edit(name, documents.get(name) as string);
+                    } else {
+                        text = editedText(step, annotations, documents, text, render);
+                        editor.edit("answer.sourcecheck.json", text);
                     }
-                } finally {
-                    fs.rmSync(root, { recursive: true, force: true });
+                    steps++;
+                    const incremental = editor.diagnostics("answer.sourcecheck.json");
+                    reusedAnnotations += incremental.file?.reused.annotations ?? 0;
+                    reusedRefs += incremental.file?.reused.refs ?? 0;
+                    // An analysis from scratch: a new service that sees the same texts once.
+                    const fresh = editorSession(documents);
+                    for (const name of DOCUMENTS) fresh.open(name, "markdown", documents.get(name) as string);
+                    fresh.open("answer.sourcecheck.json", "sourcecheck", text);
+                    const scratch = fresh.diagnostics("answer.sourcecheck.json");
+                    assert.equal(scratch.file?.reused.annotations, 0);
+                    assert.deepEqual(items(incremental.report), items(scratch.report));
+                    // And the CLI's check of the same text, which keeps no memo at all (the editor lists
+                    // problems of the file as a whole first, the CLI in the order found: compared as sets).
+                    assert.deepEqual(
+                        (incremental.file?.problems ?? []).map(problemKey).sort(),
+                        cliProblems(text, documents).map(problemKey).sort(),
+                    );
                 }
             },
         );
@@ -259,15 +248,15 @@ function problemKey(problem: { code: string; pointer: string; message: string; s
 }
 
 /**
- * The problems `sourcecheck check` finds in the text, against the documents as they are on disk
- * (written as edited); a path that names no file fails as on disk (core/session.ts).
+ * The problems `sourcecheck check` finds in the text, against the documents as edited; a path that
+ * names no file fails as on disk (core/session.ts).
  */
-function cliProblems(text: string, root: string) {
+function cliProblems(text: string, texts: Map<string, string>) {
     const documents: DocumentLookup = {
         get(name) {
-            const file = path.join(root, name);
-            if (!fs.existsSync(file)) return { code: "unreadable-document", message: noFileMessage(name) };
-            return new SessionDocument(name, fs.readFileSync(file, "utf8"));
+            const content = texts.get(name);
+            if (content === undefined) return { code: "unreadable-document", message: noFileMessage(name) };
+            return new SessionDocument(name, content);
         },
     };
     return checkOperation({ text }, { documents, sha256 }).result.problems;
