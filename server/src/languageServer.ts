@@ -4,7 +4,7 @@
  * `startLanguageServer`, so a test (or a second connection) gets a server of its own.
  */
 import { type Connection, type InitializeResult, TextDocumentSyncKind, TextDocuments } from "vscode-languageserver";
-import { TextDocument } from "vscode-languageserver-textdocument";
+import type { TextDocument } from "vscode-languageserver-textdocument";
 import { citedSpansChangedNotification, refsCanFollowNotification } from "../../shared/requestTypes";
 import {
     ALL_CODE_ACTION_KINDS,
@@ -59,7 +59,7 @@ function serverCapabilities(client: ClientState): InitializeResult["capabilities
 export function startLanguageServer(connection: Connection, host: ServerHost): void {
     // Edits of cited documents are recorded as they are applied, so refs into them can follow (features/followEdits.ts).
     const documents: TextDocuments<TextDocument> = new TextDocuments<TextDocument>({
-        create: TextDocument.create,
+        create: (uri, languageId, version, text) => service.createDocument(uri, languageId, version, text),
         update: (document, changes, version): TextDocument => service.applyChanges(document, changes, version),
     });
     const client = new ClientState(connection);

@@ -11,6 +11,7 @@ import { listExtents, type ParsedList, reparseEdited } from "./incrementalParse"
 import { type ParsedText, parseJsonText } from "./parse";
 import { type RefResolution, type ResolvedSpan, resolveEntry } from "./resolve";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, SessionDocument } from "./session";
+import { type Text, textString } from "./textChunks";
 import type { Ref } from "./types";
 
 type Entry = SessionDocument | DocumentFailure | undefined;
@@ -39,7 +40,7 @@ interface Record {
 
 export class CheckMemo {
     /** The last text parsed, to parse an edit of it by what changed; its list is scanned when first needed. */
-    private parsed: ParsedList | { text: string; value: unknown } | undefined;
+    private parsed: ParsedList | { text: Text; value: unknown } | undefined;
     /** Per annotation value (the object the parse gave, kept by incrementalParse.ts): what the check found. */
     private records = new WeakMap<object, Record>();
     /** The last completed check's resolutions, by the ref's text. */
@@ -89,9 +90,10 @@ export class CheckMemo {
 
     /**
      * Parse an annotation file's text: an edit inside one annotation of the last text parses that
-     * annotation alone (core/incrementalParse.ts); any other text is parsed whole.
+     * annotation alone (core/incrementalParse.ts); any other text is parsed whole. An open buffer's
+     * text comes in pieces (core/textChunks.ts), made one string only when it is parsed whole.
      */
-    parse(text: string): ParsedText {
+    parse(text: Text): ParsedText {
         const parsed = this.parsed;
         const last = parsed && ("list" in parsed ? parsed : listExtents(parsed.text, parsed.value));
         const edited = last && reparseEdited(last, text);
@@ -99,7 +101,7 @@ export class CheckMemo {
             this.parsed = edited;
             return { value: edited.value, syntaxErrors: [], unlistedSyntaxErrors: 0 };
         }
-        const whole = parseJsonText(text);
+        const whole = parseJsonText(textString(text));
         const valid = whole.syntaxErrors.length === 0 && whole.unlistedSyntaxErrors === 0;
         this.parsed = valid ? { text, value: whole.value } : undefined;
         return whole;

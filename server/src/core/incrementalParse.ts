@@ -8,10 +8,11 @@
  * and one JSON value replaces another. Pure.
  */
 import { MAX_NESTING, nestingBeyond } from "../../../shared/jsonNesting";
+import { commonPrefix, commonSuffix, type Text, textString } from "./textChunks";
 
-/** A valid JSON text, its value, and where the elements of its annotation list sit. */
+/** A valid JSON text (a string, or an edited buffer's pieces), its value, and where the elements of its annotation list sit. */
 export interface ParsedList {
-    readonly text: string;
+    readonly text: Text;
     readonly value: unknown;
     /** The annotation list: the root array, or the root object's `annotations`. */
     readonly list: readonly unknown[];
@@ -26,10 +27,10 @@ export interface ParsedList {
  * Where the annotations of a text JSON.parse read as `value` sit: one scan of the text. Undefined when
  * the list is not where the scan looks (no list, a key spelled with escapes) or does not agree with the value.
  */
-export function listExtents(text: string, value: unknown): ParsedList | undefined {
+export function listExtents(text: Text, value: unknown): ParsedList | undefined {
     const list = Array.isArray(value) ? value : isObject(value) ? value.annotations : undefined;
     if (!Array.isArray(list)) return undefined;
-    const found = scanList(text, Array.isArray(value));
+    const found = scanList(textString(text), Array.isArray(value));
     if (!found || found.starts.length !== list.length) return undefined;
     return { text, value, list, starts: found.starts, ends: found.ends, depth: found.depth };
 }
@@ -83,9 +84,11 @@ function scanList(text: string, rootArray: boolean): { starts: number[]; ends: n
 
 /**
  * The parse of `text`, an edit of `previous.text`, when the edit lies inside one annotation and that
- * annotation's new text parses: the other annotations keep their values. Undefined otherwise.
+ * annotation's new text parses: the other annotations keep their values. Undefined otherwise. Two
+ * versions of one buffer (core/textChunks.ts) are compared by the pieces they do not share: the work
+ * is that of the edit, not of the file.
  */
-export function reparseEdited(previous: ParsedList, text: string): ParsedList | undefined {
+export function reparseEdited(previous: ParsedList, text: Text): ParsedList | undefined {
     const before = previous.text;
     const prefix = commonPrefix(before, text);
     if (prefix === before.length && prefix === text.length) return previous;
@@ -127,29 +130,6 @@ function elementAround(previous: ParsedList, from: number, to: number): number |
         else return to <= ends[mid] ? mid : undefined;
     }
     return undefined;
-}
-
-/** Blocks compared at once: string equality runs in the engine, a character loop would not. */
-const BLOCK = 4096;
-
-export function commonPrefix(a: string, b: string): number {
-    const limit = Math.min(a.length, b.length);
-    let at = 0;
-    while (at + BLOCK <= limit && a.slice(at, at + BLOCK) === b.slice(at, at + BLOCK)) at += BLOCK;
-    while (at < limit && a.charCodeAt(at) === b.charCodeAt(at)) at++;
-    return at;
-}
-
-/** Length of the common suffix, at most `limit` (so that it does not overlap the common prefix). */
-export function commonSuffix(a: string, b: string, limit: number): number {
-    let n = 0;
-    while (
-        n + BLOCK <= limit &&
-        a.slice(a.length - n - BLOCK, a.length - n) === b.slice(b.length - n - BLOCK, b.length - n)
-    )
-        n += BLOCK;
-    while (n < limit && a.charCodeAt(a.length - 1 - n) === b.charCodeAt(b.length - 1 - n)) n++;
-    return n;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

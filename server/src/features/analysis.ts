@@ -6,6 +6,7 @@
  */
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { AnnotationFile } from "../workspace/annotationFile";
+import { documentText } from "../workspace/editedDocument";
 import { Debounce } from "./debounce";
 import type { CheckingWorkspace } from "./featureWorkspace";
 
@@ -163,6 +164,7 @@ export class Analysis {
     }
 
     private analyzeOpen(document: TextDocument): AnnotationFile {
-        return this.workspace.analyze(document.uri, document.version, document.getText());
+        // The buffer's pieces, not its whole text: an edit of one annotation reads that annotation alone.
+        return this.workspace.analyze(document.uri, document.version, documentText(document));
     }
 }

@@ -10,6 +10,7 @@ import type { WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { AgentToolParams, AgentToolResult } from "../../../shared/agentToolProtocol";
 import type { SessionDocument } from "../core/session";
 import type { SeverityPolicy } from "../core/severity";
+import type { Text } from "../core/textChunks";
 import type { AnnotationFile, Citation } from "../workspace/annotationFile";
 import type { DocumentSource } from "../workspace/documentSource";
 import type { HostLocks } from "../workspace/lockPaths";
@@ -67,7 +68,7 @@ export interface CheckingWorkspace {
     readonly reads: PendingReads;
     isAnnotationFile(uri: string, languageId?: string): boolean;
     get(uri: string): AnnotationFile | undefined;
-    analyze(uri: string, version: number, text: string, keepValue?: boolean): AnnotationFile;
+    analyze(uri: string, version: number, text: Text, keepValue?: boolean): AnnotationFile;
     analyzeFromDisk(uri: string, version?: number): AnnotationFile | undefined;
     remove(uri: string): void;
     isHalfRead(uri: string): boolean;

@@ -13,7 +13,7 @@
  */
 import * as nodePath from "node:path";
 import type { TextDocumentEdit, TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
-import { TextDocument, type TextDocumentContentChangeEvent } from "vscode-languageserver-textdocument";
+import type { TextDocument, TextDocumentContentChangeEvent } from "vscode-languageserver-textdocument";
 import type {
     ChangedCitation,
     PathsForRenameParams,
@@ -30,6 +30,7 @@ import { resolveInDocument } from "../core/resolve";
 import { SessionDocument } from "../core/session";
 import type { Ref } from "../core/types";
 import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
+import { updateDocument } from "../workspace/editedDocument";
 import { isInside } from "../workspace/pathSafety";
 import { Debounce } from "./debounce";
 import type { FollowingWorkspace } from "./featureWorkspace";
@@ -116,7 +117,7 @@ export class EditFollower {
         const path = this.workspace.uris.uriToPath(document.uri);
         let window = this.windows.get(document.uri);
         if (!window && (!this.enabled || path === undefined || this.workspace.dependentsOf(path).length === 0)) {
-            return TextDocument.update(document, changes, version);
+            return updateDocument(document, changes, version);
         }
         if (!window) {
             window = { document, before: document.getText(), changes: [] };
@@ -125,7 +126,7 @@ export class EditFollower {
         for (const change of changes) {
             const start = "range" in change ? document.offsetAt(change.range.start) : 0;
             const end = "range" in change ? document.offsetAt(change.range.end) : document.getText().length;
-            TextDocument.update(document, [change], version);
+            updateDocument(document, [change], version);
             window.changes.push({ start, end, text: change.text });
         }
         this.debounce.schedule();

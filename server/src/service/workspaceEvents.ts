@@ -13,6 +13,7 @@ import {
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import { publishConfigProblems } from "../features/configDiagnostics";
 import type { AnnotationFile } from "../workspace/annotationFile";
+import { EditedDocument } from "../workspace/editedDocument";
 import { annotationPathOfLock } from "../workspace/lockPaths";
 import { CONFIG_FILE_NAME } from "../workspace/projectConfig";
 import { readSettings } from "../workspace/settings";
@@ -44,6 +45,9 @@ export function documentEvents(core: ServiceCore) {
         return "cited";
     };
     return {
+        /** An opened document (TextDocuments' `create`): its text in pieces, so that an edit costs what changed. */
+        createDocument: (uri: string, languageId: string, version: number, text: string): TextDocument =>
+            EditedDocument.create(uri, languageId, version, text),
         /** Applies an edit to an open document, recording edits of cited documents (features/followEdits.ts). */
         applyChanges: (document: TextDocument, changes: TextDocumentContentChangeEvent[], version: number) =>
             follower.update(document, changes, version),

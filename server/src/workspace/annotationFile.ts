@@ -16,6 +16,7 @@ import { LocatedText, parseJsonText } from "../core/parse";
 import { spanWarningSource } from "../core/refWarnings";
 import { type RefResolution, resolveRef } from "../core/resolve";
 import type { DocumentLookup } from "../core/session";
+import { type Text, textString } from "../core/textChunks";
 import { isSchemaErrorCode, type Polarity, type Ref, type SourceRef } from "../core/types";
 import { type Verdict, verdictOfPolarities } from "../core/verdict";
 import { checkOperation } from "../operations/check";
@@ -100,7 +101,8 @@ export class AnnotationFile {
     constructor(
         readonly uri: string,
         readonly version: number,
-        readonly text: string,
+        /** The file's text: a buffer's pieces are made one string only when a feature reads `text`. */
+        private readonly source: Text,
         /** Document root for workspace-mode refs; undefined when there is none (no folder). */
         readonly root: string | undefined,
         /** Where workspace-mode refs find their documents (files and open buffers under the root). */
@@ -113,7 +115,7 @@ export class AnnotationFile {
     ) {
         // Only what the features use is kept: the check's report and per-annotation records would
         // double the memory of a large file for nothing.
-        const parsed = memo ? memo.parse(text) : parseJsonText(text);
+        const parsed = memo ? memo.parse(source) : parseJsonText(textString(source));
         this.lockComparison = lock?.lock ? new LockComparison(lock.lock, sha256, { locked: false }) : undefined;
         // The one check (operations/check.ts), as the CLI and the tools run it; the lock's comparison
         // is kept here, for the features that show what each ref's lock entry says.
@@ -180,6 +182,11 @@ export class AnnotationFile {
             else if (unsourced && !isSchemaErrorCode(problem.code)) unsourced.problems.push(problem);
             else this.fixedProblems.push(problem);
         }
+    }
+
+    /** The file's text as one string. */
+    get text(): string {
+        return textString(this.source);
     }
 
     /** Refs resolve against the file's own documents (input shapes 1 and 2). */

@@ -43,16 +43,35 @@ function fileSpace(): UriSpace {
     const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
     const url = host?.getBuiltinModule?.("node:url") as NodeUrl | undefined;
     if (!url) return virtualUriSpace("file:///");
+    // Every check asks again for the URIs of the documents its file cites, and every edit for its
+    // file's path: node:url's answers are remembered (a relative path's depends on the working folder).
     return {
-        uriToPath(uri) {
+        uriToPath: remembered((uri) => {
             if (!uri.startsWith("file:")) return undefined;
             try {
                 return url.fileURLToPath(uri);
             } catch {
                 return undefined;
             }
-        },
-        pathToUri: (path) => url.pathToFileURL(path).href,
+        }),
+        pathToUri: remembered((path) => url.pathToFileURL(path).href, ABSOLUTE),
+    };
+}
+
+/** An absolute path on POSIX or Windows (a drive, or a UNC share). */
+const ABSOLUTE = /^(?:\/|[A-Za-z]:[\\/]|\\\\)/;
+
+/** Remembered answers of a conversion, at most 10,000 (then forgotten at once); `only`: the keys worth remembering. */
+function remembered<T>(convert: (key: string) => T, only?: RegExp): (key: string) => T {
+    const answers = new Map<string, T>();
+    return (key) => {
+        const known = answers.get(key);
+        if (known !== undefined || answers.has(key)) return known as T;
+        const answer = convert(key);
+        if (only && !only.test(key)) return answer;
+        if (answers.size >= 10_000) answers.clear();
+        answers.set(key, answer);
+        return answer;
     };
 }
 

@@ -8,6 +8,7 @@ import * as nodePath from "node:path";
 import { CheckMemo } from "../core/checkMemo";
 import { type DocumentFailure, type DocumentLookup, isDocumentFailure, type SessionDocument } from "../core/session";
 import { mergeSeverity, type SeverityPolicy } from "../core/severity";
+import type { Text } from "../core/textChunks";
 import type { Citation } from "./annotationFile";
 import { AnnotationFile } from "./annotationFile";
 import { CitationGraph } from "./citationGraph";
@@ -222,7 +223,7 @@ export class WorkspaceIndex {
     }
 
     /** Check a version of an annotation file and make it the current one. */
-    analyze(uri: string, version: number, text: string, keepValue = true): AnnotationFile {
+    analyze(uri: string, version: number, text: Text, keepValue = true): AnnotationFile {
         const root = this.rootFor(uri);
         const lookup = root !== undefined ? this.source.lookupFor(root) : NO_ROOT;
         const path = this.uris.uriToPath(uri);
