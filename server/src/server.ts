@@ -13,9 +13,9 @@ import { exitOnUncaughtErrors } from "./processGuards";
 import { NODE_HOST } from "./workspace/nodeHost";
 
 exitOnUncaughtErrors(process, (message) => process.stderr.write(`${message}\n`));
-// An editor's server keeps little alive, but each edit of a large annotation file leaves its old text
-// behind (megabytes): V8's memory-saving heap growth collects it before growing the heap, which kept
-// the peak at 3,000 annotations under 150 MB without slowing the edit (docs/benchmarks-cases.md).
+// An editor's server keeps little alive: V8's memory-saving heap growth collects before growing the
+// heap. An edit no longer leaves its whole old text behind (workspace/editedDocument.ts), but the
+// flag still keeps the peak at 3,000 annotations near 120 MB instead of 138 (docs/benchmarks-cases.md).
 setFlagsFromString("--optimize-for-size");
 startLanguageServer(createConnection(ProposedFeatures.all), {
     // Links followed on the disk (a buffer of a link leading out of its root is refused), the disk's walk.
