@@ -50,6 +50,7 @@ export const FAST_TESTS = [
     "test/unit/lockEditor.test.ts",
     "test/unit/freshDocuments.test.ts",
     "test/unit/editedDocument.test.ts",
+    "test/unit/uris.test.ts",
     "test/unit/languageService.test.ts",
     "test/unit/serviceOnMemory.test.ts",
     "test/unit/workspaceFeatures.test.ts",
