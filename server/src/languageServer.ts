@@ -57,7 +57,8 @@ function serverCapabilities(client: ClientState): InitializeResult["capabilities
 
 /** Wire every handler to a connection and start listening. */
 export function startLanguageServer(connection: Connection, host: ServerHost): void {
-    // Edits of cited documents are recorded as they are applied, so refs into them can follow (features/followEdits.ts).
+    // Buffers hold their text in pieces, so an edit costs what changed (workspace/editedDocument.ts); edits
+    // of cited documents are recorded as they are applied, so refs into them can follow (features/followEdits.ts).
     const documents: TextDocuments<TextDocument> = new TextDocuments<TextDocument>({
         create: (uri, languageId, version, text) => service.createDocument(uri, languageId, version, text),
         update: (document, changes, version): TextDocument => service.applyChanges(document, changes, version),
