@@ -66,7 +66,7 @@ const CODES = [
     "schema",
 ];
 
-function started(initialize: { locale?: string; initializationOptions?: unknown }) {
+function started(initialize: { locale?: string; initializationOptions?: unknown }, annotations: unknown[] = ANNOTATIONS) {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "sc-l10n-"));
     fs.writeFileSync(path.join(root, "doc.md"), DOC);
     fs.writeFileSync(path.join(root, "one.md"), "Only one line.");
@@ -78,7 +78,7 @@ function started(initialize: { locale?: string; initializationOptions?: unknown 
         events: { changed() {}, removed() {}, refsCanFollow() {} },
     });
     service.initialize({ rootPath: root, ...initialize });
-    const text = JSON.stringify({ annotations: ANNOTATIONS }, null, 2);
+    const text = JSON.stringify({ annotations }, null, 2);
     const document = TextDocument.create(
         pathToFileURL(path.join(root, "answer.sourcecheck.json")).href,
         "sourcecheck",
@@ -94,10 +94,21 @@ function started(initialize: { locale?: string; initializationOptions?: unknown 
         const hover = service.hover({ textDocument: { uri: document.uri }, position: document.positionAt(at + 1) });
         return ((hover as Hover | null)?.contents as MarkupContent | undefined)?.value ?? "";
     };
+    /** The titles of the code actions at the needle's first character (quick fixes and refactors). */
+    const actionsAt = (needle: string, nth = 0, only?: string[]) => {
+        let at = -1;
+        for (let i = 0; i <= nth; i++) at = text.indexOf(needle, at + 1);
+        assert.ok(at >= 0, needle);
+        const position = document.positionAt(at + 1);
+        const range = { start: position, end: position };
+        const actions = service.codeActions({ textDocument: { uri: document.uri }, range, context: { diagnostics: [], only } });
+        return actions.map((a) => a.title);
+    };
     return {
         diagnostics: report.items,
         problems: file.problems,
         hoverAt,
+        actionsAt,
         dispose: () => fs.rmSync(root, { recursive: true }),
     };
 }
@@ -176,6 +187,79 @@ describe("the language server speaks the editor's language", () => {
                 assert.match(claim, /^\*\*Annotation 1\*\* · broken/);
                 assert.match(claim, /\*\*Source 1\*\* · supports · confidence 0\.9 · `doc\.md` does not resolve/);
                 assert.doesNotMatch(claim, CJK);
+            } finally {
+                en.dispose();
+            }
+        }
+    });
+});
+
+/**
+ * For the code actions: a source written a line too low (its only reading is on line 2: a certain
+ * repair), and a valid one whose boundaries are longer than they need be (to shorten).
+ */
+const ACTIONABLE = [
+    { claim: CLAIM, sources: [source(ref(3, "A second", 3, "again."))] },
+    { claim: CLAIM, sources: [source(ref(2, "A second line of evidence", 2, "and evidence again."))] },
+];
+const SHIFTED = ['"A second"', 0] as const;
+const LONG = ['"A second line of evidence"', 0] as const;
+const FIX_ALL = ["source.fixAll.sourcecheck"];
+
+describe("the language server's code actions speak the editor's language", () => {
+    after(() => l10n.config({ contents: {} }));
+
+    it("zh-cn: the quick fixes and the annotation's actions are titled in Chinese, quoted text kept", () => {
+        const zh = started({ locale: "zh-cn", initializationOptions: { l10n: ZH } }, ACTIONABLE);
+        try {
+            const titles = [...zh.actionsAt(...SHIFTED), ...zh.actionsAt(...LONG), ...zh.actionsAt(...SHIFTED, FIX_ALL)];
+            assert.deepEqual(titles, [
+                // The core's evidence, matched by its template and said again with its numbers.
+                '修复该引用（其行号已移动；30 行范围内两个边界同时出现的唯一一行：第 2 行）：doc.md:2:1-2:52 "A second line of evidence here, and evidence again."',
+                "修复此文件中所有确定的 SourceCheck 修复",
+                "删除批注 1",
+                "删除批注 1 的来源 1",
+                "使批注 1 的来源 1 反驳该声明",
+                "将批注 1 的来源 1 的置信度设为 0.7",
+                "将批注 1 的来源 1 的置信度设为 0.5",
+                '缩短为易读且唯一的边界："A second" … "again."',
+                "删除批注 2",
+                "删除批注 2 的来源 1",
+                "使批注 2 的来源 1 反驳该声明",
+                "将批注 2 的来源 1 的置信度设为 0.7",
+                "将批注 2 的来源 1 的置信度设为 0.5",
+                "修复此文件中所有确定的 SourceCheck 修复（1 个引用）",
+            ]);
+            for (const title of titles) {
+                assert.match(title, CJK, title);
+                assert.deepEqual(leftOverEnglish(title.replace(/doc\.md:[\d:-]+/, "")), [], title);
+            }
+        } finally {
+            zh.dispose();
+        }
+    });
+
+    it("English (locale en, or no bundle): the titles as they always were", () => {
+        for (const initialize of [{ locale: "en", initializationOptions: { l10n: ZH } }, { locale: "zh-cn" }, {}]) {
+            const en = started(initialize, ACTIONABLE);
+            try {
+                const titles = [...en.actionsAt(...SHIFTED), ...en.actionsAt(...LONG), ...en.actionsAt(...SHIFTED, FIX_ALL)];
+                assert.deepEqual(titles, [
+                    'Repair the ref (its lines shifted; the only line within 30 where both boundaries occur: line 2): doc.md:2:1-2:52 "A second line of evidence here, and evidence again."',
+                    "Fix all certain SourceCheck repairs in this file",
+                    "Remove annotation 1",
+                    "Remove source 1 of annotation 1",
+                    "Make source 1 of annotation 1 refutes the claim",
+                    "Set the confidence of source 1 of annotation 1 to 0.7",
+                    "Set the confidence of source 1 of annotation 1 to 0.5",
+                    'Shorten to readable unique boundaries: "A second" … "again."',
+                    "Remove annotation 2",
+                    "Remove source 1 of annotation 2",
+                    "Make source 1 of annotation 2 refutes the claim",
+                    "Set the confidence of source 1 of annotation 2 to 0.7",
+                    "Set the confidence of source 1 of annotation 2 to 0.5",
+                    "Fix all certain SourceCheck repairs in this file (1 ref)",
+                ]);
             } finally {
                 en.dispose();
             }

@@ -8,6 +8,7 @@ import { type CodeAction, CodeActionKind, type TextEdit } from "vscode-languages
 import { ordinal } from "../../../shared/numbering";
 import { type OffsetEdit, removeAnnotation, removeSource } from "../core/annotationEdits";
 import type { AnnotationFile, RefSite } from "../workspace/annotationFile";
+import { ACTION_TEXTS, ENGLISH, type Translate } from "./messages";
 import { positionAt } from "./positions";
 
 /** The confidences offered by "Set confidence": high, middling, low. */
@@ -16,22 +17,22 @@ export const CONFIDENCE_CHOICES = [0.9, 0.7, 0.5] as const;
 export type AnnotationActionKind = "removeAnnotation" | "removeSource" | "polarity" | "confidence";
 
 /** The actions on the ref at `site`: its annotation's, and its source's when it is one. */
-export function annotationActions(file: AnnotationFile, site: RefSite): CodeAction[] {
+export function annotationActions(file: AnnotationFile, site: RefSite, t: Translate = ENGLISH): CodeAction[] {
     const name = fileNameOf(file.uri);
-    const annotationNumber = ordinal(site.annotation);
+    const annotation = ordinal(site.annotation);
     const actions: CodeAction[] = [];
     const whole = removeAnnotation(file.text, name, site.annotation);
     if (whole.ok)
-        actions.push(action(file, site, `Remove annotation ${annotationNumber}`, "removeAnnotation", whole.edits));
+        actions.push(action(file, site, t(ACTION_TEXTS.removeAnnotation, { annotation }), "removeAnnotation", whole.edits));
     if (site.role === "claim") return actions;
-    const sourceNumber = ordinal(site.role);
+    const numbers = { source: ordinal(site.role), annotation };
     const removed = removeSource(file.text, name, site.annotation, site.role);
     if (removed.ok)
         actions.push(
             action(
                 file,
                 site,
-                `Remove source ${sourceNumber} of annotation ${annotationNumber}`,
+                t(ACTION_TEXTS.removeSource, numbers),
                 "removeSource",
                 removed.edits,
             ),
@@ -43,7 +44,7 @@ export function annotationActions(file: AnnotationFile, site: RefSite): CodeActi
             action(
                 file,
                 site,
-                `Make source ${sourceNumber} of annotation ${annotationNumber} ${flipped} the claim`,
+                t(flipped === "supports" ? ACTION_TEXTS.makeSupports : ACTION_TEXTS.makeRefutes, numbers),
                 "polarity",
                 [{ ...polarity, content: JSON.stringify(flipped) }],
             ),
@@ -57,7 +58,7 @@ export function annotationActions(file: AnnotationFile, site: RefSite): CodeActi
                 action(
                     file,
                     site,
-                    `Set the confidence of source ${sourceNumber} of annotation ${annotationNumber} to ${value}`,
+                    t(ACTION_TEXTS.setConfidence, { ...numbers, confidence: value }),
                     "confidence",
                     [{ ...confidence, content: String(value) }],
                 ),

@@ -36,12 +36,13 @@ import { problemDiagnostics } from "./diagnostics";
 import type { FixingWorkspace } from "./featureWorkspace";
 import { refEdits } from "./followEdits";
 import { describeRange, oneLine } from "./format";
+import { ACTION_TEXTS, ENGLISH, REPAIR_EVIDENCE, retellAs, type Translate } from "./messages";
 import { offsetAt, rangeOfPointer } from "./positions";
 
 export const FIX_ALL_KIND = "source.fixAll.sourcecheck";
 export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite, FIX_ALL_KIND];
-export const FIX_ALL_TITLE = "Fix all certain SourceCheck repairs in this file";
-export const ACCEPT_TITLE = "Accept the new text (update the lock)";
+export const FIX_ALL_TITLE = ACTION_TEXTS.fixAll;
+export const ACCEPT_TITLE = ACTION_TEXTS.accept;
 
 /** What every action carries: the file version it was computed for and the fix itself. */
 export interface CodeActionData {
@@ -63,15 +64,16 @@ interface Fix {
     data: CodeActionData;
 }
 
-const REASONS: Record<RepairReason, string> = {
-    "line-shift": "its lines shifted",
-    misquote: "a boundary was misquoted",
-    ambiguous: "a boundary was ambiguous",
-    "moved-text": "its text moved",
-    path: "its path was wrong",
-};
-
-export function codeActions(workspace: FixingWorkspace, file: AnnotationFile, params: CodeActionParams): CodeAction[] {
+/**
+ * The code actions under the range; their titles in the editor's language (`t`: docs/localization.md),
+ * the repair's evidence, worded by the core, matched like the problems' messages.
+ */
+export function codeActions(
+    workspace: FixingWorkspace,
+    file: AnnotationFile,
+    params: CodeActionParams,
+    t: Translate = ENGLISH,
+): CodeAction[] {
     const only = params.context.only;
     const wanted = (kind: string) => !only || only.some((o) => kind === o || kind.startsWith(`${o}.`));
     const actions: CodeAction[] = [];
@@ -90,7 +92,7 @@ export function codeActions(workspace: FixingWorkspace, file: AnnotationFile, pa
             bySite.set(site, list);
         }
         for (const [site, diagnostics] of bySite) {
-            for (const fix of repairFixes(workspace, file, site)) {
+            for (const fix of repairFixes(workspace, file, site, t)) {
                 actions.push(toAction(file, fix, CodeActionKind.QuickFix, diagnostics));
             }
         }
@@ -105,25 +107,25 @@ export function codeActions(workspace: FixingWorkspace, file: AnnotationFile, pa
             list.push(matching(params.context.diagnostics, diagnostic));
             drifted.set(site, list);
         }
-        for (const [site, diagnostics] of drifted) actions.push(...lockActions(workspace, file, site, diagnostics));
+        for (const [site, diagnostics] of drifted) actions.push(...lockActions(workspace, file, site, diagnostics, t));
         if (touched.length > 0) {
             const diagnostics = touched.map(({ diagnostic }) => matching(params.context.diagnostics, diagnostic));
-            const fixAll = fixAllAction(workspace, file, CodeActionKind.QuickFix, diagnostics);
+            const fixAll = fixAllAction(workspace, file, t, CodeActionKind.QuickFix, diagnostics);
             if (fixAll) actions.push(fixAll);
         }
     }
     if (wanted(CodeActionKind.RefactorRewrite)) {
         const sites = sitesIn(file, params.range);
         for (const site of sites) {
-            const fix = shortenFix(workspace, file, site);
+            const fix = shortenFix(workspace, file, site, t);
             if (fix) actions.push(toAction(file, fix, CodeActionKind.RefactorRewrite));
         }
         // Editing the annotation itself, for the ref under the caret only (a wide selection would list many).
-        if (sites.length === 1) actions.push(...annotationActions(file, sites[0]));
+        if (sites.length === 1) actions.push(...annotationActions(file, sites[0], t));
     }
     // Source actions only when asked for (on save, or the Source Action menu), as VS Code expects.
     if (only && wanted(FIX_ALL_KIND)) {
-        const fixAll = fixAllAction(workspace, file, FIX_ALL_KIND);
+        const fixAll = fixAllAction(workspace, file, t, FIX_ALL_KIND);
         if (fixAll) actions.push(fixAll);
     }
     return actions;
@@ -226,18 +228,28 @@ export function repairsOf(workspace: FixingWorkspace, file: AnnotationFile, site
 }
 
 /** The quick fixes of one broken ref: one per repair candidate, the certain one preferred. */
-export function repairFixes(workspace: FixingWorkspace, file: AnnotationFile, site: RefSite): Fix[] {
+export function repairFixes(
+    workspace: FixingWorkspace,
+    file: AnnotationFile,
+    site: RefSite,
+    t: Translate = ENGLISH,
+): Fix[] {
     const candidates = repairsOf(workspace, file, site);
-    return candidates.map((candidate) => repairFix(file, site, candidate, candidates.length));
+    return candidates.map((candidate) => repairFix(file, site, candidate, candidates.length, t));
 }
 
-function repairFix(file: AnnotationFile, site: RefSite, candidate: RepairCandidate, count: number): Fix {
+function repairFix(file: AnnotationFile, site: RefSite, candidate: RepairCandidate, count: number, t: Translate): Fix {
     const span = `${describeRange(candidate.ref.path, candidate.range)} "${oneLine(candidate.text, 60)}"`;
+    const reason = t(ACTION_TEXTS[candidate.reason], {});
     // "one of several" only when there are several; a lone candidate is still only a guess.
-    const doubt = count > 1 ? `one of ${count} candidates` : "the only candidate, not certain";
+    const doubt = count > 1 ? t(ACTION_TEXTS.oneOfCandidates, { count }) : t(ACTION_TEXTS.onlyCandidate, {});
+    const evidence =
+        candidate.evidence === undefined
+            ? t(ACTION_TEXTS.certain, {})
+            : retellAs(t, REPAIR_EVIDENCE, candidate.evidence);
     const title = candidate.certain
-        ? `Repair the ref (${REASONS[candidate.reason]}; ${candidate.evidence ?? "certain"}): ${span}`
-        : `Re-anchor the ref to ${span} (${REASONS[candidate.reason]}; ${doubt})`;
+        ? t(ACTION_TEXTS.repair, { reason, evidence, span })
+        : t(ACTION_TEXTS.reanchor, { span, reason, doubt });
     return {
         title,
         edits: refEdits(file, site, candidate.ref),
@@ -264,8 +276,10 @@ function lockActions(
     file: AnnotationFile,
     site: RefSite,
     diagnostics: Diagnostic[],
+    t: Translate,
 ): CodeAction[] {
     const match = file.lockMatchOf(site);
+    const accept = t(ACCEPT_TITLE, {});
     if (!match || !file.driftOf(site)) return [];
     const actions: CodeAction[] = [];
     const data = (kind: CodeActionData["kind"], ref?: Ref): CodeActionData => ({
@@ -277,11 +291,11 @@ function lockActions(
     });
     if (workspace.settings.lockUpdate !== "never" && !file.embedded) {
         actions.push({
-            title: ACCEPT_TITLE,
+            title: accept,
             kind: CodeActionKind.QuickFix,
             diagnostics,
             command: {
-                title: ACCEPT_TITLE,
+                title: accept,
                 command: ACCEPT_CHANGED_TEXT_COMMAND,
                 arguments: [{ uri: file.uri, pointer: site.pointer }],
             },
@@ -294,11 +308,12 @@ function lockActions(
         style: workspace.settings.boundaryStyle,
     }).candidates.find((c) => isLockedText(match.entry, c.text, sha256));
     if (found) {
+        const { start, end } = found.range;
         const lines =
-            found.range.start.line === found.range.end.line
-                ? `line ${found.range.start.line}`
-                : `lines ${found.range.start.line}-${found.range.end.line}`;
-        const title = `Re-anchor to the locked text on ${lines}${found.certain ? "" : " (one of several places)"}`;
+            start.line === end.line
+                ? t(ACTION_TEXTS.line, { line: start.line })
+                : t(ACTION_TEXTS.lines, { start: start.line, end: end.line });
+        const title = t(found.certain ? ACTION_TEXTS.reanchorLocked : ACTION_TEXTS.reanchorLockedSeveral, { lines });
         actions.push(
             toAction(
                 file,
@@ -322,7 +337,7 @@ function documentOf(file: AnnotationFile, site: RefSite): SessionDocument | unde
 }
 
 /** A valid ref rewritten with readable unique boundaries, when those are shorter than the written ones. */
-function shortenFix(workspace: FixingWorkspace, file: AnnotationFile, site: RefSite): Fix | undefined {
+function shortenFix(workspace: FixingWorkspace, file: AnnotationFile, site: RefSite, t: Translate): Fix | undefined {
     const document = documentOf(file, site);
     const resolution = site.resolution;
     if (!document || !resolution.valid) return undefined;
@@ -334,7 +349,10 @@ function shortenFix(workspace: FixingWorkspace, file: AnnotationFile, site: RefS
     const length = (r: Ref) => r.start.str.length + r.end.str.length;
     if (length(shorter) >= length(site.ref)) return undefined;
     return {
-        title: `Shorten to readable unique boundaries: "${oneLine(shorter.start.str, 30)}" … "${oneLine(shorter.end.str, 30)}"`,
+        title: t(ACTION_TEXTS.shorten, {
+            start: `"${oneLine(shorter.start.str, 30)}"`,
+            end: `"${oneLine(shorter.end.str, 30)}"`,
+        }),
         edits: refEdits(file, site, shorter),
         preferred: false,
         data: { uri: file.uri, version: file.version, kind: "shorten", pointer: site.pointer, ref: shorter },
@@ -348,6 +366,7 @@ function shortenFix(workspace: FixingWorkspace, file: AnnotationFile, site: RefS
 function fixAllAction(
     workspace: FixingWorkspace,
     file: AnnotationFile,
+    t: Translate,
     kind: string,
     diagnostics?: Diagnostic[],
 ): CodeAction | undefined {
@@ -363,7 +382,10 @@ function fixAllAction(
     }
     if (edits.length === 0) return undefined;
     return {
-        title: kind === FIX_ALL_KIND ? `${FIX_ALL_TITLE} (${repaired} ref${repaired === 1 ? "" : "s"})` : FIX_ALL_TITLE,
+        title:
+            kind !== FIX_ALL_KIND
+                ? t(FIX_ALL_TITLE, {})
+                : t(repaired === 1 ? ACTION_TEXTS.fixAllOne : ACTION_TEXTS.fixAllMany, { count: repaired }),
         kind,
         diagnostics,
         edit: { changes: { [file.uri]: edits } },

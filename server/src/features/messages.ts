@@ -119,12 +119,65 @@ export const EDITOR_TEXTS = {
     none: "none",
 } as const;
 
+/**
+ * The titles of the code actions the features build (features/codeActions.ts, annotationActions.ts,
+ * quoteFiles.ts), said by `t` with their arguments; what is quoted (spans, boundary strings) stays.
+ */
+export const ACTION_TEXTS = {
+    fixAll: "Fix all certain SourceCheck repairs in this file",
+    fixAllOne: "Fix all certain SourceCheck repairs in this file (1 ref)",
+    fixAllMany: "Fix all certain SourceCheck repairs in this file ({count} refs)",
+    accept: "Accept the new text (update the lock)",
+    repair: "Repair the ref ({reason}; {evidence}): {span}",
+    reanchor: "Re-anchor the ref to {span} ({reason}; {doubt})",
+    oneOfCandidates: "one of {count} candidates",
+    onlyCandidate: "the only candidate, not certain",
+    certain: "certain",
+    reanchorLocked: "Re-anchor to the locked text on {lines}",
+    reanchorLockedSeveral: "Re-anchor to the locked text on {lines} (one of several places)",
+    line: "line {line}",
+    lines: "lines {start}-{end}",
+    shorten: "Shorten to readable unique boundaries: {start} … {end}",
+    removeAnnotation: "Remove annotation {annotation}",
+    removeSource: "Remove source {source} of annotation {annotation}",
+    makeSupports: "Make source {source} of annotation {annotation} supports the claim",
+    makeRefutes: "Make source {source} of annotation {annotation} refutes the claim",
+    setConfidence: "Set the confidence of source {source} of annotation {annotation} to {confidence}",
+    convertQuotes: "Convert to SourceCheck refs",
+    "line-shift": "its lines shifted",
+    misquote: "a boundary was misquoted",
+    ambiguous: "a boundary was ambiguous",
+    "moved-text": "its text moved",
+    path: "its path was wrong",
+} as const;
+
+/**
+ * Why a repair is certain, as the core words it for the editor's repairs (core/repair/reading.ts,
+ * certainty.ts, corroborate.ts, engine.ts): matched like the problems' messages, so a wording not
+ * listed (a lock's or git's evidence, which the editor's quick fixes do not use) stays English.
+ */
+export const REPAIR_EVIDENCE: readonly string[] = [
+    "the only line within {window} where both boundaries occur: {lines}",
+    "the only pair of lines within {window} where both boundaries occur: {lines}",
+    "{pinned} is on line {line} as written, and {near} has exactly one near match there: {found}",
+    "the other boundary decides which occurrence is meant, on {lines}",
+    "the one near match of the misquoted boundary, on {lines}, by a clear margin",
+    "both boundaries found on {lines}, and no other place comes close",
+    ...["down", "up"].flatMap((way) => [
+        `the nearest refs above and below it moved 1 line ${way} too`,
+        `the nearest refs above and below it moved {count} lines ${way} too`,
+    ]),
+    "{path} is the only document that fits the path, and the ref resolves there as written",
+];
+
 /** Every English text the features may translate (test/unit/serverMessages.test.ts adds the lsp/ ones). */
 export function featureMessageKeys(): string[] {
     return [
         ...Object.values(PROBLEM_TEMPLATES).flat(),
         ...Object.values(PHRASES).flatMap((p) => p.templates),
         ...Object.values(EDITOR_TEXTS),
+        ...Object.values(ACTION_TEXTS),
+        ...REPAIR_EVIDENCE,
     ];
 }
 

@@ -39,6 +39,7 @@ import { parseReport } from "../quotes/report";
 import { analyzeTrace, type TraceAnalysis } from "../quotes/trace";
 import { isFileUrl, type RootedRead, readFileSource } from "../workspace/fileSources";
 import type { UriSpace } from "../workspace/uris";
+import { ACTION_TEXTS, ENGLISH, type Translate } from "./messages";
 import { toLspRange } from "./positions";
 
 /** How pages are fetched: the strict policy of fetch/fetchSource.ts in the server, a recorder in tests. */
@@ -169,7 +170,8 @@ export class QuoteFiles {
         return null;
     }
 
-    codeActions(params: CodeActionParams): CodeAction[] {
+    /** The quote file's conversion, titled in the editor's language (`t`). */
+    codeActions(params: CodeActionParams, t: Translate = ENGLISH): CodeAction[] {
         const analysed = this.analysed(params.textDocument.uri);
         if (!analysed) return [];
         const has = analysed.trace
@@ -177,7 +179,7 @@ export class QuoteFiles {
             : (analysed.quotes?.citations.length ?? 0) > 0;
         if (!has) return [];
         if (params.context.only && !params.context.only.some((kind) => CONVERT_QUOTES_KIND.startsWith(kind))) return [];
-        const title = "Convert to SourceCheck refs";
+        const title = t(ACTION_TEXTS.convertQuotes, {});
         return [
             {
                 title,

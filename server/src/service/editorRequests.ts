@@ -84,8 +84,8 @@ export function editorRequests(core: ServiceCore) {
         },
         codeActions(params: CodeActionParams): CodeAction[] {
             const found = target(params.textDocument.uri);
-            if (found.kind === "annotation") return codeActions(workspace, found.file, params);
-            return found.kind === "quote" ? quotes.codeActions(params) : [];
+            if (found.kind === "annotation") return codeActions(workspace, found.file, params, core.translate);
+            return found.kind === "quote" ? quotes.codeActions(params, core.translate) : [];
         },
         definition(params: DefinitionParams, linkSupport: boolean) {
             const file = analysis.current(params.textDocument.uri);
