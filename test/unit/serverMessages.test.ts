@@ -22,6 +22,8 @@ import { problemMessage } from "../../server/src/features/messages";
 import { createLanguageService } from "../../server/src/languageService";
 import { translateFor } from "../../server/src/service/language";
 import { NODE_HOST } from "../../server/src/workspace/nodeHost";
+import { random } from "./repairCorpus";
+import { makeSlipCase, SLIP_DOC, SLIP_KINDS } from "./repairSlips";
 
 const repo = path.resolve(__dirname, "../../..");
 const ZH = JSON.parse(fs.readFileSync(path.join(repo, "l10n/bundle.l10n.zh-cn.json"), "utf8")) as Record<
@@ -263,6 +265,60 @@ describe("the language server's code actions speak the editor's language", () =>
             } finally {
                 en.dispose();
             }
+        }
+    });
+});
+
+describe("the certain repairs' evidence, as the core words it, is said whole in Chinese", () => {
+    after(() => l10n.config({ contents: {} }));
+
+    /** The titles of the preferred (certain) repairs of a zh-cn service, one per slip case drawn. */
+    function certainTitles(perKind: number): string[] {
+        const titles: string[] = [];
+        for (const [k, kind] of SLIP_KINDS.entries()) {
+            const next = random(4500 + k);
+            for (let drawn = 0, attempts = 0; drawn < perKind && attempts < perKind * 200; attempts++) {
+                const c = makeSlipCase(kind, next);
+                if (!c) continue;
+                drawn++;
+                const root = fs.mkdtempSync(path.join(os.tmpdir(), "sc-l10n-slip-"));
+                try {
+                    fs.mkdirSync(path.join(root, path.dirname(SLIP_DOC)), { recursive: true });
+                    fs.writeFileSync(path.join(root, SLIP_DOC), c.lines.join("\n"));
+                    const source = { ...c.broken, polarity: "supports", confidence: 0.9 };
+                    const text = JSON.stringify({ annotations: [{ claim: c.broken, sources: [source] }] }, null, 2);
+                    const uri = pathToFileURL(path.join(root, "a.sourcecheck.json")).href;
+                    const document = TextDocument.create(uri, "sourcecheck", 1, text);
+                    const service = createLanguageService({
+                        ...NODE_HOST,
+                        documents: { get: (u) => (u === uri ? document : undefined) },
+                        logger: { error: (message) => assert.fail(message) },
+                        events: { changed() {}, removed() {}, refsCanFollow() {} },
+                    });
+                    service.initialize({ rootPath: root, locale: "zh-cn", initializationOptions: { l10n: ZH } });
+                    service.diagnostics(uri, undefined);
+                    const range = { start: { line: 0, character: 0 }, end: document.positionAt(text.length) };
+                    const actions = service.codeActions({
+                        textDocument: { uri },
+                        range,
+                        context: { diagnostics: [], only: ["quickfix"] },
+                    });
+                    titles.push(...actions.filter((a) => a.isPreferred).map((a) => a.title));
+                } finally {
+                    fs.rmSync(root, { recursive: true, force: true });
+                }
+            }
+        }
+        return titles;
+    }
+
+    it("zh-cn: every drawn slip's certain repair is titled in Chinese, the span's text aside", () => {
+        const titles = certainTitles(3);
+        assert.ok(titles.length >= SLIP_KINDS.length * 2, `${titles.length} certain repairs`);
+        for (const title of titles) {
+            const head = title.slice(0, title.indexOf(`）：${SLIP_DOC}:`));
+            assert.match(head, /^修复该引用（/, title);
+            assert.deepEqual(leftOverEnglish(head), [], title);
         }
     });
 });
