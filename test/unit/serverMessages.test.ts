@@ -68,7 +68,10 @@ const CODES = [
     "schema",
 ];
 
-function started(initialize: { locale?: string; initializationOptions?: unknown }, annotations: unknown[] = ANNOTATIONS) {
+function started(
+    initialize: { locale?: string; initializationOptions?: unknown },
+    annotations: unknown[] = ANNOTATIONS,
+) {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "sc-l10n-"));
     fs.writeFileSync(path.join(root, "doc.md"), DOC);
     fs.writeFileSync(path.join(root, "one.md"), "Only one line.");
@@ -103,7 +106,11 @@ function started(initialize: { locale?: string; initializationOptions?: unknown 
         assert.ok(at >= 0, needle);
         const position = document.positionAt(at + 1);
         const range = { start: position, end: position };
-        const actions = service.codeActions({ textDocument: { uri: document.uri }, range, context: { diagnostics: [], only } });
+        const actions = service.codeActions({
+            textDocument: { uri: document.uri },
+            range,
+            context: { diagnostics: [], only },
+        });
         return actions.map((a) => a.title);
     };
     return {
@@ -214,7 +221,11 @@ describe("the language server's code actions speak the editor's language", () =>
     it("zh-cn: the quick fixes and the annotation's actions are titled in Chinese, quoted text kept", () => {
         const zh = started({ locale: "zh-cn", initializationOptions: { l10n: ZH } }, ACTIONABLE);
         try {
-            const titles = [...zh.actionsAt(...SHIFTED), ...zh.actionsAt(...LONG), ...zh.actionsAt(...SHIFTED, FIX_ALL)];
+            const titles = [
+                ...zh.actionsAt(...SHIFTED),
+                ...zh.actionsAt(...LONG),
+                ...zh.actionsAt(...SHIFTED, FIX_ALL),
+            ];
             assert.deepEqual(titles, [
                 // The core's evidence, matched by its template and said again with its numbers.
                 '修复该引用（其行号已移动；30 行范围内两个边界同时出现的唯一一行：第 2 行）：doc.md:2:1-2:52 "A second line of evidence here, and evidence again."',
@@ -245,7 +256,11 @@ describe("the language server's code actions speak the editor's language", () =>
         for (const initialize of [{ locale: "en", initializationOptions: { l10n: ZH } }, { locale: "zh-cn" }, {}]) {
             const en = started(initialize, ACTIONABLE);
             try {
-                const titles = [...en.actionsAt(...SHIFTED), ...en.actionsAt(...LONG), ...en.actionsAt(...SHIFTED, FIX_ALL)];
+                const titles = [
+                    ...en.actionsAt(...SHIFTED),
+                    ...en.actionsAt(...LONG),
+                    ...en.actionsAt(...SHIFTED, FIX_ALL),
+                ];
                 assert.deepEqual(titles, [
                     'Repair the ref (its lines shifted; the only line within 30 where both boundaries occur: line 2): doc.md:2:1-2:52 "A second line of evidence here, and evidence again."',
                     "Fix all certain SourceCheck repairs in this file",

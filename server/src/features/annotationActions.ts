@@ -23,20 +23,14 @@ export function annotationActions(file: AnnotationFile, site: RefSite, t: Transl
     const actions: CodeAction[] = [];
     const whole = removeAnnotation(file.text, name, site.annotation);
     if (whole.ok)
-        actions.push(action(file, site, t(ACTION_TEXTS.removeAnnotation, { annotation }), "removeAnnotation", whole.edits));
+        actions.push(
+            action(file, site, t(ACTION_TEXTS.removeAnnotation, { annotation }), "removeAnnotation", whole.edits),
+        );
     if (site.role === "claim") return actions;
     const numbers = { source: ordinal(site.role), annotation };
     const removed = removeSource(file.text, name, site.annotation, site.role);
     if (removed.ok)
-        actions.push(
-            action(
-                file,
-                site,
-                t(ACTION_TEXTS.removeSource, numbers),
-                "removeSource",
-                removed.edits,
-            ),
-        );
+        actions.push(action(file, site, t(ACTION_TEXTS.removeSource, numbers), "removeSource", removed.edits));
     const polarity = tokenOf(file, `${site.pointer}/polarity`);
     if (polarity && (site.polarity === "supports" || site.polarity === "refutes")) {
         const flipped = site.polarity === "supports" ? "refutes" : "supports";
@@ -55,13 +49,9 @@ export function annotationActions(file: AnnotationFile, site: RefSite, t: Transl
         for (const value of CONFIDENCE_CHOICES) {
             if (value === site.confidence) continue;
             actions.push(
-                action(
-                    file,
-                    site,
-                    t(ACTION_TEXTS.setConfidence, { ...numbers, confidence: value }),
-                    "confidence",
-                    [{ ...confidence, content: String(value) }],
-                ),
+                action(file, site, t(ACTION_TEXTS.setConfidence, { ...numbers, confidence: value }), "confidence", [
+                    { ...confidence, content: String(value) },
+                ]),
             );
         }
     }

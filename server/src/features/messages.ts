@@ -4,6 +4,7 @@
  * contract); the editor's diagnostics and hovers are translated here, at the edge, by the problem's
  * code: each code has the English templates of its messages, a message matching one is said again by
  * that template's translation with the same arguments, and a message matching none stays English.
+ * Code action titles, which the features build, are said through their templates directly.
  * The translations are `@vscode/l10n` bundles keyed by the English template (l10n/server/); this
  * module only matches and formats, with the `Translate` it is given (English unless the server was
  * started in another language: service/core.ts).

@@ -1,7 +1,7 @@
 /**
  * The window in Simplified Chinese (SOURCECHECK_E2E_LOCALE=zh-cn, scripts/e2e.mjs): what a person
  * reads comes from package.nls.zh-cn.json and l10n/bundle.l10n.zh-cn.json, the language server's
- * diagnostics and hovers included. Expected texts are read from those files, with the arguments taken
+ * diagnostics, hovers and code action titles included. Expected texts are read from those files, with the arguments taken
  * from the demo's files, and checked to differ from the English ones, so a missing translation fails.
  */
 import * as assert from "node:assert/strict";
@@ -88,7 +88,7 @@ describe("zh-cn", () => {
         if (shot) assert.deepEqual(shot.missing, [], "texts the workbench did not draw");
     });
 
-    it("the language server's diagnostics and hovers are in Chinese, from the same bundle", async () => {
+    it("the language server's diagnostics, hovers and code action titles are in Chinese, from the same bundle", async () => {
         const doc = await openAnnotations();
         // Annotation 8, source 2 of the demo cites line 9 of a file that has fewer (docs/codes.md).
         const source = ["annotations", 7, "sources", 1];
@@ -126,5 +126,21 @@ describe("zh-cn", () => {
         );
         assert.ok(hover.includes(title), hover);
         assert.ok(hover.includes(broken), hover);
+        // The code actions on that ref: "Remove annotation 8" said by the bundle's template.
+        const remove = fill(translated(bundle, bundleZh, "Remove annotation {annotation}"), { annotation: 8 });
+        const caret = new vscode.Range(range.start.translate(0, 1), range.start.translate(0, 1));
+        const titles = await waitFor(
+            "the code actions on the broken source",
+            async () =>
+                (
+                    (await vscode.commands.executeCommand<vscode.CodeAction[]>(
+                        "vscode.executeCodeActionProvider",
+                        doc.uri,
+                        caret,
+                    )) ?? []
+                ).map((a) => a.title),
+            (list) => list.includes(remove),
+        );
+        assert.ok(titles.includes(remove), titles.join("\n"));
     });
 });
