@@ -29,7 +29,9 @@ const path = require("node:path");
 const control = new Int32Array(workerData.shared);
 let round = 0;
 for (;;) {
-    Atomics.wait(control, 0, round);
+    // Once per round: a wake-up that finds the same round (spurious, or a notify meant for the last
+    // one) waits again, or the same link would be made twice (EEXIST under load, seen in CI).
+    while (Atomics.load(control, 0) === round) Atomics.wait(control, 0, round);
     round = Atomics.load(control, 0);
     if (round < 0) break;
     const until = process.hrtime.bigint() + BigInt(control[2]) * 1000n;
