@@ -12,6 +12,8 @@ import { customRequests } from "./service/customRequests";
 import { editorRequests } from "./service/editorRequests";
 import { documentEvents, workspaceEvents } from "./service/workspaceEvents";
 
+/** What a service method throws when its `cancelled` said so: the request answers RequestCancelled. */
+export { OperationCancelled } from "./agentTools/cooperative";
 export type { SearchStep } from "./evidence/steps";
 export type { SearchWork } from "./features/evidenceClaim";
 export type { AgentToolHandler, LanguageServiceOptions, Logger, ServiceEvents } from "./service/core";

@@ -19,7 +19,30 @@ export function nextTurn(): Promise<void> {
     return new Promise(turn);
 }
 
-export async function runCooperatively<T>(steps: Generator<void, T, void>, sliceMs = SLICE_MS): Promise<T> {
+/**
+ * Thrown when the caller cancelled a computation between its steps (an LSP request the client
+ * cancelled): nothing the steps computed is written; the language server answers RequestCancelled.
+ */
+export class OperationCancelled extends Error {
+    constructor() {
+        super("the operation was cancelled");
+        this.name = "OperationCancelled";
+    }
+}
+
+/** Whether the caller gave up; asked between steps. Absent: never. */
+export type Cancelled = () => boolean;
+
+/** Throws OperationCancelled once `cancelled` says so. */
+export function throwIfCancelled(cancelled: Cancelled | undefined): void {
+    if (cancelled?.()) throw new OperationCancelled();
+}
+
+export async function runCooperatively<T>(
+    steps: Generator<void, T, void>,
+    sliceMs = SLICE_MS,
+    cancelled?: Cancelled,
+): Promise<T> {
     let sliceStart = performance.now();
     let next = steps.next();
     while (!next.done) {
@@ -27,7 +50,14 @@ export async function runCooperatively<T>(steps: Generator<void, T, void>, slice
             await nextTurn();
             sliceStart = performance.now();
         }
+        // Between steps (one annotation, one ref): a cancellation that arrived during the turn stops here.
+        if (cancelled?.()) {
+            steps.return(undefined as never);
+            throw new OperationCancelled();
+        }
         next = steps.next();
     }
+    // Nor is a result computed after the cancellation returned (its caller would write it).
+    throwIfCancelled(cancelled);
     return next.value;
 }

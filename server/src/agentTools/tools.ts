@@ -35,7 +35,7 @@ import { repairSteps } from "../operations/repair";
 import type { LockAccess } from "../workspace/lockPaths";
 import { sha256 } from "../workspace/sha256";
 import { briefCheckText } from "./briefCheck";
-import { runCooperatively } from "./cooperative";
+import { type Cancelled, OperationCancelled, runCooperatively, SLICE_MS } from "./cooperative";
 import { boundEchoes, longInputs } from "./echoes";
 import { repairBrief } from "./repairBrief";
 import type {
@@ -70,6 +70,8 @@ export type ToolErrorCode =
     | "answer-differs"
     /** The MCP server is at its bound of calls in flight (mcp/callGate.ts): call again later. */
     | "busy"
+    /** The caller cancelled the call (ToolContext.cancelled) before it wrote anything. */
+    | "cancelled"
     | OperationErrorCode;
 
 export interface ToolErrorShape {
@@ -177,6 +179,11 @@ export interface ToolContext {
     lockFor?(file: string): LockAccess;
     /** How tools are named to the model reading the results (`sourcecheck_annotate` in VS Code); default the name. */
     toolName?: (name: string) => string;
+    /**
+     * Whether the caller gave up (an LSP request the client cancelled): check, lock, repair and annotate
+     * stop between annotations and write nothing, and the call fails with `cancelled`. Absent: never.
+     */
+    cancelled?: Cancelled;
 }
 
 export type ToolOutcome =
@@ -220,6 +227,8 @@ async function runUnbounded(name: string, rawArguments: unknown, context: ToolCo
         }
         return await IMPLEMENTATIONS[definition.name](parsed.data as never, context);
     } catch (error) {
+        if (error instanceof OperationCancelled)
+            return { ok: false, error: { code: "cancelled", message: `${name} was cancelled: nothing was written` } };
         if (isOperationError(error)) return { ok: false, error: { code: error.code, message: error.message } };
         if (error instanceof ToolError) {
             return error.candidates
@@ -341,6 +350,8 @@ async function check(args: z.infer<typeof checkInput>, context: ToolContext): Pr
                 { text, locked: args.locked, keep: true, severity: scope.severity, coverage: true },
                 { documents: scope.documents(), lock, sha256 },
             ),
+            SLICE_MS,
+            context.cancelled,
         );
     } else {
         const input = args.documents ? { documents: args.documents, annotations: args.annotations } : args.annotations;
@@ -349,6 +360,8 @@ async function check(args: z.infer<typeof checkInput>, context: ToolContext): Pr
                 { value: input, locked: args.locked, keep: true, coverage: true },
                 { documents: args.documents ? NO_DOCUMENTS : context.documents(), sha256 },
             ),
+            SLICE_MS,
+            context.cancelled,
         );
     }
     // The structured content is the whole report, as `check --json` prints it; the text is brief unless asked for in full.
@@ -458,6 +471,8 @@ async function lock(args: z.infer<typeof lockInput>, context: ToolContext): Prom
             { text: file.text, fileName: baseName(args.file), accept: acceptOf(args.accept) },
             { documents: context.refScope(args.file).documents(), lock: () => access, sha256 },
         ),
+        SLICE_MS,
+        context.cancelled,
     );
     if (!plan.ok) {
         const { code, message } = plan.error;
@@ -505,6 +520,8 @@ async function repair(args: z.infer<typeof repairInput>, context: ToolContext): 
                 sha256,
             },
         ),
+        SLICE_MS,
+        context.cancelled,
     );
     let written = 0;
     if (args.write === true && plan.repaired && plan.repaired.applied > 0) {
@@ -539,6 +556,8 @@ async function annotate(args: z.infer<typeof annotateInput>, context: ToolContex
                 { file: name, ...request },
                 { documents: scope.documents(), files: () => scope.files(), text: file.text },
             ),
+            SLICE_MS,
+            context.cancelled,
         );
         if (!outcome.ok) {
             const { code, message, lines, candidates, role, pointer, next } = outcome.error;

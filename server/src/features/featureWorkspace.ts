@@ -111,6 +111,8 @@ export interface EditorAccess {
     buffer(absolutePath: string): { uri: string; text: string } | undefined;
     /** Ask the client to apply an edit; false when it refused. */
     applyEdit(edit: WorkspaceEdit, label: string): Promise<boolean>;
+    /** Whether the request gave up (the client cancelled it): the tools stop between annotations, write nothing. */
+    cancelled?: () => boolean;
 }
 
 /** The agent tools' handler (node/agentTools.ts `agentTool`), given by the Node server only (docs/web.md). */

@@ -3,24 +3,28 @@
  * annotation file whose lock exists, and "Accept the new text" on a `text-changed` ref. The lock is
  * computed by the lock operation (operations/lock.ts, as `sourcecheck lock` and the tools compute it)
  * from the file as the editor has it, and written through the one safe writer: never over a lock changed
- * on disk since it was read, never outside the workspace folder. No Connection here.
+ * on disk since it was read, never outside the workspace folder. The lock is computed in steps that
+ * yield between annotations; `cancelled` stops it there (OperationCancelled), before anything is
+ * written. No Connection here.
  */
 import * as nodePath from "node:path";
 import type { LockRefsParams, LockRefsResult } from "../../../shared/customProtocol";
+import { type Cancelled, runCooperatively, SLICE_MS } from "../agentTools/cooperative";
 import { refIdentity } from "../core/lock";
 import type { Ref } from "../core/types";
-import { lockPlan } from "../operations/lock";
+import { lockSteps } from "../operations/lock";
 import type { AnnotationFile } from "../workspace/annotationFile";
 import { sha256 } from "../workspace/sha256";
 import type { LockingWorkspace } from "./featureWorkspace";
 
 const NOTHING = { written: false, hadLock: false, locked: 0, changed: 0, unresolved: 0, accepted: 0 } as const;
 
-export function lockRefs(
+export async function lockRefs(
     workspace: LockingWorkspace,
     file: AnnotationFile | undefined,
     params: LockRefsParams,
-): LockRefsResult {
+    cancelled?: Cancelled,
+): Promise<LockRefsResult> {
     if (!file) return { ok: false, message: "this is not an annotation file", ...NOTHING };
     const path = workspace.uris.uriToPath(file.uri);
     if (path === undefined) {
@@ -68,9 +72,13 @@ export function lockRefs(
               ? (s: { ref: Ref }) => refIdentity(s.ref) === refIdentity(target.ref)
               : false;
     // The very operation `sourcecheck lock` and the lock tools run (operations/lock.ts).
-    const plan = lockPlan(
-        { text: file.text, fileName: nodePath.basename(path), accept },
-        { documents: file.lookup, lock: () => read, sha256 },
+    const plan = await runCooperatively(
+        lockSteps(
+            { text: file.text, fileName: nodePath.basename(path), accept },
+            { documents: file.lookup, lock: () => read, sha256 },
+        ),
+        SLICE_MS,
+        cancelled,
     );
     if (!plan.ok) {
         const count = plan.schemaErrors ?? 0;

@@ -3,7 +3,7 @@
  * requests and notifications the client sends, each answered by the language service.
  */
 import * as l10n from "@vscode/l10n";
-import { type CancellationToken, ErrorCodes, ResponseError } from "vscode-languageserver";
+import { type CancellationToken, ErrorCodes, LSPErrorCodes, ResponseError } from "vscode-languageserver";
 import {
     agentToolRequest,
     annotationEditRequest,
@@ -24,13 +24,37 @@ import {
     refForSelectionRequest,
     repairWorkspaceRequest,
 } from "../../../shared/requestTypes";
-import type { SearchStep } from "../languageService";
+import { OperationCancelled, type SearchStep } from "../languageService";
 import { onceRead, type ServerContext } from "./context";
 import type { DiagnosticsChannel } from "./diagnostics";
 import type { Indexer } from "./indexing";
 
 function notAnnotationFile(uri: string): ResponseError<void> {
     return new ResponseError(ErrorCodes.InvalidParams, `${uri} is not an annotation file`);
+}
+
+/**
+ * A request that can run long, run with the client's token as the service's plain `cancelled`: once the
+ * client cancels, the service stops between files or annotations, writes nothing, and the request
+ * answers as LSP says, RequestCancelled. Any other failure is logged and answered with `fallback`.
+ */
+async function cancellable<R>(
+    { connection }: ServerContext,
+    name: string,
+    token: CancellationToken,
+    fallback: NoInfer<R>,
+    run: (cancelled: () => boolean) => Promise<R>,
+): Promise<R | ResponseError<void>> {
+    try {
+        return await run(() => token.isCancellationRequested);
+    } catch (error) {
+        if (error instanceof OperationCancelled)
+            return new ResponseError(LSPErrorCodes.RequestCancelled, `${name} was cancelled: nothing was written`);
+        connection.console.error(
+            `sourcecheck: ${name} failed: ${error instanceof Error ? error.stack : String(error)}`,
+        );
+        return fallback;
+    }
 }
 
 /** What cited documents and annotation files hold: spans, refs for a selection, summaries, coverage. */
@@ -133,30 +157,25 @@ function registerAuthoringRequests({ connection, service, safe }: ServerContext)
 
 /**
  * "Fix All Certain Repairs in Workspace": once the scan is done, the service runs the repair operation
- * over every annotation file and answers one edit; the client applies it (one undo).
+ * over every annotation file and answers one edit; the client applies it (one undo). Cancellable
+ * between files: then no edit at all.
  */
-function registerRepairWorkspaceRequest({ connection, service }: ServerContext, indexer: Indexer): void {
-    connection.onRequest(repairWorkspaceRequest, async () => {
+function registerRepairWorkspaceRequest(context: ServerContext, indexer: Indexer): void {
+    const failed = { ok: false as const, message: "the server could not repair the workspace" };
+    context.connection.onRequest(repairWorkspaceRequest, async (_params, token: CancellationToken) => {
         await indexer.settled();
-        try {
-            return await service.repairWorkspace();
-        } catch (error) {
-            connection.console.error(
-                `sourcecheck: repairWorkspace failed: ${error instanceof Error ? error.stack : String(error)}`,
-            );
-            return { ok: false as const, message: "the server could not repair the workspace" };
-        }
+        return cancellable(context, "repairWorkspace", token, failed, (cancelled) =>
+            context.service.repairWorkspace(cancelled),
+        );
     });
 }
 
-/** Locks kept by the editor (docs/lock.md, "In the editor"): the server computes and writes them. */
-function registerLockRequests({ connection, service, safe }: ServerContext): void {
+/** Locks kept by the editor (docs/lock.md, "In the editor"): the server computes and writes them; cancellable. */
+function registerLockRequests(context: ServerContext): void {
     const failed = { ok: false, message: "the server could not lock the refs", written: false, hadLock: false };
-    connection.onRequest(
-        lockRefsRequest,
-        safe("lockRefs", { ...failed, locked: 0, changed: 0, unresolved: 0, accepted: 0 }, (params) =>
-            service.lockRefs(params),
-        ),
+    const fallback = { ...failed, locked: 0, changed: 0, unresolved: 0, accepted: 0 };
+    context.connection.onRequest(lockRefsRequest, (params, token: CancellationToken) =>
+        cancellable(context, "lockRefs", token, fallback, (cancelled) => context.service.lockRefs(params, cancelled)),
     );
 }
 
@@ -174,7 +193,8 @@ function progressMessage(step: SearchStep): string {
 }
 
 /** Evidence search and the agent tools (docs/evidence.md, docs/agents.md); absent in the browser, they say so. */
-function registerAgentRequests({ connection, service }: ServerContext, indexer: Indexer): void {
+function registerAgentRequests(context: ServerContext, indexer: Indexer): void {
+    const { connection, service } = context;
     connection.onRequest(findEvidenceRequest, async (params, token: CancellationToken) => {
         if (!service.canFindEvidence()) return service.findEvidence(params);
         // Where files come from the client (docs/web.md), the annotation file is known once the scan is done.
@@ -196,10 +216,15 @@ function registerAgentRequests({ connection, service }: ServerContext, indexer: 
             reporter.done();
         }
     });
-    connection.onRequest(agentToolRequest, (params) =>
-        service.agentTool(
-            params,
-            async (edit, label) => (await connection.workspace.applyEdit({ label, edit })).applied,
+    // Cancellable: check, lock, repair and annotate stop between annotations, before they write.
+    const failed = { ok: false as const, error: { code: "internal-error", message: "the agent tool failed" } };
+    connection.onRequest(agentToolRequest, (params, token: CancellationToken) =>
+        cancellable(context, "agentTool", token, failed, (cancelled) =>
+            service.agentTool(
+                params,
+                async (edit, label) => (await connection.workspace.applyEdit({ label, edit })).applied,
+                cancelled,
+            ),
         ),
     );
 }

@@ -132,6 +132,7 @@ export function workspaceToolContext(workspace: ToolWorkspace, root: string, edi
             return found;
         },
         lockFor: (file) => toolLock(lockUnderRoot(root, file)),
+        cancelled: editor.cancelled,
         refScope(file): RefScope {
             const verdict = resolveUnderRoot(root, file);
             if (!verdict.ok) throw new ToolError("path-outside-root", verdict.message);

@@ -23,6 +23,7 @@ import type {
 } from "../../../shared/customProtocol";
 import type { FindEvidenceParams, FindEvidenceResult } from "../../../shared/evidenceProtocol";
 import type { ConvertQuotesResult, RefetchQuotesResult } from "../../../shared/quoteProtocol";
+import { OperationCancelled } from "../agentTools/cooperative";
 import { annotationEdit } from "../features/annotationEdit";
 import { citedSpans, coverage, lineIndex, refForSelection } from "../features/customRequests";
 import type { SearchWork } from "../features/evidenceClaim";
@@ -78,9 +79,12 @@ export function customRequests(core: ServiceCore) {
         },
         /** The client's authoring writes: the service computes the edit, the client applies it (one undo). */
         annotationEdit: (params: AnnotationEditParams): AnnotationEditResult => annotationEdit(params),
-        /** Locks kept by the editor (docs/lock.md, "In the editor"): computed and written here. */
-        lockRefs(params: LockRefsParams): LockRefsResult {
-            const result = lockRefs(workspace, analysis.current(params.uri), params);
+        /**
+         * Locks kept by the editor (docs/lock.md, "In the editor"): computed and written here. Once
+         * `cancelled` says so it throws OperationCancelled between annotations, before any write.
+         */
+        async lockRefs(params: LockRefsParams, cancelled?: () => boolean): Promise<LockRefsResult> {
+            const result = await lockRefs(workspace, analysis.current(params.uri), params, cancelled);
             // The new lock is read when the file is checked again: drift and its diagnostics update now.
             if (result.written) analysis.fileChanged(params.uri);
             return result;
@@ -94,10 +98,15 @@ export function customRequests(core: ServiceCore) {
         },
         /** Whether Find Sources is there (the Node server) or says it is not (the browser: docs/web.md). */
         canFindEvidence: (): boolean => core.evidence !== undefined,
-        /** The agent tools (docs/agents.md) over the workspace as the editor has it; a write is one edit the client applies. */
+        /**
+         * The agent tools (docs/agents.md) over the workspace as the editor has it; a write is one edit the
+         * client applies. Once `cancelled` says so, check, lock, repair and annotate stop between
+         * annotations with OperationCancelled, before any write.
+         */
         async agentTool(
             params: AgentToolParams,
             applyEdit: (edit: WorkspaceEdit, label: string) => Promise<boolean>,
+            cancelled?: () => boolean,
         ): Promise<AgentToolResult> {
             if (!core.agentTool)
                 return {
@@ -106,10 +115,19 @@ export function customRequests(core: ServiceCore) {
                 };
             // A tool called at start-up sees every file, as the CLI and MCP do ("did you mean" lists them).
             await workspace.whenScanned();
-            return core.agentTool(workspace, params, { buffer: (path) => buffers.buffer(path), applyEdit });
+            const result = await core.agentTool(workspace, params, {
+                buffer: (path) => buffers.buffer(path),
+                applyEdit,
+                cancelled,
+            });
+            if (!result.ok && result.error.code === "cancelled") throw new OperationCancelled();
+            return result;
         },
-        /** Every certain repair of every annotation file, as one edit the client applies (service/repairWorkspace.ts). */
-        repairWorkspace: () => repairWorkspace(core),
+        /**
+         * Every certain repair of every annotation file, as one edit the client applies
+         * (service/repairWorkspace.ts); OperationCancelled, and no edit, once `cancelled` says so.
+         */
+        repairWorkspace: (cancelled?: () => boolean) => repairWorkspace(core, cancelled),
         /** Re-fetch the pages a quote file cites (docs/quotes.md); `signal` cancels. */
         refetchQuotes: (uri: string, signal: AbortSignal): Promise<RefetchQuotesResult> => quotes.refetch(uri, signal),
         convertQuotes: (uri: string): ConvertQuotesResult => quotes.convert(uri),

@@ -3,11 +3,14 @@
  * REPAIR_WORKSPACE): the `repair` agent tool (the repair operation, operations/repair.ts, as
  * `sourcecheck repair --write` runs it: the lock, git history, the only reading) over every annotation
  * file the server knows, its writes gathered into one WorkspaceEdit instead of applied one by one, so
- * the client applies them as one edit and one undo takes them all back.
+ * the client applies them as one edit and one undo takes them all back. `cancelled` (the client
+ * cancelled the request) is asked between files and between a file's annotations: it stops with
+ * OperationCancelled and no edit at all, never the files repaired so far.
  */
 import * as nodePath from "node:path";
 import type { TextDocumentEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { RepairWorkspaceResult } from "../../../shared/customProtocol";
+import { type Cancelled, OperationCancelled, throwIfCancelled } from "../agentTools/cooperative";
 import type { UriSpace } from "../workspace/uris";
 import { NOT_IN_BROWSER, type ServiceCore } from "./core";
 
@@ -32,7 +35,7 @@ function toolPath(uris: UriSpace, root: string, uri: string): string | { message
     return relative.replace(/\\/g, "/");
 }
 
-export async function repairWorkspace(core: ServiceCore): Promise<RepairWorkspaceResult> {
+export async function repairWorkspace(core: ServiceCore, cancelled?: Cancelled): Promise<RepairWorkspaceResult> {
     const { agentTool, workspace, analysis, buffers, documents } = core;
     if (!agentTool) return { ok: false, message: `Repairing the workspace ${NOT_IN_BROWSER}` };
     const root = toolRoot(core);
@@ -44,6 +47,7 @@ export async function repairWorkspace(core: ServiceCore): Promise<RepairWorkspac
     let refCount = 0;
     const files = workspace.all();
     for (const file of files) {
+        throwIfCancelled(cancelled);
         const path = toolPath(workspace.uris, root, file.uri);
         if (typeof path !== "string") {
             skipped.push({ uri: file.uri, message: path.message });
@@ -60,8 +64,10 @@ export async function repairWorkspace(core: ServiceCore): Promise<RepairWorkspac
                     gathered.push(edit);
                     return true;
                 },
+                cancelled,
             },
         );
+        if (!result.ok && result.error.code === "cancelled") throw new OperationCancelled();
         if (!result.ok) {
             skipped.push({ uri: file.uri, message: `${result.error.code}: ${result.error.message}` });
             continue;
