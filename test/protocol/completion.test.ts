@@ -1,13 +1,21 @@
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { CompletionItem, CompletionList } from "vscode-languageserver-protocol";
-import { rangeOf, startClient, type TestClient } from "./harness";
+import { baseNameOf, isCitationFileName } from "../../shared/fileNames";
+import { copyDemo, rangeOf, startClient, type TestClient } from "./harness";
 
 describe("completion", () => {
     let client: TestClient;
     let uri: string;
     let text: string;
     before(async () => {
-        client = await startClient({ pull: false });
+        const root = copyDemo();
+        // Beside the demo's annotation file: its lock, an annotation file of each other kind of name, a plain JSON file.
+        for (const name of ["answer.sourcecheck.lock.json", "other.annotations.json", "sources/Upper.SourceCheck.JSON"])
+            fs.writeFileSync(path.join(root, name), name.endsWith(".lock.json") ? "{}" : '{ "annotations": [] }');
+        fs.writeFileSync(path.join(root, "sources/data.json"), "{}");
+        client = await startClient({ root, pull: false });
         uri = await client.open("answer.sourcecheck.json", "sourcecheck");
         text = client.text(uri);
     });
@@ -37,6 +45,14 @@ describe("completion", () => {
         }
         const item = items.find((i) => i.label === "sources/benchmark.txt");
         assert.deepEqual(item?.textEdit, { range: rangeOf(text, '"answer.md"'), newText: '"sources/benchmark.txt"' });
+    });
+
+    it("never offers a lock or an annotation file as a path to cite", async () => {
+        const labels = (await completeInside('"answer.md"')).map((i) => i.label);
+        // The plain JSON file written beside them is offered: the scan saw them.
+        assert.ok(labels.includes("sources/data.json"), `sources/data.json in ${labels}`);
+        const citations = labels.filter((label) => isCitationFileName(baseNameOf(label)));
+        assert.deepEqual(citations, []);
     });
 
     // Line 3 of answer.md, the line both boundaries of the "37%" claim name.

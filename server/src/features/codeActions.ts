@@ -16,6 +16,7 @@ import {
     type TextEdit,
 } from "vscode-languageserver-protocol";
 import { ACCEPT_CHANGED_TEXT_COMMAND } from "../../../shared/customProtocol";
+import { baseNameOf, isCitationFileName } from "../../../shared/fileNames";
 import { refForSpan } from "../core/author";
 import type { Problem } from "../core/check";
 import { isLockedText } from "../core/lock";
@@ -181,7 +182,8 @@ function repairDocuments(workspace: FixingWorkspace, file: AnnotationFile): Repa
             file.embedded
                 ? (file.documents ?? []).map((d) => d.path)
                 : file.root !== undefined
-                  ? workspace.filesUnder(file.root)
+                  ? // Lock and annotation files hold citations, never a candidate (shared/fileNames.ts).
+                    workspace.filesUnder(file.root).filter((path) => !isCitationFileName(baseNameOf(path)))
                   : [],
     };
 }

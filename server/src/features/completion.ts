@@ -8,6 +8,7 @@
  */
 import { getLocation, getNodePath, type JSONPath, type Node } from "jsonc-parser";
 import { type CompletionItem, CompletionItemKind, type Position, type Range } from "vscode-languageserver-protocol";
+import { baseNameOf, isCitationFileName } from "../../../shared/fileNames";
 import { type BoundaryChoice, type BoundaryStyle, boundariesAt, spanEdges } from "../core/boundaries";
 import { MAX_FIX_STR, occurrenceBudget } from "../core/fixes";
 import { resolveInDocument } from "../core/resolve";
@@ -45,10 +46,11 @@ export function completion(workspace: FeatureWorkspace, file: AnnotationFile, po
         ];
     }
     if (last === "path") {
+        // Lock and annotation files hold citations, never a document to cite (shared/fileNames.ts).
         const paths = file.embedded
             ? (file.documents ?? []).map((d) => d.path)
             : file.root !== undefined
-              ? workspace.filesUnder(file.root)
+              ? workspace.filesUnder(file.root).filter((p) => !isCitationFileName(baseNameOf(p)))
               : [];
         return paths
             .slice(0, MAX_PATHS)
