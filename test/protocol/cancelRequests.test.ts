@@ -30,9 +30,9 @@ describe("cancelling the long custom requests", () => {
     let root: string;
     before(async () => {
         root = copyDemo();
-        // The demo's annotations (their broken refs have certain repairs), 40 times over, in each file.
+        // The demo's annotations (their broken refs have certain repairs), 100 times over, in each file.
         const { annotations } = JSON.parse(fs.readFileSync(path.join(root, FILES[0]), "utf8"));
-        const text = `${JSON.stringify({ annotations: Array.from({ length: 40 }, () => annotations).flat() }, null, 2)}\n`;
+        const text = `${JSON.stringify({ annotations: Array.from({ length: 100 }, () => annotations).flat() }, null, 2)}\n`;
         for (const name of FILES) fs.writeFileSync(path.join(root, name), text);
         client = await startClient({ root, pull: true });
     });
