@@ -1,4 +1,4 @@
-// `check --json` of one large session file, as a whole process (docs/benchmarks.md, "A session file"):
+// `check --json` of one large session file, as a whole process (docs/benchmarks-cases.md, "A session file"):
 // 100,000 annotations and about 20 MB of documents embedded in the file (the skill's batch input), so
 // no document is read from disk. Against a node process that only reads that file, parses it and
 // splits each document's content into lines, alternated with it in one run. Both start a process:
