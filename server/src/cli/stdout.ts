@@ -23,14 +23,17 @@ export function writeAllSync(fd: number, text: string): void {
 
 /**
  * Collects small pieces of text and hands them on in chunks, so a stream of entries is not a write
- * each. Concatenation (a rope in V8) is flattened once, when the chunk is written.
+ * each. Concatenation (a rope in V8) is flattened once, when the chunk is written. A chunk stays
+ * under 32K characters: a flat string of 128 KB or more goes to V8's large-object space, an mmap
+ * each, and at 256K characters `check --json` of a 100,000-annotation session file spent about 9%
+ * more wall time, most of it in the kernel (docs/benchmarks-cases.md, "A session file").
  */
 export class ChunkedWriter {
     private pending = "";
 
     constructor(
         private readonly write: (text: string) => void,
-        private readonly chunkSize = 256 * 1024,
+        private readonly chunkSize = 32 * 1024,
     ) {}
 
     add(text: string): void {
