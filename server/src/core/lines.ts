@@ -43,14 +43,8 @@ export class LineIndex {
 
     /** Offset -> 1-based line and 0-based column (binary search over line starts). */
     positionAt(offset: number): { line: number; column: number } {
-        let low = 0;
-        let high = this.starts.length - 1;
-        while (low < high) {
-            const mid = (low + high + 1) >> 1;
-            if (this.starts[mid] <= offset) low = mid;
-            else high = mid - 1;
-        }
-        return { line: low + 1, column: offset - this.starts[low] };
+        const index = lastAtMost(this.starts, offset);
+        return { line: index + 1, column: offset - this.starts[index] };
     }
 
     offsetAt(line: number, column: number): number {
@@ -61,4 +55,19 @@ export class LineIndex {
 /** Normalise CRLF and lone CR to LF, as the spec asks callers to do before building a session. */
 export function normalizeLineEndings(content: string): string {
     return content.includes("\r") ? content.replace(/\r\n?/g, "\n") : content;
+}
+
+/**
+ * The index of the last of `sorted` (ascending, not empty) that is at most `value`; 0 when none is.
+ * A binary search: which line or piece an offset falls in, given where each starts.
+ */
+export function lastAtMost(sorted: ArrayLike<number>, value: number): number {
+    let low = 0;
+    let high = sorted.length - 1;
+    while (low < high) {
+        const mid = (low + high + 1) >> 1;
+        if (sorted[mid] <= value) low = mid;
+        else high = mid - 1;
+    }
+    return low;
 }

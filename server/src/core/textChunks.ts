@@ -7,6 +7,8 @@
  * changed between them by their pieces (the same string object: the same text). Pure.
  */
 
+import { lastAtMost } from "./lines";
+
 /** Characters per piece when a text is cut; a piece grows to twice that before it is cut again. */
 const PIECE = 1 << 14;
 
@@ -120,14 +122,7 @@ export class TextChunks {
 
     /** The piece holding an offset (the last piece for the end of the text). */
     private pieceAt(offset: number): number {
-        let low = 0;
-        let high = this.pieces.length - 1;
-        while (low < high) {
-            const mid = (low + high + 1) >> 1;
-            if (this.starts[mid] <= offset) low = mid;
-            else high = mid - 1;
-        }
-        return low;
+        return lastAtMost(this.starts, offset);
     }
 }
 

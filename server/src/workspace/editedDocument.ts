@@ -9,6 +9,7 @@
  */
 import type { Position, Range } from "vscode-languageserver-protocol";
 import { TextDocument, type TextDocumentContentChangeEvent } from "vscode-languageserver-textdocument";
+import { lastAtMost } from "../core/lines";
 import { type Text, TextChunks } from "../core/textChunks";
 
 const LF = 10;
@@ -66,15 +67,9 @@ export class EditedDocument implements TextDocument {
     positionAt(offset: number): Position {
         const at = Math.max(Math.min(offset, this.content.length), 0);
         const lineOffsets = this.offsets();
-        let low = 0;
-        let high = lineOffsets.length;
-        if (high === 0) return { line: 0, character: at };
-        while (low < high) {
-            const mid = Math.floor((low + high) / 2);
-            if (lineOffsets[mid] > at) high = mid;
-            else low = mid + 1;
-        }
-        const line = low - 1;
+        if (lineOffsets.length === 0) return { line: 0, character: at };
+        // The first line starts at 0 and `at` is at least 0: the last line starting at or before it.
+        const line = lastAtMost(lineOffsets, at);
         return { line, character: this.beforeEol(at, lineOffsets[line]) - lineOffsets[line] };
     }
 
