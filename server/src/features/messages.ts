@@ -243,10 +243,8 @@ export function retellAs(t: Translate, templates: readonly string[], message: st
 
 /** A problem's message in the editor's language: through its code's templates, else as the core worded it. */
 export function problemMessage(t: Translate, code: string, message: string): string {
-    if (t === ENGLISH) return message;
     const templates = PROBLEM_TEMPLATES[code];
-    const said = templates ? retell(t, templates, message) : undefined;
-    return said && said.length > 0 ? said : message;
+    return templates ? retellAs(t, templates, message) : message;
 }
 
 /** A verdict (docs/verdicts.md) in words; an unknown one as it is. */

@@ -185,7 +185,7 @@ function progressPercent(step: SearchStep): number {
     return Math.round(step.phase === "reading" ? share * 90 : 90 + share * 10);
 }
 
-/** The line under the progress title (English, as everything the server says: docs/localization.md). */
+/** The line under the progress title, in the editor's language (docs/localization.md). */
 function progressMessage(step: SearchStep): string {
     return step.phase === "reading"
         ? l10n.t("{0} of {1} files read", step.done, step.total)
